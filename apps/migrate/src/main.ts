@@ -1,0 +1,31 @@
+import 'reflect-metadata';
+import { ClickHouseModule, ClickHouseMigrator } from '@analytics/clickhouse';
+import { ConfigModule } from '@analytics/config';
+import { PostgresModule, PostgresMigrator } from '@analytics/postgres';
+import { loadConfigOrExit } from '@analytics/runtime';
+import { Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+
+/** `npm run migrate` and the Kubernetes migration Job: apply pending migrations of both engines, then exit. */
+async function main(): Promise<void> {
+  const config = loadConfigOrExit();
+
+  @Module({ imports: [ConfigModule.forRoot(config), PostgresModule, ClickHouseModule] })
+  class MigrateModule {}
+
+  const app = await NestFactory.createApplicationContext(MigrateModule, { logger: ['error', 'warn'] });
+  try {
+    for (const migrator of [app.get(PostgresMigrator), app.get(ClickHouseMigrator)]) {
+      const report = await migrator.migrate();
+      const applied = report.applied.length ? `applied ${report.applied.join(', ')}` : 'up to date';
+      process.stdout.write(`${report.engine}: ${applied} (${report.alreadyApplied} already applied)\n`);
+    }
+  } finally {
+    await app.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Migration failed: ${(error as Error).message}\n`);
+  process.exit(1);
+});

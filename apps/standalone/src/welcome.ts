@@ -1,0 +1,26 @@
+import { AppConfig } from '@analytics/config';
+import { BootstrappedProject } from '@analytics/projects';
+
+/** The first-start message: the credentials (the secret is never shown again) and two curls that work. */
+export function welcomeMessage({ organization, project, secret }: BootstrappedProject, config: AppConfig): string {
+  const base = `http://localhost:${config.port}`;
+  const now = Math.floor(Date.now() / 1000);
+  const today = new Date().toISOString().slice(0, 10);
+  const event = JSON.stringify([
+    { event: 'Signed up', properties: { time: now, distinct_id: 'user-1', $insert_id: `welcome-${now}`, plan: 'free' } },
+  ]);
+  return [
+    '',
+    'Created the default organization and project (first start with empty storage).',
+    `  organization id  ${organization.id}`,
+    `  project id       ${project.id}`,
+    `  project token    ${project.token}`,
+    `  project secret   ${secret}    <- shown only now; keep it`,
+    '',
+    'Send an event:',
+    `  curl -s -u '${secret}:' -H 'Content-Type: application/json' '${base}/import?strict=1' -d '${event}'`,
+    'Read it back:',
+    `  curl -s -u '${secret}:' '${base}/api/2.0/export?from_date=${today}&to_date=${today}'`,
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,59 @@
+import { resolve } from 'node:path';
+import { LogLevel, SERVICE_NAMES, ServiceName } from './constants';
+import { Environment } from './environment';
+
+export interface KafkaSettings {
+  brokers: string[];
+  clientId: string;
+  topicPrefix: string;
+  eventsPartitions: number;
+  profilesPartitions: number;
+  replicationFactor: number;
+}
+
+/** The validated, typed configuration every module receives. Built once, by {@link loadConfig}. */
+export class AppConfig {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  readonly clickhouseUrl: string;
+  readonly clickhouseCluster: string | undefined;
+  readonly databaseUrl: string;
+  /** Absent means no broker: the gateways hand batches to the writer code in-process. */
+  readonly kafka: KafkaSettings | undefined;
+  readonly services: readonly ServiceName[];
+  readonly logLevel: LogLevel;
+  readonly redisUrl: string | undefined;
+  readonly migrateOnStart: boolean;
+  readonly shutdownTimeoutMs: number;
+  readonly bootstrap: { projectToken?: string; projectSecret?: string };
+
+  constructor(env: Environment) {
+    this.port = env.PORT ?? 8080;
+    this.host = env.HOST ?? '0.0.0.0';
+    this.dataDir = resolve(env.DATA_DIR ?? './data');
+    this.clickhouseUrl = env.CLICKHOUSE_URL ?? `chdb:${resolve(this.dataDir, 'clickhouse')}`;
+    this.clickhouseCluster = env.CLICKHOUSE_CLUSTER;
+    this.databaseUrl = env.DATABASE_URL ?? `pglite:${resolve(this.dataDir, 'postgres')}`;
+    this.kafka = env.KAFKA_BROKERS?.length
+      ? {
+          brokers: env.KAFKA_BROKERS,
+          clientId: env.KAFKA_CLIENT_ID ?? 'analytics',
+          topicPrefix: env.KAFKA_TOPIC_PREFIX ?? '',
+          eventsPartitions: env.KAFKA_EVENTS_PARTITIONS ?? 12,
+          profilesPartitions: env.KAFKA_PROFILES_PARTITIONS ?? 12,
+          replicationFactor: env.KAFKA_REPLICATION_FACTOR ?? 1,
+        }
+      : undefined;
+    this.services = env.SERVICES?.length ? (env.SERVICES as ServiceName[]) : SERVICE_NAMES;
+    this.logLevel = (env.LOG_LEVEL as LogLevel | undefined) ?? 'info';
+    this.redisUrl = env.REDIS_URL;
+    this.migrateOnStart = env.MIGRATE_ON_START ?? true;
+    this.shutdownTimeoutMs = env.SHUTDOWN_TIMEOUT_MS ?? 10_000;
+    this.bootstrap = { projectToken: env.BOOTSTRAP_PROJECT_TOKEN, projectSecret: env.BOOTSTRAP_PROJECT_SECRET };
+  }
+
+  runs(service: ServiceName): boolean {
+    return this.services.includes(service);
+  }
+}

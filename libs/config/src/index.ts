@@ -1,0 +1,5 @@
+export { AppConfig, KafkaSettings } from './app-config';
+export { ConfigModule } from './config.module';
+export { LOG_LEVELS, LogLevel, SERVICE_NAMES, ServiceName } from './constants';
+export { ConfigError, describeEnvironment, environmentVariableNames, loadConfig } from './load-config';
+export { maskSecret } from './secret.decorator';

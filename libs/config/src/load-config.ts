@@ -1,0 +1,53 @@
+import { plainToInstance } from 'class-transformer';
+import { getMetadataStorage, ValidationError, validateSync } from 'class-validator';
+import { AppConfig } from './app-config';
+import { Environment } from './environment';
+import { isSecret, maskSecret } from './secret.decorator';
+
+type RawEnvironment = Record<string, string | undefined>;
+
+/** Thrown with every invalid variable listed, so one start reports all of them at once. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** The names of every variable {@link Environment} declares. */
+export function environmentVariableNames(): string[] {
+  const metadata = getMetadataStorage().getTargetValidationMetadatas(Environment, '', true, false);
+  return [...new Set(metadata.map((m) => m.propertyName))].sort();
+}
+
+function pickKnown(env: RawEnvironment): RawEnvironment {
+  const known: RawEnvironment = {};
+  for (const name of environmentVariableNames()) if (env[name] !== undefined) known[name] = env[name];
+  return known;
+}
+
+function shown(name: string, value: string): string {
+  return isSecret(Environment.prototype, name) ? maskSecret(value) : value;
+}
+
+function describeProblem(error: ValidationError, raw: RawEnvironment): string {
+  const messages = [...new Set(Object.values(error.constraints ?? {}))];
+  const got = raw[error.property];
+  return `${error.property} ${messages.join('; ')}${got === undefined ? '' : ` (got "${shown(error.property, got)}")`}`;
+}
+
+/** Validates the environment once; throws {@link ConfigError} naming every bad variable. */
+export function loadConfig(env: RawEnvironment = process.env): AppConfig {
+  const raw = pickKnown(env);
+  const parsed = plainToInstance(Environment, raw);
+  const errors = validateSync(parsed, { whitelist: true, forbidNonWhitelisted: false });
+  if (errors.length) throw new ConfigError(errors.map((e) => describeProblem(e, raw)));
+  return new AppConfig(parsed);
+}
+
+/** The environment as it may be logged: secrets masked, unset variables left out. */
+export function describeEnvironment(env: RawEnvironment = process.env): Record<string, string> {
+  const described: Record<string, string> = {};
+  for (const [name, value] of Object.entries(pickKnown(env))) if (value) described[name] = shown(name, value);
+  return described;
+}

@@ -1,0 +1,1 @@
+export { DirectoryInUseError, lockDirectory } from './directory-lock';

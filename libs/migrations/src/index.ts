@@ -1,0 +1,2 @@
+export { Migration, MigrationLedger, MigrationReport } from './migration';
+export { assertOrdered, runMigrations } from './run-migrations';

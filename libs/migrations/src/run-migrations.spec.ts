@@ -1,0 +1,43 @@
+import { Migration, MigrationLedger } from './migration';
+import { runMigrations } from './run-migrations';
+
+class MemoryLedger implements MigrationLedger<string[]> {
+  readonly log: string[] = [];
+  private readonly done = new Set<number>();
+  async prepare(): Promise<void> {}
+  async appliedVersions(): Promise<Set<number>> {
+    return new Set(this.done);
+  }
+  async apply(migration: Migration<string[]>): Promise<void> {
+    await migration.up(this.log);
+    this.done.add(migration.version);
+  }
+}
+
+const step = (version: number, name: string): Migration<string[]> => ({
+  version,
+  name,
+  up: async (log) => void log.push(name),
+});
+
+describe('runMigrations', () => {
+  it('applies pending migrations once, in order', async () => {
+    const ledger = new MemoryLedger();
+    const first = await runMigrations('test', ledger, [step(1, 'a'), step(2, 'b')]);
+    const second = await runMigrations('test', ledger, [step(1, 'a'), step(2, 'b'), step(3, 'c')]);
+    expect(first.applied).toEqual(['1_a', '2_b']);
+    expect(second).toEqual({ engine: 'test', applied: ['3_c'], alreadyApplied: 2 });
+    expect(ledger.log).toEqual(['a', 'b', 'c']);
+  });
+
+  it('refuses versions out of order', async () => {
+    await expect(runMigrations('test', new MemoryLedger(), [step(2, 'b'), step(1, 'a')])).rejects.toThrow(
+      'Migration versions must ascend: 2 then 1',
+    );
+  });
+
+  it('names the failing migration', async () => {
+    const broken: Migration<string[]> = { version: 1, name: 'broken', up: () => Promise.reject(new Error('boom')) };
+    await expect(runMigrations('pg', new MemoryLedger(), [broken])).rejects.toThrow('pg migration 1 (broken) failed: boom');
+  });
+});

@@ -1,0 +1,5 @@
+import { PostgresMigration } from '../postgres-migration';
+import { organizationsAndProjects } from './0001-organizations-and-projects';
+
+/** Every Postgres migration, in version order. Append; never edit one that has shipped. */
+export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [organizationsAndProjects];

@@ -1,0 +1,14 @@
+import { MigrationReport, runMigrations } from '@analytics/migrations';
+import { Injectable } from '@nestjs/common';
+import { POSTGRES_MIGRATIONS } from './migrations';
+import { Postgres } from './postgres';
+import { PostgresMigrationLedger } from './postgres-migration';
+
+@Injectable()
+export class PostgresMigrator {
+  constructor(private readonly postgres: Postgres) {}
+
+  migrate(migrations = POSTGRES_MIGRATIONS): Promise<MigrationReport> {
+    return runMigrations('Postgres', new PostgresMigrationLedger(this.postgres.db), migrations);
+  }
+}

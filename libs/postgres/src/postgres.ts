@@ -1,0 +1,61 @@
+import { PGlite } from '@electric-sql/pglite';
+import { SQL, sql } from 'drizzle-orm';
+import { drizzle as drizzleNodePostgres } from 'drizzle-orm/node-postgres';
+import { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Pool } from 'pg';
+import { parseDatabaseUrl } from './database-url';
+import { lockDirectory } from '@analytics/directory-lock';
+
+/** The typed query layer; the same drizzle API on node-postgres and on PGlite. */
+export type Database = PgDatabase<PgQueryResultHKT, Record<string, unknown>>;
+
+/** Runs raw SQL and returns its rows: the result shapes of both drivers carry `rows`. */
+export async function selectRows<T>(db: Database, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as { rows: T[] };
+  return result.rows;
+}
+
+/** The relational store: a drizzle database over a Postgres server or PGlite, and how to close it. */
+export class Postgres {
+  private constructor(
+    readonly db: Database,
+    readonly driver: 'server' | 'pglite',
+    private readonly release: () => Promise<void>,
+  ) {}
+
+  static async connect(databaseUrl: string): Promise<Postgres> {
+    const target = parseDatabaseUrl(databaseUrl);
+    if (target.kind === 'server') {
+      const pool = new Pool({ connectionString: target.url, max: 10 });
+      return new Postgres(drizzleNodePostgres({ client: pool }) as unknown as Database, 'server', () => pool.end());
+    }
+    if (target.path === 'memory:') {
+      const client = await PGlite.create();
+      return new Postgres(drizzlePglite({ client }) as unknown as Database, 'pglite', () => client.close());
+    }
+    const directory = resolve(target.path);
+    const unlock = lockDirectory(directory);
+    try {
+      mkdirSync(directory, { recursive: true });
+      const client = await PGlite.create(directory);
+      return new Postgres(drizzlePglite({ client }) as unknown as Database, 'pglite', async () => {
+        await client.close();
+        unlock();
+      });
+    } catch (error) {
+      unlock();
+      throw error;
+    }
+  }
+
+  async ping(): Promise<void> {
+    await this.db.execute(sql`select 1`);
+  }
+
+  close(): Promise<void> {
+    return this.release();
+  }
+}

@@ -1,0 +1,46 @@
+import { Postgres } from '@analytics/postgres';
+import { Injectable } from '@nestjs/common';
+import { count, eq } from 'drizzle-orm';
+import { NewProject, Organization, organizations, Project, projects } from './projects.schema';
+
+@Injectable()
+export class ProjectsRepository {
+  constructor(private readonly postgres: Postgres) {}
+
+  private get db() {
+    return this.postgres.db;
+  }
+
+  async countOrganizations(): Promise<number> {
+    const [row] = await this.db.select({ n: count() }).from(organizations);
+    return Number(row.n);
+  }
+
+  async createOrganization(name: string): Promise<Organization> {
+    const [row] = await this.db.insert(organizations).values({ name }).returning();
+    return row;
+  }
+
+  async createProject(project: NewProject): Promise<Project> {
+    const [row] = await this.db.insert(projects).values(project).returning();
+    return row;
+  }
+
+  async findById(id: number): Promise<Project | undefined> {
+    const [row] = await this.db.select().from(projects).where(eq(projects.id, id));
+    return row;
+  }
+
+  async findByToken(token: string): Promise<Project | undefined> {
+    const [row] = await this.db.select().from(projects).where(eq(projects.token, token));
+    return row;
+  }
+
+  findBySecretLookup(lookup: string): Promise<Project[]> {
+    return this.db.select().from(projects).where(eq(projects.secretLookup, lookup));
+  }
+
+  listByOrganization(organizationId: number): Promise<Project[]> {
+    return this.db.select().from(projects).where(eq(projects.organizationId, organizationId)).orderBy(projects.id);
+  }
+}

@@ -1,0 +1,27 @@
+import { integer, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+
+export const organizations = pgTable('organizations', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const projects = pgTable('projects', {
+  id: serial('id').primaryKey(),
+  organizationId: integer('organization_id')
+    .notNull()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  name: text('name').notNull(),
+  token: text('token').notNull().unique(),
+  secretHash: text('secret_hash').notNull(),
+  secretLookup: text('secret_lookup').notNull(),
+  region: text('region').$type<DataRegion>().notNull().default('US'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const DATA_REGIONS = ['US', 'EU', 'IN'] as const;
+export type DataRegion = (typeof DATA_REGIONS)[number];
+
+export type Organization = typeof organizations.$inferSelect;
+export type Project = typeof projects.$inferSelect;
+export type NewProject = typeof projects.$inferInsert;

@@ -1,0 +1,28 @@
+import { ClickHouseMigrator } from '@analytics/clickhouse';
+import { AppConfig } from '@analytics/config';
+import { PostgresMigrator } from '@analytics/postgres';
+import { Logger, Module, OnModuleInit, Optional } from '@nestjs/common';
+
+/**
+ * Applies pending migrations of the engines this process uses, in onModuleInit, so that they run
+ * before any consumer or job starts (those start in onApplicationBootstrap) and before the port opens.
+ */
+@Module({})
+export class MigrateOnStartModule implements OnModuleInit {
+  private readonly logger = new Logger('Migrations');
+
+  constructor(
+    private readonly config: AppConfig,
+    @Optional() private readonly clickhouse?: ClickHouseMigrator,
+    @Optional() private readonly postgres?: PostgresMigrator,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    if (!this.config.migrateOnStart) return;
+    for (const migrator of [this.postgres, this.clickhouse]) {
+      if (!migrator) continue;
+      const report = await migrator.migrate();
+      if (report.applied.length) this.logger.log(`${report.engine}: applied ${report.applied.join(', ')}`);
+    }
+  }
+}

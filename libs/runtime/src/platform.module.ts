@@ -1,0 +1,26 @@
+import { ClickHouseModule } from '@analytics/clickhouse';
+import { AppConfig, ConfigModule } from '@analytics/config';
+import { KafkaModule } from '@analytics/kafka';
+import { ObservabilityModule } from '@analytics/observability';
+import { PostgresModule } from '@analytics/postgres';
+import { DynamicModule, Module, Type } from '@nestjs/common';
+import { MigrateOnStartModule } from './migrate-on-start.module';
+
+export interface EngineNeeds {
+  clickhouse?: boolean;
+  postgres?: boolean;
+  kafka?: boolean;
+}
+
+/** The shared foundation of every service: config, the engines it needs, migrations, observability. */
+@Module({})
+export class PlatformModule {
+  static forRoot(config: AppConfig, needs: EngineNeeds): DynamicModule {
+    const imports: (DynamicModule | Type<unknown>)[] = [ConfigModule.forRoot(config), ObservabilityModule.forRoot(config)];
+    if (needs.clickhouse) imports.push(ClickHouseModule);
+    if (needs.postgres) imports.push(PostgresModule);
+    if (needs.kafka) imports.push(KafkaModule.forRoot(config));
+    imports.push(MigrateOnStartModule);
+    return { module: PlatformModule, imports, exports: [ConfigModule] };
+  }
+}

@@ -1,0 +1,84 @@
+import { AppConfig, ConfigError, describeEnvironment, loadConfig } from '@analytics/config';
+import { DynamicModule, INestApplication, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { Logger } from 'nestjs-pino';
+
+export type RootModuleFactory = (config: AppConfig) => DynamicModule | Type<unknown>;
+
+/** Builds a service's HTTP application: JSON logger, OpenAPI at /api/docs, nothing listening yet. */
+export async function createServiceApp(root: RootModuleFactory, config: AppConfig, title: string): Promise<INestApplication> {
+  // abortOnError off: a failed start reaches runService, which prints one clear line instead of a stack.
+  const app = await NestFactory.create(root(config), { bufferLogs: true, abortOnError: false });
+  app.useLogger(app.get(Logger));
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle(title)
+      .setDescription('Product-analytics HTTP API compatible with the Mixpanel API; see README.')
+      .addBasicAuth()
+      .build(),
+  );
+  SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs/openapi.json' });
+  return app;
+}
+
+/** Loads the configuration or exits naming every bad variable. */
+export function loadConfigOrExit(env: Record<string, string | undefined> = process.env): AppConfig {
+  try {
+    return loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+/**
+ * Stops on SIGINT/SIGTERM: stop accepting, let modules drain and flush (their shutdown hooks),
+ * close the engines; if that takes longer than SHUTDOWN_TIMEOUT_MS, exit anyway.
+ */
+export function closeOnSignals(app: INestApplication, config: AppConfig): void {
+  let closing = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (closing) return;
+    closing = true;
+    const logger = app.get(Logger);
+    logger.log(`${signal} received: shutting down`);
+    const timer = setTimeout(() => {
+      logger.error(`Shutdown took longer than ${config.shutdownTimeoutMs} ms: exiting`);
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
+    timer.unref();
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error(`Shutdown failed: ${(error as Error).message}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+/** The whole life of a service process: config, app, listen, signals. */
+export async function runService(
+  root: RootModuleFactory,
+  title: string,
+  afterStart?: (app: INestApplication, config: AppConfig) => Promise<void>,
+): Promise<void> {
+  const config = loadConfigOrExit();
+  try {
+    const app = await createServiceApp(root, config, title);
+    closeOnSignals(app, config);
+    await app.listen(config.port, config.host);
+    app.get(Logger).log(`${title} listening on ${config.host}:${config.port}; settings ${JSON.stringify(describeEnvironment())}`);
+    if (afterStart) await afterStart(app, config);
+  } catch (error) {
+    process.stderr.write(`${title} could not start: ${(error as Error).message}\n`);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,1 @@
+export { generateCredential, hashSecret, secretLookupKey, verifySecret } from './secrets';

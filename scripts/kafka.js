@@ -1,0 +1,345 @@
+'use strict';
+// Real single-node Kafka 4.2.0 (KRaft, broker+controller in one JVM) from Maven Central jars.
+// No Docker: tests, benchmarks and `npm run kafka:start` all use this. Node builtins only.
+const fs = require('node:fs');
+const os = require('node:os');
+const net = require('node:net');
+const path = require('node:path');
+const crypto = require('node:crypto');
+const { spawn } = require('node:child_process');
+
+const KAFKA_VERSION = '4.2.0';
+// kafka_2.13 ships log4j-core but no SLF4J binding; without one every log line is dropped.
+const LOG4J_VERSION = '2.25.3';
+const DEPENDENCY_PLUGIN = 'org.apache.maven.plugins:maven-dependency-plugin:3.8.1';
+const REPO_ROOT = path.resolve(__dirname, '..');
+const DEFAULT_CACHE_DIR = path.join(REPO_ROOT, '.cache', `kafka-${KAFKA_VERSION}`);
+const DEFAULT_STATE_DIR = path.join(REPO_ROOT, '.kafka');
+const READY_LINE = 'Kafka Server started';
+const READY_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 15_000;
+const JVM_FLAGS = ['-XX:+UseG1GC', '-XX:MaxGCPauseMillis=20', '-Djava.awt.headless=true'];
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const POM = `<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>local.tools</groupId><artifactId>kafka-runtime</artifactId><version>1</version>
+  <packaging>pom</packaging>
+  <dependencies>
+    <dependency><groupId>org.apache.kafka</groupId><artifactId>kafka_2.13</artifactId><version>${KAFKA_VERSION}</version></dependency>
+    <dependency><groupId>org.apache.logging.log4j</groupId><artifactId>log4j-slf4j-impl</artifactId><version>${LOG4J_VERSION}</version></dependency>
+  </dependencies>
+</project>
+`;
+
+// Console only: the broker's stdout is already redirected to our log file. log4j's own shutdown hook
+// would stop logging before Kafka's, losing the shutdown lines; console output needs no flushing.
+const LOG4J2_PROPERTIES = `status = warn
+shutdownHook = disable
+appender.out.type = Console
+appender.out.name = OUT
+appender.out.layout.type = PatternLayout
+appender.out.layout.pattern = [%d] %p %m (%c)%n
+rootLogger.level = INFO
+rootLogger.appenderRef.out.ref = OUT
+logger.request.name = kafka.request.logger
+logger.request.level = WARN
+`;
+
+/** Runs a command to completion, collecting stdout+stderr together for error messages. */
+function run(cmd, args, options = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const collect = (chunk) => { output += chunk; };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
+    child.on('error', (err) => reject(new Error(`cannot run ${cmd}: ${err.message}`)));
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}
+
+function cachedClasspath(file) {
+  if (!fs.existsSync(file)) return null;
+  const classpath = fs.readFileSync(file, 'utf8').trim();
+  // A half-deleted cache must trigger a re-resolve rather than a ClassNotFoundException later.
+  return classpath.split(path.delimiter).every((jar) => fs.existsSync(jar)) ? classpath : null;
+}
+
+async function resolveKafkaClasspath({ cacheDir = DEFAULT_CACHE_DIR } = {}) {
+  const marker = path.join(cacheDir, 'classpath.txt');
+  const cached = cachedClasspath(marker);
+  if (cached) return cached;
+
+  const libs = path.join(cacheDir, 'libs');
+  fs.mkdirSync(cacheDir, { recursive: true });
+  fs.writeFileSync(path.join(cacheDir, 'pom.xml'), POM);
+  const { code, output } = await run('mvn', [
+    '-q', '-B', '-f', path.join(cacheDir, 'pom.xml'),
+    `${DEPENDENCY_PLUGIN}:copy-dependencies`, `-DoutputDirectory=${libs}`, '-DincludeScope=runtime',
+  ]);
+  if (code !== 0) throw new Error(`Maven could not resolve kafka_2.13:${KAFKA_VERSION} (exit ${code}):\n${output}`);
+
+  const jars = fs.readdirSync(libs).filter((f) => f.endsWith('.jar')).sort().map((f) => path.join(libs, f));
+  if (!jars.some((jar) => path.basename(jar) === `kafka_2.13-${KAFKA_VERSION}.jar`)) {
+    throw new Error(`Maven finished but ${libs} has no kafka_2.13-${KAFKA_VERSION}.jar:\n${output}`);
+  }
+  const classpath = jars.join(path.delimiter);
+  // Written last and atomically: its presence means the cache is complete.
+  fs.writeFileSync(`${marker}.tmp`, classpath);
+  fs.renameSync(`${marker}.tmp`, marker);
+  return classpath;
+}
+
+function findFreePort(host = '127.0.0.1') {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().unref();
+    server.on('error', reject);
+    server.listen(0, host, () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Fails fast with a readable message instead of a BindException buried in the broker log. */
+function assertPortFree(host, port) {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().unref();
+    server.on('error', (err) => reject(new Error(`cannot start Kafka: ${host}:${port} is not available (${err.code})`)));
+    server.listen(port, host, () => server.close(() => resolve()));
+  });
+}
+
+function canConnect(host, port) {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port });
+    const done = (ok) => { socket.destroy(); resolve(ok); };
+    socket.setTimeout(1000, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+function serverProperties({ host, port, controllerPort, dataDir }) {
+  const escape = (value) => value.replace(/\\/g, '\\\\');
+  return [
+    'process.roles=broker,controller',
+    'node.id=1',
+    // Static voters: a single node never changes membership, and unlike controller.quorum.bootstrap.servers
+    // the format step needs no --standalone and stores no voter endpoint (controllerPort may change per run).
+    `controller.quorum.voters=1@${host}:${controllerPort}`,
+    `listeners=PLAINTEXT://${host}:${port},CONTROLLER://${host}:${controllerPort}`,
+    `advertised.listeners=PLAINTEXT://${host}:${port}`,
+    'listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT',
+    'controller.listener.names=CONTROLLER',
+    'inter.broker.listener.name=PLAINTEXT',
+    `log.dirs=${escape(dataDir)}`,
+    'num.partitions=1',
+    'offsets.topic.replication.factor=1',
+    'transaction.state.log.replication.factor=1',
+    'transaction.state.log.min.isr=1',
+    'share.coordinator.state.topic.replication.factor=1',
+    'share.coordinator.state.topic.min.isr=1',
+    'group.initial.rebalance.delay.ms=0',
+    'auto.create.topics.enable=false',
+    '',
+  ].join('\n');
+}
+
+const javaBin = () => (process.env.JAVA_HOME ? path.join(process.env.JAVA_HOME, 'bin', 'java') : 'java');
+
+async function formatStorage({ classpath, propsFile, log4jFile, dataDir }) {
+  if (fs.existsSync(path.join(dataDir, 'meta.properties'))) return;
+  const clusterId = crypto.randomBytes(16).toString('base64url'); // Kafka's Uuid text form
+  const { code, output } = await run(javaBin(), [
+    `-Dlog4j2.configurationFile=${log4jFile}`, '-cp', classpath,
+    'kafka.tools.StorageTool', 'format', '--cluster-id', clusterId, '--config', propsFile,
+  ]);
+  if (code !== 0) throw new Error(`kafka-storage format failed (exit ${code}):\n${output}`);
+}
+
+function readFrom(file, offset = 0) {
+  try {
+    return fs.readFileSync(file).subarray(offset).toString('utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** Kafka binds its port before it can serve requests, so also wait for KafkaBroker's started line. */
+async function waitUntilReady({ child, host, port, logFile, logOffset }) {
+  let failure = null;
+  child.once('error', (err) => { failure = `could not spawn java: ${err.message}`; });
+  child.once('exit', (code, signal) => { failure = `broker exited during startup (code ${code}, signal ${signal})`; });
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (!failure && Date.now() < deadline) {
+    if (readFrom(logFile, logOffset).includes(READY_LINE) && (await canConnect(host, port))) return;
+    await sleep(150);
+  }
+  failure ??= `not ready after ${READY_TIMEOUT_MS / 1000}s`;
+  if (child.pid) await terminate(child.pid, child, 0);
+  const tail = readFrom(logFile, logOffset).trimEnd().split('\n').slice(-30).join('\n');
+  throw new Error(`Kafka ${KAFKA_VERSION} on ${host}:${port}: ${failure}. Last lines of ${logFile}:\n${tail}`);
+}
+
+function isAlive(pid, child) {
+  if (child) return child.exitCode === null && child.signalCode === null;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === 'EPERM';
+  }
+}
+
+/** Guards against a recycled pid in a stale pidfile: only signal a JVM actually running kafka.Kafka. */
+function isKafkaProcess(pid) {
+  if (!isAlive(pid)) return false;
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('kafka.Kafka');
+  } catch {
+    return process.platform !== 'linux'; // no /proc to check: trust the pidfile
+  }
+}
+
+async function waitForExit(pid, child, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (isAlive(pid, child)) {
+    if (Date.now() >= deadline) return false;
+    await sleep(100);
+  }
+  return true;
+}
+
+function signal(pid, name) {
+  try {
+    process.kill(pid, name);
+  } catch (err) {
+    if (err.code !== 'ESRCH') throw err;
+  }
+}
+
+async function terminate(pid, child, graceMs = STOP_TIMEOUT_MS) {
+  if (!isAlive(pid, child)) return;
+  signal(pid, 'SIGTERM'); // lets Kafka flush and close its logs cleanly
+  if (await waitForExit(pid, child, graceMs)) return;
+  signal(pid, 'SIGKILL');
+  if (!(await waitForExit(pid, child, 5000))) throw new Error(`Kafka pid ${pid} survived SIGKILL`);
+}
+
+const pidFileOf = (stateDir) => path.join(stateDir, 'kafka.pid');
+
+/** Pid of a live broker recorded in stateDir, or null (stale pidfiles are removed). */
+function runningPid(stateDir) {
+  const pid = Number(readFrom(pidFileOf(stateDir)).trim());
+  if (Number.isInteger(pid) && pid > 0 && isKafkaProcess(pid)) return pid;
+  fs.rmSync(pidFileOf(stateDir), { force: true });
+  return null;
+}
+
+function removePidFile(stateDir, pid) {
+  if (Number(readFrom(pidFileOf(stateDir)).trim()) === pid) fs.rmSync(pidFileOf(stateDir));
+}
+
+function launchBroker({ classpath, propsFile, log4jFile, logFile, logDir, stateDir, detached }) {
+  const heap = (process.env.KAFKA_HEAP_OPTS ?? '-Xmx512m -Xms256m').split(/\s+/).filter(Boolean);
+  const logFd = fs.openSync(logFile, 'a');
+  const logOffset = fs.fstatSync(logFd).size; // the file is appended to across runs
+  const child = spawn(javaBin(), [
+    ...heap, ...JVM_FLAGS, `-Dlog4j2.configurationFile=${log4jFile}`, `-Dkafka.logs.dir=${logDir}`,
+    '-cp', classpath, 'kafka.Kafka', propsFile,
+  ], { cwd: stateDir, detached, stdio: ['ignore', logFd, logFd] });
+  fs.closeSync(logFd);
+  child.unref(); // never keep the caller alive just because a broker runs
+  return { child, logOffset };
+}
+
+async function startKafka(options = {}) {
+  const { port = 9092, host = '127.0.0.1', detached = false, cacheDir } = options;
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`invalid Kafka port: ${port}`);
+  await assertPortFree(host, port);
+  const tempRoot = options.dataDir ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'kafka-'));
+  const dataDir = path.resolve(options.dataDir ?? path.join(tempRoot, 'data'));
+  const stateDir = path.resolve(options.stateDir ?? path.dirname(dataDir));
+  const logDir = path.resolve(options.logDir ?? path.join(stateDir, 'logs'));
+  const removeTemp = () => tempRoot && fs.rmSync(tempRoot, { recursive: true, force: true });
+  const existing = runningPid(stateDir);
+  if (existing) throw new Error(`Kafka is already running from ${stateDir} (pid ${existing})`);
+
+  let child;
+  // An attached broker must not outlive us (e.g. jest exiting without calling stop()); throwaway
+  // temp-dir brokers are killed outright so their directory can be deleted synchronously.
+  const killOnExit = () => {
+    signal(child.pid, tempRoot ? 'SIGKILL' : 'SIGTERM');
+    removeTemp();
+  };
+  try {
+    const controllerPort = options.controllerPort ?? (await findFreePort(host));
+    const classpath = await resolveKafkaClasspath({ cacheDir });
+    for (const dir of [dataDir, stateDir, logDir]) fs.mkdirSync(dir, { recursive: true });
+    const propsFile = path.join(stateDir, 'server.properties');
+    const log4jFile = path.join(stateDir, 'log4j2.properties');
+    const logFile = path.join(logDir, 'kafka.log');
+    fs.writeFileSync(propsFile, serverProperties({ host, port, controllerPort, dataDir }));
+    fs.writeFileSync(log4jFile, LOG4J2_PROPERTIES);
+    await formatStorage({ classpath, propsFile, log4jFile, dataDir });
+
+    let logOffset;
+    ({ child, logOffset } = launchBroker({ classpath, propsFile, log4jFile, logFile, logDir, stateDir, detached }));
+    if (!detached && child.pid) process.on('exit', killOnExit);
+    await waitUntilReady({ child, host, port, logFile, logOffset });
+    fs.writeFileSync(pidFileOf(stateDir), `${child.pid}\n`);
+
+    const stop = async () => {
+      process.removeListener('exit', killOnExit);
+      await terminate(child.pid, child);
+      removePidFile(stateDir, child.pid);
+      removeTemp();
+    };
+    return { brokers: `${host}:${port}`, pid: child.pid, controllerPort, dataDir, logFile, stop };
+  } catch (err) {
+    process.removeListener('exit', killOnExit);
+    removeTemp();
+    throw err;
+  }
+}
+
+/** Stops the broker recorded in `<stateDir>/kafka.pid`; resolves false when none was running. */
+async function stopKafka({ stateDir = DEFAULT_STATE_DIR } = {}) {
+  const pid = runningPid(stateDir);
+  if (!pid) return false;
+  await terminate(pid);
+  removePidFile(stateDir, pid);
+  return true;
+}
+
+async function cli(command) {
+  const stateDir = DEFAULT_STATE_DIR;
+  const logFile = path.join(stateDir, 'logs', 'kafka.log');
+  if (command === 'start') {
+    const pid = runningPid(stateDir);
+    if (pid) return console.log(`Kafka ${KAFKA_VERSION} is already running (pid ${pid}, logs ${logFile})`);
+    const port = Number(process.env.KAFKA_PORT ?? 9092);
+    const broker = await startKafka({
+      port, stateDir, dataDir: path.join(stateDir, 'data'), logDir: path.join(stateDir, 'logs'), detached: true,
+    });
+    return console.log(`Kafka ${KAFKA_VERSION} listening on ${broker.brokers} (pid ${broker.pid}, logs ${logFile})`);
+  }
+  if (command === 'stop') {
+    const stopped = await stopKafka({ stateDir });
+    return console.log(stopped ? 'Kafka stopped' : 'Kafka is not running');
+  }
+  console.error('usage: node scripts/kafka.js start|stop   (env KAFKA_PORT, default 9092)');
+  process.exitCode = 2;
+}
+
+module.exports = { resolveKafkaClasspath, startKafka, stopKafka, findFreePort, KAFKA_VERSION };
+
+if (require.main === module) {
+  cli(process.argv[2]).catch((err) => {
+    console.error(err.message);
+    process.exitCode = 1;
+  });
+}
