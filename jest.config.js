@@ -1,4 +1,7 @@
-/** One jest run covers unit (`.spec`), integration (`.int-spec`, real engines) and end-to-end (`.e2e-spec`) tests. */
+/**
+ * One jest run covers unit (`.spec`), integration (`.int-spec`, real engines) and end-to-end
+ * (`.e2e-spec`, through HTTP) tests. Global setup provides the engines; see libs/testing.
+ */
 module.exports = {
   testEnvironment: 'node',
   rootDir: '.',
@@ -6,5 +9,8 @@ module.exports = {
   testRegex: '\\.(spec|int-spec|e2e-spec)\\.ts$',
   transform: { '^.+\\.ts$': ['@swc/jest'] },
   moduleNameMapper: { '^@analytics/(.*)$': '<rootDir>/libs/$1/src' },
+  globalSetup: '<rootDir>/test/setup/global-setup.ts',
+  globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
   testTimeout: 60_000,
+  maxWorkers: 2,
 };

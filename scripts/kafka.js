@@ -327,11 +327,15 @@ async function cli(command) {
     });
     return console.log(`Kafka ${KAFKA_VERSION} listening on ${broker.brokers} (pid ${broker.pid}, logs ${logFile})`);
   }
+  if (command === 'install') {
+    await resolveKafkaClasspath();
+    return console.log(`Kafka ${KAFKA_VERSION} artifacts ready in ${DEFAULT_CACHE_DIR}`);
+  }
   if (command === 'stop') {
     const stopped = await stopKafka({ stateDir });
     return console.log(stopped ? 'Kafka stopped' : 'Kafka is not running');
   }
-  console.error('usage: node scripts/kafka.js start|stop   (env KAFKA_PORT, default 9092)');
+  console.error('usage: node scripts/kafka.js start|stop|install   (env KAFKA_PORT, default 9092)');
   process.exitCode = 2;
 }
 

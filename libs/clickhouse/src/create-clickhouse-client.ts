@@ -5,6 +5,12 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseClickHouseUrl } from './clickhouse-url';
 
+/**
+ * Both backends answer alike: 64-bit integers as JSON numbers (chDB's default; counts stay numbers
+ * in JavaScript). Values that need more than 53 bits are selected as strings where they occur.
+ */
+const CLICKHOUSE_SETTINGS = { output_format_json_quote_64bit_integers: 0 } as const;
+
 function openChdb(path: string): ClickHouseClient {
   const directory = resolve(path);
   const unlock = lockDirectory(directory);
@@ -12,7 +18,7 @@ function openChdb(path: string): ClickHouseClient {
     mkdirSync(directory, { recursive: true });
     // chDB types the connection against its own copy of @clickhouse/client-common; the contract is the same.
     const connection = createChdbConnection({ path: directory }) as unknown as ClickHouseClientConfigOptions['connection'];
-    const client = createClient({ connection });
+    const client = createClient({ connection, clickhouse_settings: CLICKHOUSE_SETTINGS });
     const close = client.close.bind(client);
     client.close = async () => {
       await close();
@@ -34,5 +40,6 @@ export function createClickHouseClient(clickhouseUrl: string): ClickHouseClient 
     username: target.username,
     password: target.password,
     database: target.database,
+    clickhouse_settings: CLICKHOUSE_SETTINGS,
   });
 }

@@ -17,26 +17,27 @@ export class MetricsService {
 
   constructor(probes: EngineProbes) {
     collectDefaultMetrics({ register: this.registry });
+    const latency = new Gauge({
+      name: 'analytics_engine_ping_seconds',
+      help: 'How long the engine took to answer a ping during this scrape',
+      labelNames: ['engine'] as const,
+      registers: [],
+    });
+    // Registered first and probing at scrape time, so both gauges are current in the same scrape.
     const up = new Gauge({
       name: 'analytics_engine_up',
       help: '1 when the engine answered a ping during this scrape',
       labelNames: ['engine'] as const,
       registers: [this.registry],
-    });
-    const latency = new Gauge({
-      name: 'analytics_engine_ping_seconds',
-      help: 'How long the engine took to answer a ping during this scrape',
-      labelNames: ['engine'] as const,
-      registers: [this.registry],
-      // Probing at scrape time keeps the figures current without a timer of our own.
       async collect() {
         for (const outcome of await probes.probe()) {
-          up.set({ engine: outcome.engine }, outcome.up ? 1 : 0);
-          this.set({ engine: outcome.engine }, outcome.seconds);
+          this.set({ engine: outcome.engine }, outcome.up ? 1 : 0);
+          latency.set({ engine: outcome.engine }, outcome.seconds);
         }
       },
     });
-    void latency;
+    void up;
+    this.registry.registerMetric(latency);
   }
 
   metrics(): Promise<string> {

@@ -1,0 +1,51 @@
+import { Postgres, PostgresMigrator } from '@analytics/postgres';
+import { createTestDatabase, postgresServerAvailable, PostgresKind, TestResource } from '@analytics/testing';
+import { ProjectsRepository } from './projects.repository';
+import { ProjectsService } from './projects.service';
+
+const kinds: PostgresKind[] = postgresServerAvailable() ? ['server', 'pglite'] : ['pglite'];
+
+describe.each(kinds)('projects storage on Postgres (%s)', (kind) => {
+  let resource: TestResource;
+  let postgres: Postgres;
+  let projects: ProjectsService;
+
+  beforeAll(async () => {
+    resource = await createTestDatabase(kind);
+    postgres = await Postgres.connect(resource.url);
+    projects = new ProjectsService(new ProjectsRepository(postgres));
+  });
+  afterAll(async () => {
+    await postgres.close();
+    await resource.dispose();
+  });
+
+  it('applies migrations once; a second run changes nothing', async () => {
+    const migrator = new PostgresMigrator(postgres);
+    const first = await migrator.migrate();
+    const second = await migrator.migrate();
+    expect(first.applied).toEqual(['1_organizations_and_projects']);
+    expect(second).toEqual({ engine: 'Postgres', applied: [], alreadyApplied: 1 });
+  });
+
+  it('finds a project by its token and by its secret, never storing the secret', async () => {
+    const organization = await projects.createOrganization('Acme');
+    const { project, secret } = await projects.createProject(organization.id, 'Web');
+    expect(project.secretHash).not.toContain(secret);
+    expect((await projects.findByToken(project.token))?.id).toBe(project.id);
+    expect((await projects.findBySecret(secret))?.id).toBe(project.id);
+    expect(await projects.findBySecret(`${secret.slice(0, -1)}0`)).toBeUndefined();
+    expect(await projects.findByToken('unknown')).toBeUndefined();
+  });
+
+  it('takes given credentials, and refuses a token that is taken', async () => {
+    const organization = await projects.createOrganization('Given');
+    const { project, secret } = await projects.createProject(organization.id, 'P', {
+      token: `tok${kind}12345`,
+      secret: `secret-${kind}-0123456789`,
+    });
+    expect(project.token).toBe(`tok${kind}12345`);
+    expect(secret).toBe(`secret-${kind}-0123456789`);
+    await expect(projects.createProject(organization.id, 'Q', { token: `tok${kind}12345` })).rejects.toThrow();
+  });
+});

@@ -1,0 +1,14 @@
+export { eventually, EventuallyOptions } from './eventually';
+export { startTestApp, TestApp } from './test-app';
+export {
+  createTestClickHouse,
+  createTestDatabase,
+  PostgresKind,
+  postgresServerAvailable,
+  temporaryDirectory,
+  TestResource,
+  testKafkaBrokers,
+  uniqueTopicPrefix,
+} from './test-engines';
+export { createTestEnvironment, TestEnvironment, TestEnvironmentOptions } from './test-environment';
+export { ServiceProcess, spawnService } from './service-process';
