@@ -28,11 +28,21 @@ async function createMissing(admin: Admin, specs: TopicSpec[]): Promise<void> {
   }
 }
 
-async function growPartitions(admin: Admin, specs: TopicSpec[]): Promise<void> {
+async function partitionsShort(admin: Admin, specs: TopicSpec[]): Promise<TopicSpec[]> {
   const { topics } = await admin.fetchTopicMetadata({ topics: specs.map((s) => s.topic) });
-  const grow = specs.filter((spec) => {
-    const current = topics.find((t) => t.name === spec.topic)?.partitions.length ?? 0;
-    return current > 0 && current < spec.numPartitions;
-  });
-  if (grow.length) await admin.createPartitions({ topicPartitions: grow.map((s) => ({ topic: s.topic, count: s.numPartitions })) });
+  return specs.filter((spec) => (topics.find((t) => t.name === spec.topic)?.partitions.length ?? 0) < spec.numPartitions);
+}
+
+const METADATA_WAIT_MS = 10_000;
+
+async function growPartitions(admin: Admin, specs: TopicSpec[]): Promise<void> {
+  const grow = await partitionsShort(admin, specs);
+  if (!grow.length) return;
+  await admin.createPartitions({ topicPartitions: grow.map((s) => ({ topic: s.topic, count: s.numPartitions })) });
+  // New partitions reach the metadata a moment later; producers spreading by partition count need them.
+  const deadline = Date.now() + METADATA_WAIT_MS;
+  while ((await partitionsShort(admin, grow)).length) {
+    if (Date.now() > deadline) throw new Error(`Kafka did not show the new partitions of ${grow.map((s) => s.topic).join(', ')} in time`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
