@@ -1,7 +1,17 @@
 import { AppConfig } from '@analytics/config';
+import { EventWriterModule } from '@analytics/event-writer';
+import { IngestModule } from '@analytics/ingest';
 import { ProjectsModule } from '@analytics/projects';
 import { engineNeeds, PlatformModule } from '@analytics/runtime';
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Module, Type } from '@nestjs/common';
+
+/** The service modules of SERVICES that exist so far, as the standalone and the thin apps mount them. */
+export function serviceModules(config: AppConfig): (DynamicModule | Type<unknown>)[] {
+  const modules: (DynamicModule | Type<unknown>)[] = [];
+  if (config.runs('ingest')) modules.push(IngestModule.forRoot(config));
+  if (config.runs('writer') && config.kafka) modules.push(EventWriterModule.forRoot(config));
+  return modules;
+}
 
 /** Every service named in SERVICES (default: all), in one process on one port. */
 @Module({})
@@ -9,7 +19,7 @@ export class StandaloneModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: StandaloneModule,
-      imports: [PlatformModule.forRoot(config, engineNeeds(config)), ProjectsModule],
+      imports: [PlatformModule.forRoot(config, engineNeeds(config)), ProjectsModule, ...serviceModules(config)],
     };
   }
 }

@@ -15,6 +15,8 @@ export interface KafkaSettings {
 export class AppConfig {
   readonly port: number;
   readonly host: string;
+  /** Express `trust proxy`: which hops may set X-Forwarded-For (the request IP for `ip=1`). */
+  readonly trustProxy: string;
   readonly dataDir: string;
   readonly clickhouseUrl: string;
   readonly clickhouseCluster: string | undefined;
@@ -27,10 +29,13 @@ export class AppConfig {
   readonly migrateOnStart: boolean;
   readonly shutdownTimeoutMs: number;
   readonly bootstrap: { projectToken?: string; projectSecret?: string };
+  readonly ingest: { maxBodyBytes: number; eventsPerMinute: number };
+  readonly writer: { flushIntervalMs: number; maxBatchRows: number };
 
   constructor(env: Environment) {
     this.port = env.PORT ?? 8080;
     this.host = env.HOST ?? '0.0.0.0';
+    this.trustProxy = env.TRUST_PROXY ?? 'loopback, linklocal, uniquelocal';
     this.dataDir = resolve(env.DATA_DIR ?? './data');
     this.clickhouseUrl = env.CLICKHOUSE_URL ?? `chdb:${resolve(this.dataDir, 'clickhouse')}`;
     this.clickhouseCluster = env.CLICKHOUSE_CLUSTER;
@@ -51,6 +56,12 @@ export class AppConfig {
     this.migrateOnStart = env.MIGRATE_ON_START ?? true;
     this.shutdownTimeoutMs = env.SHUTDOWN_TIMEOUT_MS ?? 10_000;
     this.bootstrap = { projectToken: env.BOOTSTRAP_PROJECT_TOKEN, projectSecret: env.BOOTSTRAP_PROJECT_SECRET };
+    this.ingest = {
+      maxBodyBytes: env.INGEST_MAX_BODY_BYTES ?? 2_097_152,
+      // Generous: about 200k events/s per project, above what one gateway replica takes.
+      eventsPerMinute: env.INGEST_LIMIT_EVENTS_PER_MINUTE ?? 12_000_000,
+    };
+    this.writer = { flushIntervalMs: env.WRITER_FLUSH_INTERVAL_MS ?? 500, maxBatchRows: env.WRITER_MAX_BATCH_ROWS ?? 200_000 };
   }
 
   runs(service: ServiceName): boolean {

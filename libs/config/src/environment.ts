@@ -57,6 +57,7 @@ export class Environment {
   @Integer(0, 65535) PORT?: number;
   @OptionalText() HOST?: string;
   @OptionalText() DATA_DIR?: string;
+  @OptionalText() TRUST_PROXY?: string;
 
   @Transform(blankToUndefined) @IsOptional()
   @Matches(SERVICE_URL, { message: 'must be http(s)://user:password@host:port/database or chdb:<directory>' })
@@ -96,6 +97,11 @@ export class Environment {
   @Matches(/^rediss?:\/\/[^\s]+$/, { message: 'must be redis://[user:password@]host:port[/db]' })
   @Secret()
   REDIS_URL?: string;
+
+  @Integer(1024, 104_857_600) INGEST_MAX_BODY_BYTES?: number;
+  @Integer(1, 1_000_000_000) INGEST_LIMIT_EVENTS_PER_MINUTE?: number;
+  @Integer(50, 60_000) WRITER_FLUSH_INTERVAL_MS?: number;
+  @Integer(1, 10_000_000) WRITER_MAX_BATCH_ROWS?: number;
 
   @Flag() MIGRATE_ON_START?: boolean;
   @Integer(100, 120000) SHUTDOWN_TIMEOUT_MS?: number;

@@ -1,6 +1,7 @@
 import { AppConfig, ConfigError, describeEnvironment, loadConfig } from '@analytics/config';
 import { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 
@@ -9,7 +10,10 @@ export type RootModuleFactory = (config: AppConfig) => DynamicModule | Type<unkn
 /** Builds a service's HTTP application: JSON logger, OpenAPI at /api/docs, nothing listening yet. */
 export async function createServiceApp(root: RootModuleFactory, config: AppConfig, title: string): Promise<INestApplication> {
   // abortOnError off: a failed start reaches runService, which prints one clear line instead of a stack.
-  const app = await NestFactory.create(root(config), { bufferLogs: true, abortOnError: false });
+  // Body parsing is left to each feature: ingestion streams raw bodies under a size limit.
+  const app = await NestFactory.create<NestExpressApplication>(root(config), { bufferLogs: true, abortOnError: false, bodyParser: false });
+  app.set('trust proxy', config.trustProxy);
+  app.disable('x-powered-by');
   app.useLogger(app.get(Logger));
   const document = SwaggerModule.createDocument(
     app,

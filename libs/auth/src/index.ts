@@ -1,0 +1,3 @@
+export { AuthModule } from './auth.module';
+export { BasicCredentials, parseBasicCredentials } from './basic-credentials';
+export { ProjectAuthenticator } from './project-authenticator';

@@ -1,0 +1,48 @@
+import { Project, ProjectsService } from '@analytics/projects';
+import { Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+
+const CACHE_TTL_MS = 30_000;
+const CACHE_MAX_ENTRIES = 10_000;
+
+interface Cached {
+  project: Project;
+  expiresAt: number;
+}
+
+/**
+ * Resolves a project secret or token to its project. Secrets are stored as slow scrypt hashes, so a
+ * verified secret is remembered for 30 s in memory, keyed by its SHA-256 (never the plaintext): the
+ * ingestion path then pays the KDF once per half minute, not per request. A rotated secret stops
+ * working within that time.
+ */
+@Injectable()
+export class ProjectAuthenticator {
+  private readonly cache = new Map<string, Cached>();
+
+  constructor(private readonly projects: ProjectsService) {}
+
+  bySecret(secret: string): Promise<Project | undefined> {
+    return this.cached(`s:${createHash('sha256').update(secret).digest('hex')}`, () => this.projects.findBySecret(secret));
+  }
+
+  byToken(token: string): Promise<Project | undefined> {
+    return this.cached(`t:${token}`, () => this.projects.findByToken(token));
+  }
+
+  /** Forgets everything, e.g. after a secret rotation in this process. */
+  clear(): void {
+    this.cache.clear();
+  }
+
+  private async cached(key: string, load: () => Promise<Project | undefined>): Promise<Project | undefined> {
+    const now = Date.now();
+    const hit = this.cache.get(key);
+    if (hit && hit.expiresAt > now) return hit.project;
+    const project = await load();
+    if (!project) return undefined;
+    if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value as string);
+    this.cache.set(key, { project, expiresAt: now + CACHE_TTL_MS });
+    return project;
+  }
+}

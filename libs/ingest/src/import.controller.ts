@@ -1,0 +1,68 @@
+import { ProjectAuthenticator, parseBasicCredentials } from '@analytics/auth';
+import { AppConfig } from '@analytics/config';
+import { Project } from '@analytics/projects';
+import { Controller, Get, Post, Req, Res } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { flag, queryOf, send } from './http-request';
+import { IngestError } from './ingest-errors';
+import { parseEventsJson, readSdkRequest } from './ingest-payload';
+import { importReplies, sdkFailure, sdkOutcome, sdkReply } from './ingest-replies';
+import { IngestService } from './ingest.service';
+import { readRequestBody } from './request-body';
+
+/** The SDKs' form transport (GET with `data`, or a `data=` form body) rather than a JSON body. */
+function isLegacyTransport(req: Request, body: Buffer): boolean {
+  if (req.method === 'GET') return true;
+  const type = req.headers['content-type'] ?? '';
+  return type.includes('x-www-form-urlencoded') || body.subarray(0, 5).toString() === 'data=';
+}
+
+@ApiTags('ingestion')
+@Controller()
+export class ImportController {
+  constructor(
+    private readonly config: AppConfig,
+    private readonly ingest: IngestService,
+    private readonly authenticator: ProjectAuthenticator,
+  ) {}
+
+  @Get('import')
+  @ApiOperation({ summary: 'Import events through the SDK transport: `data` in the query, JSON or base64' })
+  importFromQuery(@Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.import(req, res);
+  }
+
+  @Post('import')
+  @ApiOperation({ summary: 'Import events (server side): JSON array or NDJSON, gzip allowed; also the SDK form transport' })
+  async import(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const query = queryOf(req);
+    let legacy = req.method === 'GET';
+    try {
+      const project = await this.authenticate(req);
+      const body = await readRequestBody(req, this.config.ingest.maxBodyBytes);
+      legacy = isLegacyTransport(req, body);
+      if (legacy) {
+        const request = readSdkRequest(query, body, req.headers['content-type']);
+        const result = await this.ingest.importEvents(project, request.records ?? [], { strict: false, requireInsertId: false });
+        return send(res, sdkReply(sdkOutcome(result), { verbose: flag(request.fields, 'verbose'), img: false }));
+      }
+      const ndjson = (req.headers['content-type'] ?? '').includes('ndjson');
+      const records = parseEventsJson(body.toString('utf8'), ndjson);
+      const strict = query.get('strict') !== '0';
+      send(res, importReplies.outcome(await this.ingest.importEvents(project, records, { strict, requireInsertId: strict })));
+    } catch (error) {
+      if (!(error instanceof IngestError)) throw error;
+      send(res, legacy ? sdkReply(sdkFailure(error), { verbose: flag(query, 'verbose'), img: false }) : importReplies.error(error));
+    }
+  }
+
+  /** The project secret or token as the Basic username (service accounts arrive with the accounts module). */
+  private async authenticate(req: Request): Promise<Project> {
+    const credentials = parseBasicCredentials(req.headers.authorization);
+    if (!credentials) throw new IngestError(401, 'missing credentials: send the project secret as the Basic auth username');
+    const project = (await this.authenticator.bySecret(credentials.username)) ?? (await this.authenticator.byToken(credentials.username));
+    if (!project) throw new IngestError(401, 'invalid credentials');
+    return project;
+  }
+}

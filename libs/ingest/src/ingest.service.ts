@@ -1,0 +1,140 @@
+import { AppConfig } from '@analytics/config';
+import { EVENT_LIMITS, EventContext, EventRow, validateEvent } from '@analytics/events';
+import { Project } from '@analytics/projects';
+import { ProjectAuthenticator } from '@analytics/auth';
+import { RateLimit, RateLimiterFactory } from '@analytics/rate-limits';
+import { Injectable } from '@nestjs/common';
+import { EventDictionaryProvider } from './event-dictionary.provider';
+import { EventSink, SinkUnavailableError } from './event-sink';
+import { IngestError } from './ingest-errors';
+import { IngestMetrics } from './ingest-metrics';
+
+export interface FailedRecord {
+  index: number;
+  insert_id: string;
+  field: string;
+  message: string;
+}
+
+export interface IngestOutcome {
+  imported: number;
+  failed: FailedRecord[];
+}
+
+export interface ImportOptions {
+  /** Strict mode reports every invalid event; otherwise invalid events are skipped silently. */
+  strict: boolean;
+  /** The legacy form transport (server SDKs) needs no $insert_id. */
+  requireInsertId: boolean;
+  nowMs?: number;
+}
+
+/** The rules of event ingestion: limits, validation, the data dictionary, and persisting before answering. */
+@Injectable()
+export class IngestService {
+  private readonly rateLimit: RateLimit;
+
+  constructor(
+    config: AppConfig,
+    rateLimits: RateLimiterFactory,
+    private readonly sink: EventSink,
+    private readonly dictionary: EventDictionaryProvider,
+    private readonly authenticator: ProjectAuthenticator,
+    private readonly metrics: IngestMetrics,
+  ) {
+    this.rateLimit = rateLimits.create({ name: 'ingest-events', points: config.ingest.eventsPerMinute, durationSeconds: 60 });
+  }
+
+  async importEvents(project: Project, records: unknown[], options: ImportOptions): Promise<IngestOutcome> {
+    this.checkBatchSize(records);
+    await this.checkRate(project.id, records.length);
+    const context: EventContext = {
+      projectId: project.id,
+      nowMs: options.nowMs ?? Date.now(),
+      policy: 'import',
+      requireInsertId: options.requireInsertId,
+      dictionary: await this.dictionary.forProject(project.id),
+    };
+    const outcome = this.validate(records, () => context, 'import');
+    await this.persist(project.id, outcome.rows);
+    return { imported: outcome.rows.length, failed: options.strict ? outcome.failed : [] };
+  }
+
+  /** Client-side events: each carries its project's token in `properties.token`. */
+  async trackEvents(records: unknown[], options: { ip?: string; nowMs?: number }): Promise<IngestOutcome> {
+    this.checkBatchSize(records);
+    const nowMs = options.nowMs ?? Date.now();
+    const failed: FailedRecord[] = [];
+    const accepted: { projectId: number; rows: EventRow[] }[] = [];
+    for (const { project, indexes } of await this.groupByProject(records)) {
+      if (!project) {
+        indexes.forEach((index) => failed.push({ index, insert_id: '', field: 'properties.token', message: 'unknown or missing project token' }));
+        continue;
+      }
+      await this.checkRate(project.id, indexes.length);
+      const context: EventContext = {
+        projectId: project.id,
+        nowMs,
+        policy: 'track',
+        requireInsertId: false,
+        ip: options.ip,
+        dictionary: await this.dictionary.forProject(project.id),
+      };
+      const outcome = this.validate(indexes.map((i) => records[i]), () => context, 'track');
+      failed.push(...outcome.failed.map((f) => ({ ...f, index: indexes[f.index] })));
+      accepted.push({ projectId: project.id, rows: outcome.rows });
+    }
+    for (const { projectId, rows } of accepted) await this.persist(projectId, rows);
+    return { imported: accepted.reduce((sum, a) => sum + a.rows.length, 0), failed: failed.sort((a, b) => a.index - b.index) };
+  }
+
+  /** Records grouped by the project their token names; unknown and missing tokens group under none. */
+  private async groupByProject(records: unknown[]): Promise<{ project?: Project; indexes: number[] }[]> {
+    const groups = new Map<number, { project?: Project; indexes: number[] }>();
+    for (const [index, record] of records.entries()) {
+      const token = (record as { properties?: { token?: unknown } } | null)?.properties?.token;
+      const project = typeof token === 'string' && token ? await this.authenticator.byToken(token) : undefined;
+      const key = project?.id ?? 0;
+      const group = groups.get(key) ?? { project, indexes: [] };
+      group.indexes.push(index);
+      groups.set(key, group);
+    }
+    return [...groups.values()];
+  }
+
+  private checkBatchSize(records: unknown[]): void {
+    if (records.length > EVENT_LIMITS.maxEventsPerRequest) {
+      throw new IngestError(400, `request has ${records.length} events; at most ${EVENT_LIMITS.maxEventsPerRequest} are allowed`);
+    }
+  }
+
+  private async checkRate(projectId: number, events: number): Promise<void> {
+    const decision = await this.rateLimit.consume(projectId, events);
+    if (!decision.allowed) {
+      throw new IngestError(429, 'project exceeded its ingestion rate limit; retry with backoff', decision.retryAfterSeconds);
+    }
+  }
+
+  private validate(records: unknown[], context: () => EventContext, endpoint: string): { rows: EventRow[]; failed: FailedRecord[] } {
+    const rows: EventRow[] = [];
+    const failed: FailedRecord[] = [];
+    records.forEach((record, index) => {
+      const outcome = validateEvent(record, context());
+      if (outcome.kind === 'accepted') rows.push(outcome.row);
+      else if (outcome.kind === 'rejected') failed.push({ index, insert_id: outcome.insertId, field: outcome.field, message: outcome.message });
+      else this.metrics.events.inc({ endpoint, outcome: outcome.reason });
+    });
+    this.metrics.events.inc({ endpoint, outcome: 'accepted' }, rows.length);
+    this.metrics.events.inc({ endpoint, outcome: 'rejected' }, failed.length);
+    return { rows, failed };
+  }
+
+  private async persist(projectId: number, rows: EventRow[]): Promise<void> {
+    try {
+      await this.sink.publish(projectId, rows);
+    } catch (error) {
+      if (error instanceof SinkUnavailableError) throw new IngestError(503, error.message, 1);
+      throw error;
+    }
+  }
+}

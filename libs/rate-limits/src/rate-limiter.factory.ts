@@ -1,0 +1,60 @@
+import { AppConfig } from '@analytics/config';
+import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import Redis from 'ioredis';
+import { RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+
+export interface RateLimitRule {
+  /** Distinguishes the counters of different limits in a shared store. */
+  name: string;
+  points: number;
+  durationSeconds: number;
+}
+
+export type RateLimitDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+
+/** One named limit; `consume` takes points (requests, or events) for a key such as a project id. */
+export class RateLimit {
+  constructor(private readonly limiter: RateLimiterAbstract) {}
+
+  async consume(key: string | number, points = 1): Promise<RateLimitDecision> {
+    try {
+      await this.limiter.consume(String(key), points);
+      return { allowed: true };
+    } catch (rejection) {
+      if (rejection instanceof RateLimiterRes) {
+        return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) };
+      }
+      throw rejection;
+    }
+  }
+
+  /** Gives points back, e.g. when a concurrency slot is released. */
+  async release(key: string | number, points = 1): Promise<void> {
+    await this.limiter.reward(String(key), points);
+  }
+}
+
+/**
+ * Limits shared across replicas through Redis when REDIS_URL is set, in this process's memory
+ * otherwise. If Redis fails, each replica falls back to its own memory counters rather than
+ * refusing traffic.
+ */
+@Injectable()
+export class RateLimiterFactory implements OnApplicationShutdown {
+  private readonly redis: Redis | undefined;
+
+  constructor(config: AppConfig) {
+    this.redis = config.redisUrl ? new Redis(config.redisUrl, { enableOfflineQueue: false, lazyConnect: false, maxRetriesPerRequest: 1 }) : undefined;
+    this.redis?.on('error', () => undefined); // the insurance limiter takes over; ioredis reconnects
+  }
+
+  create(rule: RateLimitRule): RateLimit {
+    const options = { keyPrefix: `rl:${rule.name}`, points: rule.points, duration: rule.durationSeconds };
+    const memory = new RateLimiterMemory(options);
+    return new RateLimit(this.redis ? new RateLimiterRedis({ ...options, storeClient: this.redis, insuranceLimiter: memory }) : memory);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.redis?.quit().catch(() => undefined);
+  }
+}
