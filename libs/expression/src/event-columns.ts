@@ -5,6 +5,10 @@ export type PropertyColumnType =
   /** A DateTime64 column, read as whole unix seconds (the number raw export prints). */
   | 'unix-seconds';
 
+/** The events table's JSON text of custom properties and its time column. */
+export const EVENT_PROPERTIES_COLUMN = 'properties';
+export const EVENT_TIME_COLUMN = 'time';
+
 export interface PropertyColumn {
   readonly column: string;
   readonly type: PropertyColumnType;
@@ -15,7 +19,7 @@ export interface PropertyColumn {
  * `properties` text (libs/clickhouse migration 0001). Both backends read them from here.
  */
 export const EVENT_PROPERTY_COLUMNS: Readonly<Record<string, PropertyColumn>> = {
-  time: { column: 'time', type: 'unix-seconds' },
+  time: { column: EVENT_TIME_COLUMN, type: 'unix-seconds' },
   distinct_id: { column: 'distinct_id', type: 'string' },
   $insert_id: { column: 'insert_id', type: 'string' },
 };
