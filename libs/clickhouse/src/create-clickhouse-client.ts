@@ -1,6 +1,5 @@
 import { ClickHouseClient, ClickHouseClientConfigOptions, createClient } from '@clickhouse/client';
 import { lockDirectory } from '@analytics/directory-lock';
-import { createChdbConnection } from 'chdb/connection';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseClickHouseUrl } from './clickhouse-url';
@@ -16,6 +15,8 @@ function openChdb(path: string): ClickHouseClient {
   const unlock = lockDirectory(directory);
   try {
     mkdirSync(directory, { recursive: true });
+    // Loaded only when asked for: chDB is an optional dependency, absent from the server image.
+    const { createChdbConnection } = require('chdb/connection') as typeof import('chdb/connection');
     // chDB types the connection against its own copy of @clickhouse/client-common; the contract is the same.
     const connection = createChdbConnection({ path: directory }) as unknown as ClickHouseClientConfigOptions['connection'];
     const client = createClient({ connection, clickhouse_settings: CLICKHOUSE_SETTINGS });

@@ -1,8 +1,6 @@
-import { PGlite } from '@electric-sql/pglite';
 import { SQL, sql } from 'drizzle-orm';
 import { drizzle as drizzleNodePostgres } from 'drizzle-orm/node-postgres';
 import { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Pool } from 'pg';
@@ -32,6 +30,9 @@ export class Postgres {
       const pool = new Pool({ connectionString: target.url, max: 10 });
       return new Postgres(drizzleNodePostgres({ client: pool }) as unknown as Database, 'server', () => pool.end());
     }
+    // Loaded only when asked for: PGlite is an optional dependency, absent from the server image.
+    const { PGlite } = require('@electric-sql/pglite') as typeof import('@electric-sql/pglite');
+    const { drizzle: drizzlePglite } = require('drizzle-orm/pglite') as typeof import('drizzle-orm/pglite');
     if (target.path === 'memory:') {
       const client = await PGlite.create();
       return new Postgres(drizzlePglite({ client }) as unknown as Database, 'pglite', () => client.close());

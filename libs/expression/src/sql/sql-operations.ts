@@ -2,7 +2,7 @@ import { END_DATETIME_MS, ISO_DATETIME_PATTERN, MIN_DATETIME_MS } from '../datet
 import { ArithmeticOperator, ComparisonOperator, NUMBER_TEXT_PATTERN } from '../semantics';
 import { BinaryOperator, FunctionName } from '../syntax-tree';
 import { Kind } from '../value';
-import { and, choose, constantString, FALSE, not, or, shared, Sql, sql, trusted, TRUE } from './sql';
+import { and, choose, constantString, FALSE, not, or, shared, Sql, sql, trusted } from './sql';
 import { andThen, booleanValue, both, is, isTrue, SqlList, SqlValue, valueOf, when } from './sql-value';
 
 /**
@@ -17,6 +17,10 @@ function isFiniteSql(number: Sql): Sql {
 
 export function negate(value: SqlValue): SqlValue {
   return valueOf([when(is(value, Kind.Number), () => ({ kind: Kind.Number, payload: sql`(-${value.number!})` }))]);
+}
+
+export function logicalNot(value: SqlValue): SqlValue {
+  return booleanValue(not(isTrue(value)));
 }
 
 export function binary(operator: BinaryOperator, left: SqlValue, right: SqlValue): SqlValue {
@@ -75,15 +79,11 @@ function add(left: SqlValue, right: SqlValue): SqlValue {
 function arithmetic(operator: ArithmeticOperator, left: SqlValue, right: SqlValue): SqlValue {
   return valueOf([
     when(both(left, right, Kind.Number), () => {
-      const result = shared(numberOperation(operator, left.number!, right.number!));
+      // On Float64, ClickHouse's `%` is `a - trunc(a / b) * b`, which semantics.ts copies.
+      const result = shared(sql`(${left.number!} ${trusted(operator)} ${right.number!})`);
       return { kind: Kind.Number, valid: isFiniteSql(result), payload: result };
     }),
   ]);
-}
-
-/** Float64 arithmetic; ClickHouse's `%` on Float64 is `a - trunc(a / b) * b`, which semantics.ts copies. */
-function numberOperation(operator: ArithmeticOperator, left: Sql, right: Sql): Sql {
-  return sql`(${left} ${trusted(operator)} ${right})`;
 }
 
 /** `in`: substring of a string, or member of a list. */
@@ -198,5 +198,3 @@ export const FUNCTIONS: Readonly<Record<FunctionName, (value: SqlValue) => SqlVa
   defined: (value) => booleanValue(not(is(value, Kind.Undefined))),
   datetime: toDateTime,
 };
-
-export { TRUE };

@@ -1,14 +1,14 @@
 import { Kind } from '../value';
-import { and, choose, FALSE, shared, Sql, sql, trusted, TRUE } from './sql';
+import { and, choose, FALSE, not, or, shared, Sql, TRUE } from './sql';
 
 /**
- * A dynamically typed value in SQL: a type tag (the {@link Kind} numbers, UInt8) and, per kind it
- * may have, a payload column that holds the value when the tag says so. `kinds` is what the
- * compiler knows statically, so a value of one kind costs no tag test and no unused payload.
+ * A dynamically typed value in SQL: for each kind it may have, the condition under which it has
+ * that kind and a payload column holding the value then. What the compiler knows statically
+ * shows: a kind that cannot occur has no entry, a certain one the condition `1`, so a value of
+ * one known kind costs no test at all.
  */
 export interface SqlValue {
-  readonly kinds: KindSet;
-  readonly tag: Sql;
+  readonly when: Readonly<Partial<Record<Kind, Sql>>>;
   readonly boolean?: Sql; // UInt8 0/1
   readonly number?: Sql; // Float64
   readonly string?: Sql; // String
@@ -27,22 +27,9 @@ export interface SqlList {
   readonly hasUndefined: Sql;
 }
 
-/** A set of kinds as a bit mask. */
-export type KindSet = number;
-
-export function kindsOf(...kinds: readonly Kind[]): KindSet {
-  return kinds.reduce((set, kind) => set | (1 << kind), 0);
-}
-
-export function kindLiteral(kind: Kind): Sql {
-  return trusted(String(kind));
-}
-
-/** The condition that `value` has `kind`: constant when the static kinds decide it. */
+/** The condition that `value` has `kind`. */
 export function is(value: SqlValue, kind: Kind): Sql {
-  if ((value.kinds & kindsOf(kind)) === 0) return FALSE;
-  if (value.kinds === kindsOf(kind)) return TRUE;
-  return sql`(${value.tag} = ${kindLiteral(kind)})`;
+  return value.when[kind] ?? FALSE;
 }
 
 export function both(left: SqlValue, right: SqlValue, kind: Kind): Sql {
@@ -58,12 +45,9 @@ export function isTrue(value: SqlValue): Sql {
   return andThen(is(value, Kind.Boolean), () => value.boolean!);
 }
 
-export function constantValue(kind: Kind.Undefined | Kind.Null): SqlValue {
-  return { kinds: kindsOf(kind), tag: kindLiteral(kind) };
-}
 
 export function booleanValue(condition: Sql): SqlValue {
-  return { kinds: kindsOf(Kind.Boolean), tag: kindLiteral(Kind.Boolean), boolean: condition };
+  return { when: { [Kind.Boolean]: TRUE }, boolean: condition };
 }
 
 type PayloadKind = Kind.Boolean | Kind.Number | Kind.String | Kind.DateTime;
@@ -90,21 +74,16 @@ export function when(guard: Sql, build: () => Omit<Case, 'guard'>): Case | undef
 /** The value of an operation from its cases; it is undefined where none applies. */
 export function valueOf(cases: readonly (Case | undefined)[]): SqlValue {
   const live = cases.filter((c): c is Case => c !== undefined);
-  const always = live.length === 1 && live[0].guard === TRUE && (live[0].valid ?? TRUE) === TRUE;
-  const tag = choose(
-    live.map((c) => [and(c.guard, c.valid ?? TRUE), kindLiteral(c.kind)] as const),
-    kindLiteral(Kind.Undefined),
-  );
-  const value: { -readonly [K in keyof SqlValue]: SqlValue[K] } = {
-    kinds: kindsOf(...live.map((c) => c.kind), ...(always ? [] : [Kind.Undefined])),
-    tag: shared(tag),
-  };
-  for (const kind of [Kind.Boolean, Kind.Number, Kind.String, Kind.DateTime] as const) {
+  const conditions: Partial<Record<Kind, Sql>> = {};
+  const value: { -readonly [K in keyof SqlValue]: SqlValue[K] } = { when: conditions };
+  for (const kind of Object.keys(PAYLOAD_FIELDS).map(Number) as PayloadKind[]) {
     const ofKind = live.filter((c) => c.kind === kind);
     if (ofKind.length === 0) continue;
+    conditions[kind] = shared(or(...ofKind.map((c) => and(c.guard, c.valid ?? TRUE))));
     const last = ofKind[ofKind.length - 1];
-    const payload = choose(ofKind.slice(0, -1).map((c) => [c.guard, c.payload] as const), last.payload);
-    value[PAYLOAD_FIELDS[kind]] = shared(payload);
+    value[PAYLOAD_FIELDS[kind]] = shared(choose(ofKind.slice(0, -1).map((c) => [c.guard, c.payload] as const), last.payload));
   }
+  const defined = or(...Object.values(conditions));
+  if (defined !== TRUE) conditions[Kind.Undefined] = shared(not(defined));
   return value;
 }

@@ -66,10 +66,17 @@ export function or(...conditions: readonly Sql[]): Sql {
   return open.length === 1 ? open[0] : sql`(${joinSql(open, ' OR ')})`;
 }
 
+/** Each negation remembers what it negates, so `not(not(x))` is `x` again. */
+const negated = new WeakMap<Sql, Sql>();
+
 export function not(condition: Sql): Sql {
   if (condition === TRUE) return FALSE;
   if (condition === FALSE) return TRUE;
-  return sql`(NOT ${condition})`;
+  const original = negated.get(condition);
+  if (original !== undefined) return original;
+  const negation = sql`(NOT ${condition})`;
+  negated.set(negation, condition);
+  return negation;
 }
 
 /** `multiIf`, dropping branches that can never be taken and stopping at one that always is. */

@@ -1,0 +1,55 @@
+import { parseExpression } from '../parser';
+import { Expression } from '../syntax-tree';
+import { ExpressionCompiler } from './expression-compiler';
+import { ExpressionScope } from './expression-scope';
+import { QueryParameters, QueryParameterValue } from './query-parameters';
+import { choose, renderSql, sql, Sql, NULL } from './sql';
+import { toStringValue } from './sql-operations';
+import { is, isTrue, SqlValue } from './sql-value';
+import { Kind } from '../value';
+
+/** SQL plus the values of its `{name:Type}` placeholders, to merge into the query's own `query_params`. */
+export interface CompiledSql {
+  readonly sql: string;
+  readonly params: Readonly<Record<string, QueryParameterValue>>;
+}
+
+export interface CompileOptions {
+  /**
+   * Names this expression's parameters (`<prefix>_0`, `<prefix>_1`, …) and aliases (`<prefix>_v0`, …),
+   * so expressions compiled with different prefixes combine in one query. Letters and digits only.
+   */
+  readonly prefix: string;
+}
+
+const PREFIX = /^[A-Za-z][A-Za-z0-9]{0,31}$/;
+
+/** A `where` (or `born_where`): a UInt8 condition, true exactly for the rows the expression keeps. */
+export function compileWhere(expression: Expression | string, scope: ExpressionScope, options: CompileOptions): CompiledSql {
+  return compile(expression, scope, options, isTrue);
+}
+
+/**
+ * An `on`: the row's segment key as a Nullable(String), `string()` of the value; NULL where that
+ * is undefined (undefined values, lists, objects), so callers can drop those rows.
+ */
+export function compileSegment(expression: Expression | string, scope: ExpressionScope, options: CompileOptions): CompiledSql {
+  return compile(expression, scope, options, segmentKey);
+}
+
+function segmentKey(value: SqlValue): Sql {
+  const text = toStringValue(value);
+  return choose([[is(text, Kind.String), text.string ?? NULL]], NULL);
+}
+
+function compile(expression: Expression | string, scope: ExpressionScope, options: CompileOptions, finish: (value: SqlValue) => Sql): CompiledSql {
+  if (!PREFIX.test(options.prefix)) throw new Error(`Not a parameter prefix (letters and digits): ${options.prefix}`);
+  const tree = typeof expression === 'string' ? parseExpression(expression) : expression;
+  const parameters = new QueryParameters(options.prefix);
+  const value = new ExpressionCompiler(scope, parameters).compile(tree);
+  // Parenthesised, so it can stand beside the caller's own conditions.
+  const text = renderSql(sql`(${finish(value)})`, `${options.prefix}_v`);
+  // Constant folding may leave a bound parameter unused; ClickHouse is not sent those.
+  const params = Object.fromEntries(Object.entries(parameters.values).filter(([name]) => text.includes(`{${name}:`)));
+  return { sql: text, params };
+}

@@ -1,0 +1,168 @@
+import { evaluate } from '../evaluator';
+import { ExpressionError, ExpressionErrorCode } from '../expression-error';
+import { ExpressionRow } from '../expression-row';
+import { EventTime, Expression, PropertyReference, readsRow } from '../syntax-tree';
+import { DateTime, Kind, kindOf, Value } from '../value';
+import { ExpressionScope } from './expression-scope';
+import { QueryParameters } from './query-parameters';
+import { FALSE, joinSql, shared, Sql, sql, trusted, TRUE } from './sql';
+import { binary, FUNCTIONS, logicalNot, negate } from './sql-operations';
+import { booleanValue, SqlList, SqlValue } from './sql-value';
+
+/** Constants are folded by the reference evaluator itself, so they cannot disagree with it. */
+const CONSTANT_ROW: ExpressionRow = {
+  property: () => unreachable(),
+  userProperty: () => unreachable(),
+  get eventTime(): DateTime {
+    return unreachable();
+  },
+};
+
+function unreachable(): never {
+  throw new Error('A constant expression read the row');
+}
+
+/** How the raw JSON text of a value (as ClickHouse re-serialises it, without whitespace) shows its kind. */
+const JSON_KIND_TESTS: Readonly<Partial<Record<Kind, (raw: Sql) => Sql>>> = {
+  [Kind.Undefined]: (raw) => sql`(${raw} = '')`,
+  [Kind.Null]: (raw) => sql`(${raw} = 'null')`,
+  [Kind.Boolean]: (raw) => sql`(${raw} IN ('true', 'false'))`,
+  [Kind.Number]: (raw) => sql`match(${raw}, '^-?[0-9]')`,
+  [Kind.String]: (raw) => sql`startsWith(${raw}, '"')`,
+  [Kind.List]: (raw) => sql`startsWith(${raw}, '[')`,
+  [Kind.Object]: (raw) => sql`startsWith(${raw}, '{')`,
+};
+
+function certain(kind: Kind, payload: Partial<Omit<SqlValue, 'when'>>): SqlValue {
+  return { when: { [kind]: TRUE }, ...payload };
+}
+
+/** Compiles one expression's syntax tree to SQL values over one scope. */
+export class ExpressionCompiler {
+  /** A property read twice is extracted once. */
+  private readonly properties = new Map<string, SqlValue>();
+
+  constructor(
+    private readonly scope: ExpressionScope,
+    private readonly parameters: QueryParameters,
+  ) {}
+
+  compile(expression: Expression): SqlValue {
+    if (!readsRow(expression)) return this.constant(evaluate(expression, CONSTANT_ROW));
+    switch (expression.type) {
+      case 'property':
+        return this.property(expression);
+      case 'event-time':
+        return this.eventTime(expression);
+      case 'unary': {
+        const operand = this.compile(expression.operand);
+        return expression.operator === 'not' ? logicalNot(operand) : negate(operand);
+      }
+      case 'binary':
+        return binary(expression.operator, this.compile(expression.left), this.compile(expression.right));
+      case 'call':
+        return FUNCTIONS[expression.name](this.compile(expression.argument));
+      default:
+        return unreachable();
+    }
+  }
+
+  private constant(value: Value): SqlValue {
+    const kind = kindOf(value);
+    switch (kind) {
+      case Kind.Undefined:
+      case Kind.Null:
+        return certain(kind, {});
+      case Kind.Boolean:
+        return booleanValue(value ? TRUE : FALSE);
+      case Kind.Number:
+        return certain(kind, { number: this.parameters.bind(value as number, 'Float64') });
+      case Kind.String:
+        return certain(kind, { string: this.parameters.bind(value as string, 'String') });
+      case Kind.DateTime:
+        return certain(kind, { dateTime: this.parameters.bind((value as DateTime).ms, 'Float64') });
+      case Kind.List:
+        return certain(kind, { list: this.constantList(value as readonly Value[]) });
+      case Kind.Object:
+        throw new Error('Constant expressions cannot make objects');
+    }
+  }
+
+  private constantList(items: readonly Value[]): SqlList {
+    const ofKind = <T extends Value>(kind: Kind) => items.filter((item) => kindOf(item) === kind) as T[];
+    const strings = ofKind<string>(Kind.String);
+    const numbers = ofKind<number>(Kind.Number);
+    const dateTimes = ofKind<DateTime>(Kind.DateTime).map((dateTime) => dateTime.ms);
+    const holds = (item: Value) => (items.includes(item) ? TRUE : FALSE);
+    return {
+      strings: strings.length > 0 ? this.parameters.bind(strings, 'Array(String)') : undefined,
+      numbers: numbers.length > 0 ? this.parameters.bind(numbers, 'Array(Float64)') : undefined,
+      dateTimes: dateTimes.length > 0 ? this.parameters.bind(dateTimes, 'Array(Float64)') : undefined,
+      hasNull: holds(null),
+      hasTrue: holds(true),
+      hasFalse: holds(false),
+      hasUndefined: holds(undefined),
+    };
+  }
+
+  private property(reference: PropertyReference): SqlValue {
+    const key = JSON.stringify([reference.source, ...reference.path]);
+    let value = this.properties.get(key);
+    if (value === undefined) {
+      value = this.readProperty(reference);
+      this.properties.set(key, value);
+    }
+    return value;
+  }
+
+  private readProperty({ source, path, start }: PropertyReference): SqlValue {
+    if (source === 'user') {
+      if (this.scope.userPropertiesJson === undefined) {
+        throw new ExpressionError(start, 'an event property (no user profile is joined in this query)', ExpressionErrorCode.Unavailable);
+      }
+      return this.jsonProperty(trusted(this.scope.userPropertiesJson), path);
+    }
+    const column = this.scope.propertyColumns && Object.hasOwn(this.scope.propertyColumns, path[0]) ? this.scope.propertyColumns[path[0]] : undefined;
+    if (column === undefined) return this.jsonProperty(trusted(this.scope.propertiesJson), path);
+    if (path.length > 1) return certain(Kind.Undefined, {});
+    if (column.type === 'string') return certain(Kind.String, { string: trusted(column.column) });
+    return certain(Kind.Number, { number: shared(sql`floor(toUnixTimestamp64Milli(${trusted(column.column)}) / 1000)`) });
+  }
+
+  /**
+   * One parse of the whole JSON per property, for the raw JSON text of the value; its first
+   * character tells the kind, and the payloads parse only that small text.
+   */
+  private jsonProperty(json: Sql, path: readonly string[]): SqlValue {
+    const keys = path.map((key) => this.parameters.bind(key, 'String'));
+    const raw = shared(sql`JSONExtractRaw(${json}, ${joinSql(keys, ', ')})`);
+    const when = Object.fromEntries(Object.entries(JSON_KIND_TESTS).map(([kind, test]) => [kind, shared(test(raw))]));
+    return {
+      when,
+      boolean: sql`(${raw} = 'true')`,
+      number: shared(sql`JSONExtractFloat(${raw})`),
+      string: shared(sql`JSONExtractString(${raw})`),
+      list: jsonList(raw),
+    };
+  }
+
+  private eventTime({ start }: EventTime): SqlValue {
+    if (this.scope.eventTime === undefined) {
+      throw new ExpressionError(start, 'a profile property (event["$time"] is only available in event queries)', ExpressionErrorCode.Unavailable);
+    }
+    return certain(Kind.DateTime, { dateTime: shared(sql`toFloat64(toUnixTimestamp64Milli(${trusted(this.scope.eventTime)}))`) });
+  }
+}
+
+/** A JSON array's items by kind. The lambdas read only their own argument: ClickHouse lambdas cannot see aliases. */
+function jsonList(raw: Sql): SqlList {
+  const items = shared(sql`JSONExtractArrayRaw(${raw})`);
+  return {
+    strings: sql`arrayMap(e -> JSONExtractString(e), arrayFilter(e -> startsWith(e, '"'), ${items}))`,
+    numbers: sql`arrayMap(e -> JSONExtractFloat(e), arrayFilter(e -> ${JSON_KIND_TESTS[Kind.Number]!(trusted('e'))}, ${items}))`,
+    hasNull: sql`has(${items}, 'null')`,
+    hasTrue: sql`has(${items}, 'true')`,
+    hasFalse: sql`has(${items}, 'false')`,
+    hasUndefined: FALSE,
+  };
+}
