@@ -1,5 +1,6 @@
 import { AppConfig } from '@analytics/config';
 import { EventWriterModule } from '@analytics/event-writer';
+import { ExportModule } from '@analytics/export';
 import { IngestModule } from '@analytics/ingest';
 import { ProjectsModule } from '@analytics/projects';
 import { engineNeeds, PlatformModule } from '@analytics/runtime';
@@ -10,6 +11,7 @@ export function serviceModules(config: AppConfig): (DynamicModule | Type<unknown
   const modules: (DynamicModule | Type<unknown>)[] = [];
   if (config.runs('ingest')) modules.push(IngestModule.forRoot(config));
   if (config.runs('writer') && config.kafka) modules.push(EventWriterModule.forRoot(config));
+  if (config.runs('export')) modules.push(ExportModule);
   return modules;
 }
 

@@ -31,6 +31,8 @@ export class AppConfig {
   readonly bootstrap: { projectToken?: string; projectSecret?: string };
   readonly ingest: { maxBodyBytes: number; eventsPerMinute: number };
   readonly writer: { flushIntervalMs: number; maxBatchRows: number };
+  /** The raw export's limits per project (the real API's numbers by default). */
+  readonly exportLimits: { perHour: number; perSecond: number; concurrent: number };
 
   constructor(env: Environment) {
     this.port = env.PORT ?? 8080;
@@ -60,6 +62,11 @@ export class AppConfig {
       maxBodyBytes: env.INGEST_MAX_BODY_BYTES ?? 2_097_152,
       // Generous: about 200k events/s per project, above what one gateway replica takes.
       eventsPerMinute: env.INGEST_LIMIT_EVENTS_PER_MINUTE ?? 12_000_000,
+    };
+    this.exportLimits = {
+      perHour: env.EXPORT_LIMIT_PER_HOUR ?? 60,
+      perSecond: env.EXPORT_LIMIT_PER_SECOND ?? 3,
+      concurrent: env.EXPORT_LIMIT_CONCURRENT ?? 100,
     };
     this.writer = { flushIntervalMs: env.WRITER_FLUSH_INTERVAL_MS ?? 500, maxBatchRows: env.WRITER_MAX_BATCH_ROWS ?? 200_000 };
   }

@@ -103,6 +103,10 @@ export class Environment {
   @Integer(50, 60_000) WRITER_FLUSH_INTERVAL_MS?: number;
   @Integer(1, 10_000_000) WRITER_MAX_BATCH_ROWS?: number;
 
+  @Integer(1, 1_000_000_000) EXPORT_LIMIT_PER_HOUR?: number;
+  @Integer(1, 1_000_000_000) EXPORT_LIMIT_PER_SECOND?: number;
+  @Integer(1, 1_000_000) EXPORT_LIMIT_CONCURRENT?: number;
+
   @Flag() MIGRATE_ON_START?: boolean;
   @Integer(100, 120000) SHUTDOWN_TIMEOUT_MS?: number;
 

@@ -1,2 +1,2 @@
-export { RateLimit, RateLimitDecision, RateLimiterFactory, RateLimitRule } from './rate-limiter.factory';
+export { QuotaDecision, QuotaRule, RateLimit, RateLimitDecision, RateLimiterFactory, RateLimitRule, RequestQuota } from './rate-limiter.factory';
 export { RateLimitsModule } from './rate-limits.module';

@@ -34,6 +34,40 @@ export class RateLimit {
   }
 }
 
+export interface QuotaRule {
+  name: string;
+  perHour: number;
+  perSecond: number;
+  concurrent: number;
+}
+
+export type QuotaDecision = { allowed: true; release(): Promise<void> } | { allowed: false; retryAfterSeconds: number; reason: string };
+
+/** The reading APIs' limits per project: queries per hour, per second, and at once. */
+export class RequestQuota {
+  constructor(
+    private readonly perHour: RateLimit,
+    private readonly perSecond: RateLimit,
+    private readonly concurrent: RateLimit,
+  ) {}
+
+  async acquire(key: string | number): Promise<QuotaDecision> {
+    const checks: [RateLimit, string][] = [
+      [this.concurrent, 'too many concurrent queries'],
+      [this.perSecond, 'too many queries per second'],
+      [this.perHour, 'too many queries this hour'],
+    ];
+    for (const [limit, reason] of checks) {
+      const decision = await limit.consume(key);
+      if (!decision.allowed) {
+        if (limit !== this.concurrent) await this.concurrent.release(key);
+        return { allowed: false, retryAfterSeconds: decision.retryAfterSeconds, reason };
+      }
+    }
+    return { allowed: true, release: () => this.concurrent.release(key) };
+  }
+}
+
 /**
  * Limits shared across replicas through Redis when REDIS_URL is set, in this process's memory
  * otherwise. If Redis fails, each replica falls back to its own memory counters rather than
@@ -52,6 +86,15 @@ export class RateLimiterFactory implements OnApplicationShutdown {
     const options = { keyPrefix: `rl:${rule.name}`, points: rule.points, duration: rule.durationSeconds };
     const memory = new RateLimiterMemory(options);
     return new RateLimit(this.redis ? new RateLimiterRedis({ ...options, storeClient: this.redis, insuranceLimiter: memory }) : memory);
+  }
+
+  quota(rule: QuotaRule): RequestQuota {
+    return new RequestQuota(
+      this.create({ name: `${rule.name}-hour`, points: rule.perHour, durationSeconds: 3600 }),
+      this.create({ name: `${rule.name}-second`, points: rule.perSecond, durationSeconds: 1 }),
+      // Duration 0 never expires: points come back only when a query ends.
+      this.create({ name: `${rule.name}-concurrent`, points: rule.concurrent, durationSeconds: 0 }),
+    );
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -76,11 +76,11 @@ export class ExpressionCompiler {
       case Kind.Boolean:
         return booleanValue(value ? TRUE : FALSE);
       case Kind.Number:
-        return certain(kind, { number: this.parameters.bind(value as number, 'Float64') });
+        return certain(kind, { number: this.parameters.number(value as number) });
       case Kind.String:
-        return certain(kind, { string: this.parameters.bind(value as string, 'String') });
+        return certain(kind, { string: this.parameters.string(value as string) });
       case Kind.DateTime:
-        return certain(kind, { dateTime: this.parameters.bind((value as DateTime).ms, 'Float64') });
+        return certain(kind, { dateTime: this.parameters.number((value as DateTime).ms) });
       case Kind.List:
         return certain(kind, { list: this.constantList(value as readonly Value[]) });
       case Kind.Object:
@@ -95,9 +95,9 @@ export class ExpressionCompiler {
     const dateTimes = ofKind<DateTime>(Kind.DateTime).map((dateTime) => dateTime.ms);
     const holds = (item: Value) => (items.includes(item) ? TRUE : FALSE);
     return {
-      strings: strings.length > 0 ? this.parameters.bind(strings, 'Array(String)') : undefined,
-      numbers: numbers.length > 0 ? this.parameters.bind(numbers, 'Array(Float64)') : undefined,
-      dateTimes: dateTimes.length > 0 ? this.parameters.bind(dateTimes, 'Array(Float64)') : undefined,
+      strings: strings.length > 0 ? this.parameters.strings(strings) : undefined,
+      numbers: numbers.length > 0 ? this.parameters.numbers(numbers) : undefined,
+      dateTimes: dateTimes.length > 0 ? this.parameters.numbers(dateTimes) : undefined,
       hasNull: holds(null),
       hasTrue: holds(true),
       hasFalse: holds(false),
@@ -131,18 +131,20 @@ export class ExpressionCompiler {
 
   /**
    * One parse of the whole JSON per property, for the raw JSON text of the value; its first
-   * character tells the kind, and the payloads parse only that small text.
+   * character tells the kind, and the payloads parse only that small text. Numbers are read as
+   * decimal text: ClickHouse re-serialises a large double as integer digits, which its JSON
+   * parser then refuses as beyond 64 bits.
    */
   private jsonProperty(json: Sql, path: readonly string[]): SqlValue {
-    const keys = path.map((key) => this.parameters.bind(key, 'String'));
-    const raw = shared(sql`JSONExtractRaw(${json}, ${joinSql(keys, ', ')})`);
+    const location = joinSql([json, ...path.map((key) => this.parameters.string(key))], ', ');
+    const raw = shared(sql`JSONExtractRaw(${location})`);
     const when = Object.fromEntries(Object.entries(JSON_KIND_TESTS).map(([kind, test]) => [kind, shared(test(raw))]));
     return {
       when,
       boolean: sql`(${raw} = 'true')`,
-      number: shared(sql`JSONExtractFloat(${raw})`),
+      number: shared(sql`toFloat64OrZero(${raw})`),
       string: shared(sql`JSONExtractString(${raw})`),
-      list: jsonList(raw),
+      list: jsonList(location),
     };
   }
 
@@ -154,12 +156,16 @@ export class ExpressionCompiler {
   }
 }
 
-/** A JSON array's items by kind. The lambdas read only their own argument: ClickHouse lambdas cannot see aliases. */
-function jsonList(raw: Sql): SqlList {
-  const items = shared(sql`JSONExtractArrayRaw(${raw})`);
+/**
+ * A JSON array's items by kind, read from the stored document (the re-serialised raw text may hold
+ * integer digits ClickHouse cannot parse back). The lambdas read only their own argument: ClickHouse
+ * lambdas cannot see aliases.
+ */
+function jsonList(location: Sql): SqlList {
+  const items = shared(sql`JSONExtractArrayRaw(${location})`);
   return {
     strings: sql`arrayMap(e -> JSONExtractString(e), arrayFilter(e -> startsWith(e, '"'), ${items}))`,
-    numbers: sql`arrayMap(e -> JSONExtractFloat(e), arrayFilter(e -> ${JSON_KIND_TESTS[Kind.Number]!(trusted('e'))}, ${items}))`,
+    numbers: sql`arrayMap(e -> toFloat64OrZero(e), arrayFilter(e -> ${JSON_KIND_TESTS[Kind.Number]!(trusted('e'))}, ${items}))`,
     hasNull: sql`has(${items}, 'null')`,
     hasTrue: sql`has(${items}, 'true')`,
     hasFalse: sql`has(${items}, 'false')`,

@@ -1,0 +1,71 @@
+import { QueryApiError } from '@analytics/http';
+
+export const MAX_EXPORT_LIMIT = 100_000;
+
+export interface ExportRequest {
+  /** Inclusive UTC days, `YYYY-MM-DD`. */
+  fromDate: string;
+  toDate: string;
+  events?: string[];
+  limit?: number;
+  timeInMs: boolean;
+  where?: string;
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+function day(params: URLSearchParams, name: string): string {
+  const value = params.get(name);
+  if (!value) throw new QueryApiError(400, `${name} is required (yyyy-mm-dd)`);
+  const parsed = new Date(`${value}T00:00:00Z`);
+  if (!DAY.test(value) || Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== value) {
+    throw new QueryApiError(400, `${name} must be a date as yyyy-mm-dd, got "${value}"`);
+  }
+  return value;
+}
+
+function events(value: string | null): string[] | undefined {
+  if (value === null || value === '') return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw new QueryApiError(400, 'event must be a JSON array of event names, as in ["Signed up","Purchase"]');
+  }
+  if (!Array.isArray(parsed) || !parsed.every((name) => typeof name === 'string')) {
+    throw new QueryApiError(400, 'event must be a JSON array of event names, as in ["Signed up","Purchase"]');
+  }
+  return parsed;
+}
+
+function limit(value: string | null): number | undefined {
+  if (value === null || value === '') return undefined;
+  const parsed = Number(value);
+  if (!/^\d+$/.test(value) || parsed < 1 || parsed > MAX_EXPORT_LIMIT) {
+    throw new QueryApiError(400, `limit must be a whole number from 1 to ${MAX_EXPORT_LIMIT}, got "${value}"`);
+  }
+  return parsed;
+}
+
+function flag(value: string | null, name: string): boolean {
+  if (value === null || value === '' || value === 'false' || value === '0') return false;
+  if (value === 'true' || value === '1') return true;
+  throw new QueryApiError(400, `${name} must be true or false, got "${value}"`);
+}
+
+/** The raw export's parameters, with the real API's names and rules; `today` is the current UTC day. */
+export function parseExportRequest(params: URLSearchParams, today: string): ExportRequest {
+  const fromDate = day(params, 'from_date');
+  const toDate = day(params, 'to_date');
+  if (fromDate > toDate) throw new QueryApiError(400, `from_date ${fromDate} is after to_date ${toDate}`);
+  if (toDate > today) throw new QueryApiError(400, 'to_date cannot be later than today');
+  const where = params.get('where') ?? undefined;
+  return {
+    fromDate,
+    toDate,
+    events: events(params.get('event')),
+    limit: limit(params.get('limit')),
+    timeInMs: flag(params.get('time_in_ms'), 'time_in_ms'),
+    where: where === '' ? undefined : where,
+  };
+}

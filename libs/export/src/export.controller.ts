@@ -1,0 +1,64 @@
+import { ReadingAccess } from '@analytics/auth';
+import { AppConfig } from '@analytics/config';
+import { QueryApiError, QueryApiErrorFilter } from '@analytics/http';
+import { RateLimiterFactory, RequestQuota } from '@analytics/rate-limits';
+import { Controller, Get, Req, Res, UseFilters } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { pipeline } from 'node:stream/promises';
+import { PassThrough } from 'node:stream';
+import { createGzip } from 'node:zlib';
+import { parseExportRequest } from './export-request';
+import { ExportService } from './export.service';
+
+@ApiTags('export')
+@Controller('api/2.0')
+@UseFilters(QueryApiErrorFilter)
+export class ExportController {
+  private readonly quota: RequestQuota;
+
+  constructor(
+    config: AppConfig,
+    limits: RateLimiterFactory,
+    private readonly access: ReadingAccess,
+    private readonly exports: ExportService,
+  ) {
+    this.quota = limits.quota({ name: 'export', ...config.exportLimits });
+  }
+
+  @Get('export')
+  @ApiOperation({ summary: 'Raw event export: one JSON event per line (NDJSON), deduplicated' })
+  async export(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const params = new URL(req.originalUrl, 'http://local').searchParams;
+    const access = await this.access.authenticate(req.headers.authorization, params.get('project_id'));
+    if (!access.ok) throw new QueryApiError(access.status, access.message);
+    const request = parseExportRequest(params, new Date().toISOString().slice(0, 10));
+    if (request.where !== undefined) {
+      throw new QueryApiError(400, 'where is not supported yet: filter with event, from_date and to_date');
+    }
+    const slot = await this.quota.acquire(access.project.id);
+    if (!slot.allowed) throw new QueryApiError(429, `rate limit exceeded: ${slot.reason}`, slot.retryAfterSeconds);
+
+    const abort = new AbortController();
+    res.on('close', () => abort.abort());
+    try {
+      const pages = await this.exports.plan(access.project.id, request, abort.signal);
+      const gzip = /\bgzip\b/.test(req.headers['accept-encoding'] ?? '');
+      res.status(200).setHeader('Content-Type', 'text/plain; charset=utf-8');
+      if (gzip) res.setHeader('Content-Encoding', 'gzip');
+      const body = new PassThrough();
+      const sent = gzip ? pipeline(body, createGzip(), res) : pipeline(body, res);
+      try {
+        await this.exports.write(access.project.id, request, pages, body, abort.signal);
+        body.end();
+      } catch (error) {
+        body.destroy(error as Error);
+      }
+      await sent.catch((error: unknown) => {
+        if (!abort.signal.aborted) throw error;
+      });
+    } finally {
+      await slot.release();
+    }
+  }
+}

@@ -1,0 +1,10 @@
+import { AuthModule } from '@analytics/auth';
+import { RateLimitsModule } from '@analytics/rate-limits';
+import { Module } from '@nestjs/common';
+import { ExportController } from './export.controller';
+import { ExportRepository } from './export.repository';
+import { ExportService } from './export.service';
+
+/** The raw event export, /api/2.0/export. */
+@Module({ imports: [AuthModule, RateLimitsModule], controllers: [ExportController], providers: [ExportRepository, ExportService] })
+export class ExportModule {}

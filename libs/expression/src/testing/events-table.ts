@@ -1,0 +1,66 @@
+import { ClickHouseClient, createClickHouseClient } from '@analytics/clickhouse';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { eventRow, ExpressionRow } from '../expression-row';
+import { toPropertiesJson } from '../properties-json';
+import { eventsScope } from '../sql/expression-scope';
+import { QueryParameterValue } from '../sql/query-parameters';
+import { JsonObject } from '../value';
+import { GeneratedEvent } from './arbitraries';
+
+/** The events table's columns (libs/clickhouse migration 0001) plus an id and a joined profile's properties. */
+export const TEST_TABLE = 'expression_events';
+export const TEST_SCOPE = eventsScope({ userPropertiesJson: 'user_properties' });
+
+/** Generated events in a chDB table of their own, in a temporary directory removed on close. */
+export class EventsTable {
+  private constructor(
+    private readonly client: ClickHouseClient,
+    private readonly directory: string,
+  ) {}
+
+  static async create(events: readonly GeneratedEvent[]): Promise<EventsTable> {
+    const directory = mkdtempSync(join(tmpdir(), 'expression-'));
+    const table = new EventsTable(createClickHouseClient(`chdb:${directory}`), directory);
+    await table.client.command({
+      query:
+        `CREATE TABLE ${TEST_TABLE} (id UInt32, event LowCardinality(String), time DateTime64(3, 'UTC'), distinct_id String, ` +
+        `insert_id String, properties String, user_properties String) ENGINE = MergeTree ORDER BY id`,
+    });
+    if (events.length > 0) await table.client.insert({ table: TEST_TABLE, values: events.map(storedRow), format: 'JSONEachRow' });
+    return table;
+  }
+
+  async query<T>(query: string, params: Record<string, QueryParameterValue> = {}): Promise<T[]> {
+    const result = await this.client.query({ query, query_params: params, format: 'JSONEachRow' });
+    return result.json<T>();
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+    rmSync(this.directory, { recursive: true, force: true });
+  }
+}
+
+function storedRow(event: GeneratedEvent, id: number) {
+  return {
+    id,
+    event: 'generated',
+    time: new Date(event.timeMs).toISOString().replace('T', ' ').replace('Z', ''),
+    distinct_id: event.distinctId,
+    insert_id: event.insertId,
+    properties: toPropertiesJson(event.properties),
+    user_properties: event.user === undefined ? '' : toPropertiesJson(event.user),
+  };
+}
+
+/** The same event as the reference evaluator sees it: the exported shape, read back from the stored JSON text. */
+export function referenceRow(event: GeneratedEvent): ExpressionRow {
+  const properties = JSON.parse(toPropertiesJson(event.properties)) as JsonObject;
+  const user = event.user === undefined ? undefined : (JSON.parse(toPropertiesJson(event.user)) as JsonObject);
+  return eventRow(
+    { event: 'generated', timeMs: event.timeMs, properties: { ...properties, distinct_id: event.distinctId, $insert_id: event.insertId } },
+    user,
+  );
+}
