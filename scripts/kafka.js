@@ -155,7 +155,8 @@ async function formatStorage({ classpath, propsFile, log4jFile, dataDir }) {
   const clusterId = crypto.randomBytes(16).toString('base64url'); // Kafka's Uuid text form
   const { code, output } = await run(javaBin(), [
     `-Dlog4j2.configurationFile=${log4jFile}`, '-cp', classpath,
-    'kafka.tools.StorageTool', 'format', '--cluster-id', clusterId, '--config', propsFile,
+    // `=` form: a base64url id may start with "-", which the argument parser would take for an option.
+    'kafka.tools.StorageTool', 'format', `--cluster-id=${clusterId}`, '--config', propsFile,
   ]);
   if (code !== 0) throw new Error(`kafka-storage format failed (exit ${code}):\n${output}`);
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { once } from 'node:events';
 import { Writable } from 'node:stream';
 import { planPages } from './export-plan';
 import { ExportRequest } from './export-request';
@@ -11,6 +12,15 @@ function countLines(chunk: Buffer): number {
   let lines = 0;
   for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
   return lines;
+}
+
+/** Waits for room in `out`; a client that leaves aborts the wait (no drain ever comes then). */
+async function drained(out: Writable, signal: AbortSignal): Promise<void> {
+  try {
+    await once(out, 'drain', { signal });
+  } catch (error) {
+    if (!signal.aborted) throw error;
+  }
 }
 
 @Injectable()
@@ -35,7 +45,7 @@ export class ExportService {
       const stream = await this.repository.page(projectId, request, page, remaining, signal);
       for await (const chunk of stream) {
         written += countLines(chunk as Buffer);
-        if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', resolve));
+        if (!out.write(chunk)) await drained(out, signal);
         if (signal.aborted) {
           stream.destroy();
           break;

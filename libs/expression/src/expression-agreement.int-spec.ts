@@ -11,11 +11,11 @@ import { EventsTable, referenceRow, TEST_SCOPE, TEST_TABLE } from './testing/eve
  * The compiled SQL must keep exactly the rows the reference evaluator keeps, and put them in the
  * same segments. Generated events sit in one chDB table; each generated batch of expressions is
  * one query returning, per row, every expression's `where` and `on` result.
- * Replay a failure with EXPRESSION_SEED=<the seed printed>.
+ * Replay a failure with EXPRESSION_SEED=<the seed printed>; soak with EXPRESSION_BATCHES=<many>.
  */
 const SEED = Number(process.env.EXPRESSION_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const EVENTS = 300;
-const BATCHES = 60;
+const BATCHES = Number(process.env.EXPRESSION_BATCHES ?? 60);
 const MAX_BATCH = 40;
 const MIN_CASES = 10_000;
 

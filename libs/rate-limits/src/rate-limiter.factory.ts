@@ -60,7 +60,8 @@ export class RequestQuota {
     for (const [limit, reason] of checks) {
       const decision = await limit.consume(key);
       if (!decision.allowed) {
-        if (limit !== this.concurrent) await this.concurrent.release(key);
+        // A refused consume still counts its point: the concurrency point is always given back.
+        await this.concurrent.release(key);
         return { allowed: false, retryAfterSeconds: decision.retryAfterSeconds, reason };
       }
     }

@@ -1,0 +1,209 @@
+import { AppConfig } from '@analytics/config';
+import { IngestModule } from '@analytics/ingest';
+import { ProjectsModule, ProjectsService } from '@analytics/projects';
+import { engineNeeds, PlatformModule } from '@analytics/runtime';
+import { createTestEnvironment, eventually, startTestApp, TestApp, TestEnvironment } from '@analytics/testing';
+import { DynamicModule } from '@nestjs/common';
+import { gunzipSync } from 'node:zlib';
+import { ExportModule } from '../src';
+
+function ingestAndExport(config: AppConfig): DynamicModule {
+  return {
+    module: class ExportTestModule {},
+    imports: [PlatformModule.forRoot(config, engineNeeds(config, ['ingest', 'export'])), ProjectsModule, IngestModule.forRoot(config), ExportModule],
+  };
+}
+
+const today = () => new Date().toISOString().slice(0, 10);
+const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
+const utcSeconds = (day: string, time = '00:00:00') => Date.parse(`${day}T${time}Z`) / 1000;
+
+describe('GET /api/2.0/export', () => {
+  let environment: TestEnvironment;
+  let service: TestApp;
+  let auth: string;
+  let other: { auth: string; id: number };
+  let projectId: number;
+
+  const exportRaw = (query: string, headers: Record<string, string> = {}) =>
+    fetch(`${service.baseUrl}/api/2.0/export?${query}`, { headers: { Authorization: auth, ...headers } });
+  const exported = async (query: string) => {
+    const response = await exportRaw(query);
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    return text === '' ? [] : text.trimEnd().split('\n').map((line) => JSON.parse(line) as { event: string; properties: Record<string, unknown> });
+  };
+  const send = (events: object[], credentials = auth) =>
+    fetch(`${service.baseUrl}/import`, { method: 'POST', body: JSON.stringify(events), headers: { Authorization: credentials, 'Content-Type': 'application/json' } });
+
+  beforeAll(async () => {
+    environment = await createTestEnvironment({ env: { EXPORT_LIMIT_PER_SECOND: '1000', EXPORT_LIMIT_PER_HOUR: '1000', EXPORT_LIMIT_CONCURRENT: '1' } });
+    service = await startTestApp(ingestAndExport, environment.config);
+    const projects = service.app.get(ProjectsService);
+    const organization = await projects.createOrganization('Export');
+    const main = await projects.createProject(organization.id, 'Main');
+    const second = await projects.createProject(organization.id, 'Other');
+    projectId = main.project.id;
+    auth = `Basic ${Buffer.from(`${main.secret}:`).toString('base64')}`;
+    other = { auth: `Basic ${Buffer.from(`${second.secret}:`).toString('base64')}`, id: second.project.id };
+  });
+  afterAll(async () => {
+    await service.close();
+    await environment.dispose();
+  });
+
+  it('gives back every event exactly as imported, value for value and type for type', async () => {
+    const day = daysAgo(3);
+    const properties = {
+      text: 'héllo "world" \\ 😀 \n tab\t',
+      int: 42,
+      negative: -7,
+      float: 3.141592653589793,
+      tiny: 1e-7,
+      yes: true,
+      no: false,
+      nothing: null,
+      list: [1, 'two', [3], { four: 4 }],
+      object: { nested: { deep: 'x' }, empty: {} },
+      emptyList: [],
+      $browser: 'Chrome',
+    };
+    const sent = { event: 'Round trip', properties: { time: utcSeconds(day, '12:34:56') + 0.789, distinct_id: 'rt-user', $insert_id: 'rt-1', ...properties } };
+    const body = JSON.stringify([sent]).replace('"int":42', '"int":42,"huge":123456789012345678901234');
+    expect((await fetch(`${service.baseUrl}/import`, { method: 'POST', body, headers: { Authorization: auth, 'Content-Type': 'application/json' } })).status).toBe(200);
+
+    const response = await exportRaw(`from_date=${day}&to_date=${day}&event=${encodeURIComponent('["Round trip"]')}`);
+    expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    const text = await response.text();
+    expect(text).toContain('"huge":123456789012345678901234');
+    const [line] = text.trimEnd().split('\n').map((l) => JSON.parse(l) as { event: string; properties: Record<string, unknown> });
+    const { mp_processing_time_ms: processed, ...rest } = line.properties;
+    expect(line.event).toBe('Round trip');
+    expect(rest).toEqual({ time: utcSeconds(day, '12:34:56'), distinct_id: 'rt-user', $insert_id: 'rt-1', ...properties, huge: 123456789012345678901234 });
+    expect(Object.keys(line.properties).slice(0, 4)).toEqual(['time', 'distinct_id', '$insert_id', 'mp_processing_time_ms']);
+    expect(typeof processed).toBe('number');
+    const inMs = await exported(`from_date=${day}&to_date=${day}&time_in_ms=true&event=${encodeURIComponent('["Round trip"]')}`);
+    expect(inMs[0].properties.time).toBe(utcSeconds(day, '12:34:56') * 1000 + 789);
+  });
+
+  it('includes both UTC midnights of the range and nothing outside it', async () => {
+    const first = daysAgo(10);
+    const last = daysAgo(9);
+    const at = (seconds: number, id: string) => ({ event: 'Edge', properties: { time: seconds, distinct_id: 'e', $insert_id: id } });
+    const lastEnd = utcSeconds(last) + 86_400;
+    await send([
+      at(utcSeconds(first) - 0.001, 'before'),
+      at(utcSeconds(first), 'first-midnight'),
+      at(lastEnd - 0.001, 'last-millisecond'),
+      at(lastEnd, 'next-midnight'),
+    ]);
+    const ids = (await exported(`from_date=${first}&to_date=${last}&event=${encodeURIComponent('["Edge"]')}`)).map((e) => e.properties.$insert_id);
+    expect(ids.sort()).toEqual(['first-midnight', 'last-millisecond']);
+  });
+
+  it('filters by event names and stops at limit', async () => {
+    const day = daysAgo(2);
+    const events = Array.from({ length: 300 }, (_, i) => ({ event: i % 3 ? 'Many' : 'Few', properties: { time: utcSeconds(day, '08:00:00') + i, distinct_id: `u${i % 11}`, $insert_id: `m-${i}` } }));
+    await send(events);
+    expect(await exported(`from_date=${day}&to_date=${day}&event=${encodeURIComponent('["Few"]')}`)).toHaveLength(100);
+    expect(await exported(`from_date=${day}&to_date=${day}&event=${encodeURIComponent('["Few","Many"]')}`)).toHaveLength(300);
+    expect(await exported(`from_date=${day}&to_date=${day}&limit=17`)).toHaveLength(17);
+  });
+
+  it('compresses with gzip when asked', async () => {
+    const day = daysAgo(2);
+    const response = await fetch(`${service.baseUrl}/api/2.0/export?from_date=${day}&to_date=${day}`, {
+      headers: { Authorization: auth, 'Accept-Encoding': 'gzip' },
+      // undici decompresses on its own; read the raw bytes to prove they are gzip.
+    });
+    expect(response.headers.get('content-encoding')).toBe('gzip');
+    expect((await response.text()).split('\n').filter(Boolean)).toHaveLength(300);
+    const raw = await new Promise<Buffer>((resolve, reject) => {
+      const url = new URL(`${service.baseUrl}/api/2.0/export?from_date=${day}&to_date=${day}`);
+      require('node:http')
+        .get(url, { headers: { Authorization: auth, 'Accept-Encoding': 'gzip' } }, (res: NodeJS.ReadableStream) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve(Buffer.concat(chunks)));
+        })
+        .on('error', reject);
+    });
+    expect(gunzipSync(raw).toString().trimEnd().split('\n')).toHaveLength(300);
+  });
+
+  it('answers every bad parameter with a 400 naming it', async () => {
+    const cases: [string, string][] = [
+      ['to_date=2024-01-01', 'from_date is required (yyyy-mm-dd)'],
+      ['from_date=2024-13-01&to_date=2024-01-01', 'from_date must be a date as yyyy-mm-dd, got "2024-13-01"'],
+      ['from_date=2024-01-02&to_date=2024-01-01', 'from_date 2024-01-02 is after to_date 2024-01-01'],
+      [`from_date=2024-01-01&to_date=2999-01-01`, 'to_date cannot be later than today'],
+      ['from_date=2024-01-01&to_date=2024-01-02&event=Signup', 'event must be a JSON array of event names, as in ["Signed up","Purchase"]'],
+      ['from_date=2024-01-01&to_date=2024-01-02&limit=100001', 'limit must be a whole number from 1 to 100000, got "100001"'],
+      ['from_date=2024-01-01&to_date=2024-01-02&limit=0', 'limit must be a whole number from 1 to 100000, got "0"'],
+      ['from_date=2024-01-01&to_date=2024-01-02&time_in_ms=maybe', 'time_in_ms must be true or false, got "maybe"'],
+    ];
+    for (const [query, error] of cases) {
+      const response = await exportRaw(query);
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({ request: `/api/2.0/export?${query}`, error });
+    }
+  });
+
+  it('refuses a token, a wrong secret and a foreign project', async () => {
+    const query = `from_date=${today()}&to_date=${today()}`;
+    const token = (await service.app.get(ProjectsService).findById(projectId))!.token;
+    expect((await exportRaw(query, { Authorization: `Basic ${Buffer.from(`${token}:`).toString('base64')}` })).status).toBe(401);
+    expect((await exportRaw(query, { Authorization: 'Basic d3Jvbmc6' })).status).toBe(401);
+    expect((await exportRaw(query, { Authorization: '' })).status).toBe(401);
+    const foreign = await exportRaw(`${query}&project_id=${other.id}`);
+    expect(foreign.status).toBe(403);
+    expect(await foreign.json()).toMatchObject({ error: `these credentials do not give access to project ${other.id}` });
+    expect(await (await fetch(`${service.baseUrl}/api/2.0/export/?${query}`, { headers: { Authorization: other.auth } })).text()).toBe('');
+  });
+
+  it('holds a concurrency slot while streaming, and frees it when the client disconnects mid-stream', async () => {
+    const day = daysAgo(1);
+    for (let batch = 0; batch < 30; batch++) {
+      const events = Array.from({ length: 2000 }, (_, i) => ({
+        event: `Bulk ${i % 3}`,
+        properties: { time: utcSeconds(day, '10:00:00') + i, distinct_id: `b${i}`, $insert_id: `b-${batch}-${i}`, pad: 'x'.repeat(250) },
+      }));
+      expect((await send(events)).status).toBe(200);
+    }
+    const response = await exportRaw(`from_date=${day}&to_date=${day}`);
+    const reader = response.body!.getReader();
+    expect((await reader.read()).done).toBe(false);
+    // The first export is still streaming (we stopped reading): the limit of one at a time holds.
+    expect((await exportRaw(`from_date=${day}&to_date=${day}&limit=1`)).status).toBe(429);
+    await reader.cancel();
+    const after = await eventually(async () => {
+      const next = await exportRaw(`from_date=${day}&to_date=${day}&limit=5`);
+      expect(next.status).toBe(200);
+      return next.text();
+    });
+    expect(after.trimEnd().split('\n')).toHaveLength(5);
+  });
+});
+
+describe('export rate limits', () => {
+  it('answers 429 with Retry-After past 3 queries a second', async () => {
+    const environment = await createTestEnvironment();
+    const service = await startTestApp(ingestAndExport, environment.config);
+    try {
+      const projects = service.app.get(ProjectsService);
+      const { project, secret } = await projects.createProject((await projects.createOrganization('Limits')).id, 'P');
+      void project;
+      const get = () => fetch(`${service.baseUrl}/api/2.0/export?from_date=${today()}&to_date=${today()}`, { headers: { Authorization: `Basic ${Buffer.from(`${secret}:`).toString('base64')}` } });
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) statuses.push((await get()).status);
+      expect(statuses.slice(0, 3)).toEqual([200, 200, 200]);
+      expect(statuses[3]).toBe(429);
+      const limited = await get();
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(await limited.json()).toMatchObject({ error: expect.stringContaining('rate limit exceeded') });
+    } finally {
+      await service.close();
+      await environment.dispose();
+    }
+  });
+});
