@@ -1,33 +1,20 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { QueryApiError } from './query-api-error';
+import { errorStatus } from './error-status';
 
-/** Maps every failure of a reading API to its error shape; unexpected ones become a 500 that leaks nothing. */
+/** The reading APIs' error shape: `{"request": "<path?query>", "error": "<text>"}`. */
 @Catch()
 export class QueryApiErrorFilter implements ExceptionFilter {
-  private readonly logger = new Logger('QueryApi');
-
   catch(error: unknown, host: ArgumentsHost): void {
-    const http = host.switchToHttp();
-    const req = http.getRequest<Request>();
-    const res = http.getResponse<Response>();
+    const req = host.switchToHttp().getRequest<Request>();
+    const res = host.switchToHttp().getResponse<Response>();
     if (res.headersSent) {
       // Mid-stream: the status is gone; cutting the connection tells the client the body is incomplete.
       res.destroy();
       return;
     }
-    let status = 500;
-    let message = 'internal error';
-    if (error instanceof QueryApiError) {
-      status = error.status;
-      message = error.message;
-      if (error.retryAfterSeconds) res.setHeader('Retry-After', String(error.retryAfterSeconds));
-    } else if (error instanceof HttpException) {
-      status = error.getStatus();
-      message = error.message;
-    } else {
-      this.logger.error(`${req.method} ${req.originalUrl}: ${(error as Error).stack ?? String(error)}`);
-    }
+    const { status, message, retryAfterSeconds } = errorStatus(error, `${req.method} ${req.originalUrl}`);
+    if (retryAfterSeconds) res.setHeader('Retry-After', String(retryAfterSeconds));
     res.status(status).json({ request: req.originalUrl, error: message });
   }
 }
