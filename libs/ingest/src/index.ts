@@ -1,6 +1,10 @@
 export { EventDictionaryProvider } from './event-dictionary.provider';
 export { EventSink, SinkUnavailableError } from './event-sink';
+export { flag, queryOf, send } from './http-request';
+export { IngestCorsMiddleware } from './cors.middleware';
+export { IngestError } from './ingest-errors';
 export { IngestModule } from './ingest.module';
 export { FailedRecord, IngestOutcome, IngestService } from './ingest.service';
-export { decodeDataField, parseEventsJson, readSdkRequest } from './ingest-payload';
+export { decodeDataField, parseEventsJson, readSdkRequest, SdkRequest } from './ingest-payload';
+export { Reply, SdkReplyOptions, sdkFailure, sdkOutcome, sdkReply } from './ingest-replies';
 export { readRequestBody } from './request-body';
