@@ -1,8 +1,9 @@
+import { AccountsModule } from '@analytics/accounts';
 import { AppConfig } from '@analytics/config';
 import { EventWriterModule } from '@analytics/event-writer';
 import { ExportModule } from '@analytics/export';
 import { IngestModule } from '@analytics/ingest';
-import { ProjectsModule } from '@analytics/projects';
+import { ManagementModule } from '@analytics/management';
 import { engineNeeds, PlatformModule } from '@analytics/runtime';
 import { DynamicModule, Module, Type } from '@nestjs/common';
 
@@ -12,6 +13,7 @@ export function serviceModules(config: AppConfig): (DynamicModule | Type<unknown
   if (config.runs('ingest')) modules.push(IngestModule.forRoot(config));
   if (config.runs('writer') && config.kafka) modules.push(EventWriterModule.forRoot(config));
   if (config.runs('export')) modules.push(ExportModule);
+  if (config.runs('management')) modules.push(ManagementModule);
   return modules;
 }
 
@@ -21,7 +23,7 @@ export class StandaloneModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: StandaloneModule,
-      imports: [PlatformModule.forRoot(config, engineNeeds(config)), ProjectsModule, ...serviceModules(config)],
+      imports: [PlatformModule.forRoot(config, engineNeeds(config)), AccountsModule, ...serviceModules(config)],
     };
   }
 }

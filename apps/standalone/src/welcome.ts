@@ -1,8 +1,9 @@
 import { AppConfig } from '@analytics/config';
+import { BootstrappedAccount } from '@analytics/accounts';
 import { BootstrappedProject } from '@analytics/projects';
 
 /** The first-start message: the credentials (the secret is never shown again) and two curls that work. */
-export function welcomeMessage({ organization, project, secret }: BootstrappedProject, config: AppConfig): string {
+export function welcomeMessage({ organization, project, secret }: BootstrappedProject, owner: BootstrappedAccount | undefined, config: AppConfig): string {
   const base = `http://localhost:${config.port}`;
   const now = Math.floor(Date.now() / 1000);
   const today = new Date().toISOString().slice(0, 10);
@@ -16,11 +17,18 @@ export function welcomeMessage({ organization, project, secret }: BootstrappedPr
     `  project id       ${project.id}`,
     `  project token    ${project.token}`,
     `  project secret   ${secret}    <- shown only now; keep it`,
+    ...(owner
+      ? [
+          `  owner service account  ${owner.username}`,
+          owner.generated ? `  its secret             ${owner.secret}    <- shown only now; keep it` : '  its secret             (BOOTSTRAP_SERVICE_ACCOUNT_SECRET)',
+        ]
+      : []),
     '',
     'Send an event:',
     `  curl -s -u '${secret}:' -H 'Content-Type: application/json' '${base}/import?strict=1' -d '${event}'`,
     'Read it back:',
     `  curl -s -u '${secret}:' '${base}/api/2.0/export?from_date=${today}&to_date=${today}'`,
+    ...(owner ? ['Who am I:', `  curl -s -u '${owner.username}:${owner.generated ? owner.secret : '<secret>'}' '${base}/api/app/me'`] : []),
     '',
   ].join('\n');
 }

@@ -1,8 +1,10 @@
 export { AccessDenied } from './access-denied';
 export { AuthModule } from './auth.module';
 export { BasicCredentials, parseBasicCredentials } from './basic-credentials';
+export { BearerAccessGuard } from './bearer-access.guard';
+export { AccountGuard, CurrentAccount, OrganizationAccessGuard } from './organization-access.guard';
+export { Principal, PrincipalResolver } from './principal';
 export { ProjectAccess } from './project-access';
-export { CurrentAccess, ProjectAccessGuard, RequireProjectRole } from './project-access.guard';
+export { CurrentAccess, ProjectAccessGuard, requestedProjectId, RequireProjectRole, RequireRole } from './project-access.guard';
 export { ProjectAuthenticator } from './project-authenticator';
-export { AccessOutcome, ReadingAccess } from './reading-access';
 export { isRole, Role, ROLES, satisfies } from './roles';

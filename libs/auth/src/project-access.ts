@@ -6,5 +6,5 @@ export interface ProjectAccess {
   project: Project;
   role: Role;
   /** The credential that acted, for audit fields (`creator`, annotation `user`). */
-  actor: { kind: 'project-secret'; projectId: number } | { kind: 'service-account'; id: number; username: string };
+  actor: { kind: 'project-secret'; projectId: number } | { kind: 'service-account'; id: number; username: string; userId: number };
 }

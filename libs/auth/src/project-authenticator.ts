@@ -30,6 +30,10 @@ export class ProjectAuthenticator {
     return this.cached(`t:${token}`, () => this.projects.findByToken(token));
   }
 
+  byId(id: number): Promise<Project | undefined> {
+    return this.cached(`i:${id}`, () => this.projects.findById(id));
+  }
+
   /** Forgets everything, e.g. after a secret rotation in this process. */
   clear(): void {
     this.cache.clear();

@@ -28,7 +28,7 @@ export class AppConfig {
   readonly redisUrl: string | undefined;
   readonly migrateOnStart: boolean;
   readonly shutdownTimeoutMs: number;
-  readonly bootstrap: { projectToken?: string; projectSecret?: string };
+  readonly bootstrap: { projectToken?: string; projectSecret?: string; serviceAccountUsername?: string; serviceAccountSecret?: string };
   readonly ingest: { maxBodyBytes: number; eventsPerMinute: number };
   readonly writer: { flushIntervalMs: number; maxBatchRows: number };
   /** The raw export's limits per project (the real API's numbers by default). */
@@ -57,7 +57,12 @@ export class AppConfig {
     this.redisUrl = env.REDIS_URL;
     this.migrateOnStart = env.MIGRATE_ON_START ?? true;
     this.shutdownTimeoutMs = env.SHUTDOWN_TIMEOUT_MS ?? 10_000;
-    this.bootstrap = { projectToken: env.BOOTSTRAP_PROJECT_TOKEN, projectSecret: env.BOOTSTRAP_PROJECT_SECRET };
+    this.bootstrap = {
+      projectToken: env.BOOTSTRAP_PROJECT_TOKEN,
+      projectSecret: env.BOOTSTRAP_PROJECT_SECRET,
+      serviceAccountUsername: env.BOOTSTRAP_SERVICE_ACCOUNT_USERNAME,
+      serviceAccountSecret: env.BOOTSTRAP_SERVICE_ACCOUNT_SECRET,
+    };
     this.ingest = {
       maxBodyBytes: env.INGEST_MAX_BODY_BYTES ?? 2_097_152,
       // Generous: about 200k events/s per project, above what one gateway replica takes.

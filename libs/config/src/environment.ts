@@ -117,6 +117,15 @@ export class Environment {
   BOOTSTRAP_PROJECT_TOKEN?: string;
 
   @Transform(blankToUndefined) @IsOptional()
+  @Matches(/^[A-Za-z0-9._-]{3,128}$/, { message: 'must be 3 to 128 characters of letters, digits, ".", "_" or "-"' })
+  BOOTSTRAP_SERVICE_ACCOUNT_USERNAME?: string;
+
+  @Transform(blankToUndefined) @IsOptional()
+  @Matches(/^[A-Za-z0-9_-]{16,128}$/, { message: 'must be 16 to 128 characters of letters, digits, "_" or "-"' })
+  @Secret()
+  BOOTSTRAP_SERVICE_ACCOUNT_SECRET?: string;
+
+  @Transform(blankToUndefined) @IsOptional()
   @MinLength(16, { message: 'must be 16 to 64 characters of letters, digits, "_" or "-"' })
   @MaxLength(64, { message: 'must be 16 to 64 characters of letters, digits, "_" or "-"' })
   @Matches(CREDENTIAL, { message: 'must be 16 to 64 characters of letters, digits, "_" or "-"' })

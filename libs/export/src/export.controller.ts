@@ -1,8 +1,8 @@
-import { ReadingAccess } from '@analytics/auth';
+import { CurrentAccess, ProjectAccess, ProjectAccessGuard, RequireRole } from '@analytics/auth';
 import { AppConfig } from '@analytics/config';
 import { QueryApiError, QueryApiErrorFilter } from '@analytics/http';
 import { RateLimiterFactory, RequestQuota } from '@analytics/rate-limits';
-import { Controller, Get, Req, Res, UseFilters } from '@nestjs/common';
+import { Controller, Get, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { pipeline } from 'node:stream/promises';
@@ -14,24 +14,23 @@ import { ExportService } from './export.service';
 @ApiTags('export')
 @Controller('api/2.0')
 @UseFilters(QueryApiErrorFilter)
+@UseGuards(ProjectAccessGuard)
 export class ExportController {
   private readonly quota: RequestQuota;
 
   constructor(
     config: AppConfig,
     limits: RateLimiterFactory,
-    private readonly access: ReadingAccess,
     private readonly exports: ExportService,
   ) {
     this.quota = limits.quota({ name: 'export', ...config.exportLimits });
   }
 
   @Get('export')
+  @RequireRole('consumer')
   @ApiOperation({ summary: 'Raw event export: one JSON event per line (NDJSON), deduplicated' })
-  async export(@Req() req: Request, @Res() res: Response): Promise<void> {
+  async export(@Req() req: Request, @Res() res: Response, @CurrentAccess() access: ProjectAccess): Promise<void> {
     const params = new URL(req.originalUrl, 'http://local').searchParams;
-    const access = await this.access.authenticate(req.headers.authorization, params.get('project_id'));
-    if (!access.ok) throw new QueryApiError(access.status, access.message);
     const request = parseExportRequest(params, new Date().toISOString().slice(0, 10));
     if (request.where !== undefined) {
       throw new QueryApiError(400, 'where is not supported yet: filter with event, from_date and to_date');

@@ -1,4 +1,4 @@
-import { ProjectAuthenticator, parseBasicCredentials } from '@analytics/auth';
+import { AccessDenied, PrincipalResolver, ProjectAuthenticator, parseBasicCredentials, satisfies } from '@analytics/auth';
 import { AppConfig } from '@analytics/config';
 import { Project } from '@analytics/projects';
 import { Controller, Get, Post, Req, Res } from '@nestjs/common';
@@ -25,6 +25,7 @@ export class ImportController {
     private readonly config: AppConfig,
     private readonly ingest: IngestService,
     private readonly authenticator: ProjectAuthenticator,
+    private readonly principals: PrincipalResolver,
   ) {}
 
   @Get('import')
@@ -57,12 +58,26 @@ export class ImportController {
     }
   }
 
-  /** The project secret or token as the Basic username (service accounts arrive with the accounts module). */
+  /**
+   * The project secret or token as the Basic username, or a service account (owner or admin of the
+   * project) with `project_id`.
+   */
   private async authenticate(req: Request): Promise<Project> {
     const credentials = parseBasicCredentials(req.headers.authorization);
     if (!credentials) throw new IngestError(401, 'missing credentials: send the project secret as the Basic auth username');
-    const project = (await this.authenticator.bySecret(credentials.username)) ?? (await this.authenticator.byToken(credentials.username));
-    if (!project) throw new IngestError(401, 'invalid credentials');
-    return project;
+    if (credentials.password === '') {
+      const project = (await this.authenticator.bySecret(credentials.username)) ?? (await this.authenticator.byToken(credentials.username));
+      if (!project) throw new IngestError(401, 'invalid credentials');
+      return project;
+    }
+    try {
+      const principal = await this.principals.fromBasic(req.headers.authorization);
+      const access = await this.principals.accessTo(principal, queryOf(req).get('project_id') ?? undefined);
+      if (!satisfies(access.role, 'admin')) throw new AccessDenied(403, `importing needs the admin role or above on project ${access.project.id}`);
+      return access.project;
+    } catch (error) {
+      if (error instanceof AccessDenied) throw new IngestError(error.status, error.message);
+      throw error;
+    }
   }
 }

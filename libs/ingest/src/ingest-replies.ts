@@ -12,6 +12,7 @@ const STATUS_TEXT: Record<number, string> = {
   200: 'OK',
   400: 'Bad Request',
   401: 'Unauthorized',
+  403: 'Forbidden',
   413: 'Request Entity Too Large',
   429: 'Too Many Requests',
   503: 'Service Unavailable',

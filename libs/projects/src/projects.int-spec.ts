@@ -1,4 +1,4 @@
-import { Postgres, PostgresMigrator } from '@analytics/postgres';
+import { Postgres, POSTGRES_MIGRATIONS, PostgresMigrator } from '@analytics/postgres';
 import { createTestDatabase, postgresServerAvailable, PostgresKind, TestResource } from '@analytics/testing';
 import { ProjectsRepository } from './projects.repository';
 import { ProjectsService } from './projects.service';
@@ -24,8 +24,8 @@ describe.each(kinds)('projects storage on Postgres (%s)', (kind) => {
     const migrator = new PostgresMigrator(postgres);
     const first = await migrator.migrate();
     const second = await migrator.migrate();
-    expect(first.applied).toEqual(['1_organizations_and_projects']);
-    expect(second).toEqual({ engine: 'Postgres', applied: [], alreadyApplied: 1 });
+    expect(first.applied).toEqual(POSTGRES_MIGRATIONS.map((m) => `${m.version}_${m.name}`));
+    expect(second).toEqual({ engine: 'Postgres', applied: [], alreadyApplied: POSTGRES_MIGRATIONS.length });
   });
 
   it('finds a project by its token and by its secret, never storing the secret', async () => {

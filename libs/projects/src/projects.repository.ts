@@ -40,6 +40,16 @@ export class ProjectsRepository {
     return this.db.select().from(projects).where(eq(projects.secretLookup, lookup));
   }
 
+  async findOrganization(id: number): Promise<Organization | undefined> {
+    const [row] = await this.db.select().from(organizations).where(eq(organizations.id, id));
+    return row;
+  }
+
+  async update(id: number, changes: Partial<Pick<Project, 'name' | 'region' | 'secretHash' | 'secretLookup'>>): Promise<Project | undefined> {
+    const [row] = await this.db.update(projects).set(changes).where(eq(projects.id, id)).returning();
+    return row;
+  }
+
   listByOrganization(organizationId: number): Promise<Project[]> {
     return this.db.select().from(projects).where(eq(projects.organizationId, organizationId)).orderBy(projects.id);
   }

@@ -40,6 +40,25 @@ export class ProjectsService {
     return { project, secret };
   }
 
+  findOrganization(id: number): Promise<Organization | undefined> {
+    return this.repository.findOrganization(id);
+  }
+
+  listByOrganization(organizationId: number): Promise<Project[]> {
+    return this.repository.listByOrganization(organizationId);
+  }
+
+  /** A new secret; the old one stops working (at once here, within the auth cache's 30 s elsewhere). */
+  async rotateSecret(projectId: number): Promise<CreatedProject | undefined> {
+    const secret = generateCredential();
+    const project = await this.repository.update(projectId, { secretHash: await hashSecret(secret), secretLookup: secretLookupKey(secret) });
+    return project && { project, secret };
+  }
+
+  update(projectId: number, changes: { name?: string; region?: DataRegion }): Promise<Project | undefined> {
+    return this.repository.update(projectId, changes);
+  }
+
   findById(id: number): Promise<Project | undefined> {
     return this.repository.findById(id);
   }

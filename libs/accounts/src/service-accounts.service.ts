@@ -1,0 +1,117 @@
+import { Project, ProjectsService } from '@analytics/projects';
+import { generateCredential, hashSecret } from '@analytics/secrets';
+import { Injectable } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { AccountsError } from './accounts-errors';
+import { AccountsRepository } from './accounts.repository';
+import { ProjectMembership, RoleName, ServiceAccount } from './accounts.schema';
+
+export interface ProjectRole {
+  id: number;
+  role: RoleName;
+}
+
+export interface NewServiceAccountRequest {
+  username: string;
+  role?: RoleName;
+  expires?: Date;
+  projects?: ProjectRole[];
+}
+
+export interface ServiceAccountView {
+  account: ServiceAccount;
+  projects: ProjectRole[];
+}
+
+const RANK: Record<RoleName, number> = { owner: 4, admin: 3, analyst: 2, consumer: 1 };
+
+/** Organization owners and admins act on every project of their organization with that role. */
+export function effectiveRole(account: ServiceAccount, memberships: ProjectMembership[], project: Project, now = new Date()): RoleName | undefined {
+  if (account.expires && account.expires <= now) return undefined;
+  if (project.organizationId !== account.organizationId) return undefined;
+  const member = memberships.find((m) => m.projectId === project.id)?.role;
+  const inherited = account.role === 'owner' || account.role === 'admin' ? account.role : undefined;
+  if (!member) return inherited;
+  if (!inherited) return member;
+  return RANK[member] >= RANK[inherited] ? member : inherited;
+}
+
+@Injectable()
+export class ServiceAccountsService {
+  constructor(
+    private readonly repository: AccountsRepository,
+    private readonly projects: ProjectsService,
+  ) {}
+
+  /**
+   * Usernames get a random suffix, as the real API does, so that a descriptive name never collides
+   * and never guesses another account; `exactUsername` (bootstrap) keeps the given one.
+   */
+  async create(organizationId: number, creatorUserId: number | null, request: NewServiceAccountRequest, exactUsername = false): Promise<{ view: ServiceAccountView; secret: string }> {
+    const projects = request.projects ?? [];
+    await this.assertProjectsInOrganization(organizationId, projects.map((p) => p.id));
+    if (request.expires && request.expires.getTime() <= Date.now()) throw new AccountsError(400, 'expires must be in the future');
+    const secret = generateCredential();
+    const username = exactUsername ? request.username : `${request.username}.${randomBytes(3).toString('hex')}.service-account`;
+    if (exactUsername && (await this.repository.findByUsername(username))) throw new AccountsError(400, `username ${username} is taken`);
+    const account = await this.repository.createServiceAccount({
+      organizationId,
+      username,
+      secretHash: await hashSecret(secret),
+      role: request.role ?? 'consumer',
+      creator: creatorUserId,
+      expires: request.expires ?? null,
+      projects,
+    });
+    return { view: { account, projects }, secret };
+  }
+
+  async list(organizationId: number): Promise<ServiceAccountView[]> {
+    const accounts = await this.repository.listByOrganization(organizationId);
+    const memberships = await this.repository.memberships(accounts.map((a) => a.id));
+    return accounts.map((account) => ({ account, projects: projectRoles(account, memberships) }));
+  }
+
+  async get(organizationId: number, id: number): Promise<ServiceAccountView> {
+    const account = await this.repository.findById(organizationId, id);
+    if (!account) throw new AccountsError(404, `service account ${id} not found`);
+    return { account, projects: projectRoles(account, await this.repository.memberships([id])) };
+  }
+
+  async delete(organizationId: number, id: number): Promise<void> {
+    if (!(await this.repository.delete(organizationId, id))) throw new AccountsError(404, `service account ${id} not found`);
+  }
+
+  async addToProjects(organizationId: number, projects: ProjectRole[], serviceAccountIds: number[]): Promise<void> {
+    await this.assertProjectsInOrganization(organizationId, projects.map((p) => p.id));
+    await this.assertAccountsInOrganization(organizationId, serviceAccountIds);
+    await this.repository.addMemberships(
+      serviceAccountIds.flatMap((serviceAccountId) => projects.map((p) => ({ serviceAccountId, projectId: p.id, role: p.role }))),
+    );
+  }
+
+  async removeFromProjects(organizationId: number, projects: { id: number; serviceAccountIds: number[] }[]): Promise<void> {
+    await this.assertProjectsInOrganization(organizationId, projects.map((p) => p.id));
+    for (const project of projects) {
+      await this.assertAccountsInOrganization(organizationId, project.serviceAccountIds);
+      await this.repository.removeMemberships(project.id, project.serviceAccountIds);
+    }
+  }
+
+  private async assertProjectsInOrganization(organizationId: number, ids: number[]): Promise<void> {
+    for (const id of ids) {
+      const project = await this.projects.findById(id);
+      if (!project || project.organizationId !== organizationId) throw new AccountsError(400, `project ${id} is not a project of organization ${organizationId}`);
+    }
+  }
+
+  private async assertAccountsInOrganization(organizationId: number, ids: number[]): Promise<void> {
+    for (const id of ids) {
+      if (!(await this.repository.findById(organizationId, id))) throw new AccountsError(400, `service account ${id} is not in organization ${organizationId}`);
+    }
+  }
+}
+
+function projectRoles(account: ServiceAccount, memberships: ProjectMembership[]): ProjectRole[] {
+  return memberships.filter((m) => m.serviceAccountId === account.id).map((m) => ({ id: m.projectId, role: m.role }));
+}

@@ -1,0 +1,1 @@
+export { ManagementModule } from './management.module';

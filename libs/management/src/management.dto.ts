@@ -1,0 +1,46 @@
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsIn, IsInt, IsISO8601, IsOptional, IsPositive, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { DATA_REGIONS, DataRegion } from '@analytics/projects';
+import { MAX_OAUTH_TOKEN_SECONDS, RoleName } from '@analytics/accounts';
+
+const ROLE_NAMES = ['owner', 'admin', 'analyst', 'consumer'];
+
+export class ProjectRoleDto {
+  @IsInt() @IsPositive() id!: number;
+  @IsIn(ROLE_NAMES) role!: RoleName;
+}
+
+export class CreateServiceAccountDto {
+  @IsString() @Matches(/^[A-Za-z0-9._-]{1,64}$/, { message: 'username must be 1 to 64 letters, digits, ".", "_" or "-"' }) username!: string;
+  @IsOptional() @IsIn(ROLE_NAMES) role?: RoleName;
+  @IsOptional() @IsISO8601({ strict: true }) expires?: string;
+  @IsOptional() @IsArray() @ArrayMaxSize(1000) @ValidateNested({ each: true }) @Type(() => ProjectRoleDto) projects?: ProjectRoleDto[];
+}
+
+export class AddToProjectDto {
+  @IsArray() @ArrayMaxSize(1000) @ValidateNested({ each: true }) @Type(() => ProjectRoleDto) projects!: ProjectRoleDto[];
+  @IsArray() @ArrayMaxSize(1000) @IsInt({ each: true }) service_account_ids!: number[];
+}
+
+export class RemovalDto {
+  @IsInt() @IsPositive() id!: number;
+  @IsArray() @ArrayMaxSize(1000) @IsInt({ each: true }) service_account_ids!: number[];
+}
+
+export class RemoveFromProjectDto {
+  @IsArray() @ArrayMaxSize(1000) @ValidateNested({ each: true }) @Type(() => RemovalDto) projects!: RemovalDto[];
+}
+
+export class CreateProjectDto {
+  @IsString() @MinLength(1) @MaxLength(255) name!: string;
+  @IsOptional() @IsIn(DATA_REGIONS) region?: DataRegion;
+}
+
+export class UpdateProjectDto {
+  @IsOptional() @IsString() @MinLength(1) @MaxLength(255) name?: string;
+  @IsOptional() @IsIn(DATA_REGIONS) region?: DataRegion;
+}
+
+export class CreateOAuthTokenDto {
+  @IsOptional() @IsInt() @Min(60) @Max(MAX_OAUTH_TOKEN_SECONDS) expires_in?: number;
+}

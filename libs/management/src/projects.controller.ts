@@ -1,0 +1,86 @@
+import { AuthenticatedAccount, OAuthTokensService } from '@analytics/accounts';
+import { CurrentAccess, CurrentAccount, OrganizationAccessGuard, ProjectAccess, ProjectAccessGuard, ProjectAuthenticator, RequireRole } from '@analytics/auth';
+import { AppApiError, AppApiErrorFilter, strictValidation } from '@analytics/http';
+import { ProjectsService } from '@analytics/projects';
+import { Body, Controller, Get, HttpCode, Param, ParseIntPipe, Patch, Post, UseFilters, UseGuards, UsePipes } from '@nestjs/common';
+import { ApiBasicAuth, ApiTags } from '@nestjs/swagger';
+import { CreateOAuthTokenDto, CreateProjectDto, UpdateProjectDto } from './management.dto';
+import { ok, projectJson } from './management.views';
+
+const DEFAULT_OAUTH_TOKEN_SECONDS = 3600;
+
+@ApiTags('organizations')
+@ApiBasicAuth()
+@Controller('api/app/organizations/:organizationId')
+@UseGuards(OrganizationAccessGuard)
+@UseFilters(AppApiErrorFilter)
+@UsePipes(strictValidation)
+export class OrganizationController {
+  constructor(
+    private readonly projects: ProjectsService,
+    private readonly tokens: OAuthTokensService,
+  ) {}
+
+  @Get('projects')
+  @RequireRole('consumer')
+  async listProjects(@Param('organizationId', ParseIntPipe) organizationId: number) {
+    return ok((await this.projects.listByOrganization(organizationId)).map(projectJson));
+  }
+
+  /** The new project's secret is in `secret`, in this answer only. */
+  @Post('projects')
+  @HttpCode(201)
+  @RequireRole('admin')
+  async createProject(@Param('organizationId', ParseIntPipe) organizationId: number, @Body() body: CreateProjectDto) {
+    const { project, secret } = await this.projects.createProject(organizationId, body.name, {}, body.region);
+    return ok({ ...projectJson(project), secret });
+  }
+
+  /** A bearer token for the compliance API, acting with the caller's roles; shown once. */
+  @Post('oauth-tokens')
+  @HttpCode(201)
+  @RequireRole('admin')
+  async createOAuthToken(@Body() body: CreateOAuthTokenDto, @CurrentAccount() caller: AuthenticatedAccount) {
+    const { token, expires } = await this.tokens.issue(caller.account, body.expires_in ?? DEFAULT_OAUTH_TOKEN_SECONDS);
+    return ok({ token, expires: expires.toISOString() });
+  }
+}
+
+@ApiTags('projects')
+@ApiBasicAuth()
+@Controller('api/app/projects/:projectId')
+@UseGuards(ProjectAccessGuard)
+@UseFilters(AppApiErrorFilter)
+@UsePipes(strictValidation)
+export class ProjectController {
+  constructor(
+    private readonly projects: ProjectsService,
+    private readonly authenticator: ProjectAuthenticator,
+  ) {}
+
+  @Get()
+  @RequireRole('consumer')
+  get(@CurrentAccess() access: ProjectAccess) {
+    return ok(projectJson(access.project));
+  }
+
+  @Patch()
+  @RequireRole('admin')
+  async update(@CurrentAccess() access: ProjectAccess, @Body() body: UpdateProjectDto) {
+    const project = await this.projects.update(access.project.id, body);
+    if (!project) throw new AppApiError(404, `project ${access.project.id} not found`);
+    this.authenticator.clear();
+    return ok(projectJson(project));
+  }
+
+  /** A new secret, shown once; the old one stops working here at once, on other replicas within 30 s. */
+  @Post('rotate-secret')
+  @HttpCode(200)
+  @RequireRole('admin')
+  async rotateSecret(@CurrentAccess() access: ProjectAccess, @Param('projectId', ParseIntPipe) projectId: number) {
+    const rotated = await this.projects.rotateSecret(projectId);
+    if (!rotated) throw new AppApiError(404, `project ${access.project.id} not found`);
+    this.authenticator.clear();
+    return ok({ ...projectJson(rotated.project), secret: rotated.secret });
+  }
+}
