@@ -8,3 +8,4 @@ export { ProjectAccess } from './project-access';
 export { CurrentAccess, ProjectAccessGuard, requestedProjectId, RequireProjectRole, RequireRole } from './project-access.guard';
 export { ProjectAuthenticator } from './project-authenticator';
 export { isRole, Role, ROLES, satisfies } from './roles';
+export { AccessScheme, ROLE_MATRIX, RouteAccess, routeAccess } from './role-matrix';

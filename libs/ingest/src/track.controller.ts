@@ -1,5 +1,5 @@
 import { AppConfig } from '@analytics/config';
-import { All, Controller, Req, Res } from '@nestjs/common';
+import { Controller, Get, Post, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { flag, queryOf, send } from './http-request';
@@ -17,7 +17,13 @@ export class TrackController {
     private readonly ingest: IngestService,
   ) {}
 
-  @All('track')
+  @Get('track')
+  @ApiOperation({ summary: 'Track events (client side) with `data` in the query' })
+  trackFromQuery(@Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.track(req, res);
+  }
+
+  @Post('track')
   @ApiOperation({ summary: 'Track events (client side): `data` as form field, query parameter or JSON body; JSON or base64' })
   async track(@Req() req: Request, @Res() res: Response): Promise<void> {
     const query = queryOf(req);

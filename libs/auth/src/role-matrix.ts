@@ -1,0 +1,116 @@
+import { Role } from './roles';
+
+/**
+ * How an endpoint is reached:
+ * - `project`: HTTP Basic (service account with `project_id`/`{projectId}`, or the project secret) and a role on the project;
+ * - `organization`: a service account of `{organizationId}` with an organization role;
+ * - `account`: any valid service account;
+ * - `bearer`: an OAuth token plus `token=<project token>`, with a role on that project;
+ * - `import`: the project secret or token as Basic username, or a service account (admin) with `project_id`;
+ * - `payload-token`: the project token inside the payload (SDK ingestion);
+ * - `public`: operations endpoints, no credentials.
+ */
+export type AccessScheme = 'project' | 'organization' | 'account' | 'bearer' | 'import' | 'payload-token' | 'public';
+
+export interface RouteAccess {
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  path: string;
+  scheme: AccessScheme;
+  /** The least role, for schemes that check one. */
+  role?: Role;
+  /** Built yet? Endpoints of the spec that are not yet served are listed so the matrix covers the whole API. */
+  served?: false;
+}
+
+const route = (method: RouteAccess['method'], path: string, scheme: AccessScheme, role?: Role, served?: false): RouteAccess => ({ method, path, scheme, role, served });
+const query = (method: RouteAccess['method'], path: string, served?: false) => [
+  route(method, `/api/query${path}`, 'project', 'consumer', served),
+  route(method, `/api/2.0${path}`, 'project', 'consumer', served),
+];
+
+/**
+ * What each role may do, endpoint by endpoint: the one table the guards' decorators must agree with
+ * (a test walks every registered route against it) and that README shows.
+ */
+export const ROLE_MATRIX: readonly RouteAccess[] = [
+  route('GET', '/healthz', 'public'),
+  route('GET', '/readyz', 'public'),
+  route('GET', '/metrics', 'public'),
+  route('GET', '/api/docs', 'public'),
+  route('GET', '/api/docs/openapi.json', 'public'),
+
+  route('POST', '/import', 'import', 'admin'),
+  route('GET', '/import', 'import', 'admin'),
+  route('GET', '/track', 'payload-token'),
+  route('POST', '/track', 'payload-token'),
+  route('GET', '/engage', 'payload-token', undefined, false),
+  route('POST', '/engage', 'payload-token', undefined, false),
+  route('GET', '/groups', 'payload-token', undefined, false),
+  route('POST', '/groups', 'payload-token', undefined, false),
+
+  route('GET', '/api/app/me', 'account'),
+  route('GET', '/api/app/organizations/:organizationId/service-accounts', 'organization', 'admin'),
+  route('POST', '/api/app/organizations/:organizationId/service-accounts', 'organization', 'admin'),
+  route('GET', '/api/app/organizations/:organizationId/service-accounts/:serviceAccountId', 'organization', 'admin'),
+  route('DELETE', '/api/app/organizations/:organizationId/service-accounts/:serviceAccountId', 'organization', 'admin'),
+  route('POST', '/api/app/organizations/:organizationId/service-accounts/add-to-project', 'organization', 'admin'),
+  route('POST', '/api/app/organizations/:organizationId/service-accounts/remove-from-project', 'organization', 'admin'),
+  route('GET', '/api/app/organizations/:organizationId/projects', 'organization', 'consumer'),
+  route('POST', '/api/app/organizations/:organizationId/projects', 'organization', 'admin'),
+  route('POST', '/api/app/organizations/:organizationId/oauth-tokens', 'organization', 'admin'),
+  route('GET', '/api/app/projects/:projectId', 'project', 'consumer'),
+  route('PATCH', '/api/app/projects/:projectId', 'project', 'admin'),
+  route('POST', '/api/app/projects/:projectId/rotate-secret', 'project', 'admin'),
+
+  route('GET', '/api/app/projects/:projectId/group-keys', 'project', 'consumer', false),
+  route('POST', '/api/app/projects/:projectId/group-keys', 'project', 'admin', false),
+  route('DELETE', '/api/app/projects/:projectId/group-keys/:name', 'project', 'admin', false),
+
+  route('GET', '/api/app/projects/:projectId/annotations', 'project', 'consumer', false),
+  route('POST', '/api/app/projects/:projectId/annotations', 'project', 'analyst', false),
+  route('GET', '/api/app/projects/:projectId/annotations/:annotationId', 'project', 'consumer', false),
+  route('PATCH', '/api/app/projects/:projectId/annotations/:annotationId', 'project', 'analyst', false),
+  route('DELETE', '/api/app/projects/:projectId/annotations/:annotationId', 'project', 'analyst', false),
+  route('GET', '/api/app/projects/:projectId/annotations/tags', 'project', 'consumer', false),
+  route('POST', '/api/app/projects/:projectId/annotations/tags', 'project', 'analyst', false),
+  route('GET', '/api/app/projects/:projectId/schemas', 'project', 'consumer', false),
+  route('POST', '/api/app/projects/:projectId/schemas', 'project', 'admin', false),
+  route('DELETE', '/api/app/projects/:projectId/schemas', 'project', 'admin', false),
+  route('GET', '/api/app/projects/:projectId/schemas/:entityType', 'project', 'consumer', false),
+  route('DELETE', '/api/app/projects/:projectId/schemas/:entityType', 'project', 'admin', false),
+  route('GET', '/api/app/projects/:projectId/schemas/:entityType/:name', 'project', 'consumer', false),
+  route('POST', '/api/app/projects/:projectId/schemas/:entityType/:name', 'project', 'admin', false),
+  route('DELETE', '/api/app/projects/:projectId/schemas/:entityType/:name', 'project', 'admin', false),
+  route('GET', '/api/app/projects/:projectId/warehouse-sources/imports', 'project', 'consumer', false),
+  route('GET', '/api/app/projects/:projectId/warehouse-sources/imports/:importId', 'project', 'consumer', false),
+  route('PATCH', '/api/app/projects/:projectId/warehouse-sources/imports/:importId', 'project', 'admin', false),
+  route('DELETE', '/api/app/projects/:projectId/warehouse-sources/imports/:importId', 'project', 'admin', false),
+
+  route('POST', '/api/app/data-retrievals/v3.0', 'bearer', 'admin', false),
+  route('GET', '/api/app/data-retrievals/v3.0/:trackingId', 'bearer', 'admin', false),
+  route('POST', '/api/app/data-deletions/v3.0', 'bearer', 'admin', false),
+  route('GET', '/api/app/data-deletions/v3.0/:trackingId', 'bearer', 'admin', false),
+  route('DELETE', '/api/app/data-deletions/v3.0/:trackingId', 'bearer', 'admin', false),
+
+  route('GET', '/api/2.0/export', 'project', 'consumer'),
+  route('GET', '/api/2.0/nessie/pipeline/jobs', 'project', 'consumer', false),
+  route('POST', '/api/2.0/nessie/pipeline/create', 'project', 'admin', false),
+  route('POST', '/api/2.0/nessie/pipeline/pause', 'project', 'admin', false),
+  route('POST', '/api/2.0/nessie/pipeline/resume', 'project', 'admin', false),
+  route('POST', '/api/2.0/nessie/pipeline/cancel', 'project', 'admin', false),
+
+  ...query('GET', '/engage', false),
+  ...query('POST', '/engage', false),
+  ...query('GET', '/insights', false),
+  ...query('GET', '/funnels', false),
+  ...query('GET', '/funnels/list', false),
+  ...query('GET', '/retention', false),
+  ...query('POST', '/cohorts/list', false),
+  ...query('GET', '/segmentation', false),
+];
+
+/** The matrix entry for a registered route (Express path pattern), if any; the OpenAPI page's files are public. */
+export function routeAccess(method: string, path: string): RouteAccess | undefined {
+  if (method === 'GET' && (path.startsWith('/api/docs/') || path === '/api/docs-yaml')) return route('GET', path, 'public');
+  return ROLE_MATRIX.find((r) => r.method === method && r.path === path);
+}
