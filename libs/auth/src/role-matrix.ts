@@ -49,6 +49,7 @@ export const ROLE_MATRIX: readonly RouteAccess[] = [
   route('POST', '/groups', 'payload-token', undefined, false),
 
   route('GET', '/api/app/me', 'account'),
+  route('POST', '/api/app/organizations', 'account', 'owner'),
   route('GET', '/api/app/organizations/:organizationId/service-accounts', 'organization', 'admin'),
   route('POST', '/api/app/organizations/:organizationId/service-accounts', 'organization', 'admin'),
   route('GET', '/api/app/organizations/:organizationId/service-accounts/:serviceAccountId', 'organization', 'admin'),

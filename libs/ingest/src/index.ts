@@ -5,6 +5,6 @@ export { IngestCorsMiddleware } from './cors.middleware';
 export { IngestError } from './ingest-errors';
 export { IngestModule } from './ingest.module';
 export { FailedRecord, IngestOutcome, IngestService } from './ingest.service';
-export { decodeDataField, parseEventsJson, readSdkRequest, SdkRequest } from './ingest-payload';
+export { decodeDataField, decodeUtf8RepairingSurrogates, parseEventsJson, readSdkRequest, SdkRequest } from './ingest-payload';
 export { Reply, SdkReplyOptions, sdkFailure, sdkOutcome, sdkReply } from './ingest-replies';
 export { readRequestBody } from './request-body';

@@ -28,12 +28,42 @@ export function parseEventsJson(text: string, ndjson: boolean): unknown[] {
 }
 
 /**
+ * UTF-8 with one repair: the browser SDK's base64 encoder writes a character beyond U+FFFF as two
+ * 3-byte surrogate halves (CESU-8, `ED A0–AF xx ED B0–BF xx`) instead of one 4-byte sequence;
+ * plain decoding would turn an emoji into six U+FFFD. Each such pair becomes the real character.
+ */
+export function decodeUtf8RepairingSurrogates(bytes: Buffer): string {
+  if (!bytes.includes(0xed)) return bytes.toString('utf8');
+  const out = Buffer.allocUnsafe(bytes.length);
+  let length = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i];
+    if (b === 0xed && i + 5 < bytes.length && (bytes[i + 1] & 0xf0) === 0xa0 && bytes[i + 3] === 0xed && (bytes[i + 4] & 0xf0) === 0xb0) {
+      const high = 0xd800 + ((bytes[i + 1] & 0x0f) << 6) + (bytes[i + 2] & 0x3f);
+      const low = 0xdc00 + ((bytes[i + 4] & 0x0f) << 6) + (bytes[i + 5] & 0x3f);
+      const codePoint = 0x10000 + ((high - 0xd800) << 10) + (low - 0xdc00);
+      out[length++] = 0xf0 | (codePoint >> 18);
+      out[length++] = 0x80 | ((codePoint >> 12) & 0x3f);
+      out[length++] = 0x80 | ((codePoint >> 6) & 0x3f);
+      out[length++] = 0x80 | (codePoint & 0x3f);
+      i += 5;
+    } else {
+      out[length++] = b;
+    }
+  }
+  return out.toString('utf8', 0, length);
+}
+
+/**
  * The `data` field of the SDK transport: JSON text or base64 of it. A form decoder has turned the
  * `+` of unescaped base64 (as mixpanel-node sends it) into spaces: base64 has no spaces, so they go back.
  */
 export function decodeDataField(data: string): unknown[] {
   const text = data.trim();
-  const json = text.startsWith('{') || text.startsWith('[') ? text : Buffer.from(text.replace(/ /g, '+').replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('utf8');
+  const json =
+    text.startsWith('{') || text.startsWith('[')
+      ? text
+      : decodeUtf8RepairingSurrogates(Buffer.from(text.replace(/ /g, '+').replace(/-/g, '+').replace(/_/g, '/'), 'base64'));
   try {
     const parsed = parseJson(json);
     if (Array.isArray(parsed)) return parsed;

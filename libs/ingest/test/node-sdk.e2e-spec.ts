@@ -1,6 +1,6 @@
 import Mixpanel from 'mixpanel';
 import { IngestHarness, startIngestHarness } from './ingest-harness';
-import { asStored, everyJsonType, installedVersion, SentEvent, sortedByEvent } from './sdk/sent-events';
+import { ASTRAL_TEXT, asStored, copyForSdk, everyJsonType, installedVersion, SentEvent, sortedByEvent } from './sdk/sent-events';
 import { waitForStoredEvents, whereProperty } from './sdk/stored-events';
 import { startTlsFront, TlsFront, trustCertificate } from './sdk/tls-front';
 
@@ -13,6 +13,9 @@ const singleOutcome = (send: (callback: (error: Error | undefined) => void) => v
 /** What the SDK handed a batch callback: the errors (null or undefined when none) and one result per HTTP request. */
 const batchOutcome = (send: (callback: (errors: unknown, results?: unknown[]) => void) => void) =>
   new Promise<{ errors: unknown[]; requests: number }>((resolve) => send((errors, results) => resolve({ errors: (errors as unknown[] | null) ?? [], requests: results?.length ?? 0 })));
+
+/** Our properties: every JSON type, and emoji (this SDK sends real UTF-8). */
+const ours = (n: number) => ({ ...everyJsonType(n), emoji: ASTRAL_TEXT });
 
 /** The SDK logs through this instead of the console (it warns that secret auth is deprecated). */
 const quietLogger = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
@@ -48,14 +51,14 @@ describe('mixpanel-node (the official server SDK) against the gateway', () => {
       const testCase = `${mode}-track`;
       const mixpanel = trackingClient();
       const sent: SentEvent[] = [
-        { event: 'Track with a Date', properties: { distinct_id: 'user-1', time: new Date(Date.now() - 3_600_000 + 123), ...everyJsonType(1) } },
-        { event: 'Track with seconds', properties: { distinct_id: 'user-2', time: Math.floor(Date.now() / 1000) - 7200, ...everyJsonType(2) } },
-        { event: 'Track with no time', properties: { distinct_id: 'user-3', $insert_id: `${mode}-t3`, ...everyJsonType(3) } },
+        { event: 'Track with a Date', properties: { distinct_id: 'user-1', time: new Date(Date.now() - 3_600_000 + 123), ...ours(1) } },
+        { event: 'Track with seconds', properties: { distinct_id: 'user-2', time: Math.floor(Date.now() / 1000) - 7200, ...ours(2) } },
+        { event: 'Track with no time', properties: { distinct_id: 'user-3', $insert_id: `${mode}-t3`, ...ours(3) } },
       ].map((e) => ({ ...e, properties: { ...e.properties, test_case: testCase } }));
 
       const before = Date.now();
       for (const { event, properties } of sent) {
-        expect(await singleOutcome((done) => mixpanel.track(event, structuredClone(properties), done))).toBeUndefined();
+        expect(await singleOutcome((done) => mixpanel.track(event, copyForSdk(properties), done))).toBeUndefined();
       }
       const after = Date.now();
 
@@ -78,33 +81,33 @@ describe('mixpanel-node (the official server SDK) against the gateway', () => {
           // The time forms the SDK passes through: a Date (sent as ms), ms and seconds as given, or none.
           ...[{ time: new Date(base + i * 1000 + 7) }, { time: base + i * 1000 + 9 }, { time: Math.floor(base / 1000) + i }, {}][i % 4],
           ...(i % 3 === 0 ? { $insert_id: `${mode}-b${i}` } : {}),
-          ...everyJsonType(i),
+          ...ours(i),
           test_case: testCase,
         },
       });
       const sent = Array.from({ length: 130 }, (_, i) => event(i));
 
-      const first = await batchOutcome((done) => mixpanel.track_batch(structuredClone(sent.slice(0, 120)), done));
+      const first = await batchOutcome((done) => mixpanel.track_batch(copyForSdk(sent.slice(0, 120)), done));
       expect(first).toEqual({ errors: [], requests: 3 });
-      const second = await batchOutcome((done) => mixpanel.track_batch(structuredClone(sent.slice(120)), { max_batch_size: 4 }, done));
+      const second = await batchOutcome((done) => mixpanel.track_batch(copyForSdk(sent.slice(120)), { max_batch_size: 4 }, done));
       expect(second).toEqual({ errors: [], requests: 3 });
 
       // Batches get no mp_lib / $lib_version from the SDK: what was sent is what is stored.
       const stored = await waitForStoredEvents(h, whereProperty('test_case', testCase), sent.length);
-      expect(sortedByEvent(stored)).toEqual(sortedByEvent(sent.map(asStored)));
+      expect(sortedByEvent(stored)).toEqual(sortedByEvent(sent.map((e) => asStored(e))));
     });
 
     it('import(): with the secret over HTTPS, events of any age are stored with their own time', async () => {
       const testCase = `${mode}-import`;
       const mixpanel = importingClient();
       const calls = [
-        { event: 'Imported a month ago', time: new Date(Date.now() - 30 * DAY_MS + 456), properties: { distinct_id: 'user-1', ...everyJsonType(1) } },
-        { event: 'Imported in seconds', time: Math.floor(Date.now() / 1000) - 400 * 86_400, properties: { distinct_id: 'user-2', ...everyJsonType(2) } },
-        { event: 'Imported in ms', time: Date.now() - 10 * DAY_MS, properties: { distinct_id: 'user-3', $insert_id: `${mode}-i3`, ...everyJsonType(3) } },
+        { event: 'Imported a month ago', time: new Date(Date.now() - 30 * DAY_MS + 456), properties: { distinct_id: 'user-1', ...ours(1) } },
+        { event: 'Imported in seconds', time: Math.floor(Date.now() / 1000) - 400 * 86_400, properties: { distinct_id: 'user-2', ...ours(2) } },
+        { event: 'Imported in ms', time: Date.now() - 10 * DAY_MS, properties: { distinct_id: 'user-3', $insert_id: `${mode}-i3`, ...ours(3) } },
       ].map((c) => ({ ...c, properties: { ...c.properties, test_case: testCase } }));
 
       for (const { event, time, properties } of calls) {
-        expect(await singleOutcome((done) => mixpanel.import(event, time, structuredClone(properties), done))).toBeUndefined();
+        expect(await singleOutcome((done) => mixpanel.import(event, time, copyForSdk(properties), done))).toBeUndefined();
       }
 
       const stored = await waitForStoredEvents(h, whereProperty('test_case', testCase), calls.length);
@@ -122,15 +125,15 @@ describe('mixpanel-node (the official server SDK) against the gateway', () => {
           distinct_id: `user-${i % 5}`,
           time: [new Date(base + i * 60_000 + 1), base + i * 60_000 + 2, Math.floor(base / 1000) + i * 60][i % 3],
           ...(i % 2 === 0 ? { $insert_id: `${mode}-ib${i}` } : {}),
-          ...everyJsonType(i),
+          ...ours(i),
           test_case: testCase,
         },
       }));
 
-      expect(await batchOutcome((done) => mixpanel.import_batch(structuredClone(sent), done))).toEqual({ errors: [], requests: 3 });
+      expect(await batchOutcome((done) => mixpanel.import_batch(copyForSdk(sent), done))).toEqual({ errors: [], requests: 3 });
 
       const stored = await waitForStoredEvents(h, whereProperty('test_case', testCase), sent.length);
-      expect(sortedByEvent(stored)).toEqual(sortedByEvent(sent.map(asStored)));
+      expect(sortedByEvent(stored)).toEqual(sortedByEvent(sent.map((e) => asStored(e))));
     });
   });
 });

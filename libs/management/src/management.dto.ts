@@ -44,3 +44,8 @@ export class UpdateProjectDto {
 export class CreateOAuthTokenDto {
   @IsOptional() @IsInt() @Min(60) @Max(MAX_OAUTH_TOKEN_SECONDS) expires_in?: number;
 }
+
+export class CreateOrganizationDto {
+  @IsString() @MinLength(1) @MaxLength(255) name!: string;
+  @IsOptional() @IsString() @Matches(/^[A-Za-z0-9._-]{1,64}$/, { message: 'owner_username must be 1 to 64 letters, digits, ".", "_" or "-"' }) owner_username?: string;
+}

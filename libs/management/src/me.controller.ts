@@ -1,21 +1,39 @@
-import { AuthenticatedAccount, effectiveRole } from '@analytics/accounts';
+import { AuthenticatedAccount, effectiveRole, ServiceAccountsService } from '@analytics/accounts';
 import { AccountGuard, CurrentAccount } from '@analytics/auth';
-import { AppApiErrorFilter } from '@analytics/http';
+import { AppApiError, AppApiErrorFilter, strictValidation } from '@analytics/http';
 import { ProjectsService } from '@analytics/projects';
-import { Controller, Get, UseFilters, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, UseFilters, UseGuards, UsePipes } from '@nestjs/common';
 import { ApiBasicAuth, ApiTags } from '@nestjs/swagger';
-import { ok, projectJson } from './management.views';
+import { CreateOrganizationDto } from './management.dto';
+import { ok, projectJson, serviceAccountJson } from './management.views';
 
 @ApiTags('accounts')
 @ApiBasicAuth()
-@Controller('api/app/me')
+@Controller('api/app')
 @UseGuards(AccountGuard)
 @UseFilters(AppApiErrorFilter)
+@UsePipes(strictValidation)
 export class MeController {
-  constructor(private readonly projects: ProjectsService) {}
+  constructor(
+    private readonly projects: ProjectsService,
+    private readonly accounts: ServiceAccountsService,
+  ) {}
+
+  /**
+   * A new organization with its own owner account (shown once): service accounts belong to one
+   * organization. On a self-hosted installation any organization's owner may create organizations.
+   */
+  @Post('organizations')
+  @HttpCode(201)
+  async createOrganization(@Body() body: CreateOrganizationDto, @CurrentAccount() { account }: AuthenticatedAccount) {
+    if (account.role !== 'owner') throw new AppApiError(403, 'creating an organization needs an organization owner');
+    const organization = await this.projects.createOrganization(body.name);
+    const { view, secret } = await this.accounts.create(organization.id, account.userId, { username: body.owner_username ?? 'owner', role: 'owner' });
+    return ok({ id: organization.id, name: organization.name, owner: { ...serviceAccountJson(view, null), token: secret } });
+  }
 
   /** The caller, its organization, and the projects it can use with its role on each. */
-  @Get()
+  @Get('me')
   async me(@CurrentAccount() { account, memberships }: AuthenticatedAccount) {
     const organization = await this.projects.findOrganization(account.organizationId);
     const projects = (await this.projects.listByOrganization(account.organizationId))

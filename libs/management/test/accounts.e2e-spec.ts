@@ -156,3 +156,34 @@ describe('service accounts, projects and /api/app/me', () => {
     expect((await api('POST', `/api/app/organizations/${organizationId}/oauth-tokens`, owner, { expires_in: 1 })).status).toBe(400);
   });
 });
+
+describe('npm run admin', () => {
+  it('creates an organization, a project, a service account and an OAuth token, readable or as JSON', async () => {
+    const { execFile } = await import('node:child_process');
+    const { promisify } = await import('node:util');
+    const { resolve } = await import('node:path');
+    const environment = await createTestEnvironment({ env: { BOOTSTRAP_SERVICE_ACCOUNT_USERNAME: 'cli-owner', BOOTSTRAP_SERVICE_ACCOUNT_SECRET: 'cli-owner-secret-000001' } });
+    const service = await startTestApp((config) => StandaloneModule.forRoot(config), environment.config);
+    try {
+      const { organization } = (await service.app.get(ProjectBootstrapService).ensureDefaultProject())!;
+      await service.app.get(AccountBootstrapService).ensureOwner(organization.id);
+      const admin = (...args: string[]) =>
+        promisify(execFile)(process.execPath, [resolve(__dirname, '../../../dist/apps/admin/src/main.js'), ...args, '--url', service.baseUrl], {
+          env: { ...process.env, ADMIN_USERNAME: 'cli-owner', ADMIN_SECRET: 'cli-owner-secret-000001' },
+        });
+      expect((await admin('me')).stdout).toContain('service account cli-owner (owner)');
+      const org = await admin('create-organization', 'Acme', '--json');
+      const created = JSON.parse(org.stdout) as { results: { id: number; owner: { username: string; token: string } } };
+      expect(created.results.owner.token).toMatch(/^[0-9a-f]{32}$/);
+      const project = await admin('create-project', String(organization.id), 'CLI project', '--region', 'EU');
+      expect(project.stdout).toMatch(/project \d+ CLI project \(EU\)\ntoken {3}[0-9a-f]{32}\nsecret  [0-9a-f]{32} {4}<- shown only now/);
+      expect((await admin('create-service-account', String(organization.id), 'bot', '--role', 'analyst')).stdout).toMatch(/service account \d+ bot\.[0-9a-f]{6}\.service-account \(analyst\)/);
+      expect((await admin('create-oauth-token', String(organization.id), '--expires-in', '600')).stdout).toMatch(/token {3}[0-9a-f]{48}/);
+      await expect(admin('rotate-secret', '999999')).rejects.toMatchObject({ code: 1, stderr: 'error: these credentials do not give access to project 999999\n' });
+      await expect(admin('nonsense')).rejects.toMatchObject({ code: 2 });
+    } finally {
+      await service.close();
+      await environment.dispose();
+    }
+  });
+});

@@ -44,9 +44,3 @@ export function waitForStoredEvents(harness: IngestHarness, where: string, count
   );
 }
 
-/** Every stored event by its name; names must be unique among `events`. */
-export function byEventName(events: SdkStoredEvent[]): Map<string, SdkStoredEvent> {
-  const map = new Map(events.map((e) => [e.event, e]));
-  if (map.size !== events.length) throw new Error(`event names are not unique: ${events.map((e) => e.event).join(', ')}`);
-  return map;
-}

@@ -1,0 +1,66 @@
+/** One command of `npm run admin`: how it reads its arguments into an API call, and how it shows the answer. */
+export interface AdminCommand {
+  usage: string;
+  request(args: string[], options: Record<string, string>): { method: string; path: string; body?: unknown };
+  show(results: any): string;
+}
+
+const need = (args: string[], count: number, usage: string) => {
+  if (args.length < count) throw new Error(`usage: admin ${usage}`);
+  return args;
+};
+
+const projectRoles = (option: string | undefined) =>
+  (option ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((pair) => {
+      const [id, role] = pair.split(':');
+      return { id: Number(id), role: role ?? 'consumer' };
+    });
+
+const secretLine = (label: string, value: string) => `${label} ${value}    <- shown only now; keep it`;
+
+export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
+  me: {
+    usage: 'me',
+    request: () => ({ method: 'GET', path: '/api/app/me' }),
+    show: (r) =>
+      [`service account ${r.service_account.username} (${r.service_account.role})`, `organization    ${r.organization?.id} ${r.organization?.name}`, ...r.projects.map((p: any) => `project         ${p.id} ${p.name} (${p.role}, ${p.region})`)].join('\n'),
+  },
+  'create-organization': {
+    usage: 'create-organization <name> [--owner-username NAME]',
+    request: (args, o) => ({ method: 'POST', path: '/api/app/organizations', body: { name: need(args, 1, ADMIN_COMMANDS['create-organization'].usage)[0], owner_username: o['owner-username'] } }),
+    show: (r) => [`organization ${r.id} ${r.name}`, `owner        ${r.owner.username}`, secretLine('secret      ', r.owner.token)].join('\n'),
+  },
+  'create-project': {
+    usage: 'create-project <organizationId> <name> [--region US|EU|IN]',
+    request: (args, o) => {
+      const [organization, name] = need(args, 2, ADMIN_COMMANDS['create-project'].usage);
+      return { method: 'POST', path: `/api/app/organizations/${organization}/projects`, body: { name, region: o.region } };
+    },
+    show: (r) => [`project ${r.id} ${r.name} (${r.region})`, `token   ${r.token}`, secretLine('secret ', r.secret)].join('\n'),
+  },
+  'create-service-account': {
+    usage: 'create-service-account <organizationId> <username> [--role owner|admin|analyst|consumer] [--projects id:role,…] [--expires ISO-8601]',
+    request: (args, o) => {
+      const [organization, username] = need(args, 2, ADMIN_COMMANDS['create-service-account'].usage);
+      return { method: 'POST', path: `/api/app/organizations/${organization}/service-accounts`, body: { username, role: o.role, expires: o.expires, projects: projectRoles(o.projects) } };
+    },
+    show: (r) => [`service account ${r.id} ${r.username} (${r.role})`, secretLine('secret         ', r.token)].join('\n'),
+  },
+  'create-oauth-token': {
+    usage: 'create-oauth-token <organizationId> [--expires-in seconds]',
+    request: (args, o) => ({
+      method: 'POST',
+      path: `/api/app/organizations/${need(args, 1, ADMIN_COMMANDS['create-oauth-token'].usage)[0]}/oauth-tokens`,
+      body: { expires_in: o['expires-in'] === undefined ? undefined : Number(o['expires-in']) },
+    }),
+    show: (r) => [secretLine('token  ', r.token), `expires ${r.expires}`].join('\n'),
+  },
+  'rotate-secret': {
+    usage: 'rotate-secret <projectId>',
+    request: (args) => ({ method: 'POST', path: `/api/app/projects/${need(args, 1, ADMIN_COMMANDS['rotate-secret'].usage)[0]}/rotate-secret` }),
+    show: (r) => [`project ${r.id} ${r.name}`, secretLine('secret ', r.secret)].join('\n'),
+  },
+};
