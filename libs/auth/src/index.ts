@@ -9,3 +9,4 @@ export { CurrentAccess, ProjectAccessGuard, requestedProjectId, RequireProjectRo
 export { ProjectAuthenticator } from './project-authenticator';
 export { isRole, Role, ROLES, satisfies } from './roles';
 export { AccessScheme, ROLE_MATRIX, RouteAccess, routeAccess } from './role-matrix';
+export { roleMatrixMarkdown } from './role-matrix-table';
