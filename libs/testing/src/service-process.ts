@@ -2,7 +2,8 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { eventually } from './eventually';
 
-const REPO_ROOT = resolve(__dirname, '../../..');
+// libs/testing/src, from the sources (tests) or from dist/ (benchmarks).
+const REPO_ROOT = resolve(__dirname, __dirname.includes('/dist/') ? '../../../..' : '../../..');
 
 export interface ServiceProcess {
   child: ChildProcess;

@@ -1,0 +1,36 @@
+#!/bin/sh
+# Starts one service of the image, named by the first argument or by $SERVICE:
+#   docker run IMAGE ingest        (Kubernetes: args: [ingest])
+# Arguments after the name go to the service. `exec` replaces this shell, so node is the
+# container's main process and gets SIGTERM directly (services drain within SHUTDOWN_TIMEOUT_MS).
+set -eu
+
+if [ "$#" -gt 0 ]; then
+  service=$1
+  shift
+else
+  service=${SERVICE:-}
+fi
+
+known='ingest writer query export management compliance migrate standalone admin'
+
+case "$service" in
+  ingest | writer | query | export | management | compliance | migrate | standalone | admin) ;;
+  '')
+    echo "No service named: pass one as the first argument or in SERVICE (one of: $known)" >&2
+    exit 64 # EX_USAGE
+    ;;
+  *)
+    echo "Unknown service \"$service\": expected one of: $known" >&2
+    exit 64 # EX_USAGE
+    ;;
+esac
+
+main="${APP_HOME:-/app}/dist/apps/$service/src/main.js"
+if [ ! -f "$main" ]; then
+  # A known name whose app was not built into this image (it did not exist yet when the image was built).
+  echo "Service \"$service\" is not in this image: $main is missing; rebuild the image" >&2
+  exit 66 # EX_NOINPUT
+fi
+
+exec node "$main" "$@"
