@@ -2,15 +2,19 @@ import 'reflect-metadata';
 import { ClickHouseModule, ClickHouseMigrator } from '@analytics/clickhouse';
 import { ConfigModule } from '@analytics/config';
 import { PostgresModule, PostgresMigrator } from '@analytics/postgres';
-import { loadConfigOrExit } from '@analytics/runtime';
+import { AccountsModule } from '@analytics/accounts';
+import { firstStart, loadConfigOrExit } from '@analytics/runtime';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 
-/** `npm run migrate` and the Kubernetes migration Job: apply pending migrations of both engines, then exit. */
+/**
+ * `npm run migrate` and the Kubernetes migration Job: apply pending migrations of both engines and,
+ * on empty storage, create the first organization, project and owner account; then exit.
+ */
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
 
-  @Module({ imports: [ConfigModule.forRoot(config), PostgresModule, ClickHouseModule] })
+  @Module({ imports: [ConfigModule.forRoot(config), PostgresModule, ClickHouseModule, AccountsModule] })
   class MigrateModule {}
 
   const app = await NestFactory.createApplicationContext(MigrateModule, { logger: ['error', 'warn'] });
@@ -20,6 +24,9 @@ async function main(): Promise<void> {
       const applied = report.applied.length ? `applied ${report.applied.join(', ')}` : 'up to date';
       process.stdout.write(`${report.engine}: ${applied} (${report.alreadyApplied} already applied)\n`);
     }
+    // A new cluster's first Job also creates the first organization, project and owner account.
+    const welcome = await firstStart(app, config);
+    if (welcome) process.stdout.write(`${welcome}\n`);
   } finally {
     await app.close();
   }

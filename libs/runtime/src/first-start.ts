@@ -1,6 +1,7 @@
 import { AppConfig } from '@analytics/config';
-import { BootstrappedAccount } from '@analytics/accounts';
-import { BootstrappedProject } from '@analytics/projects';
+import { AccountBootstrapService, BootstrappedAccount } from '@analytics/accounts';
+import { BootstrappedProject, ProjectBootstrapService } from '@analytics/projects';
+import { INestApplicationContext } from '@nestjs/common';
 
 /** The first-start message: the credentials (the secret is never shown again) and two curls that work. */
 export function welcomeMessage({ organization, project, secret }: BootstrappedProject, owner: BootstrappedAccount | undefined, config: AppConfig): string {
@@ -31,4 +32,15 @@ export function welcomeMessage({ organization, project, secret }: BootstrappedPr
     ...(owner ? ['Who am I:', `  curl -s -u '${owner.username}:${owner.generated ? owner.secret : '<secret>'}' '${base}/api/app/me'`] : []),
     '',
   ].join('\n');
+}
+
+/**
+ * On empty storage: the default organization, project and owner account, and the message that shows
+ * their credentials once. Run by the standalone at start and by `migrate` (the cluster's first Job).
+ */
+export async function firstStart(app: INestApplicationContext, config: AppConfig): Promise<string | undefined> {
+  const project = await app.get(ProjectBootstrapService).ensureDefaultProject();
+  if (!project) return undefined;
+  const owner = await app.get(AccountBootstrapService).ensureOwner(project.organization.id);
+  return welcomeMessage(project, owner, config);
 }
