@@ -22,6 +22,25 @@ export function formatEpochSeconds(ms: number): string {
   return `${(ms - millis) / 1000}.${millis < 10 ? '00' : millis < 100 ? '0' : ''}${millis}`;
 }
 
+/** Beyond 64-bit integers, ClickHouse's JSON functions refuse the whole document. */
+const LARGEST_JSON_INTEGER = 2 ** 63;
+const LONG_DIGIT_RUN = /\d{19}/;
+
+function exponentForHugeDoubles(_key: string, value: unknown): unknown {
+  return typeof value === 'number' && Number.isInteger(value) && Math.abs(value) >= LARGEST_JSON_INTEGER ? JSON.rawJSON(value.toExponential()) : value;
+}
+
+/**
+ * The custom properties as stored. JSON.stringify writes doubles from 2^63 up to 1e21 as integer
+ * digits, which would make every property of the row unreadable to queries; those get exponent
+ * notation (the same value). Integers a client sent with more digits than a double holds keep their
+ * exact text (`JSON.rawJSON` from the parser): the export returns them as sent.
+ */
+export function serializeProperties(properties: Record<string, unknown>): string {
+  const text = JSON.stringify(properties);
+  return LONG_DIGIT_RUN.test(text) ? JSON.stringify(properties, exponentForHugeDoubles) : text;
+}
+
 /**
  * The properties go in as a JSON object: ClickHouse reads an object into a String column as its
  * text (input_format_json_read_objects_as_strings), so they are serialised once and never escaped twice.
@@ -30,7 +49,7 @@ export function encodeEventRow(input: EventRowInput): EventRow {
   const line =
     `{"project_id":${input.projectId},"event":${JSON.stringify(input.event)},` +
     `"time":"${formatEpochSeconds(input.timeMs)}","distinct_id":${JSON.stringify(input.distinctId)},` +
-    `"insert_id":"${input.insertId}","properties":${JSON.stringify(input.properties)},` +
+    `"insert_id":"${input.insertId}","properties":${serializeProperties(input.properties)},` +
     `"processed_at":"${formatEpochSeconds(input.processedAtMs)}"}\n`;
   return { distinctId: input.distinctId, line, byteLength: Buffer.byteLength(line) };
 }

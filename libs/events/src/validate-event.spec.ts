@@ -1,4 +1,5 @@
 import { EVENT_LIMITS } from './event-limits';
+import { serializeProperties } from './event-row';
 import { parseJson } from './parse-json';
 import { partitionFor } from './partition';
 import { EventContext, EventOutcome, validateEvent } from './validate-event';
@@ -145,6 +146,14 @@ describe('validateEvent', () => {
     const parsed = parseJson('{"event":"e","properties":{"time":1700000000,"distinct_id":"u","$insert_id":"i","big":12345678901234567890,"neg":-98765432109876543210,"f":0.1}}');
     const line = (validateEvent(parsed, importContext) as { row: { line: string } }).row.line;
     expect(line).toContain('"properties":{"big":12345678901234567890,"neg":-98765432109876543210,"f":0.1}');
+  });
+});
+
+describe('serializeProperties', () => {
+  it('writes doubles beyond 64-bit integers in exponent form, and keeps sent digits of exact integers', () => {
+    expect(serializeProperties({ d: 121613589069471140000, small: 12345 })).toBe('{"d":1.2161358906947114e+20,"small":12345}');
+    expect(serializeProperties({ exact: JSON.rawJSON('123456789012345678901234') })).toBe('{"exact":123456789012345678901234}');
+    expect(serializeProperties({ text: '12345678901234567890123' })).toBe('{"text":"12345678901234567890123"}');
   });
 });
 

@@ -35,7 +35,7 @@ describe(`compiled SQL and the reference evaluator (EXPRESSION_SEED=${SEED})`, (
   it('agree on every generated expression and event', async () => {
     let cases = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(expressionArbitrary, { minLength: 1, maxLength: MAX_BATCH }), async (expressions) => {
+      fc.asyncProperty(fc.array(expressionArbitrary, { minLength: 1, maxLength: MAX_BATCH, size: 'max' }), async (expressions) => {
         const problems = await disagreements(expressions);
         cases += expressions.length * events.length * 2;
         if (problems.length > 0) throw new Error(`EXPRESSION_SEED=${SEED}\n${problems.slice(0, 5).join('\n\n')}`);

@@ -1,5 +1,6 @@
 export { ExpressionError, ExpressionErrorCode } from './expression-error';
 export {
+  MAX_COMPILED_SIZE,
   MAX_EXPRESSION_LENGTH,
   MAX_EXPRESSION_NODES,
   MAX_LIST_ITEMS,
@@ -28,6 +29,7 @@ export { DateTime, JsonObject, JsonValue, Kind, kindOf, Value } from './value';
 export { EventRecord, eventRow, ExpressionRow, ProfileRecord, profileRow } from './expression-row';
 export { evaluate, keepsRow, segmentKey } from './evaluator';
 export { EVENT_PROPERTY_COLUMNS, PropertyColumn, PropertyColumnType } from './event-columns';
+export { toPropertiesJson } from './properties-json';
 export { EventsScopeOptions, eventsScope, ExpressionScope, profilesScope } from './sql/expression-scope';
 export { CompiledSql, CompileOptions, compileSegment, compileWhere } from './sql/compile';
 export { QueryParameterValue } from './sql/query-parameters';

@@ -88,7 +88,7 @@ class Parser {
         return { type: 'literal', value: token.value, start, end };
       case 'symbol':
         if (token.value === '-') return this.unary('-', start, UNARY_MINUS_POWER);
-        if (token.value === '(') return this.parenthesised();
+        if (token.value === '(') return this.parenthesised(start);
         if (token.value === '[') return this.list(start);
         break;
       case 'word':
@@ -115,10 +115,11 @@ class Parser {
     return { type: 'unary', operator, operand, start, end: operand.end };
   }
 
-  private parenthesised(): Expression {
+  /** The span of a parenthesised expression takes in its parentheses. */
+  private parenthesised(start: number): Expression {
     const inner = this.expression(0);
     this.expectSymbol(')');
-    return inner;
+    return { ...inner, start, end: this.tokens[this.index - 1].end };
   }
 
   private list(start: number): ListLiteral {
@@ -217,8 +218,9 @@ function binaryOperatorOf(token: Token): BinaryOperator | undefined {
 
 /**
  * Chains such as `a + b + c …` nest deeper than the parser recursed, so the finished tree is
- * measured too (without recursion, as a hostile tree may be deep). A list literal counts as one
- * node, as it compiles to one bound parameter, but its items still count for depth.
+ * measured too (without recursion, as a hostile tree may be deep). A chain of `and`s or of `or`s
+ * is one level, as it compiles to one n-ary AND / OR. A list literal counts as one node, as it
+ * compiles to one bound parameter, but its items still count for depth.
  */
 function checkSize(root: Expression): void {
   const pending: { expression: Expression; depth: number; inList: boolean }[] = [{ expression: root, depth: 1, inList: false }];
@@ -232,6 +234,17 @@ function checkSize(root: Expression): void {
       throw new ExpressionError(expression.start, `at most ${MAX_EXPRESSION_NODES} operators, values and calls`, ExpressionErrorCode.TooComplex);
     }
     const childrenInList = inList || expression.type === 'list';
-    for (const child of childrenOf(expression)) pending.push({ expression: child, depth: depth + 1, inList: childrenInList });
+    for (const child of childrenOf(expression)) {
+      pending.push({ expression: child, depth: continuesJunction(expression, child) ? depth : depth + 1, inList: childrenInList });
+    }
   }
+}
+
+function continuesJunction(parent: Expression, child: Expression): boolean {
+  return (
+    parent.type === 'binary' &&
+    child.type === 'binary' &&
+    child.operator === parent.operator &&
+    (parent.operator === 'and' || parent.operator === 'or')
+  );
 }

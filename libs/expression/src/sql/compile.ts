@@ -1,12 +1,14 @@
+import { ExpressionError, ExpressionErrorCode } from '../expression-error';
+import { MAX_COMPILED_SIZE } from '../limits';
 import { parseExpression } from '../parser';
 import { Expression } from '../syntax-tree';
+import { Kind } from '../value';
 import { ExpressionCompiler } from './expression-compiler';
 import { ExpressionScope } from './expression-scope';
 import { QueryParameters, QueryParameterValue } from './query-parameters';
-import { choose, renderSql, sql, Sql, NULL } from './sql';
+import { choose, expandedSize, NULL, renderSql, Sql, sql } from './sql';
 import { toStringValue } from './sql-operations';
 import { is, isTrue, SqlValue } from './sql-value';
-import { Kind } from '../value';
 
 /** SQL plus the values of its `{name:Type}` placeholders, to merge into the query's own `query_params`. */
 export interface CompiledSql {
@@ -34,10 +36,10 @@ export function compileWhere(expression: Expression | string, scope: ExpressionS
  * is undefined (undefined values, lists, objects), so callers can drop those rows.
  */
 export function compileSegment(expression: Expression | string, scope: ExpressionScope, options: CompileOptions): CompiledSql {
-  return compile(expression, scope, options, segmentKey);
+  return compile(expression, scope, options, segmentKeySql);
 }
 
-function segmentKey(value: SqlValue): Sql {
+function segmentKeySql(value: SqlValue): Sql {
   const text = toStringValue(value);
   return choose([[is(text, Kind.String), text.string ?? NULL]], NULL);
 }
@@ -46,10 +48,13 @@ function compile(expression: Expression | string, scope: ExpressionScope, option
   if (!PREFIX.test(options.prefix)) throw new Error(`Not a parameter prefix (letters and digits): ${options.prefix}`);
   const tree = typeof expression === 'string' ? parseExpression(expression) : expression;
   const parameters = new QueryParameters(options.prefix);
-  const value = new ExpressionCompiler(scope, parameters).compile(tree);
   // Parenthesised, so it can stand beside the caller's own conditions.
-  const text = renderSql(sql`(${finish(value)})`, `${options.prefix}_v`);
-  // Constant folding may leave a bound parameter unused; ClickHouse is not sent those.
+  const root = sql`(${finish(new ExpressionCompiler(scope, parameters).compile(tree))})`;
+  if (expandedSize(root) > MAX_COMPILED_SIZE) {
+    throw new ExpressionError(tree.start, `a simpler expression (this one compiles to over ${MAX_COMPILED_SIZE} SQL elements)`, ExpressionErrorCode.TooComplex);
+  }
+  const text = renderSql(root, `${options.prefix}_v`);
+  // A parameter bound for a branch that static kinds then dropped is not sent.
   const params = Object.fromEntries(Object.entries(parameters.values).filter(([name]) => text.includes(`{${name}:`)));
   return { sql: text, params };
 }

@@ -11,14 +11,14 @@ import { booleanValue, SqlList, SqlValue } from './sql-value';
 
 /** Constants are folded by the reference evaluator itself, so they cannot disagree with it. */
 const CONSTANT_ROW: ExpressionRow = {
-  property: () => unreachable(),
-  userProperty: () => unreachable(),
+  property: () => readByConstant(),
+  userProperty: () => readByConstant(),
   get eventTime(): DateTime {
-    return unreachable();
+    return readByConstant();
   },
 };
 
-function unreachable(): never {
+function readByConstant(): never {
   throw new Error('A constant expression read the row');
 }
 
@@ -62,8 +62,9 @@ export class ExpressionCompiler {
         return binary(expression.operator, this.compile(expression.left), this.compile(expression.right));
       case 'call':
         return FUNCTIONS[expression.name](this.compile(expression.argument));
-      default:
-        return unreachable();
+      case 'literal':
+      case 'list':
+        throw new Error(`A ${expression.type} reads no row, so it was folded above`);
     }
   }
 
@@ -164,8 +165,8 @@ export class ExpressionCompiler {
 function jsonList(location: Sql): SqlList {
   const items = shared(sql`JSONExtractArrayRaw(${location})`);
   return {
-    strings: sql`arrayMap(e -> JSONExtractString(e), arrayFilter(e -> startsWith(e, '"'), ${items}))`,
-    numbers: sql`arrayMap(e -> toFloat64OrZero(e), arrayFilter(e -> ${JSON_KIND_TESTS[Kind.Number]!(trusted('e'))}, ${items}))`,
+    strings: sql`arrayMap(item -> JSONExtractString(item), arrayFilter(item -> startsWith(item, '"'), ${items}))`,
+    numbers: sql`arrayMap(item -> toFloat64OrZero(item), arrayFilter(item -> ${JSON_KIND_TESTS[Kind.Number]!(trusted('item'))}, ${items}))`,
     hasNull: sql`has(${items}, 'null')`,
     hasTrue: sql`has(${items}, 'true')`,
     hasFalse: sql`has(${items}, 'false')`,

@@ -45,7 +45,6 @@ export function isTrue(value: SqlValue): Sql {
   return andThen(is(value, Kind.Boolean), () => value.boolean!);
 }
 
-
 export function booleanValue(condition: Sql): SqlValue {
   return { when: { [Kind.Boolean]: TRUE }, boolean: condition };
 }

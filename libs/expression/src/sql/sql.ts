@@ -51,19 +51,31 @@ export const TRUE = trusted('1');
 export const FALSE = trusted('0');
 export const NULL = trusted('NULL');
 
+/** The operands of each AND / OR built here, so that nested ones flatten into one. */
+const junctionOperands = new WeakMap<Sql, { readonly operator: string; readonly operands: readonly Sql[] }>();
+
+function junction(operator: ' AND ' | ' OR ', conditions: readonly Sql[]): Sql {
+  const operands = conditions.flatMap((condition) => {
+    const inner = junctionOperands.get(condition);
+    return inner?.operator === operator ? inner.operands : [condition];
+  });
+  if (operands.length === 1) return operands[0];
+  const result = sql`(${joinSql(operands, operator)})`;
+  junctionOperands.set(result, { operator, operands });
+  return result;
+}
+
 /** Conjunction, folding the constant operands away. */
 export function and(...conditions: readonly Sql[]): Sql {
   if (conditions.includes(FALSE)) return FALSE;
   const open = conditions.filter((condition) => condition !== TRUE);
-  if (open.length === 0) return TRUE;
-  return open.length === 1 ? open[0] : sql`(${joinSql(open, ' AND ')})`;
+  return open.length === 0 ? TRUE : junction(' AND ', open);
 }
 
 export function or(...conditions: readonly Sql[]): Sql {
   if (conditions.includes(TRUE)) return TRUE;
   const open = conditions.filter((condition) => condition !== FALSE);
-  if (open.length === 0) return FALSE;
-  return open.length === 1 ? open[0] : sql`(${joinSql(open, ' OR ')})`;
+  return open.length === 0 ? FALSE : junction(' OR ', open);
 }
 
 /** Each negation remembers what it negates, so `not(not(x))` is `x` again. */
@@ -128,4 +140,20 @@ function countUses(node: Sql, uses: Map<Sql, number>): void {
     if (seen > 0) return;
   }
   for (const part of node.parts) if (typeof part !== 'string') countUses(part, uses);
+}
+
+const expandedSizes = new WeakMap<Sql, number>();
+
+/**
+ * The size of the SQL with every alias reference written out: ClickHouse's analyzer copies an
+ * aliased expression into each place that names it, so this, not the text, is what its query
+ * tree limit ("Query tree is too big. Maximum: 500000") and its planning time grow with.
+ */
+export function expandedSize(node: Sql): number {
+  let size = expandedSizes.get(node);
+  if (size === undefined) {
+    size = node.parts.reduce((total: number, part) => total + (typeof part === 'string' ? 1 : expandedSize(part)), 0);
+    expandedSizes.set(node, size);
+  }
+  return size;
 }

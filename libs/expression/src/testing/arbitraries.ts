@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { END_DATETIME_MS, MIN_DATETIME_MS } from '../datetime';
-import { BinaryOperator, Expression, FUNCTION_NAMES, PropertySource } from '../syntax-tree';
+import { BinaryOperator, Expression, FUNCTION_NAMES, FunctionName, PropertySource } from '../syntax-tree';
 import { JsonObject, JsonValue } from '../value';
 
 /**
@@ -13,7 +13,10 @@ export const PROPERTY_NAMES = ['s', 'n', 'b', 'l', 'o', 'x', 'iso', 'num', '', '
 const NESTED_KEYS = ['k', 's', 'n'];
 
 const TEXT_STRINGS = ['', 'a', 'b', 'ab', 'A', 'é', 'z', '😀', 'a\nb', '"', '\\', "'", '%', '_', '{w_0:String}', 'true', 'false', 'null'];
-const NUMERIC_STRINGS = ['1', '1.5', '-2', '+5', '.5', '5.', '1e3', '1E+2', '1e400', ' 1', '0x10', 'Infinity', 'NaN', '00012', '-0', '1e-400'];
+const NUMERIC_STRINGS = [
+  '1', '1.5', '-2', '+5', '.5', '5.', '1e3', '1E+2', '1e400', ' 1', '0x10', 'Infinity', 'NaN', '00012', '-0', '1e-400', '1_000', '',
+  '0.1000000000000000055511151231257827', '123456789012345678901234567890', '2.2250738585072011e-308', '4.9e-324', '9007199254740993',
+];
 const ISO_STRINGS = [
   '2024-01-02', '2024-01-02T03:04:05', '2024-01-02 03:04:05.123456', '2024-02-29T10:00:00+05:30', '2024-01-02T03:04Z',
   '2023-02-29', '2024-04-31', '2024-13-01', '2024-01-02T24:00:00', '1899-12-31', '1900-01-01T00:30:00+01:00',
@@ -89,50 +92,103 @@ export const eventArbitrary: fc.Arbitrary<GeneratedEvent> = fc.record({
 
 const at = { start: 0, end: 0 };
 
-const literal: fc.Arbitrary<Expression> = fc
-  .oneof(fc.constantFrom(...STRINGS), fc.constantFrom(...NUMBERS.filter((n) => n >= 0)), fc.boolean(), fc.constant(null))
-  .map((value) => ({ type: 'literal', value, ...at }));
+function literal(values: fc.Arbitrary<null | boolean | number | string>): fc.Arbitrary<Expression> {
+  return values.map((value) => ({ type: 'literal', value, ...at }));
+}
 
-const listLiteral: fc.Arbitrary<Expression> = fc.array(literal, { maxLength: 4 }).map((items) => ({ type: 'list', items, ...at }));
+function property(names: readonly string[], nested = 0.15): fc.Arbitrary<Expression> {
+  return fc
+    .tuple(fc.constantFrom<PropertySource>('properties', 'properties', 'properties', 'user'), fc.constantFrom(...names), fc.double({ min: 0, max: 1, noNaN: true }), fc.constantFrom(...NESTED_KEYS))
+    .map(([source, name, draw, key]) => ({ type: 'property', source, path: draw < nested ? [name, key] : [name], ...at }));
+}
 
-const property: fc.Arbitrary<Expression> = fc
-  .tuple(
-    fc.constantFrom<PropertySource>('properties', 'properties', 'properties', 'user'),
-    fc.constantFrom(...PROPERTY_NAMES),
-    fc.constantFrom(undefined, undefined, undefined, undefined, undefined, ...NESTED_KEYS),
-  )
-  .map(([source, name, nested]) => ({ type: 'property', source, path: nested === undefined ? [name] : [name, nested], ...at }));
+function binary(operators: readonly BinaryOperator[], left: fc.Arbitrary<Expression>, right = left): fc.Arbitrary<Expression> {
+  return fc.tuple(fc.constantFrom(...operators), left, right).map(([operator, l, r]) => ({ type: 'binary', operator, left: l, right: r, ...at }));
+}
 
-const leaf: fc.Arbitrary<Expression> = fc.oneof(
-  { arbitrary: property, weight: 6 },
-  { arbitrary: literal, weight: 3 },
-  { arbitrary: listLiteral, weight: 1 },
-  { arbitrary: fc.constant<Expression>({ type: 'event-time', ...at }), weight: 1 },
+function call(names: readonly FunctionName[], argument: fc.Arbitrary<Expression>): fc.Arbitrary<Expression> {
+  return fc.tuple(fc.constantFrom(...names), argument).map(([name, a]) => ({ type: 'call', name, argument: a, ...at }));
+}
+
+function unary(operator: '-' | 'not', operand: fc.Arbitrary<Expression>): fc.Arbitrary<Expression> {
+  return operand.map((o) => ({ type: 'unary', operator, operand: o, ...at }));
+}
+
+const anyLiteral = literal(fc.oneof(fc.constantFrom(...STRINGS), fc.constantFrom(...NUMBERS.filter((n) => n >= 0)), fc.boolean(), fc.constant(null)));
+const listLiteral: fc.Arbitrary<Expression> = fc.array(anyLiteral, { maxLength: 4 }).map((items) => ({ type: 'list', items, ...at }));
+const eventTime = fc.constant<Expression>({ type: 'event-time', ...at });
+const ARITHMETIC: BinaryOperator[] = ['+', '-', '*', '/', '%'];
+const COMPARISONS: BinaryOperator[] = ['==', '!=', '<', '<=', '>', '>='];
+const ALL_OPERATORS: BinaryOperator[] = ['or', 'and', ...COMPARISONS, 'in', ...ARITHMETIC];
+
+/**
+ * Expressions aimed at a kind, so that operations mostly meet operands they work on (random
+ * trees would compare booleans with lists all day), plus untyped ones for every mixture.
+ */
+interface Generators {
+  number: fc.Arbitrary<Expression>;
+  text: fc.Arbitrary<Expression>;
+  dateTime: fc.Arbitrary<Expression>;
+  condition: fc.Arbitrary<Expression>;
+  any: fc.Arbitrary<Expression>;
+}
+
+const generatorsByDepth = new Map<number, Generators>();
+
+function generators(depth: number): Generators {
+  let cached = generatorsByDepth.get(depth);
+  if (cached === undefined) generatorsByDepth.set(depth, (cached = generatorsOfDepth(depth)));
+  return cached;
+}
+
+function generatorsOfDepth(depth: number): Generators {
+  const leaves: Generators = {
+    number: fc.oneof(property(['n', 'n', 'time', 'x']), literal(fc.constantFrom(...NUMBERS.filter((n) => n >= 0)))),
+    text: fc.oneof(property(['s', 'num', 'iso', 'distinct_id', '$insert_id', 'x']), literal(fc.constantFrom(...STRINGS))),
+    dateTime: eventTime,
+    condition: fc.oneof(property(['b', 'x']), literal(fc.boolean())),
+    any: fc.oneof({ arbitrary: property(PROPERTY_NAMES), weight: 4 }, { arbitrary: anyLiteral, weight: 2 }, { arbitrary: listLiteral, weight: 1 }, { arbitrary: eventTime, weight: 1 }),
+  };
+  if (depth <= 1) return leaves;
+  const inner = generators(depth - 1);
+  const operand = fc.oneof({ arbitrary: inner.any, weight: 1 }, { arbitrary: inner.number, weight: 1 }, { arbitrary: inner.text, weight: 1 }, { arbitrary: inner.condition, weight: 1 });
+  return {
+    number: fc.oneof(
+      leaves.number,
+      binary(ARITHMETIC, inner.number),
+      unary('-', inner.number),
+      call(['floor', 'round', 'ceil'], inner.number),
+      call(['number'], fc.oneof(inner.text, inner.dateTime, inner.any)),
+    ),
+    text: fc.oneof(leaves.text, binary(['+'], inner.text), call(['string'], operand)),
+    dateTime: fc.oneof(leaves.dateTime, call(['datetime'], fc.oneof(inner.number, inner.text, inner.any))),
+    condition: fc.oneof(
+      leaves.condition,
+      binary(COMPARISONS, inner.number),
+      binary(COMPARISONS, inner.text),
+      binary(COMPARISONS, inner.dateTime),
+      binary(COMPARISONS, operand),
+      binary(['and', 'or'], inner.condition),
+      unary('not', inner.condition),
+      binary(['in'], inner.text),
+      binary(['in'], operand, fc.oneof(listLiteral, property(['l', 'l', 'x', 'o']))),
+      call(['defined', 'boolean'], operand),
+    ),
+    any: fc.oneof(
+      leaves.any,
+      binary(ALL_OPERATORS, operand),
+      unary('-', operand),
+      unary('not', operand),
+      call([...FUNCTION_NAMES], operand),
+    ),
+  };
+}
+
+/** Expressions up to five levels deep over the generated events' properties, of every kind. */
+export const expressionArbitrary: fc.Arbitrary<Expression> = fc.oneof(
+  generators(5).number,
+  generators(5).text,
+  generators(5).dateTime,
+  generators(5).condition,
+  generators(5).any,
 );
-
-const BINARY_OPERATORS: BinaryOperator[] = ['or', 'and', '==', '!=', '<', '<=', '>', '>=', 'in', '+', '-', '*', '/', '%'];
-
-const expressionOfDepth: fc.Memo<Expression> = fc.memo((depth) => {
-  if (depth <= 1) return leaf;
-  const operand = expressionOfDepth(depth - 1);
-  return fc.oneof(
-    { arbitrary: leaf, weight: 1 },
-    {
-      arbitrary: fc.tuple(fc.constantFrom(...BINARY_OPERATORS), operand, operand).map(
-        ([operator, left, right]): Expression => ({ type: 'binary', operator, left, right, ...at }),
-      ),
-      weight: 4,
-    },
-    {
-      arbitrary: fc.tuple(fc.constantFrom('-' as const, 'not' as const), operand).map(([operator, operand]): Expression => ({ type: 'unary', operator, operand, ...at })),
-      weight: 1,
-    },
-    {
-      arbitrary: fc.tuple(fc.constantFrom(...FUNCTION_NAMES), operand).map(([name, argument]): Expression => ({ type: 'call', name, argument, ...at })),
-      weight: 2,
-    },
-  );
-});
-
-/** Expressions up to four levels deep over the generated events' properties. */
-export const expressionArbitrary: fc.Arbitrary<Expression> = expressionOfDepth(4);

@@ -11,16 +11,23 @@ import { GeneratedEvent } from './arbitraries';
 
 /** The events table's columns (libs/clickhouse migration 0001) plus an id and a joined profile's properties. */
 export const TEST_TABLE = 'expression_events';
+/** Profiles by distinct id, as a query would join them. */
+export const TEST_PROFILES_TABLE = 'expression_profiles';
 export const TEST_SCOPE = eventsScope({ userPropertiesJson: 'user_properties' });
 
-/** Generated events in a chDB table of their own, in a temporary directory removed on close. */
+export interface GeneratedProfile {
+  readonly distinctId: string;
+  readonly properties: JsonObject;
+}
+
+/** Generated events (and profiles) in chDB tables of their own, in a temporary directory removed on close. */
 export class EventsTable {
   private constructor(
     private readonly client: ClickHouseClient,
     private readonly directory: string,
   ) {}
 
-  static async create(events: readonly GeneratedEvent[]): Promise<EventsTable> {
+  static async create(events: readonly GeneratedEvent[], profiles: readonly GeneratedProfile[] = []): Promise<EventsTable> {
     const directory = mkdtempSync(join(tmpdir(), 'expression-'));
     const table = new EventsTable(createClickHouseClient(`chdb:${directory}`), directory);
     await table.client.command({
@@ -28,7 +35,14 @@ export class EventsTable {
         `CREATE TABLE ${TEST_TABLE} (id UInt32, event LowCardinality(String), time DateTime64(3, 'UTC'), distinct_id String, ` +
         `insert_id String, properties String, user_properties String) ENGINE = MergeTree ORDER BY id`,
     });
+    await table.client.command({
+      query: `CREATE TABLE ${TEST_PROFILES_TABLE} (distinct_id String, properties String) ENGINE = MergeTree ORDER BY distinct_id`,
+    });
     if (events.length > 0) await table.client.insert({ table: TEST_TABLE, values: events.map(storedRow), format: 'JSONEachRow' });
+    if (profiles.length > 0) {
+      const values = profiles.map((profile) => ({ distinct_id: profile.distinctId, properties: toPropertiesJson(profile.properties) }));
+      await table.client.insert({ table: TEST_PROFILES_TABLE, values, format: 'JSONEachRow' });
+    }
     return table;
   }
 
