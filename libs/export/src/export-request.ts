@@ -1,3 +1,4 @@
+import { CompiledSql, compileWhere, eventsScope, ExpressionError } from '@analytics/expression';
 import { QueryApiError } from '@analytics/http';
 
 export const MAX_EXPORT_LIMIT = 100_000;
@@ -9,7 +10,8 @@ export interface ExportRequest {
   events?: string[];
   limit?: number;
   timeInMs: boolean;
-  where?: string;
+  /** The `where` filter, compiled to SQL whose every value is a bound parameter. */
+  where?: CompiledSql;
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -53,19 +55,29 @@ function flag(value: string | null, name: string): boolean {
   throw new QueryApiError(400, `${name} must be true or false, got "${value}"`);
 }
 
+function whereFilter(value: string | null): CompiledSql | undefined {
+  if (value === null || value.trim() === '') return undefined;
+  try {
+    return compileWhere(value, eventsScope(), { prefix: 'w' });
+  } catch (error) {
+    if (error instanceof ExpressionError) throw new QueryApiError(400, `where: ${error.message}`);
+    throw error;
+  }
+}
+
 /** The raw export's parameters, with the real API's names and rules; `today` is the current UTC day. */
 export function parseExportRequest(params: URLSearchParams, today: string): ExportRequest {
   const fromDate = day(params, 'from_date');
   const toDate = day(params, 'to_date');
   if (fromDate > toDate) throw new QueryApiError(400, `from_date ${fromDate} is after to_date ${toDate}`);
   if (toDate > today) throw new QueryApiError(400, 'to_date cannot be later than today');
-  const where = params.get('where') ?? undefined;
+  const where = whereFilter(params.get('where'));
   return {
     fromDate,
     toDate,
     events: events(params.get('event')),
     limit: limit(params.get('limit')),
     timeInMs: flag(params.get('time_in_ms'), 'time_in_ms'),
-    where: where === '' ? undefined : where,
+    where,
   };
 }

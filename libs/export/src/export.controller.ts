@@ -32,9 +32,6 @@ export class ExportController {
   async export(@Req() req: Request, @Res() res: Response, @CurrentAccess() access: ProjectAccess): Promise<void> {
     const params = new URL(req.originalUrl, 'http://local').searchParams;
     const request = parseExportRequest(params, new Date().toISOString().slice(0, 10));
-    if (request.where !== undefined) {
-      throw new QueryApiError(400, 'where is not supported yet: filter with event, from_date and to_date');
-    }
     const slot = await this.quota.acquire(access.project.id);
     if (!slot.allowed) throw new QueryApiError(429, `rate limit exceeded: ${slot.reason}`, slot.retryAfterSeconds);
 

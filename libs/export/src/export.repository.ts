@@ -42,6 +42,10 @@ export class ExportRepository {
       sql += ' AND event IN {events:Array(String)}';
       params.events = request.events;
     }
+    if (request.where) {
+      sql += ` AND ${request.where.sql}`;
+      Object.assign(params, request.where.params);
+    }
     return { sql, params };
   }
 

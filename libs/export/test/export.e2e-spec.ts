@@ -110,6 +110,19 @@ describe('GET /api/2.0/export', () => {
     expect(await exported(`from_date=${day}&to_date=${day}&limit=17`)).toHaveLength(17);
   });
 
+  it('filters with a where expression, and answers a bad one with 400 naming the position', async () => {
+    const day = daysAgo(2);
+    const where = (expression: string) => `from_date=${day}&to_date=${day}&where=${encodeURIComponent(expression)}`;
+    const few = await exported(`${where('properties["$insert_id"] in ["m-0", "m-3", "m-4"]')}&event=${encodeURIComponent('["Few"]')}`);
+    expect(few.map((e) => e.properties.$insert_id).sort()).toEqual(['m-0', 'm-3']);
+    const u1OrU2 = Array.from({ length: 300 }, (_, i) => i % 11).filter((u) => u === 1 || u === 2).length;
+    expect(await exported(where('properties["distinct_id"] == "u1" or properties["distinct_id"] == "u2"'))).toHaveLength(u1OrU2);
+    expect(await exported(where('properties["nope"] == "\\"; DROP TABLE events; --"'))).toHaveLength(0);
+    const bad = await exportRaw(where('properties["x" == 1'));
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: string }).error).toMatch(/^where: at position \d+: expected/);
+  });
+
   it('compresses with gzip when asked', async () => {
     const day = daysAgo(2);
     const response = await fetch(`${service.baseUrl}/api/2.0/export?from_date=${day}&to_date=${day}`, {
