@@ -1,5 +1,7 @@
 import 'reflect-metadata';
 import { AppConfig } from '@analytics/config';
+import { AnnotationsModule } from '@analytics/annotations';
+import { DictionaryModule } from '@analytics/dictionary';
 import { ManagementModule } from '@analytics/management';
 import { engineNeeds, PlatformModule, runService } from '@analytics/runtime';
 import { DynamicModule, Module } from '@nestjs/common';
@@ -8,7 +10,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 @Module({})
 class ManagementAppModule {
   static forRoot(config: AppConfig): DynamicModule {
-    return { module: ManagementAppModule, imports: [PlatformModule.forRoot(config, engineNeeds(config, ['management'])), ManagementModule] };
+    return { module: ManagementAppModule, imports: [PlatformModule.forRoot(config, engineNeeds(config, ['management'])), ManagementModule, AnnotationsModule, DictionaryModule] };
   }
 }
 

@@ -4,6 +4,8 @@ import { EventWriterModule } from '@analytics/event-writer';
 import { ExportModule } from '@analytics/export';
 import { IngestModule } from '@analytics/ingest';
 import { ManagementModule } from '@analytics/management';
+import { AnnotationsModule } from '@analytics/annotations';
+import { DictionaryModule } from '@analytics/dictionary';
 import { engineNeeds, PlatformModule } from '@analytics/runtime';
 import { DynamicModule, Module, Type } from '@nestjs/common';
 
@@ -13,7 +15,7 @@ export function serviceModules(config: AppConfig): (DynamicModule | Type<unknown
   if (config.runs('ingest')) modules.push(IngestModule.forRoot(config));
   if (config.runs('writer') && config.kafka) modules.push(EventWriterModule.forRoot(config));
   if (config.runs('export')) modules.push(ExportModule);
-  if (config.runs('management')) modules.push(ManagementModule);
+  if (config.runs('management')) modules.push(ManagementModule, AnnotationsModule, DictionaryModule);
   return modules;
 }
 

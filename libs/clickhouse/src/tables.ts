@@ -1,3 +1,5 @@
 /** ClickHouse table names, in one place. */
 export const MIGRATIONS_TABLE = 'schema_migrations';
 export const EVENTS_TABLE = 'events';
+/** The mirror of the Postgres user and group profiles. */
+export const PROFILES_TABLE = 'profiles';

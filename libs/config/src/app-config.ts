@@ -33,6 +33,8 @@ export class AppConfig {
   readonly writer: { flushIntervalMs: number; maxBatchRows: number };
   /** The raw export's limits per project (the real API's numbers by default). */
   readonly exportLimits: { perHour: number; perSecond: number; concurrent: number };
+  /** Schema writes per organization per minute (the real API's 5), dropped-rule cache, `schemas/seen` window. */
+  readonly dictionary: { schemaWritesPerMinute: number; cacheTtlMs: number; seenDays: number };
 
   constructor(env: Environment) {
     this.port = env.PORT ?? 8080;
@@ -72,6 +74,11 @@ export class AppConfig {
       perHour: env.EXPORT_LIMIT_PER_HOUR ?? 60,
       perSecond: env.EXPORT_LIMIT_PER_SECOND ?? 3,
       concurrent: env.EXPORT_LIMIT_CONCURRENT ?? 100,
+    };
+    this.dictionary = {
+      schemaWritesPerMinute: env.SCHEMA_WRITES_PER_MINUTE ?? 5,
+      cacheTtlMs: env.DICTIONARY_CACHE_TTL_MS ?? 2_000,
+      seenDays: env.DICTIONARY_SEEN_DAYS ?? 30,
     };
     this.writer = { flushIntervalMs: env.WRITER_FLUSH_INTERVAL_MS ?? 500, maxBatchRows: env.WRITER_MAX_BATCH_ROWS ?? 200_000 };
   }

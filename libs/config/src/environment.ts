@@ -107,6 +107,10 @@ export class Environment {
   @Integer(1, 1_000_000_000) EXPORT_LIMIT_PER_SECOND?: number;
   @Integer(1, 1_000_000) EXPORT_LIMIT_CONCURRENT?: number;
 
+  @Integer(1, 1_000_000) SCHEMA_WRITES_PER_MINUTE?: number;
+  @Integer(100, 60_000) DICTIONARY_CACHE_TTL_MS?: number;
+  @Integer(1, 365) DICTIONARY_SEEN_DAYS?: number;
+
   @Flag() MIGRATE_ON_START?: boolean;
   @Integer(100, 120000) SHUTDOWN_TIMEOUT_MS?: number;
 

@@ -1,5 +1,6 @@
 import { AuthModule } from '@analytics/auth';
 import { AppConfig } from '@analytics/config';
+import { EventDictionaryModule, SchemaEventDictionaryProvider } from '@analytics/dictionary';
 import { EventWriterModule } from '@analytics/event-writer';
 import { RateLimitsModule } from '@analytics/rate-limits';
 import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
@@ -19,12 +20,12 @@ export class IngestModule implements NestModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: IngestModule,
-      imports: [AuthModule, RateLimitsModule, ...(config.kafka ? [] : [EventWriterModule.forRoot(config)])],
+      imports: [AuthModule, RateLimitsModule, EventDictionaryModule, ...(config.kafka ? [] : [EventWriterModule.forRoot(config)])],
       controllers: [ImportController, TrackController],
       providers: [
         IngestService,
         IngestMetrics,
-        EventDictionaryProvider,
+        { provide: EventDictionaryProvider, useExisting: SchemaEventDictionaryProvider },
         { provide: EventSink, useClass: config.kafka ? KafkaEventSink : InProcessEventSink },
       ],
     };

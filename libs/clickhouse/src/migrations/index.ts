@@ -1,5 +1,6 @@
 import { ClickHouseMigration } from '../clickhouse-migration';
 import { eventsTable } from './0001-events';
+import { profilesMirror } from './0002-profiles';
 
 /** Every ClickHouse migration, in version order. Append; never edit one that has shipped. */
-export const CLICKHOUSE_MIGRATIONS: readonly ClickHouseMigration[] = [eventsTable];
+export const CLICKHOUSE_MIGRATIONS: readonly ClickHouseMigration[] = [eventsTable, profilesMirror];

@@ -1,6 +1,9 @@
 import { PostgresMigration } from '../postgres-migration';
 import { organizationsAndProjects } from './0001-organizations-and-projects';
 import { accounts } from './0002-accounts';
+import { profiles } from './0003-profiles';
+import { savedReports } from './0004-saved-reports';
+import { annotationsAndDictionary } from './0005-annotations-and-dictionary';
 
 /** Every Postgres migration, in version order. Append; never edit one that has shipped. */
-export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [organizationsAndProjects, accounts];
+export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [organizationsAndProjects, accounts, profiles, savedReports, annotationsAndDictionary];

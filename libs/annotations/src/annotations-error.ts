@@ -1,0 +1,26 @@
+/** The annotation API's failures; the app error filter answers with `status`. */
+export enum AnnotationsErrorCode {
+  InvalidDate = 'invalid_date',
+  InvalidRange = 'invalid_range',
+  UnknownTags = 'unknown_tags',
+  NotFound = 'not_found',
+}
+
+const STATUS: Record<AnnotationsErrorCode, 400 | 404> = {
+  [AnnotationsErrorCode.InvalidDate]: 400,
+  [AnnotationsErrorCode.InvalidRange]: 400,
+  [AnnotationsErrorCode.UnknownTags]: 400,
+  [AnnotationsErrorCode.NotFound]: 404,
+};
+
+export class AnnotationsError extends Error {
+  readonly status: 400 | 404;
+
+  constructor(
+    readonly code: AnnotationsErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.status = STATUS[code];
+  }
+}

@@ -1,0 +1,89 @@
+import { CurrentAccess, ProjectAccess, ProjectAccessGuard, RequireRole } from '@analytics/auth';
+import { AppApiErrorFilter, strictValidation } from '@analytics/http';
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Patch, Post, Query, UseFilters, UseGuards, UsePipes } from '@nestjs/common';
+import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CreateAnnotationDto, CreateAnnotationTagDto, UpdateAnnotationDto } from './annotations.dto';
+import { AnnotationsService } from './annotations.service';
+import { annotationJson, ok, tagJson } from './annotations.views';
+
+const creatingUser = (access: ProjectAccess) => (access.actor.kind === 'service-account' ? access.actor.userId : undefined);
+
+/** Mounted before {@link AnnotationsController}, so `/annotations/tags` is never read as an annotation id. */
+@ApiTags('annotations')
+@ApiBasicAuth()
+@Controller('api/app/projects/:projectId/annotations/tags')
+@UseGuards(ProjectAccessGuard)
+@UseFilters(AppApiErrorFilter)
+@UsePipes(strictValidation)
+export class AnnotationTagsController {
+  constructor(private readonly annotations: AnnotationsService) {}
+
+  @Get()
+  @RequireRole('consumer')
+  @ApiOperation({ summary: 'List the tags: a bare array of `{id, name, project_id, has_annotations}`' })
+  async list(@CurrentAccess() access: ProjectAccess) {
+    return (await this.annotations.listTags(access.project.id)).map(tagJson);
+  }
+
+  @Post()
+  @HttpCode(200)
+  @RequireRole('analyst')
+  @ApiOperation({ summary: 'Create a tag (an existing name returns that tag): the bare tag object' })
+  async create(@CurrentAccess() access: ProjectAccess, @Body() body: CreateAnnotationTagDto) {
+    return tagJson(await this.annotations.createTag(access.project.id, body.name));
+  }
+}
+
+@ApiTags('annotations')
+@ApiBasicAuth()
+@Controller('api/app/projects/:projectId/annotations')
+@UseGuards(ProjectAccessGuard)
+@UseFilters(AppApiErrorFilter)
+@UsePipes(strictValidation)
+export class AnnotationsController {
+  constructor(private readonly annotations: AnnotationsService) {}
+
+  @Get()
+  @RequireRole('consumer')
+  @ApiOperation({ summary: 'List annotations in date order; `fromDate`/`toDate` as `YYYY-MM-DD HH:mm:ss` or `YYYY-MM-DD` (UTC, inclusive)' })
+  async list(@CurrentAccess() access: ProjectAccess, @Query('fromDate') fromDate?: string, @Query('toDate') toDate?: string) {
+    return ok((await this.annotations.list(access.project.id, fromDate, toDate)).map(annotationJson));
+  }
+
+  @Post()
+  @HttpCode(201)
+  @RequireRole('analyst')
+  @ApiOperation({ summary: 'Create an annotation: 201 `{"status":"ok","results":annotation}`' })
+  async create(@CurrentAccess() access: ProjectAccess, @Body() body: CreateAnnotationDto) {
+    const annotation = await this.annotations.create({
+      projectId: access.project.id,
+      date: body.date,
+      description: body.description,
+      tagIds: body.tags,
+      userId: creatingUser(access),
+    });
+    return ok(annotationJson(annotation));
+  }
+
+  @Get(':annotationId')
+  @RequireRole('consumer')
+  async get(@CurrentAccess() access: ProjectAccess, @Param('annotationId', ParseIntPipe) annotationId: number) {
+    return ok(annotationJson(await this.annotations.get(access.project.id, annotationId)));
+  }
+
+  @Patch(':annotationId')
+  @RequireRole('analyst')
+  @ApiOperation({ summary: 'Change `description` and/or `tags` (replacing them); `date` is not patchable (400)' })
+  async update(@CurrentAccess() access: ProjectAccess, @Param('annotationId', ParseIntPipe) annotationId: number, @Body() body: UpdateAnnotationDto) {
+    const annotation = await this.annotations.update({ projectId: access.project.id, annotationId, description: body.description, tagIds: body.tags });
+    return ok(annotationJson(annotation));
+  }
+
+  @Delete(':annotationId')
+  @RequireRole('analyst')
+  @ApiOperation({ summary: 'Delete an annotation for good: `{"status":"ok","results":{"id"}}`' })
+  async delete(@CurrentAccess() access: ProjectAccess, @Param('annotationId', ParseIntPipe) annotationId: number) {
+    await this.annotations.delete(access.project.id, annotationId);
+    return ok({ id: annotationId });
+  }
+}

@@ -1,0 +1,84 @@
+import { CurrentAccess, ProjectAccess, ProjectAccessGuard, RequireRole } from '@analytics/auth';
+import { AppApiErrorFilter, strictValidation } from '@analytics/http';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseFilters, UseGuards, UsePipes } from '@nestjs/common';
+import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { UploadSchemasDto } from './schemas.dto';
+import { SchemasService } from './schemas.service';
+import { deleted, ok, schemaEntryJson, seenJson } from './schemas.views';
+
+const writer = (access: ProjectAccess) => ({ projectId: access.project.id, organizationId: access.project.organizationId });
+
+/** The data dictionary, /api/app/projects/{projectId}/schemas. Writes: owner or admin, 5 a minute per organization by default. */
+@ApiTags('data dictionary')
+@ApiBasicAuth()
+@Controller('api/app/projects/:projectId/schemas')
+@UseGuards(ProjectAccessGuard)
+@UseFilters(AppApiErrorFilter)
+@UsePipes(strictValidation)
+export class SchemasController {
+  constructor(private readonly schemas: SchemasService) {}
+
+  @Get()
+  @RequireRole('consumer')
+  @ApiOperation({ summary: 'List every schema: `{"status":"ok","results":[{entityType, name, schemaJson}]}`' })
+  async list(@CurrentAccess() access: ProjectAccess) {
+    return ok((await this.schemas.list(access.project.id)).map(schemaEntryJson));
+  }
+
+  @Post()
+  @HttpCode(200)
+  @RequireRole('admin')
+  @ApiOperation({ summary: 'Create or replace many (`entries`, `truncate`): `{"status":"ok","results":{"added","deleted"}}`' })
+  async upload(@CurrentAccess() access: ProjectAccess, @Body() body: UploadSchemasDto) {
+    return ok(await this.schemas.uploadSchemas({ ...writer(access), entries: body.entries, truncate: body.truncate ?? false }));
+  }
+
+  @Delete()
+  @RequireRole('admin')
+  @ApiOperation({ summary: 'Delete the whole dictionary: `{"status":"ok","results":{"delete_count"}}`' })
+  async deleteAll(@CurrentAccess() access: ProjectAccess) {
+    return deleted(await this.schemas.deleteSchemas(writer(access)));
+  }
+
+  /** Before `:entityType`, which it would otherwise read as an entity type. */
+  @Get('seen')
+  @RequireRole('consumer')
+  @ApiOperation({ summary: 'Events received recently beside those described, with their properties, `hidden` and `dropped`' })
+  async seen(@CurrentAccess() access: ProjectAccess) {
+    return ok(seenJson(await this.schemas.listSeen(access.project.id)));
+  }
+
+  @Get(':entityType')
+  @RequireRole('consumer')
+  async listType(@CurrentAccess() access: ProjectAccess, @Param('entityType') entityType: string) {
+    return ok((await this.schemas.list(access.project.id, entityType)).map(schemaEntryJson));
+  }
+
+  @Delete(':entityType')
+  @RequireRole('admin')
+  async deleteType(@CurrentAccess() access: ProjectAccess, @Param('entityType') entityType: string) {
+    return deleted(await this.schemas.deleteSchemas({ ...writer(access), entityType }));
+  }
+
+  @Get(':entityType/:name')
+  @RequireRole('consumer')
+  @ApiOperation({ summary: 'One schema: `{"status":"ok","results":{entityType, name, schemaJson}}`, 404 if none' })
+  async get(@CurrentAccess() access: ProjectAccess, @Param('entityType') entityType: string, @Param('name') name: string) {
+    return ok(schemaEntryJson(await this.schemas.get(access.project.id, entityType, name)));
+  }
+
+  @Post(':entityType/:name')
+  @HttpCode(200)
+  @RequireRole('admin')
+  @ApiOperation({ summary: 'Create or replace one (the body is the schema; metadata keys it omits are kept): `{"status":"ok"}`' })
+  async uploadOne(@CurrentAccess() access: ProjectAccess, @Param('entityType') entityType: string, @Param('name') name: string, @Body() schema: unknown) {
+    await this.schemas.uploadSchema({ ...writer(access), entityType, name, schema });
+    return { status: 'ok' };
+  }
+
+  @Delete(':entityType/:name')
+  @RequireRole('admin')
+  async deleteOne(@CurrentAccess() access: ProjectAccess, @Param('entityType') entityType: string, @Param('name') name: string) {
+    return deleted(await this.schemas.deleteSchemas({ ...writer(access), entityType, name }));
+  }
+}

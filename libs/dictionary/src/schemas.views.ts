@@ -1,0 +1,10 @@
+import { StoredSchema } from './schemas.schema';
+import { SeenListing } from './schemas.service';
+
+/** A schema entry as the real API lists it. */
+export const schemaEntryJson = (schema: StoredSchema) => ({ entityType: schema.entityType, name: schema.name, schemaJson: schema.schemaJson });
+
+export const seenJson = (listing: SeenListing) => ({ since: listing.since.toISOString(), events: listing.events });
+
+export const ok = <T>(results: T) => ({ status: 'ok' as const, results });
+export const deleted = (count: number) => ok({ delete_count: count });
