@@ -15,4 +15,4 @@ export function annotationJson(annotation: Annotation) {
 
 export const tagJson = (tag: ProjectTag) => ({ id: tag.id, name: tag.name, project_id: tag.projectId, has_annotations: tag.hasAnnotations });
 
-export const ok = <T>(results: T) => ({ status: 'ok' as const, results });
+export { ok } from '@analytics/http';

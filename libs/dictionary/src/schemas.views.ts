@@ -6,5 +6,5 @@ export const schemaEntryJson = (schema: StoredSchema) => ({ entityType: schema.e
 
 export const seenJson = (listing: SeenListing) => ({ since: listing.since.toISOString(), events: listing.events });
 
-export const ok = <T>(results: T) => ({ status: 'ok' as const, results });
+export { ok } from '@analytics/http';
 export const deleted = (count: number) => ok({ delete_count: count });

@@ -5,3 +5,4 @@ export { ApiFamily, jsonBody } from './json-body.middleware';
 export { QueryApiError } from './query-api-error';
 export { QueryApiErrorFilter } from './query-api-error.filter';
 export { strictValidation } from './validation';
+export { ok } from './app-api-envelope';

@@ -27,4 +27,4 @@ export function projectJson(project: Project) {
   };
 }
 
-export const ok = <T>(results: T) => ({ status: 'ok' as const, results });
+export { ok } from '@analytics/http';
