@@ -1,3 +1,4 @@
+import { ok } from '@analytics/http';
 import { formatAnnotationDate } from './annotation-date';
 import { Annotation, ProjectTag } from './annotations.repository';
 
@@ -15,4 +16,4 @@ export function annotationJson(annotation: Annotation) {
 
 export const tagJson = (tag: ProjectTag) => ({ id: tag.id, name: tag.name, project_id: tag.projectId, has_annotations: tag.hasAnnotations });
 
-export { ok } from '@analytics/http';
+export { ok };

@@ -1,3 +1,4 @@
+import { ok } from '@analytics/http';
 import { StoredSchema } from './schemas.schema';
 import { SeenListing } from './schemas.service';
 
@@ -6,5 +7,6 @@ export const schemaEntryJson = (schema: StoredSchema) => ({ entityType: schema.e
 
 export const seenJson = (listing: SeenListing) => ({ since: listing.since.toISOString(), events: listing.events });
 
-export { ok } from '@analytics/http';
 export const deleted = (count: number) => ok({ delete_count: count });
+
+export { ok };

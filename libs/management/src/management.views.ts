@@ -1,3 +1,4 @@
+import { ok } from '@analytics/http';
 import { ServiceAccountView } from '@analytics/accounts';
 import { Project } from '@analytics/projects';
 
@@ -27,4 +28,4 @@ export function projectJson(project: Project) {
   };
 }
 
-export { ok } from '@analytics/http';
+export { ok };
