@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { AppConfig } from '@analytics/config';
 import { IngestModule } from '@analytics/ingest';
+import { ProfilesModule } from '@analytics/profiles';
 import { engineNeeds, PlatformModule, runService } from '@analytics/runtime';
 import { DynamicModule, Module } from '@nestjs/common';
 
@@ -8,7 +9,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 @Module({})
 class IngestAppModule {
   static forRoot(config: AppConfig): DynamicModule {
-    return { module: IngestAppModule, imports: [PlatformModule.forRoot(config, engineNeeds(config, ['ingest'])), IngestModule.forRoot(config)] };
+    return { module: IngestAppModule, imports: [PlatformModule.forRoot(config, engineNeeds(config, ['ingest'])), IngestModule.forRoot(config), ProfilesModule.forRoot(config, ['ingest'])] };
   }
 }
 

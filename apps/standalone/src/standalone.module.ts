@@ -3,6 +3,7 @@ import { AppConfig } from '@analytics/config';
 import { EventWriterModule } from '@analytics/event-writer';
 import { ExportModule } from '@analytics/export';
 import { IngestModule } from '@analytics/ingest';
+import { ProfilesModule } from '@analytics/profiles';
 import { ManagementModule } from '@analytics/management';
 import { AnnotationsModule } from '@analytics/annotations';
 import { DictionaryModule } from '@analytics/dictionary';
@@ -16,6 +17,7 @@ export function serviceModules(config: AppConfig): (DynamicModule | Type<unknown
   if (config.runs('writer') && config.kafka) modules.push(EventWriterModule.forRoot(config));
   if (config.runs('export')) modules.push(ExportModule);
   if (config.runs('management')) modules.push(ManagementModule, AnnotationsModule, DictionaryModule);
+  modules.push(ProfilesModule.forRoot(config));
   return modules;
 }
 

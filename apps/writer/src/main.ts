@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { AppConfig } from '@analytics/config';
 import { EventWriterModule } from '@analytics/event-writer';
+import { ProfilesModule } from '@analytics/profiles';
 import { engineNeeds, PlatformModule, runService } from '@analytics/runtime';
 import { DynamicModule, Module } from '@nestjs/common';
 
@@ -9,7 +10,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 class WriterAppModule {
   static forRoot(config: AppConfig): DynamicModule {
     if (!config.kafka) throw new Error('the writer consumes Kafka: set KAFKA_BROKERS');
-    return { module: WriterAppModule, imports: [PlatformModule.forRoot(config, engineNeeds(config, ['writer'])), EventWriterModule.forRoot(config)] };
+    return { module: WriterAppModule, imports: [PlatformModule.forRoot(config, engineNeeds(config, ['writer'])), EventWriterModule.forRoot(config), ProfilesModule.forRoot(config, ['writer'])] };
   }
 }
 

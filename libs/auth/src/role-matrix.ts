@@ -43,10 +43,10 @@ export const ROLE_MATRIX: readonly RouteAccess[] = [
   route('GET', '/import', 'import', 'admin'),
   route('GET', '/track', 'payload-token'),
   route('POST', '/track', 'payload-token'),
-  route('GET', '/engage', 'payload-token', undefined, false),
-  route('POST', '/engage', 'payload-token', undefined, false),
-  route('GET', '/groups', 'payload-token', undefined, false),
-  route('POST', '/groups', 'payload-token', undefined, false),
+  route('GET', '/engage', 'payload-token'),
+  route('POST', '/engage', 'payload-token'),
+  route('GET', '/groups', 'payload-token'),
+  route('POST', '/groups', 'payload-token'),
 
   route('GET', '/api/app/me', 'account'),
   route('POST', '/api/app/organizations', 'account', 'owner'),
@@ -63,9 +63,9 @@ export const ROLE_MATRIX: readonly RouteAccess[] = [
   route('PATCH', '/api/app/projects/:projectId', 'project', 'admin'),
   route('POST', '/api/app/projects/:projectId/rotate-secret', 'project', 'admin'),
 
-  route('GET', '/api/app/projects/:projectId/group-keys', 'project', 'consumer', false),
-  route('POST', '/api/app/projects/:projectId/group-keys', 'project', 'admin', false),
-  route('DELETE', '/api/app/projects/:projectId/group-keys/:name', 'project', 'admin', false),
+  route('GET', '/api/app/projects/:projectId/group-keys', 'project', 'consumer'),
+  route('POST', '/api/app/projects/:projectId/group-keys', 'project', 'admin'),
+  route('DELETE', '/api/app/projects/:projectId/group-keys/:name', 'project', 'admin'),
 
   route('GET', '/api/app/projects/:projectId/annotations', 'project', 'consumer'),
   route('POST', '/api/app/projects/:projectId/annotations', 'project', 'analyst'),
@@ -101,8 +101,8 @@ export const ROLE_MATRIX: readonly RouteAccess[] = [
   route('POST', '/api/2.0/nessie/pipeline/resume', 'project', 'admin', false),
   route('POST', '/api/2.0/nessie/pipeline/cancel', 'project', 'admin', false),
 
-  ...query('GET', '/engage', false),
-  ...query('POST', '/engage', false),
+  ...query('GET', '/engage'),
+  ...query('POST', '/engage'),
   ...query('GET', '/insights', false),
   ...query('GET', '/funnels', false),
   ...query('GET', '/funnels/list', false),

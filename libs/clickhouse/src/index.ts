@@ -6,4 +6,4 @@ export { ClickHouseModule } from './clickhouse.module';
 export { parseClickHouseUrl, ClickHouseTarget } from './clickhouse-url';
 export { createClickHouseClient } from './create-clickhouse-client';
 export { CLICKHOUSE_MIGRATIONS } from './migrations';
-export { EVENTS_TABLE, MIGRATIONS_TABLE } from './tables';
+export { EVENTS_TABLE, MIGRATIONS_TABLE, PROFILES_TABLE } from './tables';

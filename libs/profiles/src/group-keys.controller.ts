@@ -1,0 +1,43 @@
+import { CurrentAccess, ProjectAccess, ProjectAccessGuard, RequireRole } from '@analytics/auth';
+import { AppApiErrorFilter, strictValidation } from '@analytics/http';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseFilters, UseGuards, UsePipes } from '@nestjs/common';
+import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { DefineGroupKeyDto } from './group-keys.dto';
+import { GroupKeysService } from './group-keys.service';
+import { GroupKey } from './profiles.schema';
+
+const groupKeyJson = (key: GroupKey) => ({ name: key.name, created: key.createdAt.toISOString() });
+
+/** The project's group keys: a group profile update must name one defined here. */
+@ApiTags('group keys')
+@ApiBasicAuth()
+@Controller('api/app/projects/:projectId/group-keys')
+@UseGuards(ProjectAccessGuard)
+@UseFilters(AppApiErrorFilter)
+@UsePipes(strictValidation)
+export class GroupKeysController {
+  constructor(private readonly groupKeys: GroupKeysService) {}
+
+  @Get()
+  @RequireRole('consumer')
+  @ApiOperation({ summary: 'List the group keys: `{"status":"ok","results":[{"name","created"}]}`' })
+  async list(@CurrentAccess() access: ProjectAccess) {
+    return { status: 'ok', results: (await this.groupKeys.list(access.project.id)).map(groupKeyJson) };
+  }
+
+  @Post()
+  @HttpCode(201)
+  @RequireRole('admin')
+  @ApiOperation({ summary: 'Define a group key (idempotent): 201 `{"status":"ok","results":{"name","created"}}`' })
+  async define(@CurrentAccess() access: ProjectAccess, @Body() body: DefineGroupKeyDto) {
+    return { status: 'ok', results: groupKeyJson(await this.groupKeys.define(access.project.id, body.name)) };
+  }
+
+  @Delete(':name')
+  @RequireRole('admin')
+  @ApiOperation({ summary: 'Remove a group key; its group profiles stay, new updates for it are refused' })
+  async remove(@CurrentAccess() access: ProjectAccess, @Param('name') name: string) {
+    await this.groupKeys.remove(access.project.id, name);
+    return { status: 'ok' };
+  }
+}

@@ -1,0 +1,43 @@
+import { CurrentAccess, ProjectAccess, ProjectAccessGuard, RequireRole } from '@analytics/auth';
+import { QueryApiErrorFilter } from '@analytics/http';
+import { Controller, Get, HttpCode, Post, Req, UseFilters, UseGuards } from '@nestjs/common';
+import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { parseProfileQuery } from './profile-query-request';
+import { ProfileQueryResult, ProfileQueryService } from './profile-query.service';
+
+const PATHS = ['api/query/engage', 'api/2.0/engage'];
+const SUMMARY =
+  'Query profiles: distinct_id, distinct_ids, data_group_id, where, output_properties, page, page_size, session_id; ' +
+  '`{"page","page_size","session_id","status","total","results":[{"$distinct_id","$properties"}]}`';
+
+/** The profile query, as query parameters or form (or JSON) fields. */
+@ApiTags('query')
+@ApiBasicAuth()
+@Controller()
+@UseGuards(ProjectAccessGuard)
+@UseFilters(QueryApiErrorFilter)
+export class ProfileQueryController {
+  constructor(private readonly profiles: ProfileQueryService) {}
+
+  @Get(PATHS)
+  @RequireRole('consumer')
+  @ApiOperation({ summary: SUMMARY })
+  queryFromParameters(@Req() req: Request, @CurrentAccess() access: ProjectAccess): Promise<ProfileQueryResult> {
+    return this.answer(req, access);
+  }
+
+  @Post(PATHS)
+  @HttpCode(200)
+  @RequireRole('consumer')
+  @ApiOperation({ summary: SUMMARY })
+  queryFromForm(@Req() req: Request, @CurrentAccess() access: ProjectAccess): Promise<ProfileQueryResult> {
+    return this.answer(req, access);
+  }
+
+  private answer(req: Request, access: ProjectAccess): Promise<ProfileQueryResult> {
+    const parameters = Object.fromEntries(new URL(req.originalUrl, 'http://local').searchParams);
+    const fields = { ...parameters, ...((req.body as Record<string, unknown> | undefined) ?? {}) };
+    return this.profiles.query(access.project.id, parseProfileQuery(fields, Date.now()));
+  }
+}

@@ -1,0 +1,61 @@
+import { parseJson } from '@analytics/events';
+import { CompiledSql, compileWhere, ExpressionError, profilesScope } from '@analytics/expression';
+import { Injectable } from '@nestjs/common';
+import { Properties } from './profile-update';
+import { ProfilesError, ProfilesErrorCode } from './profiles-error';
+import { MirroredProperties, MirrorQuery, ProfilesMirrorRepository } from './profiles-mirror.repository';
+import { ProfileQueryRequest } from './profile-query-request';
+
+export interface ProfileQueryResult {
+  page: number;
+  page_size: number;
+  session_id: string;
+  status: 'ok';
+  total: number;
+  results: { $distinct_id: string; $properties: Properties }[];
+}
+
+/**
+ * The profile query (`/api/query/engage`), read from the ClickHouse mirror: the `where` language
+ * compiles to ClickHouse SQL, and it keeps the query load off Postgres. The mirror trails the
+ * writer by one batch (under a second); without a broker it is written before updates are answered.
+ */
+@Injectable()
+export class ProfileQueryService {
+  constructor(private readonly mirror: ProfilesMirrorRepository) {}
+
+  async query(projectId: number, request: ProfileQueryRequest): Promise<ProfileQueryResult> {
+    const query: MirrorQuery = {
+      projectId,
+      groupKey: request.groupKey,
+      snapshotMs: request.snapshotMs,
+      profileIds: request.profileIds,
+      where: request.where === undefined ? undefined : compile(request.where),
+    };
+    const [total, rows] = await Promise.all([this.mirror.count(query), this.mirror.page(query, request.page * request.pageSize, request.pageSize)]);
+    return {
+      page: request.page,
+      page_size: request.pageSize,
+      session_id: request.sessionId,
+      status: 'ok',
+      total,
+      results: rows.map((row) => result(row, request.outputProperties)),
+    };
+  }
+}
+
+function compile(where: string): CompiledSql {
+  try {
+    return compileWhere(where, profilesScope('properties'), { prefix: 'where' });
+  } catch (error) {
+    if (error instanceof ExpressionError) throw new ProfilesError(ProfilesErrorCode.InvalidQuery, `where: ${error.message}`);
+    throw error;
+  }
+}
+
+/** `output_properties` keeps only the named properties (those the profile has). */
+function result(row: MirroredProperties, outputProperties: string[] | undefined) {
+  const properties = parseJson(row.properties) as Properties;
+  const $properties = outputProperties ? Object.fromEntries(outputProperties.filter((name) => Object.hasOwn(properties, name)).map((name) => [name, properties[name]])) : properties;
+  return { $distinct_id: row.profile_id, $properties };
+}

@@ -1,0 +1,150 @@
+import { Injectable } from '@nestjs/common';
+import { applyProfileUpdate, ProfileState } from './apply-profile-update';
+import { ProfileMetrics } from './profile-metrics';
+import { identityKey, ProfileIdentity, ProfileUpdate } from './profile-update';
+import { MirrorProfile, ProfilesMirrorRepository } from './profiles-mirror.repository';
+import { KafkaPartition, partitionKey, ProfilesRepository, ProfilesTransaction, StoredProfile } from './profiles.repository';
+
+/** An update and whatever its caller needs to recognise it again (a request position, a Kafka offset). */
+export interface PendingUpdate<R> {
+  update: ProfileUpdate;
+  ref: R;
+}
+
+/** An update that could not apply to the stored profile; the rest of its batch applied. */
+export interface Rejection<R> {
+  ref: R;
+  message: string;
+}
+
+export interface KafkaRef extends KafkaPartition {
+  offset: string;
+}
+
+/** One partition's share of a consumed batch. */
+export interface PartitionUpdates extends KafkaPartition {
+  updates: PendingUpdate<KafkaRef>[];
+  /** The offset after the batch's last message: what the checkpoint moves to. */
+  nextOffset: bigint;
+}
+
+/** What a batch did to one profile: its state now, and whether the stored row lives on (not deleted and re-created). */
+interface Change {
+  identity: ProfileIdentity;
+  state: ProfileState | undefined;
+  continues: boolean;
+}
+
+const identityOf = ({ projectId, groupKey, profileId }: ProfileIdentity): ProfileIdentity => ({ projectId, groupKey, profileId });
+
+function uniqueIdentities(identities: ProfileIdentity[]): ProfileIdentity[] {
+  return [...new Map(identities.map((identity) => [identityKey(identity), identityOf(identity)])).values()];
+}
+
+/**
+ * Applies batches of updates: in order, in one Postgres transaction (the truth), then publishes the
+ * whole resulting profiles to the ClickHouse mirror. Postgres is written first, so a mirror that
+ * missed a snapshot is repaired when the batch is delivered again (see `applyFromKafka`).
+ */
+@Injectable()
+export class ProfileWriter {
+  constructor(
+    private readonly profiles: ProfilesRepository,
+    private readonly mirror: ProfilesMirrorRepository,
+    private readonly metrics: ProfileMetrics,
+  ) {}
+
+  /** Without a broker: the gateway's batch, stored and mirrored before it answers. */
+  async apply<R>(updates: PendingUpdate<R>[]): Promise<Rejection<R>[]> {
+    const stop = this.metrics.applySeconds.startTimer();
+    const { rejected, mirrored } = await this.profiles.transaction((tx) => this.fold(tx, updates, []));
+    stop();
+    await this.mirror.insert(mirrored);
+    return rejected;
+  }
+
+  /** From Kafka, mirrored before returning (the consumer splits the two steps; see `store`). */
+  async applyFromKafka(batches: PartitionUpdates[]): Promise<Rejection<KafkaRef>[]> {
+    const { rejected, mirrored } = await this.store(batches);
+    await this.mirror.insert(mirrored);
+    return rejected;
+  }
+
+  /**
+   * The Postgres step of a batch from Kafka. Each partition's checkpoint (the next offset to apply)
+   * moves in the same transaction as the profiles, so updates an earlier delivery applied are
+   * skipped, never applied twice (an `$add` or `$append` counts once). Their profiles are returned
+   * for the mirror again, in case the earlier delivery stopped between Postgres and ClickHouse.
+   */
+  async store(batches: PartitionUpdates[]): Promise<{ rejected: Rejection<KafkaRef>[]; mirrored: MirrorProfile[] }> {
+    const stop = this.metrics.applySeconds.startTimer();
+    const result = await this.profiles.transaction(async (tx) => {
+      const checkpoints = await tx.lockCheckpoints(batches);
+      const fresh: PendingUpdate<KafkaRef>[] = [];
+      const replayed: ProfileIdentity[] = [];
+      for (const batch of batches) {
+        const next = checkpoints.get(partitionKey(batch)) ?? 0n;
+        for (const pending of batch.updates) {
+          if (BigInt(pending.ref.offset) >= next) fresh.push(pending);
+          else replayed.push(pending.update);
+        }
+      }
+      const folded = await this.fold(tx, fresh, replayed);
+      await tx.advanceCheckpoints(batches.map(({ topic, partition, nextOffset }) => ({ topic, partition, nextOffset })));
+      return folded;
+    });
+    stop();
+    return result;
+  }
+
+  /** Whole profiles into the ClickHouse mirror. */
+  publish(profiles: MirrorProfile[]): Promise<void> {
+    return this.mirror.insert(profiles);
+  }
+
+  private async fold<R>(tx: ProfilesTransaction, updates: PendingUpdate<R>[], republish: ProfileIdentity[]): Promise<{ rejected: Rejection<R>[]; mirrored: MirrorProfile[] }> {
+    const stored = new Map((await tx.lockProfiles(uniqueIdentities([...updates.map((u) => u.update), ...republish]))).map((p) => [identityKey(p), p]));
+    const changes = new Map<string, Change>();
+    const rejected: Rejection<R>[] = [];
+    for (const { update, ref } of updates) {
+      const key = identityKey(update);
+      const change = changes.get(key) ?? { identity: identityOf(update), state: stored.get(key), continues: stored.has(key) };
+      const outcome = applyProfileUpdate(change.state, update);
+      if (!outcome.ok) {
+        rejected.push({ ref, message: outcome.message });
+        continue;
+      }
+      change.state = outcome.state;
+      if (!outcome.state) change.continues = false;
+      changes.set(key, change);
+    }
+    this.metrics.applied.inc(updates.length - rejected.length);
+    this.metrics.inapplicable.inc(rejected.length);
+    const written = await this.write(tx, [...changes.values()], stored);
+    const again = await this.republished(tx, republish.filter((identity) => !changes.has(identityKey(identity))), stored);
+    return { rejected, mirrored: [...written, ...again] };
+  }
+
+  /** Saves the profiles that exist after the batch, deletes the stored ones that do not. */
+  private async write(tx: ProfilesTransaction, changes: Change[], stored: Map<string, StoredProfile>): Promise<MirrorProfile[]> {
+    const live = changes.filter((c) => c.state);
+    const saved = await tx.save(
+      live.map(({ identity, state, continues }) => ({ ...identity, ...state!, createdAt: continues ? stored.get(identityKey(identity))!.createdAt : undefined })),
+    );
+    const states = new Map(live.map((c) => [identityKey(c.identity), c.state!.properties]));
+    const deleted = await tx.delete(changes.filter((c) => !c.state && stored.has(identityKey(c.identity))).map((c) => c.identity));
+    return [...saved.map((row) => ({ ...row, properties: states.get(identityKey(row)) })), ...deleted.map((row) => ({ ...row, properties: undefined }))];
+  }
+
+  /** The stored state of profiles whose updates were applied before; a tombstone for those no longer stored. */
+  private async republished(tx: ProfilesTransaction, identities: ProfileIdentity[], stored: Map<string, StoredProfile>): Promise<MirrorProfile[]> {
+    const unique = uniqueIdentities(identities);
+    const gone = unique.filter((identity) => !stored.has(identityKey(identity)));
+    const versions = await tx.tombstoneVersions(gone.length);
+    const now = Date.now();
+    return [
+      ...unique.filter((identity) => stored.has(identityKey(identity))).map((identity) => stored.get(identityKey(identity))!),
+      ...gone.map((identity, i) => ({ ...identity, properties: undefined, version: versions[i], createdMs: now, updatedMs: now })),
+    ];
+  }
+}

@@ -1,0 +1,27 @@
+/** The profile APIs' failures; the app and query error filters answer with `status`. */
+export enum ProfilesErrorCode {
+  InvalidGroupKey = 'invalid_group_key',
+  UnknownGroupKey = 'unknown_group_key',
+  InvalidQuery = 'invalid_query',
+  /** A parameter whose feature is not built yet; refused rather than ignored. */
+  NotSupported = 'not_supported',
+}
+
+const STATUS: Record<ProfilesErrorCode, 400 | 404> = {
+  [ProfilesErrorCode.InvalidGroupKey]: 400,
+  [ProfilesErrorCode.UnknownGroupKey]: 404,
+  [ProfilesErrorCode.InvalidQuery]: 400,
+  [ProfilesErrorCode.NotSupported]: 400,
+};
+
+export class ProfilesError extends Error {
+  readonly status: 400 | 404;
+
+  constructor(
+    readonly code: ProfilesErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.status = STATUS[code];
+  }
+}

@@ -1,0 +1,103 @@
+import { ClickHouseClient } from '@analytics/clickhouse';
+import { formatEpochSeconds, serializeProperties } from '@analytics/events';
+import { CompiledSql } from '@analytics/expression';
+import { Inject, Injectable } from '@nestjs/common';
+import { Readable } from 'node:stream';
+// Until @analytics/clickhouse's index exports PROFILES_TABLE.
+import { PROFILES_TABLE } from '@analytics/clickhouse';
+import { Properties } from './profile-update';
+import { WrittenProfile } from './profiles.repository';
+
+/** A whole profile as the mirror stores it; a deleted one has no properties. */
+export interface MirrorProfile extends WrittenProfile {
+  properties: Properties | undefined;
+}
+
+/** One page of the profile query. Every query is scoped to a project and a kind of profile. */
+export interface MirrorQuery {
+  projectId: number;
+  /** '' for user profiles. */
+  groupKey: string;
+  /** Only profiles created up to this time: later ones never shift a session's pages. */
+  snapshotMs: number;
+  profileIds?: string[];
+  /** A compiled `where`, whose SQL reads the `properties` column. */
+  where?: CompiledSql;
+}
+
+export interface MirroredProperties {
+  profile_id: string;
+  properties: string;
+}
+
+/**
+ * The properties go in as a JSON object, read into the String column as its text (never escaped
+ * twice), written as the events' are so the same `where` reads both alike.
+ */
+function mirrorLine(profile: MirrorProfile): string {
+  return (
+    `{"project_id":${profile.projectId},"group_key":${JSON.stringify(profile.groupKey)},"profile_id":${JSON.stringify(profile.profileId)},` +
+    `"properties":${serializeProperties(profile.properties ?? {})},"version":${profile.version},"is_deleted":${profile.properties ? 0 : 1},` +
+    `"created_at":"${formatEpochSeconds(profile.createdMs)}","updated_at":"${formatEpochSeconds(profile.updatedMs)}"}\n`
+  );
+}
+
+/** The ClickHouse mirror of the profiles: written by the writer, read by the profile query. */
+@Injectable()
+export class ProfilesMirrorRepository {
+  constructor(@Inject(ClickHouseClient) private readonly clickhouse: ClickHouseClient) {}
+
+  /** A repeated insert of the same snapshots is harmless: equal versions collapse into one row. */
+  async insert(profiles: MirrorProfile[]): Promise<void> {
+    if (!profiles.length) return;
+    const result = await this.clickhouse.exec({
+      query: `INSERT INTO ${PROFILES_TABLE} FORMAT JSONEachRow`,
+      values: Readable.from([profiles.map(mirrorLine).join('')]),
+      clickhouse_settings: { input_format_json_read_objects_as_strings: 1, async_insert: 0 },
+    });
+    result.stream.destroy();
+  }
+
+  /** The query's profiles in distinct-id order, the live (highest) version of each. */
+  async page(query: MirrorQuery, offset: number, limit: number): Promise<MirroredProperties[]> {
+    const { conditions, params } = this.filter(query);
+    const result = await this.clickhouse.query({
+      query:
+        `SELECT profile_id, properties FROM ${PROFILES_TABLE} FINAL WHERE ${conditions} ` +
+        'ORDER BY profile_id LIMIT {limit:UInt32} OFFSET {offset:UInt64}',
+      query_params: { ...params, limit, offset },
+      format: 'JSONEachRow',
+    });
+    return result.json<MirroredProperties>();
+  }
+
+  async count(query: MirrorQuery): Promise<number> {
+    const { conditions, params } = this.filter(query);
+    const result = await this.clickhouse.query({
+      query: `SELECT count() AS total FROM ${PROFILES_TABLE} FINAL WHERE ${conditions}`,
+      query_params: params,
+      format: 'JSONEachRow',
+    });
+    const [row] = await result.json<{ total: number | string }>();
+    return Number(row?.total ?? 0);
+  }
+
+  /** The project predicate is always first; the `where` SQL comes compiled, with its own bound parameters. */
+  private filter(query: MirrorQuery): { conditions: string; params: Record<string, unknown> } {
+    const conditions = [
+      'project_id = {project:UInt32}',
+      'group_key = {groupKey:String}',
+      "created_at <= fromUnixTimestamp64Milli({snapshot:Int64}, 'UTC')",
+    ];
+    const params: Record<string, unknown> = { project: query.projectId, groupKey: query.groupKey, snapshot: query.snapshotMs };
+    if (query.profileIds) {
+      conditions.push('profile_id IN {profileIds:Array(String)}');
+      params.profileIds = query.profileIds;
+    }
+    if (query.where) {
+      conditions.push(query.where.sql);
+      Object.assign(params, query.where.params);
+    }
+    return { conditions: conditions.join(' AND '), params };
+  }
+}

@@ -1,0 +1,88 @@
+import { AuthModule } from '@analytics/auth';
+import { AppConfig, ServiceName } from '@analytics/config';
+import { jsonBody } from '@analytics/http';
+import { RateLimitsModule } from '@analytics/rate-limits';
+import { DynamicModule, MiddlewareConsumer, Module, NestModule, Type } from '@nestjs/common';
+import { GroupKeysController } from './group-keys.controller';
+import { GroupKeysRepository } from './group-keys.repository';
+import { GroupKeysService } from './group-keys.service';
+import { InProcessProfileSink } from './in-process-profile.sink';
+import { KafkaProfileSink } from './kafka-profile.sink';
+import { ProfileGeolocator } from './profile-geolocator';
+import { ProfileIngestService } from './profile-ingest.service';
+import { ProfileMetrics } from './profile-metrics';
+import { ProfileQueryController } from './profile-query.controller';
+import { ProfileQueryService } from './profile-query.service';
+import { ProfileUpdateSink } from './profile-update.sink';
+import { ProfileUpdatesController } from './profile-updates.controller';
+import { ProfileWriter } from './profile-writer.service';
+import { ProfilesConsumer } from './profiles.consumer';
+import { ProfilesMirrorRepository } from './profiles-mirror.repository';
+import { ProfilesRepository } from './profiles.repository';
+
+/** Metrics are registered once per process, whichever parts it runs. */
+@Module({ providers: [ProfileMetrics], exports: [ProfileMetrics] })
+class ProfileMetricsModule {}
+
+/** The Postgres profiles, their ClickHouse mirror, and the code that applies updates to both. */
+@Module({
+  imports: [ProfileMetricsModule],
+  providers: [ProfilesRepository, ProfilesMirrorRepository, ProfileWriter],
+  exports: [ProfilesRepository, ProfilesMirrorRepository, ProfileWriter],
+})
+export class ProfileStoreModule {}
+
+/** The group keys (Postgres only, so a gateway with a broker needs no ClickHouse). */
+@Module({ providers: [GroupKeysRepository, GroupKeysService], exports: [GroupKeysService] })
+export class GroupKeyRegistryModule {}
+
+/** The gateway's /engage and /groups: to Kafka, or without a broker applied in-process before answering. */
+@Module({})
+export class ProfilesIngestModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: ProfilesIngestModule,
+      imports: [AuthModule, RateLimitsModule, ProfileMetricsModule, GroupKeyRegistryModule, ...(config.kafka ? [] : [ProfileStoreModule])],
+      controllers: [ProfileUpdatesController],
+      providers: [ProfileIngestService, ProfileGeolocator, { provide: ProfileUpdateSink, useClass: config.kafka ? KafkaProfileSink : InProcessProfileSink }],
+    };
+  }
+}
+
+/** The profiles writer: the consumer group on the profiles topic (with a broker only). */
+@Module({ imports: [ProfileStoreModule, ProfileMetricsModule], providers: [ProfilesConsumer] })
+export class ProfilesWriterModule {}
+
+/** The profile query, /api/query/engage and /api/2.0/engage. */
+@Module({ imports: [AuthModule, ProfileStoreModule], controllers: [ProfileQueryController], providers: [ProfileQueryService] })
+export class ProfilesQueryModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(jsonBody('query')).forRoutes(ProfileQueryController);
+  }
+}
+
+/** Management of the project's group keys, /api/app/projects/{projectId}/group-keys. */
+@Module({ imports: [AuthModule, GroupKeyRegistryModule], controllers: [GroupKeysController] })
+export class GroupKeysModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(jsonBody('app')).forRoutes(GroupKeysController);
+  }
+}
+
+/**
+ * Everything about user and group profiles, part by part for the services this process runs:
+ * `ingest` → /engage and /groups; `writer` (with a broker) → the consumer; `query` → the profile
+ * query; `management` → group keys. Apps that run one service pass it explicitly.
+ */
+@Module({})
+export class ProfilesModule {
+  static forRoot(config: AppConfig, services: readonly ServiceName[] = config.services): DynamicModule {
+    const runs = (service: ServiceName) => services.includes(service);
+    const imports: (DynamicModule | Type<unknown>)[] = [];
+    if (runs('ingest')) imports.push(ProfilesIngestModule.forRoot(config));
+    if (runs('writer') && config.kafka) imports.push(ProfilesWriterModule);
+    if (runs('query')) imports.push(ProfilesQueryModule);
+    if (runs('management')) imports.push(GroupKeysModule);
+    return { module: ProfilesModule, imports };
+  }
+}

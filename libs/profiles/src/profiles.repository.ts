@@ -1,0 +1,207 @@
+import { parseJson } from '@analytics/events';
+import { Database, Postgres, selectRows } from '@analytics/postgres';
+import { Injectable } from '@nestjs/common';
+import { SQL, sql } from 'drizzle-orm';
+import { ProfileState } from './apply-profile-update';
+import { ProfileIdentity, Properties } from './profile-update';
+
+/** A profile row with what the mirror needs besides its state. */
+export interface StoredProfile extends ProfileIdentity, ProfileState {
+  version: string;
+  /** `created_at` as Postgres prints it, handed back unchanged when the row is written again. */
+  createdAt: string;
+  createdMs: number;
+  updatedMs: number;
+}
+
+/** A row to write: `createdAt` of the incarnation it continues, none for a new (or re-created) profile. */
+export interface ProfileWrite extends ProfileIdentity, ProfileState {
+  createdAt?: string;
+}
+
+/** What the mirror gets for a written or deleted profile. */
+export interface WrittenProfile extends ProfileIdentity {
+  version: string;
+  createdMs: number;
+  updatedMs: number;
+}
+
+export interface KafkaPartition {
+  topic: string;
+  partition: number;
+}
+
+interface ProfileRow {
+  project_id: number;
+  group_key: string;
+  profile_id: string;
+  properties: string;
+  property_times: string;
+  version: string;
+  created_at: string;
+  created_ms: number;
+  updated_ms: number;
+}
+
+interface WrittenRow {
+  project_id: number;
+  group_key: string;
+  profile_id: string;
+  version: string;
+  created_ms: number;
+  updated_ms: number;
+}
+
+/** Identities as one bound JSON parameter, expanded by `jsonb_to_recordset`: no statement grows with the batch. */
+const identities = (keys: ProfileIdentity[]) =>
+  JSON.stringify(keys.map(({ projectId, groupKey, profileId }) => ({ project_id: projectId, group_key: groupKey, profile_id: profileId })));
+
+const toWritten = (row: WrittenRow): WrittenProfile => ({
+  projectId: Number(row.project_id),
+  groupKey: row.group_key,
+  profileId: row.profile_id,
+  version: String(row.version),
+  createdMs: Math.floor(Number(row.created_ms)),
+  updatedMs: Math.floor(Number(row.updated_ms)),
+});
+
+/** Whole milliseconds since the epoch, as a number on both drivers. */
+const epochMs = (column: string) => sql.raw(`(extract(epoch from ${column}) * 1000)::float8`);
+
+/**
+ * The profile rows, through one transaction (or, for plain reads, the pool). Every statement names
+ * each row by project and identity;
+ * values travel as bound parameters. Properties are read as text and parsed with `parseJson`, so
+ * integers beyond 2^53 come back exactly as stored.
+ */
+export class ProfilesTransaction {
+  constructor(private readonly db: Database) {}
+
+  /** The stored profiles among `keys`, locked until commit, in key order (so concurrent batches cannot deadlock). */
+  lockProfiles(keys: ProfileIdentity[]): Promise<StoredProfile[]> {
+    return this.select(keys, sql`for update of p`);
+  }
+
+  /** The stored profiles among `keys`, without locking them. */
+  read(keys: ProfileIdentity[]): Promise<StoredProfile[]> {
+    return this.select(keys, sql``);
+  }
+
+  private async select(keys: ProfileIdentity[], lock: SQL): Promise<StoredProfile[]> {
+    if (!keys.length) return [];
+    const rows = await selectRows<ProfileRow>(
+      this.db,
+      sql`select p.project_id, p.group_key, p.profile_id, p.properties::text as properties, p.property_times::text as property_times,
+            p.version::text as version, p.created_at::text as created_at, ${epochMs('p.created_at')} as created_ms, ${epochMs('p.updated_at')} as updated_ms
+          from profiles p
+          join jsonb_to_recordset(${identities(keys)}::jsonb) as k(project_id integer, group_key text, profile_id text)
+            on p.project_id = k.project_id and p.group_key = k.group_key and p.profile_id = k.profile_id
+          order by p.project_id, p.group_key, p.profile_id
+          ${lock}`,
+    );
+    return rows.map((row) => ({
+      ...toWritten(row),
+      properties: parseJson(row.properties) as Properties,
+      stamps: JSON.parse(row.property_times) as Record<string, number>,
+      createdAt: row.created_at,
+    }));
+  }
+
+  /** Inserts or replaces whole rows, each with a new version from the one sequence. */
+  async save(profiles: ProfileWrite[]): Promise<WrittenProfile[]> {
+    if (!profiles.length) return [];
+    const rows = JSON.stringify(
+      profiles.map((p) => ({
+        project_id: p.projectId,
+        group_key: p.groupKey,
+        profile_id: p.profileId,
+        properties: p.properties,
+        property_times: p.stamps,
+        created_at: p.createdAt ?? null,
+      })),
+    );
+    const written = await selectRows<WrittenRow>(
+      this.db,
+      sql`insert into profiles (project_id, group_key, profile_id, properties, property_times, version, created_at, updated_at)
+          select r.project_id, r.group_key, r.profile_id, r.properties, r.property_times, nextval('profile_versions'), coalesce(r.created_at, now()), now()
+          from jsonb_to_recordset(${rows}::jsonb)
+            as r(project_id integer, group_key text, profile_id text, properties jsonb, property_times jsonb, created_at timestamptz)
+          on conflict (project_id, group_key, profile_id) do update set
+            properties = excluded.properties, property_times = excluded.property_times, version = excluded.version,
+            created_at = excluded.created_at, updated_at = excluded.updated_at
+          returning project_id, group_key, profile_id, version::text as version, ${epochMs('created_at')} as created_ms, ${epochMs('updated_at')} as updated_ms`,
+    );
+    return written.map(toWritten);
+  }
+
+  /** Deletes the rows for good; each deletion gets a version above the row's, for the mirror's tombstone. */
+  async delete(keys: ProfileIdentity[]): Promise<WrittenProfile[]> {
+    if (!keys.length) return [];
+    const deleted = await selectRows<WrittenRow>(
+      this.db,
+      sql`delete from profiles p
+          using jsonb_to_recordset(${identities(keys)}::jsonb) as k(project_id integer, group_key text, profile_id text)
+          where p.project_id = k.project_id and p.group_key = k.group_key and p.profile_id = k.profile_id
+          returning p.project_id, p.group_key, p.profile_id, nextval('profile_versions')::text as version,
+            ${epochMs('p.created_at')} as created_ms, ${epochMs('now()')} as updated_ms`,
+    );
+    return deleted.map(toWritten);
+  }
+
+  /** Fresh versions for tombstones of profiles that are not (or no longer) stored. */
+  async tombstoneVersions(count: number): Promise<string[]> {
+    if (count === 0) return [];
+    const rows = await selectRows<{ version: string }>(this.db, sql`select nextval('profile_versions')::text as version from generate_series(1, ${count}::integer)`);
+    return rows.map((row) => String(row.version));
+  }
+
+  /**
+   * The next offset to apply per partition, locked until commit: a second writer on the same
+   * partition (during a rebalance) waits here, then sees what the first applied.
+   */
+  async lockCheckpoints(partitions: KafkaPartition[]): Promise<Map<string, bigint>> {
+    if (!partitions.length) return new Map();
+    const keys = JSON.stringify(partitions.map(({ topic, partition }) => ({ topic, kafka_partition: partition })));
+    await this.db.execute(
+      sql`insert into profile_offsets (topic, kafka_partition, next_offset)
+          select c.topic, c.kafka_partition, 0 from jsonb_to_recordset(${keys}::jsonb) as c(topic text, kafka_partition integer)
+          on conflict do nothing`,
+    );
+    const rows = await selectRows<{ topic: string; kafka_partition: number; next_offset: string }>(
+      this.db,
+      sql`select o.topic, o.kafka_partition, o.next_offset::text as next_offset
+          from profile_offsets o join jsonb_to_recordset(${keys}::jsonb) as c(topic text, kafka_partition integer)
+            on o.topic = c.topic and o.kafka_partition = c.kafka_partition
+          order by o.topic, o.kafka_partition
+          for update of o`,
+    );
+    return new Map(rows.map((row) => [partitionKey({ topic: row.topic, partition: Number(row.kafka_partition) }), BigInt(row.next_offset)]));
+  }
+
+  async advanceCheckpoints(next: { topic: string; partition: number; nextOffset: bigint }[]): Promise<void> {
+    if (!next.length) return;
+    const rows = JSON.stringify(next.map((n) => ({ topic: n.topic, kafka_partition: n.partition, next_offset: n.nextOffset.toString() })));
+    await this.db.execute(
+      sql`update profile_offsets o set next_offset = greatest(o.next_offset, c.next_offset)
+          from jsonb_to_recordset(${rows}::jsonb) as c(topic text, kafka_partition integer, next_offset bigint)
+          where o.topic = c.topic and o.kafka_partition = c.kafka_partition`,
+    );
+  }
+}
+
+export const partitionKey = ({ topic, partition }: KafkaPartition) => `${topic}:${partition}`;
+
+/** The Postgres profiles (the source of truth). */
+@Injectable()
+export class ProfilesRepository {
+  constructor(private readonly postgres: Postgres) {}
+
+  transaction<T>(work: (profiles: ProfilesTransaction) => Promise<T>): Promise<T> {
+    return this.postgres.db.transaction((tx) => work(new ProfilesTransaction(tx as unknown as Database)));
+  }
+
+  /** One project's stored profiles of one kind (user profiles: group key ''), for reading outside a batch. */
+  async find(projectId: number, groupKey: string, profileIds: string[]): Promise<StoredProfile[]> {
+    return new ProfilesTransaction(this.postgres.db).read(profileIds.map((profileId) => ({ projectId, groupKey, profileId })));
+  }
+}

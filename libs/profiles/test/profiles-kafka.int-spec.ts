@@ -1,0 +1,153 @@
+import { AppConfig } from '@analytics/config';
+import { createKafka, Kafka, topicName, TopicKey } from '@analytics/kafka';
+import { createTestEnvironment, eventually, TestEnvironment } from '@analytics/testing';
+import fc from 'fast-check';
+import { KafkaRef, PartitionUpdates, ProfilesMirrorRepository, PROFILES_WRITER_GROUP, ProfileUpdate, ProfileWriter } from '../src';
+import { recordSequence, ReferenceProfiles, requests, toRecords } from './profile-reference';
+import { ProfilesHarness, queried, startProfilesHarness } from './profiles-harness';
+
+const SEED = Number(process.env.PROFILES_SEED ?? Math.floor(Math.random() * 2 ** 31));
+
+/** Every message of a topic so far, with its headers. */
+async function readTopic(h: ProfilesHarness, key: TopicKey, count: number): Promise<{ value: string; headers: Record<string, string> }[]> {
+  const config = h.app.app.get(AppConfig);
+  const consumer = h.app.app.get(Kafka).consumer({ groupId: `${config.kafka!.topicPrefix}reader-${Math.random()}` });
+  await consumer.connect();
+  await consumer.subscribe({ topic: topicName(config.kafka!, key), fromBeginning: true });
+  const messages: { value: string; headers: Record<string, string> }[] = [];
+  await new Promise<void>((resolve) => {
+    void consumer.run({
+      eachMessage: async ({ message }) => {
+        const headers = Object.fromEntries(Object.entries(message.headers ?? {}).map(([k, v]) => [k, String(v)]));
+        messages.push({ value: message.value?.toString() ?? '', headers });
+        if (messages.length >= count) resolve();
+      },
+    });
+  });
+  await consumer.disconnect();
+  return messages;
+}
+
+describe('profiles through the real broker', () => {
+  let environment: TestEnvironment;
+  let h: ProfilesHarness;
+
+  beforeAll(async () => {
+    environment = await createTestEnvironment({ kafka: true });
+    h = await startProfilesHarness({}, environment);
+  });
+  afterAll(async () => {
+    await h?.close();
+    await environment?.dispose();
+  });
+
+  const record = (id: string, operation: object) => ({ $token: h.project.token, $distinct_id: id, ...operation });
+
+  it('dead-letters what can never apply, with the reason, without blocking the partition', async () => {
+    const config = h.app.app.get(AppConfig);
+    const producer = h.app.app.get(Kafka).producer();
+    await producer.connect();
+    await producer.send({ topic: topicName(config.kafka!, 'profiles'), messages: [{ key: 'x', value: '{"not":"an update"}' }] });
+    await producer.disconnect();
+    await h.send('engage', [record('dlq', { $set: { s: 'text' } }), record('dlq', { $add: { s: 1 } }), record('dlq', { $set: { after: true } })]);
+    await eventually(async () => expect((await h.stored(['dlq'])).get('dlq')).toMatchObject({ s: 'text', after: true }));
+    const dead = await readTopic(h, 'profilesDeadLetter', 2);
+    expect(dead.map((d) => d.headers.reason).sort()).toEqual(['$add: "s" holds a string, not a number', 'not a profile update: not a profile update']);
+    expect(dead.find((d) => d.headers.reason.startsWith('$add'))!.value).toContain('"profileId":"dlq"');
+    expect(dead.every((d) => Number(d.headers.source_offset) >= 0 && d.headers.source_topic === topicName(config.kafka!, 'profiles'))).toBe(true);
+  });
+
+  it('acknowledges once the broker has the updates; the writer applies each profile\'s updates in order, across concurrent senders', async () => {
+    const senders = 6;
+    const rounds = 12;
+    const send = async (sender: number) => {
+      for (let round = 0; round < rounds; round++) {
+        const answer = await h.send('engage', [record('k-shared', { $add: { total: 1 } }), record(`k-own-${sender}`, { $append: { seen: round } })]);
+        expect(answer.text).toBe('1');
+      }
+    };
+    await Promise.all(Array.from({ length: senders }, (_, sender) => send(sender)));
+    const ids = ['k-shared', ...Array.from({ length: senders }, (_, s) => `k-own-${s}`)];
+    const expectApplied = (profiles: Map<string, Record<string, unknown>>) => {
+      expect(profiles.get('k-shared')?.total).toBe(senders * rounds);
+      for (let s = 0; s < senders; s++) expect(profiles.get(`k-own-${s}`)?.seen).toEqual(Array.from({ length: rounds }, (_, r) => r));
+    };
+    await eventually(async () => expectApplied(await h.stored(ids)));
+    await eventually(async () => expectApplied(await queried(h, ids)));
+  });
+
+  it('agrees with the reference semantics on generated sequences', async () => {
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(recordSequence(3), fc.array(fc.integer({ min: 1, max: 10 }), { maxLength: 6 }), async (generated, sizes) => {
+        const prefix = `kafka-run${run++}`;
+        const records = toRecords(prefix, generated);
+        const reference = new ReferenceProfiles();
+        records.forEach((r) => reference.apply(r));
+        for (const request of requests(records, sizes)) expect((await h.send('engage', request.map((r) => ({ ...r, $token: h.project.token })))).text).toBe('1');
+        const ids = [0, 1, 2].map((i) => `${prefix}-${i}`);
+        const expected = new Map(ids.flatMap((id) => (reference.properties(id) ? [[id, reference.properties(id)]] : [])));
+        await eventually(async () => expect(await queried(h, ids)).toEqual(expected));
+        expect(await h.stored(ids)).toEqual(expected);
+      }),
+      { seed: SEED, numRuns: 8 },
+    );
+  });
+
+  it('applies a redelivered batch once: no $add or $append counts twice, and the mirror is repaired', async () => {
+    const writer = h.app.app.get(ProfileWriter);
+    const update = (offset: number, operation: object): { ref: KafkaRef; update: ProfileUpdate } => ({
+      ref: { topic: 'redelivery', partition: 3, offset: String(offset) },
+      update: { projectId: h.project.id, groupKey: '', profileId: 'redelivered', timeMs: Date.now(), timed: false, ignoreTime: false, ...operation } as ProfileUpdate,
+    });
+    const batch = (updates: { ref: KafkaRef; update: ProfileUpdate }[]): PartitionUpdates => ({
+      topic: 'redelivery',
+      partition: 3,
+      updates,
+      nextOffset: BigInt(updates[updates.length - 1].ref.offset) + 1n,
+    });
+    const first = [update(0, { op: '$add', properties: { n: 5 } }), update(1, { op: '$append', properties: { l: 'x' } })];
+    await writer.applyFromKafka([batch(first)]);
+    await writer.applyFromKafka([batch(first)]);
+    // Delivered again with more behind it: only the new update applies.
+    await writer.applyFromKafka([batch([...first, update(2, { op: '$add', properties: { n: 1 } })])]);
+    expect((await h.stored(['redelivered'])).get('redelivered')).toMatchObject({ n: 6, l: ['x'] });
+    expect((await queried(h, ['redelivered'])).get('redelivered')).toMatchObject({ n: 6, l: ['x'] });
+
+    // The writer stopped between Postgres and ClickHouse: delivered again, the mirror catches up.
+    const mirror = h.app.app.get(ProfilesMirrorRepository);
+    const lost = [update(3, { op: '$set', properties: { late: true } })];
+    jest.spyOn(mirror, 'insert').mockRejectedValueOnce(new Error('ClickHouse went away'));
+    await expect(writer.applyFromKafka([batch(lost)])).rejects.toThrow('ClickHouse went away');
+    expect((await queried(h, ['redelivered'])).get('redelivered')).not.toHaveProperty('late');
+    await writer.applyFromKafka([batch(lost)]);
+    expect((await queried(h, ['redelivered'])).get('redelivered')).toMatchObject({ n: 6, l: ['x'], late: true });
+  });
+
+  it('deletes: gone from Postgres, a tombstone in the mirror', async () => {
+    await h.send('engage', [record('k-del', { $set: { a: 1 } })]);
+    await eventually(async () => expect((await queried(h, ['k-del'])).size).toBe(1));
+    await h.send('engage', [record('k-del', { $delete: '' })]);
+    await eventually(async () => expect((await h.mirrorRows(['k-del'])).map((r) => r.is_deleted)).toContain(1));
+    expect((await h.stored(['k-del'])).size).toBe(0);
+    expect((await queried(h, ['k-del'])).size).toBe(0);
+  });
+
+  it('a writer that starts over from the first offset re-applies nothing', async () => {
+    const ids = ['k-shared', 'k-own-0'];
+    const before = await h.stored(ids);
+    const project = h.project;
+    await h.close();
+    const admin = createKafka(environment.config.kafka!).admin();
+    await admin.connect();
+    await admin.resetOffsets({ groupId: `${environment.config.kafka!.topicPrefix}${PROFILES_WRITER_GROUP}`, topic: topicName(environment.config.kafka!, 'profiles'), earliest: true });
+    await admin.disconnect();
+    h = await startProfilesHarness({}, environment);
+    // Behind everything consumed again on its partition: once it is applied, the old updates were read again.
+    await h.send('engage', [{ $token: project.token, $distinct_id: 'k-shared', $set: { restarted: true } }]);
+    await eventually(async () => expect((await h.stored(['k-shared'], '', project)).get('k-shared')).toHaveProperty('restarted', true));
+    const after = await h.stored(ids, '', project);
+    expect(after.get('k-shared')).toEqual({ ...before.get('k-shared'), restarted: true, $last_seen: expect.any(String) });
+    expect(after.get('k-own-0')).toEqual(before.get('k-own-0'));
+  });
+});
