@@ -4,6 +4,8 @@ import { EventWriterModule } from '@analytics/event-writer';
 import { ExportModule } from '@analytics/export';
 import { IngestModule } from '@analytics/ingest';
 import { ProfilesModule } from '@analytics/profiles';
+import { QueryModule } from '@analytics/query';
+import { SavedReportsModule } from '@analytics/reports';
 import { ManagementModule } from '@analytics/management';
 import { AnnotationsModule } from '@analytics/annotations';
 import { DictionaryModule } from '@analytics/dictionary';
@@ -17,6 +19,8 @@ export function serviceModules(config: AppConfig): (DynamicModule | Type<unknown
   if (config.runs('writer') && config.kafka) modules.push(EventWriterModule.forRoot(config));
   if (config.runs('export')) modules.push(ExportModule);
   if (config.runs('management')) modules.push(ManagementModule, AnnotationsModule, DictionaryModule);
+  if (config.runs('query')) modules.push(QueryModule);
+  if (config.runs('management')) modules.push(SavedReportsModule);
   modules.push(ProfilesModule.forRoot(config));
   return modules;
 }

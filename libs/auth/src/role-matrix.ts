@@ -28,6 +28,15 @@ const query = (method: RouteAccess['method'], path: string, served?: false) => [
   route(method, `/api/2.0${path}`, 'project', 'consumer', served),
 ];
 
+/** Saved reports: analysts and above write, consumers read. */
+const savedReport = (kind: string, id: string) => [
+  route('GET', `/api/app/projects/:projectId/${kind}`, 'project', 'consumer'),
+  route('POST', `/api/app/projects/:projectId/${kind}`, 'project', 'analyst'),
+  route('GET', `/api/app/projects/:projectId/${kind}/${id}`, 'project', 'consumer'),
+  route('PATCH', `/api/app/projects/:projectId/${kind}/${id}`, 'project', 'analyst'),
+  route('DELETE', `/api/app/projects/:projectId/${kind}/${id}`, 'project', 'analyst'),
+];
+
 /**
  * What each role may do, endpoint by endpoint: the one table the guards' decorators must agree with
  * (a test walks every registered route against it) and that README shows.
@@ -103,12 +112,25 @@ export const ROLE_MATRIX: readonly RouteAccess[] = [
 
   ...query('GET', '/engage'),
   ...query('POST', '/engage'),
-  ...query('GET', '/insights', false),
-  ...query('GET', '/funnels', false),
-  ...query('GET', '/funnels/list', false),
-  ...query('GET', '/retention', false),
-  ...query('POST', '/cohorts/list', false),
-  ...query('GET', '/segmentation', false),
+  ...query('GET', '/insights'),
+  ...query('GET', '/funnels'),
+  ...query('GET', '/funnels/list'),
+  ...query('GET', '/retention'),
+  ...query('GET', '/retention/addiction'),
+  ...query('GET', '/cohorts/list'),
+  ...query('POST', '/cohorts/list'),
+  ...query('GET', '/segmentation'),
+  ...query('GET', '/segmentation/numeric'),
+  ...query('GET', '/segmentation/sum'),
+  ...query('GET', '/segmentation/average'),
+  ...query('GET', '/events'),
+  ...query('GET', '/events/names'),
+  ...query('GET', '/events/properties'),
+  ...query('GET', '/events/properties/top'),
+  ...query('GET', '/events/properties/values'),
+  ...savedReport('bookmarks', ':id'),
+  ...savedReport('funnels', ':funnelId'),
+  ...savedReport('cohorts', ':id'),
 ];
 
 /** The matrix entry for a registered route (Express path pattern), if any; the OpenAPI page's files are public. */

@@ -33,6 +33,8 @@ export class AppConfig {
   readonly writer: { flushIntervalMs: number; maxBatchRows: number };
   /** The raw export's limits per project (the real API's numbers by default). */
   readonly exportLimits: { perHour: number; perSecond: number; concurrent: number };
+  /** The query API's limits per project (the spec's 60/hour, 3/second, 5 at once) and its query time limit. */
+  readonly query: { limits: { perHour: number; perSecond: number; concurrent: number }; maxExecutionSeconds: number };
   /** Schema writes per organization per minute (the real API's 5), dropped-rule cache, `schemas/seen` window. */
   readonly dictionary: { schemaWritesPerMinute: number; cacheTtlMs: number; seenDays: number };
 
@@ -74,6 +76,14 @@ export class AppConfig {
       perHour: env.EXPORT_LIMIT_PER_HOUR ?? 60,
       perSecond: env.EXPORT_LIMIT_PER_SECOND ?? 3,
       concurrent: env.EXPORT_LIMIT_CONCURRENT ?? 100,
+    };
+    this.query = {
+      limits: {
+        perHour: env.QUERY_LIMIT_PER_HOUR ?? 60,
+        perSecond: env.QUERY_LIMIT_PER_SECOND ?? 3,
+        concurrent: env.QUERY_LIMIT_CONCURRENT ?? 5,
+      },
+      maxExecutionSeconds: env.QUERY_MAX_EXECUTION_SECONDS ?? 60,
     };
     this.dictionary = {
       schemaWritesPerMinute: env.SCHEMA_WRITES_PER_MINUTE ?? 5,

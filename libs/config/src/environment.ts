@@ -107,6 +107,11 @@ export class Environment {
   @Integer(1, 1_000_000_000) EXPORT_LIMIT_PER_SECOND?: number;
   @Integer(1, 1_000_000) EXPORT_LIMIT_CONCURRENT?: number;
 
+  @Integer(1, 1_000_000_000) QUERY_LIMIT_PER_HOUR?: number;
+  @Integer(1, 1_000_000_000) QUERY_LIMIT_PER_SECOND?: number;
+  @Integer(1, 1_000_000) QUERY_LIMIT_CONCURRENT?: number;
+  @Integer(1, 3600) QUERY_MAX_EXECUTION_SECONDS?: number;
+
   @Integer(1, 1_000_000) SCHEMA_WRITES_PER_MINUTE?: number;
   @Integer(100, 60_000) DICTIONARY_CACHE_TTL_MS?: number;
   @Integer(1, 365) DICTIONARY_SEEN_DAYS?: number;

@@ -1,0 +1,32 @@
+import { ClickHouseClient } from '@analytics/clickhouse';
+import { Inject, Injectable } from '@nestjs/common';
+import { QUERY_SETTINGS, QuerySettings } from '../query-settings';
+
+/** SQL and its bound values; user text only ever travels in `params`. */
+export interface BoundQuery {
+  sql: string;
+  params: Record<string, unknown>;
+}
+
+/**
+ * Runs the reports' SELECTs: every one with the execution-time cap, and cancelled (on a server, the
+ * running query is killed) when `signal` aborts because the client went away.
+ */
+@Injectable()
+export class QueryRunner {
+  constructor(
+    @Inject(ClickHouseClient) private readonly clickhouse: ClickHouseClient,
+    @Inject(QUERY_SETTINGS) private readonly settings: QuerySettings,
+  ) {}
+
+  async rows<T>(query: BoundQuery, signal?: AbortSignal): Promise<T[]> {
+    const result = await this.clickhouse.query({
+      query: query.sql,
+      query_params: query.params,
+      format: 'JSONEachRow',
+      abort_signal: signal,
+      clickhouse_settings: { max_execution_time: this.settings.maxExecutionSeconds },
+    });
+    return result.json<T>();
+  }
+}

@@ -1,0 +1,52 @@
+import { EVENTS_TABLE } from '@analytics/clickhouse';
+import { compileWhere, ExpressionError, profilesScope } from '@analytics/expression';
+import { CohortBehavior, CohortDefinition, isBehaviorCohort } from '@analytics/reports';
+import { BoundQuery } from '../clickhouse/query-runner';
+import { parseEventExpression, whereSql } from '../expressions/query-expressions';
+import { QueryError, QueryErrorCode } from '../query-error';
+import { DAY_MS, today } from '../time/utc-days';
+
+/**
+ * The profiles mirror written by libs/profiles (ClickHouse migration 0002): one row per profile
+ * version, deletions hidden by FINAL. Not yet exported by @analytics/clickhouse; switch to its
+ * PROFILES_TABLE when it is.
+ */
+const PROFILES_MIRROR_TABLE = 'profiles';
+
+/** Parameter names start with `cohort` so the SQL can sit inside another query (the profile query's filter_by_cohort). */
+function behaviorMembersSql(projectId: number, behavior: CohortBehavior, nowMs: number): BoundQuery {
+  const where = behavior.where ? whereSql(parseEventExpression('definition.behavior.where', behavior.where), 'cohortw') : { sql: '1', params: {} };
+  return {
+    sql: `SELECT distinct_id FROM ${EVENTS_TABLE} FINAL
+      WHERE project_id = {cohortProject:UInt32} AND event = {cohortEvent:String} AND time >= fromUnixTimestamp64Milli({cohortSinceMs:Int64}, 'UTC') AND ${where.sql}
+      GROUP BY distinct_id HAVING count() >= {cohortMinCount:UInt64}`,
+    params: {
+      ...where.params,
+      cohortProject: projectId,
+      cohortEvent: behavior.event,
+      // The last N UTC days, today included.
+      cohortSinceMs: (today(nowMs) - behavior.last_days + 1) * DAY_MS,
+      cohortMinCount: behavior.min_count,
+    },
+  };
+}
+
+function profileMembersSql(projectId: number, where: string): BoundQuery {
+  let compiled;
+  try {
+    compiled = compileWhere(where, profilesScope('properties'), { prefix: 'cohortp' });
+  } catch (error) {
+    if (error instanceof ExpressionError) throw new QueryError(QueryErrorCode.InvalidExpression, `definition.where: ${error.message}`);
+    throw error;
+  }
+  return {
+    sql: `SELECT profile_id AS distinct_id FROM ${PROFILES_MIRROR_TABLE} FINAL
+      WHERE project_id = {cohortProject:UInt32} AND group_key = '' AND is_deleted = 0 AND ${compiled.sql}`,
+    params: { ...compiled.params, cohortProject: projectId },
+  };
+}
+
+/** `SELECT distinct_id …` of the cohort's members now: a subquery with its own bound parameters. */
+export function cohortMembersSql(projectId: number, definition: CohortDefinition, nowMs: number): BoundQuery {
+  return isBehaviorCohort(definition) ? behaviorMembersSql(projectId, definition.behavior, nowMs) : profileMembersSql(projectId, definition.where);
+}

@@ -1,0 +1,31 @@
+import { SavedReport, SavedReportsService } from '@analytics/reports';
+import { Inject, Injectable } from '@nestjs/common';
+import { BoundQuery, QueryRunner } from '../clickhouse/query-runner';
+import { QUERY_CLOCK, QueryClock } from '../clock';
+import { cohortMembersSql } from './cohort-members-sql';
+
+/**
+ * Who is in a saved cohort now. For the profile query's `filter_by_cohort`: `membersQuery` gives a
+ * `SELECT distinct_id` subquery whose parameters are all named `cohort…`, to use as
+ * `profile_id IN (<sql>)` with the params merged into the outer query's.
+ */
+@Injectable()
+export class CohortMembership {
+  constructor(
+    private readonly reports: SavedReportsService,
+    private readonly runner: QueryRunner,
+    @Inject(QUERY_CLOCK) private readonly clock: QueryClock,
+  ) {}
+
+  /** Throws the reports lib's 404 when the project has no such cohort. */
+  async membersQuery(projectId: number, cohortId: number): Promise<BoundQuery> {
+    const cohort = await this.reports.get(projectId, 'cohort', cohortId);
+    return cohortMembersSql(projectId, cohort.definition, this.clock());
+  }
+
+  async count(cohort: SavedReport<'cohort'>, signal?: AbortSignal): Promise<number> {
+    const members = cohortMembersSql(cohort.projectId, cohort.definition, this.clock());
+    const [row] = await this.runner.rows<{ members: number }>({ sql: `SELECT count() AS members FROM (${members.sql})`, params: members.params }, signal);
+    return Number(row?.members ?? 0);
+  }
+}

@@ -1,0 +1,24 @@
+import { CurrentAccess, ProjectAccess } from '@analytics/auth';
+import { Get, HttpCode, Post } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
+import { QueryApiController } from '../http/query-api';
+import { QuerySignal } from '../http/query-quota.interceptor';
+import { CohortsListService } from './cohorts-list.service';
+
+@QueryApiController('query: cohorts')
+export class CohortsListController {
+  constructor(private readonly cohorts: CohortsListService) {}
+
+  @Post('cohorts/list')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'The saved cohorts with how many users are in each now' })
+  list(@CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal) {
+    return this.cohorts.list(access.project.id, signal);
+  }
+
+  @Get('cohorts/list')
+  @ApiOperation({ summary: 'The same list, for clients that send GET' })
+  listByGet(@CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal) {
+    return this.cohorts.list(access.project.id, signal);
+  }
+}

@@ -1,0 +1,34 @@
+import { CurrentAccess, ProjectAccess } from '@analytics/auth';
+import { Get, Req } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { QueryApiController, queryParams } from '../http/query-api';
+import { QuerySignal } from '../http/query-quota.interceptor';
+import { SEGMENTATION_TYPES } from '../segmentation/segmentation-spec';
+import { EventCatalogService } from './event-catalog.service';
+
+@QueryApiController('query: events')
+export class EventCatalogController {
+  constructor(private readonly catalog: EventCatalogService) {}
+
+  @Get('events/names')
+  @ApiOperation({ summary: 'The most common event names of the last 31 days' })
+  names(@Req() req: Request, @CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal) {
+    const params = queryParams(req);
+    return this.catalog.eventNames(access.project.id, params.oneOf('type', SEGMENTATION_TYPES) ?? 'general', params.integer('limit', 1, 10_000) ?? 255, signal);
+  }
+
+  @Get('events/properties/top')
+  @ApiOperation({ summary: "An event's most used property names over the last 31 days, with counts" })
+  topProperties(@Req() req: Request, @CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal) {
+    const params = queryParams(req);
+    return this.catalog.topProperties(access.project.id, params.requiredText('event'), params.integer('limit', 1, 10_000) ?? 10, signal);
+  }
+
+  @Get('events/properties/values')
+  @ApiOperation({ summary: "A property's most common values on an event over the last 31 days" })
+  values(@Req() req: Request, @CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal) {
+    const params = queryParams(req);
+    return this.catalog.propertyValues(access.project.id, params.requiredText('event'), params.requiredText('name'), params.integer('limit', 1, 10_000) ?? 255, signal);
+  }
+}

@@ -1,0 +1,34 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { QUERY_CLOCK, QueryClock } from '../clock';
+import { propertyExpression } from '../expressions/query-expressions';
+import { SegmentationType } from '../segmentation/segmentation-spec';
+import { DAY_MS, today } from '../time/utc-days';
+import { CATALOG_DAYS } from './event-catalog-sql';
+import { EventCatalogRepository } from './event-catalog.repository';
+
+/** What a project's events look like lately: names, property names, property values. */
+@Injectable()
+export class EventCatalogService {
+  constructor(
+    private readonly repository: EventCatalogRepository,
+    @Inject(QUERY_CLOCK) private readonly clock: QueryClock,
+  ) {}
+
+  private sinceMs(): number {
+    return (today(this.clock()) - CATALOG_DAYS + 1) * DAY_MS;
+  }
+
+  eventNames(projectId: number, type: SegmentationType, limit: number, signal?: AbortSignal): Promise<string[]> {
+    return this.repository.eventNames(projectId, type, limit, this.sinceMs(), signal);
+  }
+
+  /** `{"<property>": {"count": N}}`, the most used first. */
+  async topProperties(projectId: number, event: string, limit: number, signal?: AbortSignal): Promise<Record<string, { count: number }>> {
+    const rows = await this.repository.topProperties(projectId, event, limit, this.sinceMs(), signal);
+    return Object.fromEntries(rows.map((row) => [row.name, { count: row.count }]));
+  }
+
+  propertyValues(projectId: number, event: string, name: string, limit: number, signal?: AbortSignal): Promise<string[]> {
+    return this.repository.propertyValues(projectId, event, propertyExpression('name', name), limit, this.sinceMs(), signal);
+  }
+}

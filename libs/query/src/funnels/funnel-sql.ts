@@ -1,0 +1,247 @@
+import { EVENTS_TABLE } from '@analytics/clickhouse';
+import { BoundQuery } from '../clickhouse/query-runner';
+import { bucketDaySql, bucketParams } from '../clickhouse/bucket-sql';
+import { allOf, segmentSql, whereSql } from '../expressions/query-expressions';
+import { DAY_MS } from '../time/utc-days';
+import { FunnelSpec } from './funnel-spec';
+import { OTHER, UNDEFINED_SEGMENT } from './funnel-tally';
+
+/**
+ * The funnel in one ClickHouse query, exact to the contract (docs/queries.md):
+ *
+ * 1. events: each of a user's events gets a bit mask of the steps it can fill (event name, the
+ *    step's `where`, the funnel's `where`s); only events with a bit are read.
+ * 2. users: each user's events sorted by time (one UInt64 each: time and mask). Events at the same
+ *    instant form a group that acts through its first event, with its `reach` from each step:
+ *    the most consecutive steps its distinct events can fill (a small matching search; users
+ *    without such groups, nearly all, skip it). `next_s[i]` is the first later event that can
+ *    fill step s.
+ * 3. attempts: from every start group in range, the greedy chain (take the first group that can
+ *    fill the next step, fill as many steps there as it can) is at once the deepest and the one
+ *    with the earliest step times; the window only cuts it short, since times only grow along it.
+ * 4. per bucket the deepest attempt, then the earliest start, is the user's; then users are
+ *    counted per bucket (and segment) with their summed step times.
+ *
+ * Lambda parameters are named x… so they never shadow a column.
+ */
+
+export interface FunnelRow {
+  bucket: number;
+  segment: string;
+  /** Rank of the segment by entries (segmented funnels only). */
+  rank?: number;
+  counts: number[];
+  /** Σ (t_i − t_{i−1}) and Σ (t_i − t_0) per step, as decimal text (they may pass 2^53). */
+  previous_ms: string[];
+  start_ms: string[];
+}
+
+const range = (n: number, from = 0) => Array.from({ length: n - from }, (_, i) => i + from);
+
+function stepMasks(spec: FunnelSpec): BoundQuery {
+  const params: Record<string, unknown> = {};
+  const bits = spec.steps.map((step, k) => {
+    params[`step${k}`] = step.event;
+    const where = step.where ? whereSql(step.where, `s${k}`) : { sql: '1', params: {} };
+    Object.assign(params, where.params);
+    return `bitShiftLeft(toUInt64(event = {step${k}:String} AND ${where.sql}), ${k})`;
+  });
+  return { sql: bits.join(' + '), params };
+}
+
+/** Step 1: the events that can fill a step, with their masks (and the `on` value of step-1 events). */
+function eventsSql(spec: FunnelSpec): BoundQuery {
+  const masks = stepMasks(spec);
+  const filters = allOf(spec.filters, 'f');
+  const segment = spec.on ? segmentSql(spec.on, 'on') : undefined;
+  const sql = `SELECT distinct_id, toUnixTimestamp64Milli(time) AS t, ${masks.sql} AS mask${segment ? `, if(bitTest(mask, 0), ${segment.sql}, NULL) AS seg` : ''}
+    FROM ${EVENTS_TABLE} FINAL
+    WHERE project_id = {project:UInt32} AND event IN {stepEvents:Array(String)}
+      AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({scanEndMs:Int64}, 'UTC')
+      AND ${filters.sql} AND mask != 0`;
+  return { sql, params: { ...masks.params, ...filters.params, ...segment?.params } };
+}
+
+/**
+ * The most consecutive steps from `step` that distinct events of one same-instant group (an
+ * Array(UInt64) of masks) can fill: the sets of events used after each step are carried forward
+ * until none extends. Identical masks beyond their step count cannot all be used and are dropped
+ * first; a group keeps at most 64 events. `id` keeps the lambda names of nested uses apart.
+ */
+function groupReachSql(group: string, step: number | string, steps: number, id: string): string {
+  const [q, a, k, r, e, fold] = ['q', 'a', 'k', 'r', 'e', 'fold'].map((name) => `x${name}${id}`);
+  const reduced = `arraySlice(arrayFilter((xm${id}, xu${id}) -> xu${id} <= bitCount(xm${id}), ${group}, arrayEnumerateUniq(${group})), 1, 64)`;
+  const extend =
+    `arrayDistinct(arrayFlatten(arrayMap(${r} -> arrayMap(${e} -> toUInt64(bitOr(${r}, bitShiftLeft(toUInt64(1), ${e} - 1))), ` +
+    `arrayFilter(${e} -> NOT bitTest(${r}, ${e} - 1) AND bitTest(${q}[${e}], ${k}), arrayEnumerate(${q}))), ${a}.1)))`;
+  const folded = `arrayFold((${a}, ${k}) -> (${extend}, toUInt64(${a}.2 + notEmpty(${a}.1))), range(${step}, ${steps}), (CAST([0], 'Array(UInt64)'), toUInt64(0)))`;
+  return `arrayMap(${q} -> toUInt64((${folded} AS ${fold}).2 + notEmpty(${fold}.1) - 1), [${reduced}])[1]`;
+}
+
+/**
+ * The `on` value naming a same-instant start group: among its step-1 events that can start the
+ * group's deepest fill, the smallest value (events without one last).
+ */
+function groupSegmentSql(steps: number): string {
+  const withoutE = 'arrayFilter((xmw, xiw) -> xiw != xes, xgs, arrayEnumerate(xgs))';
+  const canStart = `bitTest(xgs[xes], 0) AND 1 + ${groupReachSql(withoutE, 1, steps, 'w')} = ${groupReachSql('xgs', 0, steps, 'z')}`;
+  return `arraySort(xv -> (isNull(xv), ifNull(xv, '')), arrayFilter((xvs, xes) -> ${canStart}, xss, arrayEnumerate(xgs)))[1]`;
+}
+
+/**
+ * Each list is one SELECT over the one before: ClickHouse expands an alias into every expression
+ * that names it, so a chain of aliases grows the query tree exponentially while columns of a
+ * subquery are computed once.
+ */
+type Layers = string[][];
+
+/** A chain state packs the event index and the steps filled so far (at most 20) in one integer. */
+const STATE = 64;
+
+/**
+ * Step 2, only for users with same-instant events (`dup`): each group of such events acts through
+ * its first event. `fillMasks` holds there the steps the group can fill (the OR of its masks), 0 on
+ * its other events, so the chain never lands on them; `reachAll[s·len + i]` the reach of the group
+ * from step s. Users without such events (nearly all) keep their masks and a reach of 1.
+ */
+function sameInstantLayers(spec: FunnelSpec): Layers {
+  const n = spec.steps.length;
+  // Per event: a per-group value (computed once, bound to xpg) at each group's first event, `otherwise` on the others.
+  const onFirst = (perGroup: string, otherwise: string, read = (group: string) => group) =>
+    `arrayMap(xpg -> arrayMap((xf, xc) -> if(xf, ${read('xpg[xc]')}, ${otherwise}), newGroup, arrayCumSum(newGroup)), [${perGroup}])[1]`;
+  const groups = 'arraySplit((xm, xf) -> xf, masks, newGroup)';
+  // Per group, its reach from every step (one matching search written once, run per step).
+  const groupReaches = `arrayMap(xg -> arrayMap(xs -> ${groupReachSql('xg', 'xs', n, 'r')}, range(${n})), xgm)`;
+  const reachAll = `arrayMap(xgr -> arrayFlatten(arrayMap(xs -> ${onFirst('xgr', '0', (group) => `${group}[xs + 1]`)}, range(${n}))), [${groupReaches}])[1]`;
+  const columns = [
+    `if(dup, arrayMap(xgm -> ${reachAll}, [${groups}])[1], CAST([], 'Array(UInt64)')) AS reachAll`,
+    `if(dup, arrayMap(xgm -> ${onFirst("arrayMap(xg -> arrayReduce('groupBitOr', xg), xgm)", '0')}, [${groups}])[1], masks) AS fillMasks`,
+  ];
+  if (spec.on) {
+    const segments = `arrayMap((xgs, xss) -> ${groupSegmentSql(n)}, xgm, arraySplit((xv, xf) -> xf, segs, newGroup))`;
+    columns.push(`if(dup, arrayMap(xgm -> ${onFirst(segments, 'NULL')}, [${groups}])[1], segs) AS startSegs`);
+  }
+  return [
+    [
+      'arrayExists(xd -> xd = 0, arrayPopFront(arrayDifference(times))) AS dup',
+      'length(times) AS len',
+      'arrayEnumerate(times) AS idx',
+    ],
+    ["if(dup, arrayMap((xd, xi) -> xi = 1 OR xd != 0, arrayDifference(times), idx), CAST([], 'Array(UInt8)')) AS newGroup"],
+    columns,
+  ];
+}
+
+/** How many steps event `i`'s group fills from step `s` once the chain reaches it. */
+const reachOf = (s: string, i: string) => `if(dup, reachAll[${s} * len + ${i}], 1)`;
+
+/**
+ * Step 3: next pointers, then the greedy chain from every start (all starts of a user at once),
+ * one step per layer, each state being event · 64 + steps filled.
+ */
+function attemptsLayers(spec: FunnelSpec): Layers {
+  const n = spec.steps.length;
+  const next = (s: string, g: string) => `multiIf(${range(n, 1).map((step) => `${s} = ${step}, next${step}[${g}]`).join(', ')}, 0)`;
+  const layers: Layers = [
+    [
+      ...range(n, 1).map((step) => `arrayPushBack(arrayPopFront(arrayReverseFill(xv -> xv != 0, arrayMap((xm, xi) -> if(bitTest(xm, ${step}), xi, 0), fillMasks, idx))), 0) AS next${step}`),
+      'arrayFilter((xi, xm, xt) -> bitTest(xm, 0) AND xt >= {fromMs:Int64} AND xt < {toEndMs:Int64}, idx, fillMasks, times) AS starts',
+    ],
+    [`arrayMap(xi -> xi * ${STATE} + ${reachOf('0', 'xi')}, starts) AS P1`],
+  ];
+  for (const i of range(n + 1, 2)) {
+    const found = `(if(intDiv(xp, ${STATE}) = 0, 0, ${next(`xp % ${STATE}`, `intDiv(xp, ${STATE})`)}) AS xg)`;
+    layers.push([`arrayMap(xp -> ${found} * ${STATE} + xp % ${STATE} + if(xg = 0, 0, ${reachOf(`(xp % ${STATE})`, 'xg')}), P${i - 1}) AS P${i}`]);
+  }
+  const later = range(n + 1, 2);
+  const event = (x: string) => `intDiv(${x}, ${STATE})`;
+  const inWindow = later.map((i) => `if(${event(`xp${i}`)} != 0 AND times[${event(`xp${i}`)}] <= times[${event('xp1')}] + {windowMs:Int64}, xp${i} % ${STATE}, 0)`);
+  layers.push([
+    `arrayMap((${range(n + 1, 1).map((i) => `xp${i}`).join(', ')}) -> greatest(xp1 % ${STATE}, ${inWindow.join(', ')}), ${range(n + 1, 1).map((i) => `P${i}`).join(', ')}) AS D`,
+    `arrayMap(xp -> ${bucketDaySql(`times[${event('xp')}]`, spec.buckets)}, P1) AS B`,
+  ]);
+  return layers;
+}
+
+/** Step 4: the user's attempt per bucket: deepest, then earliest start (starts are in time order). */
+function bestPerBucketLayers(spec: FunnelSpec): Layers {
+  const n = spec.steps.length;
+  const steps = `[${range(n + 1, 1).map((i) => `P${i}[xo] % ${STATE}`).join(', ')}]`;
+  const times = `[${range(n + 1, 1).map((i) => `times[intDiv(P${i}[xo], ${STATE})]`).join(', ')}]`;
+  return [
+    [
+      'arraySort((xo, xb, xd) -> (xb, -toInt64(xd), xo), arrayEnumerate(P1), B, D) AS ord',
+      'arrayFilter((xo, xk) -> xk = 1 OR B[xo] != B[ord[xk - 1]], ord, arrayEnumerate(ord)) AS chosen',
+      `arrayMap(xo -> (B[xo], ${spec.on ? `startSegs[intDiv(P1[xo], ${STATE})]` : "''"}, D[xo], ${steps}, ${times}), chosen) AS bests`,
+    ],
+  ];
+}
+
+function tallySql(spec: FunnelSpec, users: string): string {
+  const segment = spec.on ? `ifNull(best.2, '${UNDEFINED_SEGMENT}')` : "''";
+  return `SELECT bucket, segment,
+      sumForEach(arrayResize(CAST([], 'Array(UInt64)'), depth, toUInt64(1))) AS counts,
+      sumForEach(arrayMap((xa, xb) -> xa - xb, st, arrayPushFront(arrayPopBack(st), st[1]))) AS previous,
+      sumForEach(arrayMap(xa -> xa - st[1], st)) AS start
+    FROM (
+      SELECT best.1 AS bucket, ${segment} AS segment, best.3 AS depth,
+        arrayMap(xk -> best.5[arrayFirstIndex(xs -> xs > xk, best.4)], range(depth)) AS st
+      FROM (${users}) ARRAY JOIN bests AS best
+    )
+    GROUP BY bucket, segment`;
+}
+
+/** Segments ranked by entries over all buckets (ties by value); those past `limit` fold into `$other`. */
+function rankedSql(tally: string): string {
+  return `SELECT bucket, if(rank <= {limit:UInt32}, segment, '${OTHER}') AS label, min(rank) AS labelRank,
+      sumForEach(counts) AS labelCounts, sumForEach(previous) AS labelPrevious, sumForEach(start) AS labelStart
+    FROM (
+      SELECT *, dense_rank() OVER (ORDER BY total DESC, segment ASC) AS rank
+      FROM (SELECT *, sum(counts[1]) OVER (PARTITION BY segment) AS total FROM (${tally}))
+    )
+    GROUP BY bucket, label`;
+}
+
+/**
+ * A user's events travel as one UInt64 each, time in the high bits and step mask in the low 20
+ * (MAX_FUNNEL_STEPS): grouping and sorting one integer column is about twice as fast as a tuple,
+ * and the sort order is the same (time, then mask).
+ */
+const MASK_BITS = 20;
+
+function perUserSql(spec: FunnelSpec, events: string): string {
+  if (spec.steps.length > MASK_BITS) throw new Error(`A funnel has at most ${MASK_BITS} steps`);
+  const packed = `bitOr(bitShiftLeft(toUInt64(t), ${MASK_BITS}), mask)`;
+  const unpack = (x: string) => `arrayMap(xp -> toInt64(bitShiftRight(${x}, ${MASK_BITS})), ev) AS times, arrayMap(xp -> bitAnd(${x}, ${2 ** MASK_BITS - 1}), ev) AS masks`;
+  const columns = spec.on ? `arraySort(groupArray((${packed}, seg))) AS ev, ${unpack('xp.1')}, ev.2 AS segs` : `arraySort(groupArray(${packed})) AS ev, ${unpack('xp')}`;
+  return `SELECT ${columns} FROM (${events}) GROUP BY distinct_id`;
+}
+
+export function funnelSql(projectId: number, spec: FunnelSpec): BoundQuery {
+  const events = eventsSql(spec);
+  const perUser = perUserSql(spec, events.sql);
+  const layers = [...sameInstantLayers(spec), ...attemptsLayers(spec), ...bestPerBucketLayers(spec)];
+  const users = layers.reduce((from, columns) => `SELECT *, ${columns.join(',\n      ')} FROM (${from})`, perUser);
+  const tally = tallySql(spec, users);
+  const sql = spec.on
+    ? `SELECT bucket, label AS segment, labelRank AS rank, labelCounts AS counts, arrayMap(x -> toString(x), labelPrevious) AS previous_ms,
+        arrayMap(x -> toString(x), labelStart) AS start_ms FROM (${rankedSql(tally)})`
+    : `SELECT bucket, segment, counts, arrayMap(x -> toString(x), previous) AS previous_ms, arrayMap(x -> toString(x), start) AS start_ms FROM (${tally})`;
+  const fromMs = spec.fromDay * DAY_MS;
+  const toEndMs = (spec.toDay + 1) * DAY_MS;
+  return {
+    sql,
+    params: {
+      ...events.params,
+      ...bucketParams(spec.buckets, spec.fromDay),
+      project: projectId,
+      stepEvents: [...new Set(spec.steps.map((step) => step.event))],
+      fromMs,
+      toEndMs,
+      // A later step may come up to the window after the last possible start.
+      scanEndMs: toEndMs + spec.windowMs,
+      windowMs: spec.windowMs,
+      ...(spec.on && { limit: spec.limit }),
+    },
+  };
+}

@@ -1,0 +1,25 @@
+import { CurrentAccess, ProjectAccess } from '@analytics/auth';
+import { Get, Req } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { QueryApiController, queryParams } from '../http/query-api';
+import { QuerySignal } from '../http/query-quota.interceptor';
+import { parseFunnelQuery } from './funnel-spec';
+import { FunnelsService } from './funnels.service';
+
+@QueryApiController('query: funnels')
+export class FunnelsController {
+  constructor(private readonly funnels: FunnelsService) {}
+
+  @Get('funnels')
+  @ApiOperation({ summary: 'A saved funnel over from_date..to_date, by date bucket (and segment with on)' })
+  funnel(@Req() req: Request, @CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal) {
+    return this.funnels.query(access.project.id, parseFunnelQuery(queryParams(req)), signal);
+  }
+
+  @Get('funnels/list')
+  @ApiOperation({ summary: 'The saved funnels: funnel_id and name' })
+  list(@CurrentAccess() access: ProjectAccess) {
+    return this.funnels.list(access.project.id);
+  }
+}

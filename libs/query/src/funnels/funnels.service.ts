@@ -1,0 +1,29 @@
+import { SavedReportsService } from '@analytics/reports';
+import { Injectable } from '@nestjs/common';
+import { FunnelQuery, funnelSpec } from './funnel-spec';
+import { FunnelResult, funnelResult } from './funnel-tally';
+import { FunnelsRepository } from './funnels.repository';
+
+export interface FunnelListItem {
+  funnel_id: number;
+  name: string;
+}
+
+@Injectable()
+export class FunnelsService {
+  constructor(
+    private readonly reports: SavedReportsService,
+    private readonly repository: FunnelsRepository,
+  ) {}
+
+  /** A saved funnel over the query's dates, with its overrides (window, where, on, buckets). */
+  async query(projectId: number, query: FunnelQuery, signal?: AbortSignal): Promise<FunnelResult> {
+    const saved = await this.reports.get(projectId, 'funnel', query.funnelId);
+    const spec = funnelSpec(saved.definition, query);
+    return funnelResult(spec, await this.repository.tally(projectId, spec, signal));
+  }
+
+  async list(projectId: number): Promise<FunnelListItem[]> {
+    return (await this.reports.list(projectId, 'funnel')).map((report) => ({ funnel_id: report.id, name: report.name }));
+  }
+}

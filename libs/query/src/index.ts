@@ -1,0 +1,11 @@
+export { BoundQuery, QueryRunner } from './clickhouse/query-runner';
+export { QUERY_CLOCK, QueryClock } from './clock';
+export { CohortMembership } from './cohorts/cohort-membership';
+export { CohortListItem } from './cohorts/cohorts-list.service';
+export { FunnelResult } from './funnels/funnel-tally';
+export { InsightsResult } from './insights/insights-tally';
+export { CohortMembershipModule, QueryEngineModule, QueryModule } from './query.module';
+export { QueryError, QueryErrorCode } from './query-error';
+export { loadQuerySettings, QUERY_SETTINGS, QuerySettings } from './query-settings';
+export { RetentionResult } from './retention/retention-tally';
+export { SegmentationResult } from './segmentation/segmentation-tally';

@@ -1,0 +1,18 @@
+import { CurrentAccess, ProjectAccess } from '@analytics/auth';
+import { Get, Req } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { QueryApiController, queryParams } from '../http/query-api';
+import { QuerySignal } from '../http/query-quota.interceptor';
+import { InsightsService } from './insights.service';
+
+@QueryApiController('query: insights')
+export class InsightsController {
+  constructor(private readonly insights: InsightsService) {}
+
+  @Get('insights')
+  @ApiOperation({ summary: 'A saved insights report (bookmark_id), computed now' })
+  report(@Req() req: Request, @CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal) {
+    return this.insights.report(access.project.id, queryParams(req).requiredInteger('bookmark_id', 1, 2 ** 31 - 1), signal);
+  }
+}

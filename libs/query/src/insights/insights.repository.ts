@@ -1,0 +1,21 @@
+import { Injectable } from '@nestjs/common';
+import { QueryRunner } from '../clickhouse/query-runner';
+import { InsightsRow, insightsSql } from './insights-sql';
+import { InsightsSpec } from './insights-spec';
+import { InsightsTally, OVERALL } from './insights-tally';
+
+@Injectable()
+export class InsightsRepository {
+  constructor(private readonly runner: QueryRunner) {}
+
+  async tally(projectId: number, spec: InsightsSpec, signal?: AbortSignal): Promise<InsightsTally> {
+    const rows = await this.runner.rows<InsightsRow>(insightsSql(projectId, spec), signal);
+    const cells = rows.map((row) => ({ metric: Number(row.metric), key: Number(row.key), segment: row.segment, value: Number(row.value) }));
+    if (!spec.on) return { cells };
+    const segments = spec.metrics.map((_, i) => {
+      const ranks = new Map(rows.filter((row) => Number(row.metric) === i && row.segment !== OVERALL).map((row) => [row.segment, Number(row.rank)]));
+      return [...ranks.keys()].sort((a, b) => ranks.get(a)! - ranks.get(b)!);
+    });
+    return { cells, segments };
+  }
+}

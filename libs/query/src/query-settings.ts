@@ -1,0 +1,20 @@
+import { AppConfig, loadConfig } from '@analytics/config';
+
+/** The query service's settings: the `query` slice of AppConfig (QUERY_LIMIT_*, QUERY_MAX_EXECUTION_SECONDS). */
+export interface QuerySettings {
+  /** Per project: queries an hour, a second, and at once (the spec's 60 / 3 / 5 by default). */
+  limits: { perHour: number; perSecond: number; concurrent: number };
+  /** ClickHouse's max_execution_time for every query, in seconds. */
+  maxExecutionSeconds: number;
+}
+
+export const QUERY_SETTINGS = Symbol('QuerySettings');
+
+export function querySettingsOf(config: AppConfig): QuerySettings {
+  return config.query;
+}
+
+/** The settings from an environment, validated with the rest of the configuration. */
+export function loadQuerySettings(env: Record<string, string | undefined> = process.env): QuerySettings {
+  return querySettingsOf(loadConfig(env));
+}

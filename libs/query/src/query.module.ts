@@ -1,0 +1,71 @@
+import { AppConfig } from '@analytics/config';
+import { AuthModule } from '@analytics/auth';
+import { jsonBody } from '@analytics/http';
+import { RateLimitsModule } from '@analytics/rate-limits';
+import { SavedReportsStoreModule } from '@analytics/reports';
+import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { QueryRunner } from './clickhouse/query-runner';
+import { QUERY_CLOCK, systemClock } from './clock';
+import { CohortMembership } from './cohorts/cohort-membership';
+import { CohortsListController } from './cohorts/cohorts-list.controller';
+import { CohortsListService } from './cohorts/cohorts-list.service';
+import { EventCatalogController } from './events/event-catalog.controller';
+import { EventCatalogRepository } from './events/event-catalog.repository';
+import { EventCatalogService } from './events/event-catalog.service';
+import { FunnelsController } from './funnels/funnels.controller';
+import { FunnelsRepository } from './funnels/funnels.repository';
+import { FunnelsService } from './funnels/funnels.service';
+import { QueryQuotaInterceptor } from './http/query-quota.interceptor';
+import { InsightsController } from './insights/insights.controller';
+import { InsightsRepository } from './insights/insights.repository';
+import { InsightsService } from './insights/insights.service';
+import { QUERY_SETTINGS, querySettingsOf } from './query-settings';
+import { RetentionController } from './retention/retention.controller';
+import { RetentionRepository } from './retention/retention.repository';
+import { RetentionService } from './retention/retention.service';
+import { SegmentationController } from './segmentation/segmentation.controller';
+import { SegmentationRepository } from './segmentation/segmentation.repository';
+import { SegmentationService } from './segmentation/segmentation.service';
+
+const controllers = [FunnelsController, RetentionController, SegmentationController, EventCatalogController, InsightsController, CohortsListController];
+
+/** What every report runs on: the settings (from the environment for now), the clock, the ClickHouse runner. */
+@Module({
+  providers: [{ provide: QUERY_SETTINGS, useFactory: querySettingsOf, inject: [AppConfig] }, { provide: QUERY_CLOCK, useValue: systemClock }, QueryRunner],
+  exports: [QUERY_SETTINGS, QUERY_CLOCK, QueryRunner],
+})
+export class QueryEngineModule {}
+
+/** Cohort membership without the query API's routes: for the profile query's `filter_by_cohort`. */
+@Module({ imports: [QueryEngineModule, SavedReportsStoreModule], providers: [CohortMembership], exports: [CohortMembership] })
+export class CohortMembershipModule {}
+
+/**
+ * The query service: /api/query/* and /api/2.0/* (insights, funnels, retention, segmentation,
+ * events, cohorts). Needs ClickHouse and Postgres; saved reports are read from libs/reports.
+ */
+@Module({
+  imports: [AuthModule, RateLimitsModule, SavedReportsStoreModule, QueryEngineModule, CohortMembershipModule],
+  controllers,
+  providers: [
+    QueryQuotaInterceptor,
+    FunnelsRepository,
+    FunnelsService,
+    RetentionRepository,
+    RetentionService,
+    SegmentationRepository,
+    SegmentationService,
+    EventCatalogRepository,
+    EventCatalogService,
+    InsightsRepository,
+    InsightsService,
+    CohortsListService,
+  ],
+  exports: [CohortMembershipModule],
+})
+export class QueryModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    // Only POST /cohorts/list carries a body (project_id may come as a form field).
+    consumer.apply(jsonBody('query')).forRoutes(CohortsListController);
+  }
+}

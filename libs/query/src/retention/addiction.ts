@@ -1,0 +1,102 @@
+import { EVENTS_TABLE } from '@analytics/clickhouse';
+import { bucketDaySql, bucketParams } from '../clickhouse/bucket-sql';
+import { BoundQuery } from '../clickhouse/query-runner';
+import { EventExpression, keepsEvent, optionalEventExpression, whereSql } from '../expressions/query-expressions';
+import { dayRange, QueryParams } from '../http/query-params';
+import { QueryEvent } from '../reference/query-event';
+import { bucketKeys, bucketOf, DateBuckets } from '../time/buckets';
+import { addMonths, DAY_MS, dayOf, formatDay, HOUR_MS } from '../time/utc-days';
+
+/**
+ * /retention/addiction (the frequency report): per period (`unit`) of the range, counts[k] is the
+ * number of users who did `event` in at least k+1 distinct `addiction_unit`s (hours or days) of it.
+ * The array has one entry per addiction unit of the whole calendar period; events outside the range
+ * are not counted.
+ */
+export interface AddictionSpec {
+  event?: string;
+  where?: EventExpression;
+  fromDay: number;
+  toDay: number;
+  unit: Exclude<DateBuckets['kind'], 'days'> | 'day';
+  addictionUnit: 'hour' | 'day';
+}
+
+export interface AddictionRow {
+  period: number;
+  units: number;
+  users: number;
+}
+
+export function parseAddictionQuery(params: QueryParams): AddictionSpec {
+  return {
+    event: params.text('event'),
+    where: optionalEventExpression('where', params.text('where')),
+    ...dayRange(params),
+    unit: params.oneOf('unit', ['day', 'week', 'month'] as const) ?? 'day',
+    addictionUnit: params.oneOf('addiction_unit', ['hour', 'day'] as const) ?? 'day',
+  };
+}
+
+const periodBuckets = (spec: AddictionSpec): DateBuckets => (spec.unit === 'day' ? { kind: 'days', days: 1 } : { kind: spec.unit });
+
+export function addictionSql(projectId: number, spec: AddictionSpec): BoundQuery {
+  const where = spec.where ? whereSql(spec.where, 'w') : { sql: '1', params: {} };
+  const unitOf = spec.addictionUnit === 'hour' ? `intDiv(t, ${HOUR_MS})` : `intDiv(t, ${DAY_MS})`;
+  const sql = `SELECT period, units, count() AS users FROM (
+      SELECT distinct_id, ${bucketDaySql('t', periodBuckets(spec))} AS period, uniqExact(${unitOf}) AS units
+      FROM (SELECT distinct_id, toUnixTimestamp64Milli(time) AS t FROM ${EVENTS_TABLE} FINAL
+        WHERE project_id = {project:UInt32}${spec.event !== undefined ? ' AND event = {event:String}' : ''}
+          AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC') AND ${where.sql})
+      GROUP BY distinct_id, period)
+    GROUP BY period, units`;
+  return {
+    sql,
+    params: {
+      ...where.params,
+      ...(spec.event !== undefined && { event: spec.event }),
+      ...bucketParams(periodBuckets(spec), spec.fromDay),
+      project: projectId,
+      fromMs: spec.fromDay * DAY_MS,
+      toEndMs: (spec.toDay + 1) * DAY_MS,
+    },
+  };
+}
+
+/** How many addiction units the calendar period starting on `day` holds. */
+function unitsInPeriod(spec: AddictionSpec, day: number): number {
+  const days = spec.unit === 'day' ? 1 : spec.unit === 'week' ? 7 : (addMonths(day * DAY_MS, 1) - day * DAY_MS) / DAY_MS;
+  return spec.addictionUnit === 'hour' ? days * 24 : days;
+}
+
+export function addictionResult(spec: AddictionSpec, rows: readonly AddictionRow[]): { data: Record<string, number[]> } {
+  const data: Record<string, number[]> = {};
+  for (const period of bucketKeys(spec.fromDay, spec.toDay, periodBuckets(spec))) {
+    const mine = rows.filter((row) => Number(row.period) === period);
+    data[formatDay(period)] = Array.from({ length: unitsInPeriod(spec, period) }, (_, k) =>
+      mine.filter((row) => Number(row.units) >= k + 1).reduce((sum, row) => sum + Number(row.users), 0),
+    );
+  }
+  return { data };
+}
+
+/** The reference twin, for the tests: users per period and number of distinct addiction units. */
+export function referenceAddiction(events: readonly QueryEvent[], spec: AddictionSpec): AddictionRow[] {
+  const units = new Map<string, { period: number; units: Set<number> }>();
+  for (const event of events) {
+    if ((spec.event !== undefined && event.event !== spec.event) || event.timeMs < spec.fromDay * DAY_MS || event.timeMs >= (spec.toDay + 1) * DAY_MS) continue;
+    if (!keepsEvent([spec.where], event)) continue;
+    const period = bucketOf(dayOf(event.timeMs), periodBuckets(spec), spec.fromDay);
+    const key = `${event.distinctId}\u0000${period}`;
+    const user = units.get(key) ?? { period, units: new Set<number>() };
+    user.units.add(Math.floor(event.timeMs / (spec.addictionUnit === 'hour' ? HOUR_MS : DAY_MS)));
+    units.set(key, user);
+  }
+  const rows = new Map<string, AddictionRow>();
+  for (const { period, units: seen } of units.values()) {
+    const row = rows.get(`${period}|${seen.size}`) ?? { period, units: seen.size, users: 0 };
+    row.users += 1;
+    rows.set(`${period}|${seen.size}`, row);
+  }
+  return [...rows.values()];
+}

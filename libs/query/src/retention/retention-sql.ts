@@ -1,0 +1,118 @@
+import { EVENTS_TABLE } from '@analytics/clickhouse';
+import { bucketDaySql, bucketParams } from '../clickhouse/bucket-sql';
+import { BoundQuery } from '../clickhouse/query-runner';
+import { whereSql } from '../expressions/query-expressions';
+import { DateBuckets } from '../time/buckets';
+import { DAY_MS } from '../time/utc-days';
+import { fixedIntervalMs, returnsEndMs } from './retention-intervals';
+import { RetentionSpec } from './retention-spec';
+
+/**
+ * Retention in one query: per user the birth candidates (cohort-defining events, keyed by time
+ * then insert id and event name) and the returns; per birth the distinct intervals returned in,
+ * summed per cohort with sumMap. Each birth occurrence carries its key, so it is never its own return.
+ */
+
+export interface RetentionRow {
+  cohort: number;
+  first: number;
+  /** sumMap results: [interval indexes, users]. */
+  returned: [number[], number[]];
+  last_returned: [number[], number[]];
+}
+
+const condition = (expression: RetentionSpec['where'], prefix: string) => (expression ? whereSql(expression, prefix) : { sql: '1', params: {} });
+
+/** The interval index of `ms` after `birth` (both epoch milliseconds), in SQL. */
+function intervalIndexSql(birth: string, ms: string, buckets: DateBuckets): string {
+  if (buckets.kind !== 'month') return `intDiv(${ms} - ${birth}, {intervalMs:Int64})`;
+  const at = `fromUnixTimestamp64Milli(${ms}, 'UTC')`;
+  const born = `fromUnixTimestamp64Milli(${birth}, 'UTC')`;
+  const months = `(toYear(${at}) * 12 + toMonth(${at}) - toYear(${born}) * 12 - toMonth(${born}))`;
+  return `(${months} - (addMonths(${born}, ${months}) > ${at}))`;
+}
+
+/**
+ * Whether a return can be the birth occurrence itself (same event name possible): only then do
+ * births and returns carry the occurrence key (insert id and name), which costs a string per event.
+ */
+function keyed(spec: RetentionSpec): boolean {
+  return spec.type === 'compounded' || spec.event === undefined || spec.event === spec.bornEvent;
+}
+
+function eventsSql(spec: RetentionSpec): BoundQuery {
+  const bornWhere = condition(spec.bornWhere, 'bw');
+  const where = condition(spec.where, 'w');
+  const bornName = spec.type === 'birth' ? 'event = {bornEvent:String}' : spec.event !== undefined ? 'event = {returnEvent:String}' : '1';
+  // Birth looks at all of a user's history; a compounded cohort only at the range.
+  const bornTime = spec.type === 'birth' ? "time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC')" : "time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC')";
+  const returnName = spec.event !== undefined ? 'event = {returnEvent:String}' : '1';
+  const key = keyed(spec) ? "if(isBorn, concat(insert_id, '\\0', event), NULL)" : "CAST(NULL, 'Nullable(String)')";
+  const sql = `SELECT distinct_id, toUnixTimestamp64Milli(time) AS t,
+      ${bornName} AND ${bornTime} AND ${bornWhere.sql} AS isBorn,
+      ${returnName} AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({returnsEndMs:Int64}, 'UTC') AND ${where.sql} AS isReturn,
+      ${key} AS bornKey
+    FROM ${EVENTS_TABLE} FINAL
+    WHERE project_id = {project:UInt32} AND (isBorn OR isReturn)`;
+  return { sql, params: { ...bornWhere.params, ...where.params } };
+}
+
+/** The user's births: the first birth candidate overall (birth), or the first in each bucket (compounded). */
+function birthsSql(spec: RetentionSpec): string {
+  if (spec.type === 'birth') {
+    const first = keyed(spec) ? 'minIf((t, assumeNotNull(bornKey)), isBorn)' : "(minIf(t, isBorn), '')";
+    return `if(countIf(isBorn) > 0, [${first}], CAST([], 'Array(Tuple(Int64, String))')) AS births`;
+  }
+  const bucket = bucketDaySql('xc.1', spec.buckets);
+  return `arraySort(groupArrayIf((t, assumeNotNull(bornKey)), isBorn)) AS candidates,
+      arrayFilter((xc, xk) -> xk = 1 OR ${bucket} != ${bucketDaySql('candidates[xk - 1].1', spec.buckets)}, candidates, arrayEnumerate(candidates)) AS births`;
+}
+
+/** The user's returns, with the occurrence key when a return may be a birth. */
+function returnsSql(spec: RetentionSpec): { column: string; time: string; notBirth: string } {
+  if (!keyed(spec)) return { column: 'groupArrayIf(t, isReturn) AS returns', time: 'xr', notBirth: '1' };
+  return { column: 'groupArrayIf((t, bornKey), isReturn) AS returns', time: 'xr.1', notBirth: 'NOT (xr.1 = birth.1 AND ifNull(xr.2 = birth.2, 0))' };
+}
+
+export function retentionSql(projectId: number, spec: RetentionSpec): BoundQuery {
+  const events = eventsSql(spec);
+  const returns = returnsSql(spec);
+  const index = intervalIndexSql('birth.1', returns.time, spec.buckets);
+  // The latest interval returned in, for unbounded counts.
+  const last = spec.unbounded
+    ? "sumMap(if(empty(intervals), CAST([], 'Array(Int64)'), [arrayMax(intervals)]), if(empty(intervals), CAST([], 'Array(UInt64)'), [toUInt64(1)]))"
+    : "(CAST([], 'Array(Int64)'), CAST([], 'Array(UInt64)'))";
+  const sql = `SELECT cohort, count() AS first,
+      sumMap(intervals, arrayResize(CAST([], 'Array(UInt64)'), length(intervals), toUInt64(1))) AS returned,
+      ${last} AS last_returned
+    FROM (
+      SELECT ${bucketDaySql('birth.1', spec.buckets)} AS cohort,
+        arrayDistinct(arrayFilter(xi -> xi <= {intervalCount:Int64},
+          arrayMap(xr -> toInt64(${index}), arrayFilter(xr -> ${returns.time} >= birth.1 AND ${returns.notBirth}, returns)))) AS intervals
+      FROM (
+        SELECT ${birthsSql(spec)}, ${returns.column}
+        FROM (${events.sql})
+        GROUP BY distinct_id
+      )
+      ARRAY JOIN births AS birth
+      WHERE birth.1 >= {fromMs:Int64}
+    )
+    GROUP BY cohort`;
+  const fromMs = spec.fromDay * DAY_MS;
+  const toEndMs = (spec.toDay + 1) * DAY_MS;
+  return {
+    sql,
+    params: {
+      ...events.params,
+      ...bucketParams(spec.buckets, spec.fromDay),
+      ...(spec.buckets.kind !== 'month' && { intervalMs: fixedIntervalMs(spec.buckets) }),
+      ...(spec.type === 'birth' && { bornEvent: spec.bornEvent }),
+      ...(spec.event !== undefined && { returnEvent: spec.event }),
+      project: projectId,
+      fromMs,
+      toEndMs,
+      returnsEndMs: returnsEndMs(toEndMs, spec.buckets, spec.intervalCount),
+      intervalCount: spec.intervalCount,
+    },
+  };
+}

@@ -1,0 +1,26 @@
+import { CurrentAccess, ProjectAccess } from '@analytics/auth';
+import { Get, Req } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { QueryApiController, queryParams } from '../http/query-api';
+import { QuerySignal } from '../http/query-quota.interceptor';
+import { parseAddictionQuery } from './addiction';
+import { parseRetentionQuery } from './retention-spec';
+import { RetentionService } from './retention.service';
+
+@QueryApiController('query: retention')
+export class RetentionController {
+  constructor(private readonly retention: RetentionService) {}
+
+  @Get('retention')
+  @ApiOperation({ summary: 'Birth or compounded retention, keyed by cohort date: {counts, first}' })
+  cohorts(@Req() req: Request, @CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal) {
+    return this.retention.retention(access.project.id, parseRetentionQuery(queryParams(req)), signal);
+  }
+
+  @Get('retention/addiction')
+  @ApiOperation({ summary: 'Frequency: per period, users active in at least k+1 hours or days of it' })
+  addiction(@Req() req: Request, @CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal) {
+    return this.retention.addiction(access.project.id, parseAddictionQuery(queryParams(req)), signal);
+  }
+}

@@ -1,0 +1,22 @@
+import { Injectable } from '@nestjs/common';
+import { QueryRunner } from '../clickhouse/query-runner';
+import { AddictionRow, addictionSql, AddictionSpec } from './addiction';
+import { RetentionRow, retentionSql } from './retention-sql';
+import { RetentionSpec } from './retention-spec';
+import { RetentionCohort } from './retention-tally';
+
+const toMap = ([keys, values]: [number[], number[]]) => new Map(keys.map((key, i) => [Number(key), Number(values[i])]));
+
+@Injectable()
+export class RetentionRepository {
+  constructor(private readonly runner: QueryRunner) {}
+
+  async cohorts(projectId: number, spec: RetentionSpec, signal?: AbortSignal): Promise<RetentionCohort[]> {
+    const rows = await this.runner.rows<RetentionRow>(retentionSql(projectId, spec), signal);
+    return rows.map((row) => ({ cohort: Number(row.cohort), first: Number(row.first), returned: toMap(row.returned), lastReturned: toMap(row.last_returned) }));
+  }
+
+  async addiction(projectId: number, spec: AddictionSpec, signal?: AbortSignal): Promise<AddictionRow[]> {
+    return this.runner.rows<AddictionRow>(addictionSql(projectId, spec), signal);
+  }
+}

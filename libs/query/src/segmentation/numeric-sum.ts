@@ -1,0 +1,60 @@
+import { EVENTS_TABLE } from '@analytics/clickhouse';
+import { BoundQuery } from '../clickhouse/query-runner';
+import { seriesKeySql } from '../clickhouse/series-sql';
+import { EventExpression, keepsEvent, numberOfEvent, numberOrZeroSql, whereSql } from '../expressions/query-expressions';
+import { QueryEvent } from '../reference/query-event';
+import { segmentationKey, SeriesUnit, seriesKeyOf, seriesKeys } from '../time/series';
+import { DAY_MS } from '../time/utc-days';
+
+/** /segmentation/sum and /segmentation/average: an expression summed or averaged per period; not a number counts as 0. */
+export interface NumericSeriesSpec {
+  event: string;
+  fromDay: number;
+  toDay: number;
+  unit: SeriesUnit;
+  on: EventExpression;
+  where?: EventExpression;
+}
+
+export interface NumericSeriesRow {
+  key: number;
+  total: number;
+  events: number;
+}
+
+export function numericSeriesSql(projectId: number, spec: NumericSeriesSpec): BoundQuery {
+  const where = spec.where ? whereSql(spec.where, 'w') : { sql: '1', params: {} };
+  const value = numberOrZeroSql(spec.on, 'on');
+  const sql = `SELECT ${seriesKeySql('toUnixTimestamp64Milli(time)', spec.unit)} AS key, sum(${value.sql}) AS total, count() AS events
+    FROM ${EVENTS_TABLE} FINAL
+    WHERE project_id = {project:UInt32} AND event = {event:String}
+      AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC') AND ${where.sql}
+    GROUP BY key`;
+  return { sql, params: { ...where.params, ...value.params, project: projectId, event: spec.event, fromMs: spec.fromDay * DAY_MS, toEndMs: (spec.toDay + 1) * DAY_MS } };
+}
+
+/** Every period of the range, 0 where there was no event. */
+export function numericSeriesResults(spec: NumericSeriesSpec, rows: readonly NumericSeriesRow[], average: boolean): Record<string, number> {
+  const byKey = new Map(rows.map((row) => [Number(row.key), row]));
+  return Object.fromEntries(
+    seriesKeys(spec.fromDay, spec.toDay, spec.unit).map((key) => {
+      const row = byKey.get(key);
+      const value = !row ? 0 : average ? Number(row.total) / Number(row.events) : Number(row.total);
+      return [segmentationKey(key, spec.unit), value];
+    }),
+  );
+}
+
+/** The reference twin, for the tests. */
+export function referenceNumericSeries(events: readonly QueryEvent[], spec: NumericSeriesSpec): NumericSeriesRow[] {
+  const rows = new Map<number, NumericSeriesRow>();
+  for (const event of events) {
+    if (event.event !== spec.event || event.timeMs < spec.fromDay * DAY_MS || event.timeMs >= (spec.toDay + 1) * DAY_MS || !keepsEvent([spec.where], event)) continue;
+    const key = seriesKeyOf(event.timeMs, spec.unit);
+    const row = rows.get(key) ?? { key, total: 0, events: 0 };
+    row.total += numberOfEvent(spec.on, event) ?? 0;
+    row.events += 1;
+    rows.set(key, row);
+  }
+  return [...rows.values()];
+}

@@ -1,0 +1,57 @@
+import { INSIGHTS_MATH } from '@analytics/reports';
+import { propertyExpression } from '../src/expressions/query-expressions';
+import { referenceInsights } from '../src/insights/insights-reference';
+import { InsightsSpec } from '../src/insights/insights-spec';
+import { insightsResult } from '../src/insights/insights-tally';
+import { InsightsRepository } from '../src/insights/insights.repository';
+import { SERIES_UNITS } from '../src/time/series';
+import { arrivalBatches, generateEvents, PLAN_DAYS } from './support/generate-events';
+import { Random } from './support/random';
+import { EVENT_NAMES, maybeSegment, maybeWhere } from './support/scenario-parts';
+import { deduplicate, EventsStore, StoredEvent } from './support/stored-events';
+
+/** Insights SQL against the plain reference on generated scenarios (every math). Replay with QUERY_SEED=<seed>. */
+const SEED = Number(process.env.QUERY_SEED ?? Math.floor(Math.random() * 2 ** 31));
+const SCENARIOS = Number(process.env.INSIGHTS_SCENARIOS ?? 100);
+const NOW = Date.UTC(2024, 5, 1, 12);
+
+function scenario(random: Random, project: number): { project: number; spec: InsightsSpec; events: StoredEvent[] } {
+  const fromDay = random.pick(PLAN_DAYS);
+  const toDay = fromDay + random.int(0, 3);
+  const metrics = Array.from({ length: random.int(1, 3) }, (_, i) => {
+    const math = random.pick(INSIGHTS_MATH);
+    return {
+      name: `m${i}`,
+      event: random.pick(EVENT_NAMES),
+      math,
+      property: math === 'total' || math === 'unique' ? undefined : propertyExpression('property', random.pick(['n', 'plan'])),
+      where: maybeWhere(random, 0.2),
+    };
+  });
+  const spec: InsightsSpec = { metrics, fromDay, toDay, unit: random.pick(SERIES_UNITS), on: maybeSegment(random, 0.4), limit: random.pick([1, 2, 60]) };
+  return { project, spec, events: generateEvents(random, { fromDay, toDay, users: random.int(1, 10), maxEventsPerUser: random.int(1, 12), names: EVENT_NAMES }) };
+}
+
+describe(`insights: SQL and reference (QUERY_SEED=${SEED})`, () => {
+  let store: EventsStore;
+  const scenarios = Array.from({ length: SCENARIOS }, (_, i) => scenario(new Random(SEED + i), 4000 + i));
+
+  beforeAll(async () => {
+    store = await EventsStore.create();
+    await store.insert(arrivalBatches(new Random(SEED), scenarios.flatMap(({ project, events }) => events.map((event) => [project, event] as const))));
+  });
+  afterAll(() => store?.close());
+
+  it('agree on every generated scenario', async () => {
+    const repository = new InsightsRepository(store.runner);
+    const failures: string[] = [];
+    for (const { project, spec, events } of scenarios) {
+      const expected = insightsResult(spec, referenceInsights(deduplicate(events), spec), NOW);
+      const actual = insightsResult(spec, await repository.tally(project, spec), NOW);
+      if (JSON.stringify(actual) !== JSON.stringify(expected)) {
+        failures.push(`QUERY_SEED=${SEED} scenario ${project - 4000}\nspec ${JSON.stringify(spec)}\nevents ${JSON.stringify(events)}\nreference ${JSON.stringify(expected)}\nSQL ${JSON.stringify(actual)}`);
+      }
+    }
+    expect(failures.slice(0, 2)).toEqual([]);
+  }, Math.max(60_000, SCENARIOS * 1_000));
+});

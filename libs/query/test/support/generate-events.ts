@@ -1,0 +1,63 @@
+import { JsonObject } from '@analytics/expression';
+import { DAY_MS, parseDay } from '../../src/time/utc-days';
+import { Random } from './random';
+import { StoredEvent } from './stored-events';
+
+export interface EventPlan {
+  fromDay: number;
+  toDay: number;
+  users: number;
+  maxEventsPerUser: number;
+  names: readonly string[];
+  /** Times this far after another event are likely, to land on window edges. */
+  windowMs?: number;
+}
+
+/** Days around month and week boundaries, so bucket edges are exercised. */
+export const PLAN_DAYS = ['2024-01-27', '2024-01-29', '2024-02-26', '2024-02-28', '2024-03-30', '2023-12-30'].map((d) => parseDay(d)!);
+
+const PLANS: readonly (string | undefined)[] = ['free', 'pro', 'team', undefined];
+const NUMBERS: readonly (number | string | boolean | undefined)[] = [1, 2, 2.5, 10, -3, '3', true, undefined];
+
+function properties(random: Random): JsonObject {
+  const plan = random.pick(PLANS);
+  const n = random.pick(NUMBERS);
+  return { ...(plan !== undefined && { plan }), ...(n !== undefined && { n }) };
+}
+
+/** A time near something interesting: a UTC midnight, another event (a tie), or a window edge after one. */
+function nextTime(random: Random, plan: EventPlan, previous: number[]): number {
+  const choice = random.int(0, 9);
+  if (previous.length && choice <= 2) return random.pick(previous);
+  if (previous.length && plan.windowMs && choice === 3) return random.pick(previous) + plan.windowMs + random.pick([0, 0, 1000, -1, 1]);
+  if (previous.length && choice <= 5) return random.pick(previous) + random.pick([1, 1000, 60_000, 3_600_000, 20 * 3_600_000]);
+  const day = random.int(plan.fromDay - 1, plan.toDay + 1);
+  return day * DAY_MS + random.pick([0, 0, -1, 1, 1000, random.int(0, DAY_MS - 1)]);
+}
+
+/** Users' events with ties, repeats and duplicates (same dedup key: an exact copy, or a later one with other properties). */
+export function generateEvents(random: Random, plan: EventPlan): StoredEvent[] {
+  const events: StoredEvent[] = [];
+  let processed = 1_800_000_000_000;
+  for (let user = 0; user < plan.users; user++) {
+    const times: number[] = [];
+    const count = random.int(0, plan.maxEventsPerUser);
+    for (let i = 0; i < count; i++) {
+      const timeMs = nextTime(random, plan, times);
+      times.push(timeMs);
+      const event: StoredEvent = { event: random.pick(plan.names), timeMs, distinctId: `u${user}`, insertId: `i${user}-${i}`, properties: properties(random), processedMs: processed++ };
+      events.push(event);
+      if (random.chance(0.08)) events.push({ ...event, processedMs: processed++ });
+      if (random.chance(0.08)) events.push({ ...event, properties: properties(random), processedMs: processed++ });
+    }
+  }
+  return events;
+}
+
+/** Insert order differs from time order, across several inserts. */
+export function arrivalBatches<T>(random: Random, items: T[], batches = 3): T[][] {
+  const shuffled = random.shuffle([...items]);
+  const out: T[][] = Array.from({ length: batches }, () => []);
+  shuffled.forEach((item) => out[random.int(0, batches - 1)].push(item));
+  return out;
+}

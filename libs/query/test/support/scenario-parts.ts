@@ -1,0 +1,26 @@
+import { EventExpression, parseEventExpression } from '../../src/expressions/query-expressions';
+import { DateBuckets } from '../../src/time/buckets';
+import { Random } from './random';
+
+/** Building blocks the generated scenarios draw from. */
+export const EVENT_NAMES = ['A', 'B', 'C', 'D'] as const;
+
+const WHERES = [
+  'properties["plan"] == "pro"',
+  'properties["n"] > 1',
+  'defined(properties["plan"])',
+  'not (properties["plan"] == "free")',
+  'properties["n"] == 2 or properties["plan"] == "team"',
+];
+
+const SEGMENTS = ['properties["plan"]', 'properties["n"]'];
+
+export const BUCKETS: readonly DateBuckets[] = [{ kind: 'days', days: 1 }, { kind: 'days', days: 2 }, { kind: 'days', days: 3 }, { kind: 'week' }, { kind: 'month' }];
+
+export function maybeWhere(random: Random, probability: number, field = 'where'): EventExpression | undefined {
+  return random.chance(probability) ? parseEventExpression(field, random.pick(WHERES)) : undefined;
+}
+
+export function maybeSegment(random: Random, probability: number): EventExpression | undefined {
+  return random.chance(probability) ? parseEventExpression('on', random.pick(SEGMENTS)) : undefined;
+}

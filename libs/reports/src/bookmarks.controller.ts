@@ -1,0 +1,51 @@
+import { CurrentAccess, ProjectAccess, ProjectAccessGuard, RequireRole } from '@analytics/auth';
+import { AppApiErrorFilter, strictValidation } from '@analytics/http';
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Patch, Post, UseFilters, UseGuards, UsePipes } from '@nestjs/common';
+import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { InsightsParams } from './definitions/insights-definition';
+import { CreateBookmarkDto, UpdateBookmarkDto } from './saved-reports.dto';
+import { SavedReportsService } from './saved-reports.service';
+import { bookmarkJson, ok } from './saved-reports.views';
+
+@ApiTags('saved reports')
+@ApiBasicAuth()
+@Controller('api/app/projects/:projectId/bookmarks')
+@UseGuards(ProjectAccessGuard)
+@UseFilters(AppApiErrorFilter)
+@UsePipes(strictValidation)
+export class BookmarksController {
+  constructor(private readonly reports: SavedReportsService) {}
+
+  @Get()
+  @RequireRole('consumer')
+  async list(@CurrentAccess() access: ProjectAccess) {
+    return ok((await this.reports.list(access.project.id, 'bookmark')).map(bookmarkJson));
+  }
+
+  @Post()
+  @HttpCode(201)
+  @RequireRole('analyst')
+  @ApiOperation({ summary: 'Save an insights report; its id is the bookmark_id of GET /api/query/insights' })
+  async create(@CurrentAccess() access: ProjectAccess, @Body() body: CreateBookmarkDto) {
+    return ok(bookmarkJson(await this.reports.create(access.project.id, 'bookmark', { name: body.name, definition: body.params as InsightsParams })));
+  }
+
+  @Get(':id')
+  @RequireRole('consumer')
+  async get(@CurrentAccess() access: ProjectAccess, @Param('id', ParseIntPipe) id: number) {
+    return ok(bookmarkJson(await this.reports.get(access.project.id, 'bookmark', id)));
+  }
+
+  @Patch(':id')
+  @RequireRole('analyst')
+  async update(@CurrentAccess() access: ProjectAccess, @Param('id', ParseIntPipe) id: number, @Body() body: UpdateBookmarkDto) {
+    return ok(bookmarkJson(await this.reports.update(access.project.id, 'bookmark', id, { name: body.name, definition: body.params as Partial<InsightsParams> | undefined })));
+  }
+
+  @Delete(':id')
+  @RequireRole('analyst')
+  async delete(@CurrentAccess() access: ProjectAccess, @Param('id', ParseIntPipe) id: number) {
+    await this.reports.delete(access.project.id, 'bookmark', id);
+    return ok({ id });
+  }
+}

@@ -1,0 +1,53 @@
+import { CurrentAccess, ProjectAccess, ProjectAccessGuard, RequireRole } from '@analytics/auth';
+import { AppApiErrorFilter, strictValidation } from '@analytics/http';
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Patch, Post, UseFilters, UseGuards, UsePipes } from '@nestjs/common';
+import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CohortDefinition } from './definitions/cohort-definition';
+import { CreateCohortDto, UpdateCohortDto } from './saved-reports.dto';
+import { SavedReportsService } from './saved-reports.service';
+import { cohortJson, ok } from './saved-reports.views';
+
+@ApiTags('saved reports')
+@ApiBasicAuth()
+@Controller('api/app/projects/:projectId/cohorts')
+@UseGuards(ProjectAccessGuard)
+@UseFilters(AppApiErrorFilter)
+@UsePipes(strictValidation)
+export class CohortsController {
+  constructor(private readonly reports: SavedReportsService) {}
+
+  @Get()
+  @RequireRole('consumer')
+  async list(@CurrentAccess() access: ProjectAccess) {
+    return ok((await this.reports.list(access.project.id, 'cohort')).map(cohortJson));
+  }
+
+  @Post()
+  @HttpCode(201)
+  @RequireRole('analyst')
+  @ApiOperation({ summary: 'Save a cohort: a profile expression or a behaviour over events' })
+  async create(@CurrentAccess() access: ProjectAccess, @Body() body: CreateCohortDto) {
+    const report = { name: body.name, description: body.description, isVisible: body.is_visible, definition: body.definition as CohortDefinition };
+    return ok(cohortJson(await this.reports.create(access.project.id, 'cohort', report)));
+  }
+
+  @Get(':id')
+  @RequireRole('consumer')
+  async get(@CurrentAccess() access: ProjectAccess, @Param('id', ParseIntPipe) id: number) {
+    return ok(cohortJson(await this.reports.get(access.project.id, 'cohort', id)));
+  }
+
+  @Patch(':id')
+  @RequireRole('analyst')
+  async update(@CurrentAccess() access: ProjectAccess, @Param('id', ParseIntPipe) id: number, @Body() body: UpdateCohortDto) {
+    const update = { name: body.name, description: body.description, isVisible: body.is_visible, definition: body.definition as CohortDefinition | undefined };
+    return ok(cohortJson(await this.reports.update(access.project.id, 'cohort', id, update)));
+  }
+
+  @Delete(':id')
+  @RequireRole('analyst')
+  async delete(@CurrentAccess() access: ProjectAccess, @Param('id', ParseIntPipe) id: number) {
+    await this.reports.delete(access.project.id, 'cohort', id);
+    return ok({ id });
+  }
+}

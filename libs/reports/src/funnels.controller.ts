@@ -1,0 +1,51 @@
+import { CurrentAccess, ProjectAccess, ProjectAccessGuard, RequireRole } from '@analytics/auth';
+import { AppApiErrorFilter, strictValidation } from '@analytics/http';
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Patch, Post, UseFilters, UseGuards, UsePipes } from '@nestjs/common';
+import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CreateFunnelDto, UpdateFunnelDto } from './saved-reports.dto';
+import { SavedReportsService } from './saved-reports.service';
+import { funnelJson, ok } from './saved-reports.views';
+
+@ApiTags('saved reports')
+@ApiBasicAuth()
+@Controller('api/app/projects/:projectId/funnels')
+@UseGuards(ProjectAccessGuard)
+@UseFilters(AppApiErrorFilter)
+@UsePipes(strictValidation)
+export class SavedFunnelsController {
+  constructor(private readonly reports: SavedReportsService) {}
+
+  @Get()
+  @RequireRole('consumer')
+  async list(@CurrentAccess() access: ProjectAccess) {
+    return ok((await this.reports.list(access.project.id, 'funnel')).map(funnelJson));
+  }
+
+  @Post()
+  @HttpCode(201)
+  @RequireRole('analyst')
+  @ApiOperation({ summary: 'Save a funnel; its funnel_id is what GET /api/query/funnels reads' })
+  async create(@CurrentAccess() access: ProjectAccess, @Body() { name, ...definition }: CreateFunnelDto) {
+    return ok(funnelJson(await this.reports.create(access.project.id, 'funnel', { name, definition })));
+  }
+
+  @Get(':funnelId')
+  @RequireRole('consumer')
+  async get(@CurrentAccess() access: ProjectAccess, @Param('funnelId', ParseIntPipe) id: number) {
+    return ok(funnelJson(await this.reports.get(access.project.id, 'funnel', id)));
+  }
+
+  @Patch(':funnelId')
+  @RequireRole('analyst')
+  async update(@CurrentAccess() access: ProjectAccess, @Param('funnelId', ParseIntPipe) id: number, @Body() { name, ...definition }: UpdateFunnelDto) {
+    const changed = Object.values(definition).some((value) => value !== undefined);
+    return ok(funnelJson(await this.reports.update(access.project.id, 'funnel', id, { name, definition: changed ? definition : undefined })));
+  }
+
+  @Delete(':funnelId')
+  @RequireRole('analyst')
+  async delete(@CurrentAccess() access: ProjectAccess, @Param('funnelId', ParseIntPipe) id: number) {
+    await this.reports.delete(access.project.id, 'funnel', id);
+    return ok({ funnel_id: id });
+  }
+}

@@ -1,0 +1,28 @@
+/** Why a saved-report request was refused; each code carries its HTTP status. */
+export enum ReportsErrorCode {
+  /** The definition breaks a rule (unknown unit, bad expression, window too long, …). */
+  InvalidDefinition = 'invalid_definition',
+  /** No such report in this project. */
+  NotFound = 'not_found',
+}
+
+const STATUS: Readonly<Record<ReportsErrorCode, 400 | 404>> = {
+  [ReportsErrorCode.InvalidDefinition]: 400,
+  [ReportsErrorCode.NotFound]: 404,
+};
+
+/** A refused saved-report request; `status` is what libs/http's error filters answer with. */
+export class ReportsError extends Error {
+  readonly status: 400 | 404;
+
+  constructor(
+    readonly code: ReportsErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ReportsError';
+    this.status = STATUS[code];
+  }
+}
+
+export const invalidDefinition = (message: string) => new ReportsError(ReportsErrorCode.InvalidDefinition, message);

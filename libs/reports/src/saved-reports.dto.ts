@@ -1,0 +1,96 @@
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { LENGTH_UNITS, LengthUnit, MAX_FUNNEL_STEPS } from './definitions/funnel-definition';
+import { INSIGHTS_MATH, INSIGHTS_UNITS, InsightsMath, InsightsUnit, MAX_INSIGHTS_METRICS } from './definitions/insights-definition';
+
+/** Shapes of the management bodies; the rules beyond shape (windows, expressions, ranges) live in definitions/. */
+
+const NAME = [IsString(), MinLength(1), MaxLength(255)];
+const EVENT_NAME = [IsString(), MinLength(1), MaxLength(255)];
+const EXPRESSION = [IsOptional(), IsString(), MaxLength(10_000)];
+const apply = (...decorators: PropertyDecorator[]): PropertyDecorator => (target, key) => decorators.forEach((d) => d(target, key));
+
+export class InsightsMetricDto {
+  @apply(...EVENT_NAME) event!: string;
+  @IsIn(INSIGHTS_MATH) math!: InsightsMath;
+  @IsOptional() @IsString() @MinLength(1) @MaxLength(255) property?: string;
+  @apply(...EXPRESSION) where?: string;
+}
+
+export class InsightsParamsDto {
+  @IsArray() @ArrayMaxSize(MAX_INSIGHTS_METRICS) @ValidateNested({ each: true }) @Type(() => InsightsMetricDto) events!: InsightsMetricDto[];
+  @IsOptional() @IsString() from_date?: string;
+  @IsOptional() @IsString() to_date?: string;
+  @IsOptional() @IsInt() last_days?: number;
+  @IsIn(INSIGHTS_UNITS) unit!: InsightsUnit;
+  @apply(...EXPRESSION) on?: string;
+  @IsOptional() @IsInt() limit?: number;
+}
+
+export class PartialInsightsParamsDto {
+  @IsOptional() @IsArray() @ArrayMaxSize(MAX_INSIGHTS_METRICS) @ValidateNested({ each: true }) @Type(() => InsightsMetricDto) events?: InsightsMetricDto[];
+  @IsOptional() @IsString() from_date?: string;
+  @IsOptional() @IsString() to_date?: string;
+  @IsOptional() @IsInt() last_days?: number;
+  @IsOptional() @IsIn(INSIGHTS_UNITS) unit?: InsightsUnit;
+  @apply(...EXPRESSION) on?: string;
+  @IsOptional() @IsInt() limit?: number;
+}
+
+export class CreateBookmarkDto {
+  @apply(...NAME) name!: string;
+  @IsObject() @ValidateNested() @Type(() => InsightsParamsDto) params!: InsightsParamsDto;
+}
+
+export class UpdateBookmarkDto {
+  @IsOptional() @apply(...NAME) name?: string;
+  @IsOptional() @IsObject() @ValidateNested() @Type(() => PartialInsightsParamsDto) params?: PartialInsightsParamsDto;
+}
+
+export class FunnelStepDto {
+  @apply(...EVENT_NAME) event!: string;
+  @apply(...EXPRESSION) where?: string;
+  @IsOptional() @IsString() @MaxLength(255) label?: string;
+}
+
+export class CreateFunnelDto {
+  @apply(...NAME) name!: string;
+  @IsArray() @ArrayMaxSize(MAX_FUNNEL_STEPS) @ValidateNested({ each: true }) @Type(() => FunnelStepDto) steps!: FunnelStepDto[];
+  @IsInt() length!: number;
+  @IsIn(LENGTH_UNITS) length_unit!: LengthUnit;
+  @apply(...EXPRESSION) where?: string;
+}
+
+export class UpdateFunnelDto {
+  @IsOptional() @apply(...NAME) name?: string;
+  @IsOptional() @IsArray() @ArrayMaxSize(MAX_FUNNEL_STEPS) @ValidateNested({ each: true }) @Type(() => FunnelStepDto) steps?: FunnelStepDto[];
+  @IsOptional() @IsInt() length?: number;
+  @IsOptional() @IsIn(LENGTH_UNITS) length_unit?: LengthUnit;
+  @apply(...EXPRESSION) where?: string;
+}
+
+export class CohortBehaviorDto {
+  @apply(...EVENT_NAME) event!: string;
+  @apply(...EXPRESSION) where?: string;
+  @IsInt() min_count!: number;
+  @IsInt() last_days!: number;
+}
+
+export class CohortDefinitionDto {
+  @IsOptional() @IsString() @MinLength(1) @MaxLength(10_000) where?: string;
+  @IsOptional() @IsObject() @ValidateNested() @Type(() => CohortBehaviorDto) behavior?: CohortBehaviorDto;
+}
+
+export class CreateCohortDto {
+  @apply(...NAME) name!: string;
+  @IsOptional() @IsString() @MaxLength(10_000) description?: string;
+  @IsOptional() @IsBoolean() is_visible?: boolean;
+  @IsObject() @ValidateNested() @Type(() => CohortDefinitionDto) definition!: CohortDefinitionDto;
+}
+
+export class UpdateCohortDto {
+  @IsOptional() @apply(...NAME) name?: string;
+  @IsOptional() @IsString() @MaxLength(10_000) description?: string;
+  @IsOptional() @IsBoolean() is_visible?: boolean;
+  @IsOptional() @IsObject() @ValidateNested() @Type(() => CohortDefinitionDto) definition?: CohortDefinitionDto;
+}

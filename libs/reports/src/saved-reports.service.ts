@@ -1,0 +1,104 @@
+import { Injectable } from '@nestjs/common';
+import { CohortDefinition, validateCohortDefinition } from './definitions/cohort-definition';
+import { FunnelDefinition, validateFunnelDefinition } from './definitions/funnel-definition';
+import { InsightsParams, validateInsightsParams } from './definitions/insights-definition';
+import { ReportsError, ReportsErrorCode } from './reports-error';
+import { SavedReportsRepository } from './saved-reports.repository';
+import { ReportKind, SavedReportRow } from './saved-reports.schema';
+
+export interface DefinitionOf {
+  bookmark: InsightsParams;
+  funnel: FunnelDefinition;
+  cohort: CohortDefinition;
+}
+
+/** A saved report with its validated definition. */
+export interface SavedReport<K extends ReportKind = ReportKind> {
+  id: number;
+  projectId: number;
+  kind: K;
+  name: string;
+  description: string;
+  isVisible: boolean;
+  definition: DefinitionOf[K];
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface NewSavedReport<K extends ReportKind> {
+  name: string;
+  description?: string;
+  isVisible?: boolean;
+  definition: DefinitionOf[K];
+}
+
+export interface SavedReportUpdate<K extends ReportKind> {
+  name?: string;
+  description?: string;
+  isVisible?: boolean;
+  /** Funnels and bookmarks merge the given top-level fields into the saved definition; a cohort's is replaced. */
+  definition?: Partial<DefinitionOf[K]>;
+}
+
+interface KindRules<K extends ReportKind> {
+  noun: string;
+  validate(definition: DefinitionOf[K]): DefinitionOf[K];
+  mergeOnUpdate: boolean;
+}
+
+const RULES: { [K in ReportKind]: KindRules<K> } = {
+  bookmark: { noun: 'bookmark', validate: validateInsightsParams, mergeOnUpdate: true },
+  funnel: { noun: 'funnel', validate: validateFunnelDefinition, mergeOnUpdate: true },
+  cohort: { noun: 'cohort', validate: validateCohortDefinition, mergeOnUpdate: false },
+};
+
+function toReport<K extends ReportKind>(row: SavedReportRow): SavedReport<K> {
+  return { ...row, kind: row.kind as K, definition: row.definition as DefinitionOf[K] };
+}
+
+/** Saved insights, funnels and cohorts: definitions are validated (and their expressions compiled) on every write. */
+@Injectable()
+export class SavedReportsService {
+  constructor(private readonly repository: SavedReportsRepository) {}
+
+  async list<K extends ReportKind>(projectId: number, kind: K): Promise<SavedReport<K>[]> {
+    return (await this.repository.list(projectId, kind)).map((row) => toReport<K>(row));
+  }
+
+  async get<K extends ReportKind>(projectId: number, kind: K, id: number): Promise<SavedReport<K>> {
+    const row = await this.repository.find(projectId, kind, id);
+    if (!row) throw this.notFound(kind, id);
+    return toReport<K>(row);
+  }
+
+  async create<K extends ReportKind>(projectId: number, kind: K, report: NewSavedReport<K>): Promise<SavedReport<K>> {
+    const definition = RULES[kind].validate(report.definition);
+    const row = await this.repository.create({ projectId, kind, name: report.name, description: report.description ?? '', isVisible: report.isVisible ?? true, definition });
+    return toReport<K>(row);
+  }
+
+  async update<K extends ReportKind>(projectId: number, kind: K, id: number, update: SavedReportUpdate<K>): Promise<SavedReport<K>> {
+    const rules = RULES[kind];
+    let definition: DefinitionOf[K] | undefined;
+    if (update.definition !== undefined) {
+      const saved = rules.mergeOnUpdate ? (await this.get(projectId, kind, id)).definition : {};
+      definition = rules.validate({ ...saved, ...update.definition } as DefinitionOf[K]);
+    }
+    const row = await this.repository.update(projectId, kind, id, {
+      ...(update.name !== undefined && { name: update.name }),
+      ...(update.description !== undefined && { description: update.description }),
+      ...(update.isVisible !== undefined && { isVisible: update.isVisible }),
+      ...(definition !== undefined && { definition }),
+    });
+    if (!row) throw this.notFound(kind, id);
+    return toReport<K>(row);
+  }
+
+  async delete(projectId: number, kind: ReportKind, id: number): Promise<void> {
+    if (!(await this.repository.delete(projectId, kind, id))) throw this.notFound(kind, id);
+  }
+
+  private notFound(kind: ReportKind, id: number): ReportsError {
+    return new ReportsError(ReportsErrorCode.NotFound, `${RULES[kind].noun} ${id} not found in this project`);
+  }
+}
