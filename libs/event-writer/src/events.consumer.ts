@@ -43,7 +43,8 @@ export class EventsConsumer implements OnApplicationBootstrap, OnApplicationShut
     this.settings = config.kafka!;
     this.consumer = kafka.consumer({
       groupId: `${this.settings.topicPrefix}${EVENTS_WRITER_GROUP}`,
-      sessionTimeout: 30_000,
+      // A crashed writer's partitions move to the others after this long.
+      sessionTimeout: 10_000,
       heartbeatInterval: HEARTBEAT_MS,
       maxBytesPerPartition: 16 * 1024 * 1024,
       maxBytes: 64 * 1024 * 1024,
@@ -59,13 +60,17 @@ export class EventsConsumer implements OnApplicationBootstrap, OnApplicationShut
   async onApplicationBootstrap(): Promise<void> {
     await Promise.all([this.consumer.connect(), this.deadLetters.connect()]);
     await this.consumer.subscribe({ topic: topicName(this.settings, 'events'), fromBeginning: true });
-    await this.consumer.run({
+    // Not awaited: joining the group can take a session timeout after a crash, and health and metrics
+    // must answer meanwhile. A failure to run is logged; the process stays up for the probes to see.
+    void this.consumer
+      .run({
       autoCommit: false,
       eachBatchAutoResolve: false,
       // Every partition's batch waits for the shared insert, so all must be in flight at once.
       partitionsConsumedConcurrently: Math.max(this.settings.eventsPartitions, 1),
       eachBatch: (payload) => this.handleBatch(payload),
-    });
+      })
+      .catch((error: Error) => this.logger.error(`events consumer stopped: ${error.message}`));
   }
 
   /** Drain: what is buffered is inserted and committed before the consumer leaves the group. */

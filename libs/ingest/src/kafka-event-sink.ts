@@ -9,6 +9,16 @@ import { EventSink, SinkUnavailableError } from './event-sink';
 /** Under the broker's default message.max.bytes (1 MB), with room for headers. */
 const MAX_MESSAGE_BYTES = 900_000;
 const METADATA_REFRESH_MS = 60_000;
+/** The longest a request waits on the broker before it is told 503 (a late success is deduplicated downstream). */
+const SEND_TIMEOUT_MS = 10_000;
+
+function withinTimeout<T>(work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no acknowledgement within ${SEND_TIMEOUT_MS / 1000} s`)), SEND_TIMEOUT_MS);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
 
 interface PendingSend {
   messages: Message[];
@@ -105,7 +115,8 @@ export class KafkaEventSink extends EventSink implements OnApplicationBootstrap,
       while (this.queue.length) {
         const batch = this.queue.splice(0);
         try {
-          await this.producer.send({ topic: this.topic, acks: -1, timeout: 10_000, messages: batch.flatMap((p) => p.messages) });
+          // Bounded: kafkajs retries reconnects for far longer than a client should wait for an answer.
+          await withinTimeout(this.producer.send({ topic: this.topic, acks: -1, timeout: 10_000, messages: batch.flatMap((p) => p.messages) }));
           batch.forEach((p) => p.resolve());
         } catch (error) {
           const unavailable = new SinkUnavailableError(`event broker unavailable: ${(error as Error).message}`);

@@ -49,7 +49,7 @@ export class ProfilesConsumer implements OnApplicationBootstrap, OnApplicationSh
     this.settings = config.kafka!;
     this.consumer = kafka.consumer({
       groupId: `${this.settings.topicPrefix}${PROFILES_WRITER_GROUP}`,
-      sessionTimeout: 30_000,
+      sessionTimeout: 10_000,
       heartbeatInterval: HEARTBEAT_MS,
       maxBytesPerPartition: 4 * 1024 * 1024,
       maxWaitTimeInMs: 50,
@@ -61,13 +61,16 @@ export class ProfilesConsumer implements OnApplicationBootstrap, OnApplicationSh
   async onApplicationBootstrap(): Promise<void> {
     await Promise.all([this.consumer.connect(), this.deadLetters.connect()]);
     await this.consumer.subscribe({ topic: topicName(this.settings, 'profiles'), fromBeginning: true });
-    await this.consumer.run({
-      autoCommit: false,
-      eachBatchAutoResolve: false,
-      // Every partition's batch waits for the shared apply, so all must be in flight at once.
-      partitionsConsumedConcurrently: Math.max(this.settings.profilesPartitions, 1),
-      eachBatch: (payload) => this.handleBatch(payload),
-    });
+    // Not awaited, so health and metrics answer while the group is being joined.
+    void this.consumer
+      .run({
+        autoCommit: false,
+        eachBatchAutoResolve: false,
+        // Every partition's batch waits for the shared apply, so all must be in flight at once.
+        partitionsConsumedConcurrently: Math.max(this.settings.profilesPartitions, 1),
+        eachBatch: (payload) => this.handleBatch(payload),
+      })
+      .catch((error: Error) => this.logger.error(`profiles consumer stopped: ${error.message}`));
   }
 
   /** Drain: what is buffered is applied and committed before the consumer leaves the group. */

@@ -1,0 +1,460 @@
+import 'reflect-metadata';
+import { AppConfig, ConfigModule, loadConfig } from '@analytics/config';
+import { EVENTS_WRITER_GROUP, ROWS_HEADER } from '@analytics/event-writer';
+import { partitionFor, validateEvent } from '@analytics/events';
+import { ensureTopics, topicName, topicSpecs } from '@analytics/kafka';
+import { PostgresMigrator, PostgresModule } from '@analytics/postgres';
+import { ProjectsModule, ProjectsService } from '@analytics/projects';
+import { Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { Kafka, logLevel } from 'kafkajs';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { profilesIn, ProfileSummary, summarizeProfile } from './support/cpu-profile';
+import { buildTemplates, EVENTS_PER_BATCH, PLACEHOLDER, requestPrefix, splitAtPrefix } from './support/event-bodies';
+import { FreshnessProbe, GroupWatch } from './support/kafka-watch';
+import { LoadGenerator, LoadResult, percentile, round } from './support/load';
+import { BenchProcess, cpuSecondsOf, freePort, machineCpuSeconds, memoryOf, poll, repoRoot, spawnScript } from './support/processes';
+
+/**
+ * `npm run bench:ingest`: end-to-end ingestion throughput (HTTP → gateway → Kafka → writer →
+ * ClickHouse) on this machine, against the bare pipeline (kafkajs producing the same rows, a
+ * consumer inserting the same bytes), with latency, freshness, memory and where the CPU went.
+ * Starts and stops everything it uses; all traffic stays on 127.0.0.1. The last line is JSON.
+ *
+ * BENCH_SECONDS (saturation phase, default 15), BENCH_CLIENTS (4), BENCH_PACED_SECONDS (12),
+ * BENCH_BARE_SECONDS (10), BENCH_CPU_PROF=1 (V8 CPU profiles of the gateway and writer, summarised),
+ * BENCH_BARE_SPLIT=1 (the bare producer splits batches by partition as the gateway does),
+ * BENCH_APP_<NAME>=<value> (passes <NAME> to the gateway and writer, e.g. BENCH_APP_WRITER_MAX_BATCH_ROWS),
+ * BENCH_POSTGRES_URL (postgres://postgres@127.0.0.1:5432/postgres).
+ */
+
+const setting = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const SATURATION_SECONDS = setting('BENCH_SECONDS', 15);
+const PACED_SECONDS = setting('BENCH_PACED_SECONDS', 12);
+const BARE_SECONDS = setting('BENCH_BARE_SECONDS', 10);
+const WARMUP_SECONDS = setting('BENCH_WARMUP_SECONDS', 4);
+const CLIENTS = setting('BENCH_CLIENTS', 4);
+/** The product's default; BENCH_APP_KAFKA_EVENTS_PARTITIONS changes it for both pipelines. */
+const DEFAULT_PARTITIONS = 12;
+const USERS = 100_000;
+const PROFILE = process.env.BENCH_CPU_PROF === '1';
+const BARE_SPLIT = process.env.BENCH_BARE_SPLIT === '1';
+const POSTGRES_ADMIN = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+// kafkajs 2.2.4 re-arms a 1 ms timer with a negative delay on every connection (kafkajs#1704,
+// #1751); Node 24 warns each time. Known and measured (see docs/benchmarks.md): not worth the noise.
+process.removeAllListeners('warning');
+process.on('warning', (warning) => {
+  if (warning.name !== 'TimeoutNegativeWarning') process.stderr.write(`${warning.stack ?? warning.message}\n`);
+});
+
+const log = (line: string) => process.stdout.write(`bench: ${line}\n`);
+const mb = (value: number | undefined) => (value === undefined ? NaN : Math.round(value));
+
+interface Broker {
+  brokers: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** CPU seconds per component between two instants, as cores used. */
+class CpuMeter {
+  private start = this.snapshot();
+  constructor(private readonly pids: () => Record<string, number>) {}
+
+  private snapshot() {
+    const per: Record<string, number> = {};
+    for (const [name, pid] of Object.entries(this.pids?.() ?? {})) per[name] = cpuSecondsOf(pid);
+    const self = process.cpuUsage();
+    per['bench (load generator)'] = (self.user + self.system) / 1e6;
+    return { at: Date.now(), machine: machineCpuSeconds(), per };
+  }
+
+  reset(): void {
+    this.start = this.snapshot();
+  }
+
+  /**
+   * Cores used by each component and by everything else on the machine; CPU microseconds per event
+   * of each component; and the rate our components would reach if they had the machine's cores to
+   * themselves (cores ÷ their CPU per event): other engineers' work shares these cores.
+   */
+  report(events: number): CpuReport {
+    const end = this.snapshot();
+    const wall = (end.at - this.start.at) / 1000;
+    const cores: Record<string, number> = {};
+    const perEvent: Record<string, number> = {};
+    let ours = 0;
+    for (const [name, seconds] of Object.entries(end.per)) {
+      const used = seconds - (this.start.per[name] ?? seconds);
+      ours += used;
+      cores[name] = round(used / wall, 2);
+      perEvent[name] = round((used / events) * 1e6, 1);
+    }
+    const busy = end.machine.busy - this.start.machine.busy;
+    const machineCores = (end.machine.total - this.start.machine.total) / wall;
+    cores['other processes'] = round(Math.max(0, busy - ours) / wall, 2);
+    cores['machine busy'] = round(busy / wall, 2);
+    return {
+      cores,
+      cpu_us_per_event: perEvent,
+      projected_events_per_s_alone: Math.round((Math.round(machineCores) * events) / ours),
+    };
+  }
+}
+
+interface CpuReport {
+  cores: Record<string, number>;
+  cpu_us_per_event: Record<string, number>;
+  /** Our components' events per second if they had all the machine's cores (none used by others). */
+  projected_events_per_s_alone: number;
+}
+
+function describeLoad(result: LoadResult) {
+  return {
+    requests: result.requests,
+    events: result.events,
+    failures: result.failures,
+    statuses: result.statuses,
+    ingest_events_per_s: Math.round(result.events / result.seconds),
+    p50_ms: round(percentile(result.latencies, 50)),
+    p99_ms: round(percentile(result.latencies, 99)),
+    max_ms: round(Math.max(...result.latencies)),
+  };
+}
+
+async function createDatabase(name: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const run = async (statement: string) => {
+    const client = new Client({ connectionString: POSTGRES_ADMIN });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await run(`create database ${name}`);
+  const url = new URL(POSTGRES_ADMIN);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => run(`drop database if exists ${name} with (force)`) };
+}
+
+async function createProject(config: AppConfig): Promise<{ id: number; authorization: string }> {
+  @Module({ imports: [ConfigModule.forRoot(config), PostgresModule, ProjectsModule] })
+  class BenchSetupModule {}
+  const context = await NestFactory.createApplicationContext(BenchSetupModule, { logger: ['error'] });
+  try {
+    await context.get(PostgresMigrator).migrate();
+    const projects = context.get(ProjectsService);
+    const organization = await projects.createOrganization('Benchmark');
+    const { project, secret } = await projects.createProject(organization.id, 'Benchmark');
+    return { id: project.id, authorization: `Basic ${Buffer.from(`${secret}:`).toString('base64')}` };
+  } finally {
+    await context.close();
+  }
+}
+
+/** V8 heap and Buffer memory of a service, from its /metrics (prom-client's default metrics), MB. */
+async function heapBreakdown(port: number): Promise<Record<string, number>> {
+  try {
+    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    const value = (name: string) => Number(/^(\S+) (\S+)$/m.exec(text.split('\n').find((l) => l.startsWith(`${name} `)) ?? '')?.[2] ?? NaN) / 2 ** 20;
+    return {
+      heap_used_mb: mb(value('nodejs_heap_size_used_bytes')),
+      heap_total_mb: mb(value('nodejs_heap_size_total_bytes')),
+      external_mb: mb(value('nodejs_external_memory_bytes')),
+    };
+  } catch {
+    return {};
+  }
+}
+
+async function waitReady(service: BenchProcess, url: string): Promise<void> {
+  await poll(
+    async () => {
+      if (service.child.exitCode !== null) throw new Error(`${service.name} exited:\n${service.output()}`);
+      const response = await fetch(`${url}/readyz`);
+      await response.arrayBuffer();
+      if (response.status !== 200) throw new Error(`${service.name} not ready`);
+    },
+    60_000,
+    100,
+  );
+}
+
+async function main(): Promise<Record<string, unknown>> {
+  const root = repoRoot();
+  const run = randomBytes(2).toString('hex');
+  const work = mkdtempSync(join(tmpdir(), 'bench-ingest-'));
+  const profileDir = join(work, 'profiles');
+  mkdirSync(profileDir);
+  const cleanups: (() => Promise<unknown>)[] = [async () => rmSync(work, { recursive: true, force: true })];
+  const services: BenchProcess[] = [];
+  const dumpOutputs = () => {
+    for (const s of services) process.stderr.write(`--- ${s.name} (pid ${s.pid}) output:\n${s.output().slice(-6000)}\n`);
+  };
+  const stopAll = async () => {
+    await Promise.allSettled(services.splice(0).map((s) => s.stop(5_000)));
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
+  };
+  process.once('SIGINT', () => void stopAll().finally(() => process.exit(130)));
+  process.once('SIGTERM', () => void stopAll().finally(() => process.exit(143)));
+
+  try {
+    const machine = { cpus: cpus().length, model: cpus()[0]?.model, memory_gb: Math.round(totalmem() / 2 ** 30), node: process.version };
+    log(`machine ${JSON.stringify(machine)}; load average before start ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+
+    // Engines: our own broker, a fresh Postgres database, a chDB directory for the writer.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const kafkaScript = require(join(root, 'scripts', 'kafka.js')) as {
+      startKafka(options: { port: number; dataDir: string }): Promise<Broker>;
+      findFreePort(): Promise<number>;
+    };
+    const broker = await kafkaScript.startKafka({ port: await kafkaScript.findFreePort(), dataDir: join(work, 'kafka', 'data') });
+    cleanups.push(() => broker.stop());
+    const database = await createDatabase(`bench_${run}_${randomBytes(3).toString('hex')}`);
+    cleanups.push(() => database.drop());
+
+    const env: Record<string, string> = {
+      HOST: '127.0.0.1',
+      DATA_DIR: join(work, 'data'),
+      CLICKHOUSE_URL: `chdb:${join(work, 'clickhouse')}`,
+      DATABASE_URL: database.url,
+      KAFKA_BROKERS: broker.brokers,
+      KAFKA_TOPIC_PREFIX: `bench${run}.`,
+      KAFKA_EVENTS_PARTITIONS: String(DEFAULT_PARTITIONS),
+      LOG_LEVEL: 'warn',
+      // The benchmark measures the pipeline, not the per-project rate limit.
+      INGEST_LIMIT_EVENTS_PER_MINUTE: '1000000000',
+      // BENCH_APP_<NAME>=value passes <NAME>=value to the gateway and writer (e.g. WRITER_MAX_BATCH_ROWS).
+      ...Object.fromEntries(
+        Object.entries(process.env)
+          .filter(([name, value]) => name.startsWith('BENCH_APP_') && value !== undefined)
+          .map(([name, value]) => [name.slice('BENCH_APP_'.length), value!]),
+      ),
+    };
+    const config = loadConfig(env);
+    const partitions = config.kafka!.eventsPartitions;
+    const project = await createProject(config);
+    const kafka = new Kafka({ clientId: 'bench', brokers: [broker.brokers], logLevel: logLevel.NOTHING });
+    await ensureTopics(kafka, topicSpecs(config.kafka!));
+    const admin = kafka.admin();
+    await admin.connect();
+    cleanups.push(() => admin.disconnect());
+
+    const nodeFlags = (name: string) => (PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`] : []);
+    const [writerPort, gatewayPort] = [await freePort(), await freePort()];
+    const writer = spawnScript('writer', join(root, 'dist/apps/writer/src/main.js'), { ...env, PORT: String(writerPort) }, nodeFlags('writer'));
+    services.push(writer);
+    await waitReady(writer, `http://127.0.0.1:${writerPort}`);
+    const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+    const gateway = spawnScript('gateway', join(root, 'dist/apps/ingest/src/main.js'), { ...env, PORT: String(gatewayPort) }, nodeFlags('gateway'));
+    services.push(gateway);
+    await waitReady(gateway, gatewayUrl);
+
+    const templates = buildTemplates(8, USERS, Date.now());
+    const load = new LoadGenerator(gatewayUrl, project.authorization, templates, run);
+    const watch = new GroupWatch(admin, topicName(config.kafka!, 'events'), `${config.kafka!.topicPrefix}${EVENTS_WRITER_GROUP}`);
+    const bytesPerEvent = Math.round(templates[0].bytes / EVENTS_PER_BATCH);
+    const cpu = new CpuMeter(() => ({ broker: broker.pid, gateway: gateway.pid, writer: writer.pid }));
+    const idle = { gateway: mb(memoryOf(gateway.pid)?.rssMb), writer: mb(memoryOf(writer.pid)?.rssMb) };
+    const peak = { gateway: 0, writer: 0 };
+    // Where the memory is at its peak: V8 heap, Buffers (external) and the rest (native: chDB).
+    const heapAtPeak: Record<string, Record<string, number>> = {};
+    const sampler = setInterval(() => {
+      for (const [name, service, port] of [['gateway', gateway, gatewayPort], ['writer', writer, writerPort]] as const) {
+        const rss = memoryOf(service.pid)?.rssMb ?? 0;
+        if (rss <= peak[name]) continue;
+        peak[name] = rss;
+        void heapBreakdown(port).then((breakdown) => (heapAtPeak[name] = { rss_mb: mb(rss), ...breakdown }));
+      }
+    }, 200);
+    cleanups.push(async () => clearInterval(sampler));
+
+    // Idle cost (no traffic) over 3 s: kafkajs's 1 ms timer loop per connection shows here.
+    const idleCpu = new CpuMeter(() => ({ gateway: gateway.pid, writer: writer.pid }));
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const idleCores = idleCpu.report(1).cores;
+    log(`idle: cores used with no traffic ${JSON.stringify({ gateway: idleCores.gateway, writer: idleCores.writer })}`);
+
+    // Warm-up: connections, JIT, the writer's group membership; then everything written.
+    log(`warm-up ${WARMUP_SECONDS} s, ${CLIENTS} clients, ${EVENTS_PER_BATCH}-event batches of ≈${bytesPerEvent} bytes/event`);
+    await load.closedLoop(CLIENTS, WARMUP_SECONDS);
+    await watch.drained(60_000);
+
+    // 1. Saturation: closed loop, then until the writer has committed everything acknowledged.
+    const freshnessUnderSaturation = new FreshnessProbe(watch, gatewayUrl, project.authorization, project.id, partitions, run);
+    cpu.reset();
+    const loadBefore = loadavg()[0];
+    const started = Date.now();
+    freshnessUnderSaturation.start(500, 50);
+    const saturated = await load.closedLoop(CLIENTS, SATURATION_SECONDS);
+    const sendingEnded = Date.now();
+    // Markers stop with the load (they would keep the lag above zero), then both are waited for.
+    const [drainedAt] = await Promise.all([watch.drained(120_000), freshnessUnderSaturation.stop()]);
+    const saturationCpu = cpu.report(saturated.events);
+    const eventsPerSecond = saturated.events / ((drainedAt - started) / 1000);
+    log(
+      `saturation: ${JSON.stringify(describeLoad(saturated))}; all written ${drainedAt - sendingEnded} ms after the last ack; ` +
+        `end to end ${Math.round(eventsPerSecond)} events/s; freshness p50/p99 ${percentile(freshnessUnderSaturation.samples, 50)}/${percentile(freshnessUnderSaturation.samples, 99)} ms; ` +
+        `cpu ${JSON.stringify(saturationCpu)}; load average ${loadBefore.toFixed(2)} → ${loadavg()[0].toFixed(2)}`,
+    );
+
+    // 2. Paced: a fixed offered rate below saturation, for latency and freshness without queueing.
+    const pacedRate = Math.round(Math.min(100_000, eventsPerSecond * 0.7) / 1000) * 1000;
+    const freshness = new FreshnessProbe(watch, gatewayUrl, project.authorization, project.id, partitions, run + 'p');
+    cpu.reset();
+    freshness.start(200, 20);
+    const paced = await load.paced(pacedRate, PACED_SECONDS);
+    await Promise.all([watch.drained(60_000), freshness.stop()]);
+    const pacedCpu = cpu.report(paced.events);
+    log(
+      `paced at ${pacedRate} events/s offered: ${JSON.stringify(describeLoad(paced))}; freshness over ${freshness.samples.length} markers ` +
+        `p50/p99/max ${percentile(freshness.samples, 50)}/${percentile(freshness.samples, 99)}/${Math.max(...freshness.samples)} ms; cpu ${JSON.stringify(pacedCpu)}`,
+    );
+
+    const gatewayMemory = memoryOf(gateway.pid);
+    const writerMemory = memoryOf(writer.pid);
+    clearInterval(sampler);
+    const [gatewayExit, writerExit] = [await gateway.stop(), await writer.stop()];
+    services.splice(0);
+    if (gatewayExit !== 0 || writerExit !== 0) log(`warning: gateway exited ${gatewayExit}, writer exited ${writerExit}`);
+    log(`memory at idle after start (MB): ${JSON.stringify(idle)}; at the peaks: ${JSON.stringify(heapAtPeak)}`);
+    log(
+      `memory (MB): gateway peak RSS ${mb(Math.max(peak.gateway, gatewayMemory?.peakRssMb ?? 0))}, writer peak RSS ${mb(Math.max(peak.writer, writerMemory?.peakRssMb ?? 0))}`,
+    );
+
+    // 3. The bare pipeline: the same rows produced straight to Kafka (one message per 2000-event
+    //    batch, acks=-1, idempotent) and a consumer inserting the same bytes into chDB.
+    const bareTopic = `bench${run}.bare-events`;
+    await ensureTopics(kafka, [{ topic: bareTopic, numPartitions: partitions, replicationFactor: 1 }]);
+    const bareWatch = new GroupWatch(admin, bareTopic, `bench${run}.bare-writer`);
+    const bareWriter = spawnScript(
+      'bare-writer',
+      join(root, 'dist/bench/bare-writer.js'),
+      { BARE_BROKERS: broker.brokers, BARE_TOPIC: bareTopic, BARE_GROUP: `bench${run}.bare-writer`, BARE_CHDB_DIR: join(work, 'bare-clickhouse') },
+      nodeFlags('bare-writer'),
+    );
+    services.push(bareWriter);
+    await poll(() => {
+      if (bareWriter.child.exitCode !== null) throw new Error(`bare writer exited:\n${bareWriter.output()}`);
+      if (!bareWriter.output().includes('bare writer running')) throw new Error('bare writer not running');
+    }, 60_000);
+    // Each template's rows, whole (one message per batch) or, with BENCH_BARE_SPLIT=1, grouped by
+    // partition as the gateway does (one message per batch and partition), to show what that costs.
+    const rowTemplates = templates.map((template) => {
+      const events = JSON.parse(template.parts.join(PLACEHOLDER)) as unknown[];
+      const byPartition = new Map<number, string[]>();
+      const lines = events.map((event) => {
+        const outcome = validateEvent(event, { projectId: project.id, nowMs: Date.now(), policy: 'import', requireInsertId: true });
+        if (outcome.kind !== 'accepted') throw new Error(`bench event refused: ${JSON.stringify(outcome)}`);
+        const partition = partitionFor(project.id, outcome.row.distinctId, partitions);
+        byPartition.set(partition, [...(byPartition.get(partition) ?? []), outcome.row.line]);
+        return outcome.row.line;
+      });
+      return {
+        whole: splitAtPrefix(lines.join('')),
+        split: [...byPartition].map(([partition, group]) => ({ partition, rows: group.length, parts: splitAtPrefix(group.join('')) })),
+      };
+    });
+    const rowBytes = Math.round(Buffer.byteLength(rowTemplates[0].whole.join(PLACEHOLDER)) / EVENTS_PER_BATCH);
+    const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    await producer.connect();
+    cleanups.push(() => producer.disconnect());
+    let sequence = 0;
+    const produce = async (seconds: number) => {
+      let events = 0;
+      const until = Date.now() + seconds * 1000;
+      await Promise.all(
+        Array.from({ length: CLIENTS }, async (_, client) => {
+          while (Date.now() < until) {
+            const n = sequence++;
+            const rows = rowTemplates[n % rowTemplates.length];
+            const prefix = requestPrefix(run, client, 100_000_000 + n);
+            const messages = BARE_SPLIT
+              ? rows.split.map((m) => ({ partition: m.partition, value: m.parts.join(prefix), headers: { [ROWS_HEADER]: String(m.rows) } }))
+              : [{ partition: n % partitions, value: rows.whole.join(prefix), headers: { [ROWS_HEADER]: String(EVENTS_PER_BATCH) } }];
+            await producer.send({ topic: bareTopic, acks: -1, messages });
+            events += EVENTS_PER_BATCH;
+          }
+        }),
+      );
+      return events;
+    };
+    await produce(Math.min(WARMUP_SECONDS, 2));
+    await bareWatch.drained(60_000);
+    const bareCpu = new CpuMeter(() => ({ broker: broker.pid, 'bare writer': bareWriter.pid }));
+    const bareStarted = Date.now();
+    const bareEvents = await produce(BARE_SECONDS);
+    const bareProduced = Date.now();
+    const bareDrained = await bareWatch.drained(120_000);
+    const bareCores = bareCpu.report(bareEvents);
+    const bareEventsPerSecond = bareEvents / ((bareDrained - bareStarted) / 1000);
+    const bareWriterMemory = memoryOf(bareWriter.pid);
+    log(
+      `bare pipeline: ${bareEvents} events (≈${rowBytes} bytes/row) produced at ${Math.round(bareEvents / ((bareProduced - bareStarted) / 1000))} events/s, ` +
+        `all written ${bareDrained - bareProduced} ms after the last ack; end to end ${Math.round(bareEventsPerSecond)} events/s; ` +
+        `bare writer peak RSS ${mb(bareWriterMemory?.peakRssMb)} MB; cpu ${JSON.stringify(bareCores)}`,
+    );
+    await bareWriter.stop();
+    services.splice(0);
+
+    const profiles: ProfileSummary[] = PROFILE ? profilesIn(profileDir).map(summarizeProfile) : [];
+    for (const profile of profiles) log(`cpu profile ${JSON.stringify(profile)}`);
+
+    return {
+      date: new Date().toISOString(),
+      machine,
+      events_per_s: Math.round(eventsPerSecond),
+      bare_events_per_s: Math.round(bareEventsPerSecond),
+      ratio: round(eventsPerSecond / bareEventsPerSecond, 2),
+      p50_ms: round(percentile(paced.latencies, 50)),
+      p99_ms: round(percentile(paced.latencies, 99)),
+      paced_offered_events_per_s: pacedRate,
+      saturated_p50_ms: round(percentile(saturated.latencies, 50)),
+      saturated_p99_ms: round(percentile(saturated.latencies, 99)),
+      ingest_only_events_per_s: Math.round(saturated.events / saturated.seconds),
+      freshness_p50_ms: percentile(freshness.samples, 50),
+      freshness_p99_ms: percentile(freshness.samples, 99),
+      freshness_samples: freshness.samples.length,
+      saturated_freshness_p99_ms: percentile(freshnessUnderSaturation.samples, 99),
+      memory_breakdown_at_peak_mb: heapAtPeak,
+      idle_cores: { gateway: idleCores.gateway, writer: idleCores.writer },
+      gateway_rss_mb: mb(Math.max(peak.gateway, gatewayMemory?.peakRssMb ?? 0)),
+      writer_rss_mb: mb(Math.max(peak.writer, writerMemory?.peakRssMb ?? 0)),
+      bytes_per_event_sent: bytesPerEvent,
+      bytes_per_row_stored: rowBytes,
+      clients: CLIENTS,
+      partitions,
+      failures: saturated.failures + paced.failures,
+      projected_events_per_s_alone: saturationCpu.projected_events_per_s_alone,
+      projected_bare_events_per_s_alone: bareCores.projected_events_per_s_alone,
+      other_processes_cores: saturationCpu.cores['other processes'],
+      cpu_saturation: saturationCpu,
+      cpu_bare: bareCores,
+      profiled: PROFILE,
+      app_settings: Object.fromEntries(Object.entries(env).filter(([name]) => process.env[`BENCH_APP_${name}`] !== undefined)),
+      bare_messages: BARE_SPLIT ? 'one per batch and partition (as the gateway)' : 'one per 2000-event batch',
+    };
+  } catch (error) {
+    dumpOutputs();
+    throw error;
+  } finally {
+    await stopAll();
+  }
+}
+
+main().then(
+  (result) => {
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    process.exit(0);
+  },
+  (error: unknown) => {
+    process.stderr.write(`bench failed: ${(error as Error).stack}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,63 @@
+import { eventBatch, RetryingImporter } from '../multi-process/pipeline-harness';
+
+export interface PacedLoadOptions {
+  importer: RetryingImporter;
+  gateways: () => string[];
+  runId: string;
+  total: number;
+  batchSize: number;
+  clients: number;
+  /** Upper bound on the send rate, so the flow spans the faults instead of ending before them. */
+  eventsPerSecond: number;
+  /** Events that may be sent before the first {@link PacedLoad.gate} call (default: all). */
+  initialGate?: number;
+}
+
+/**
+ * Several clients sending numbered batches at a bounded rate, and at most up to a gate the fault
+ * driver opens step by step (so events keep arriving across every fault, not all before the first).
+ */
+export class PacedLoad {
+  private next = 0;
+  private allowed: number;
+  private waiters: (() => void)[] = [];
+  private nextSlot = 0;
+  private readonly baseTimeMs = Date.now();
+  readonly done: Promise<void>;
+  sentEvents = 0;
+
+  constructor(private readonly options: PacedLoadOptions) {
+    this.allowed = options.initialGate ?? options.total;
+    this.done = Promise.all(Array.from({ length: options.clients }, (_, c) => this.client(c))).then(() => undefined);
+  }
+
+  /** Lets the load send only up to `events` until the gate is moved again. */
+  gate(events: number): void {
+    this.allowed = Math.min(events, this.options.total);
+    this.waiters.splice(0).forEach((wake) => wake());
+  }
+
+  get progress(): number {
+    return this.sentEvents / this.options.total;
+  }
+
+  private async client(c: number): Promise<void> {
+    const { batchSize, total, eventsPerSecond } = this.options;
+    for (;;) {
+      const from = this.next;
+      if (from >= total) return;
+      this.next += batchSize;
+      const count = Math.min(batchSize, total - from);
+      while (from + count > this.allowed) await new Promise<void>((wake) => this.waiters.push(wake));
+      // Rate bound: one batch per slot of batchSize/eventsPerSecond, however long the gate was shut.
+      const slot = Math.max(Date.now(), this.nextSlot);
+      this.nextSlot = slot + (count / eventsPerSecond) * 1000;
+      if (slot > Date.now()) await new Promise((resolve) => setTimeout(resolve, slot - Date.now()));
+      const gateways = this.options.gateways();
+      const events = eventBatch(this.options.runId, from, count, this.baseTimeMs);
+      const result = await this.options.importer.send([gateways[(from / batchSize + c) % gateways.length], ...gateways], events);
+      if (result.status !== 200) throw new Error(`client ${c} gave up on events ${from}..${from + count - 1} (last status ${result.status})`);
+      this.sentEvents += count;
+    }
+  }
+}
