@@ -1,0 +1,253 @@
+/**
+ * Query engine benchmark: 10M events of 1M users generated inside ClickHouse, then a 3-step funnel
+ * over 30 days, an insights report and a retention report, each timed next to a hand-written
+ * ClickHouse query for the same answer (asserted equal) in the same run.
+ *
+ *   npm run bench:query                        # chDB in a temporary directory
+ *   BENCH_CLICKHOUSE_URL=http://… npm run bench:query   # a ClickHouse server (a database you can drop)
+ *   BENCH_EVENTS=1000000 BENCH_USERS=100000 BENCH_RUNS=5 npm run bench:query
+ *
+ * The last line is JSON: {funnel_ms, funnel_ratio, insights_ms, insights_ratio, retention_ms, retention_ratio}
+ * (medians over BENCH_RUNS runs; ratio = ours / hand-written).
+ */
+import { ClickHouseClient, ClickHouseDdl, ClickHouseMigrator, createClickHouseClient, EVENTS_TABLE } from '@analytics/clickhouse';
+import { deepStrictEqual } from 'node:assert';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+// The engine's internals, as the service wires them (bench tooling, like the tests).
+import { QueryRunner } from '../libs/query/src/clickhouse/query-runner';
+import { FunnelSpec } from '../libs/query/src/funnels/funnel-spec';
+import { FunnelResult, funnelResult } from '../libs/query/src/funnels/funnel-tally';
+import { FunnelsRepository } from '../libs/query/src/funnels/funnels.repository';
+import { InsightsSpec } from '../libs/query/src/insights/insights-spec';
+import { insightsResult } from '../libs/query/src/insights/insights-tally';
+import { InsightsRepository } from '../libs/query/src/insights/insights.repository';
+import { loadQuerySettings } from '../libs/query/src/query-settings';
+import { RetentionSpec } from '../libs/query/src/retention/retention-spec';
+import { RetentionResult, retentionResult } from '../libs/query/src/retention/retention-tally';
+import { RetentionRepository } from '../libs/query/src/retention/retention.repository';
+import { DAY_MS, parseDay } from '../libs/query/src/time/utc-days';
+
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000_000);
+const USERS = Number(process.env.BENCH_USERS ?? 1_000_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const PROJECT = 1;
+const FROM = '2024-01-01';
+const TO = '2024-01-30';
+const NOW = Date.UTC(2024, 2, 1);
+
+/**
+ * Each user gets EVENTS/USERS events a random 1 minute to 2 days apart from a random start in the
+ * first 33 days: a page view first, then views, sign-ups, carts and purchases in proportions that
+ * make a funnel with real drop-off. Times are distinct per user, as in most real data.
+ */
+const GENERATE = `INSERT INTO ${EVENTS_TABLE}
+  SELECT {project:UInt32} AS project_id,
+    multiIf(k = 0 OR r < 30, 'Viewed page', r < 45, 'Signed up', r < 55, 'Added to cart', r < 63, 'Purchased', ['Searched', 'Shared', 'Logged in'][1 + r % 3]) AS event,
+    toDateTime64('2024-01-01 00:00:00', 3, 'UTC') + toIntervalMillisecond(start_ms + k * gap_ms) AS time,
+    concat('user-', toString(u)) AS distinct_id,
+    toString(n) AS insert_id,
+    concat('{"plan":"', ['free', 'pro', 'team'][1 + cityHash64(n, 4) % 3], '","amount":', toString(cityHash64(n, 5) % 1000), '}') AS properties,
+    now64(3) AS processed_at
+  FROM (
+    SELECT number AS n, number % {users:UInt64} AS u, intDiv(number, {users:UInt64}) AS k, cityHash64(number, 1) % 100 AS r,
+      cityHash64(u, 2) % (33 * 86400000) AS start_ms, 60000 + cityHash64(u, 3) % (2 * 86400000) AS gap_ms
+    FROM numbers({events:UInt64})
+  )`;
+
+const funnel: FunnelSpec = {
+  steps: [{ event: 'Viewed page' }, { event: 'Signed up' }, { event: 'Purchased' }],
+  filters: [],
+  windowMs: 7 * DAY_MS,
+  fromDay: parseDay(FROM)!,
+  toDay: parseDay(TO)!,
+  buckets: { kind: 'days', days: 1 },
+  limit: 255,
+};
+
+const insights: InsightsSpec = {
+  metrics: [
+    { name: 'Viewed page', event: 'Viewed page', math: 'total' },
+    { name: 'Purchased', event: 'Purchased', math: 'unique' },
+  ],
+  fromDay: parseDay(FROM)!,
+  toDay: parseDay(TO)!,
+  unit: 'day',
+  limit: 60,
+};
+
+const retention: RetentionSpec = {
+  type: 'birth',
+  bornEvent: 'Signed up',
+  event: 'Purchased',
+  fromDay: parseDay(FROM)!,
+  toDay: parseDay(TO)!,
+  buckets: { kind: 'days', days: 1 },
+  intervalCount: 7,
+  unbounded: false,
+};
+
+/**
+ * What an analyst would write by hand for this funnel: no same-instant groups, no segments, three
+ * fixed steps; events packed as (time << 2 | step), the same trick the engine uses.
+ */
+const HAND_FUNNEL = `
+SELECT bucket, counts, arrayMap(x -> toString(x), prev) AS previous_ms, arrayMap(x -> toString(x), fromStart) AS start_ms
+FROM (
+  SELECT b.1 AS bucket, sumForEach(arrayResize(CAST([], 'Array(UInt64)'), b.2, toUInt64(1))) AS counts,
+    sumForEach(arrayMap((x, y) -> x - y, b.3, arrayPushFront(arrayPopBack(b.3), b.3[1]))) AS prev,
+    sumForEach(arrayMap(x -> x - b.3[1], b.3)) AS fromStart
+  FROM (
+    SELECT arraySort(groupArray(bitOr(bitShiftLeft(toUInt64(toUnixTimestamp64Milli(time)), 2), multiIf(event = 'Viewed page', 0, event = 'Signed up', 1, 2)))) AS ev,
+      arrayMap(x -> toInt64(bitShiftRight(x, 2)), ev) AS times, arrayMap(x -> bitAnd(x, 3), ev) AS steps, arrayEnumerate(times) AS idx,
+      arrayPushBack(arrayPopFront(arrayReverseFill(x -> x != 0, arrayMap((i, s) -> if(s = 1, i, 0), idx, steps))), 0) AS nextSignup,
+      arrayPushBack(arrayPopFront(arrayReverseFill(x -> x != 0, arrayMap((i, s) -> if(s = 2, i, 0), idx, steps))), 0) AS nextPurchase,
+      arrayFilter((i, s, t) -> s = 0 AND t >= {fromMs:Int64} AND t < {toEndMs:Int64}, idx, steps, times) AS starts,
+      arrayMap(s -> nextSignup[s], starts) AS signups,
+      arrayMap(g -> if(g = 0, 0, nextPurchase[g]), signups) AS purchases,
+      arrayMap((s, g, p) -> 1 + (g != 0 AND times[g] <= times[s] + {windowMs:Int64}) + (p != 0 AND times[p] <= times[s] + {windowMs:Int64}), starts, signups, purchases) AS depth,
+      arrayMap(s -> intDiv(times[s], 86400000), starts) AS day,
+      arraySort((o, d, x) -> (d, -x, o), arrayEnumerate(starts), day, depth) AS ord,
+      arrayFilter((o, k) -> k = 1 OR day[o] != day[ord[k - 1]], ord, arrayEnumerate(ord)) AS chosen,
+      arrayMap(o -> (day[o], depth[o], arraySlice([times[starts[o]], times[signups[o]], times[purchases[o]]], 1, depth[o])), chosen) AS best
+    FROM ${EVENTS_TABLE} FINAL
+    WHERE project_id = {project:UInt32} AND event IN ('Viewed page', 'Signed up', 'Purchased')
+      AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({toEndMs:Int64} + {windowMs:Int64}, 'UTC')
+    GROUP BY distinct_id
+  )
+  ARRAY JOIN best AS b
+  GROUP BY bucket
+)`;
+
+const HAND_INSIGHTS = `
+SELECT intDiv(toUnixTimestamp64Milli(time), 86400000) * 86400000 AS key, countIf(event = 'Viewed page') AS views, uniqExactIf(distinct_id, event = 'Purchased') AS buyers
+FROM ${EVENTS_TABLE} FINAL
+WHERE project_id = {project:UInt32} AND event IN ('Viewed page', 'Purchased')
+  AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC')
+GROUP BY key`;
+
+const HAND_RETENTION = `
+SELECT intDiv(birth, 86400000) AS cohort, count() AS first, sumMap(intervals, arrayResize(CAST([], 'Array(UInt64)'), length(intervals), toUInt64(1))) AS returned
+FROM (
+  SELECT minIf(toUnixTimestamp64Milli(time), event = 'Signed up') AS birth,
+    arrayDistinct(arrayFilter(i -> i <= 7, arrayMap(t -> intDiv(t - birth, 86400000), arrayFilter(t -> t >= birth, groupArrayIf(toUnixTimestamp64Milli(time), event = 'Purchased'))))) AS intervals
+  FROM ${EVENTS_TABLE} FINAL
+  WHERE project_id = {project:UInt32} AND ((event = 'Signed up' AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC'))
+    OR (event = 'Purchased' AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({toEndMs:Int64} + 8 * 86400000, 'UTC')))
+  GROUP BY distinct_id
+  HAVING countIf(event = 'Signed up') > 0 AND birth >= {fromMs:Int64}
+)
+GROUP BY cohort`;
+
+const rangeParams = { project: PROJECT, fromMs: funnel.fromDay * DAY_MS, toEndMs: (funnel.toDay + 1) * DAY_MS, windowMs: funnel.windowMs };
+
+interface Timed<T> {
+  ms: number;
+  result: T;
+}
+
+async function timed<T>(run: () => Promise<T>): Promise<Timed<T>> {
+  const start = process.hrtime.bigint();
+  const result = await run();
+  return { ms: Number(process.hrtime.bigint() - start) / 1e6, result };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/** Ours and the hand-written query alternately, RUNS times each; the answers must be the same. */
+async function compare<T>(name: string, ours: () => Promise<T>, hand: () => Promise<T>): Promise<{ ms: number; ratio: number }> {
+  const oursMs: number[] = [];
+  const handMs: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    const a = await timed(ours);
+    const b = await timed(hand);
+    deepStrictEqual(a.result, b.result, `${name}: the hand-written query gives another answer`);
+    oursMs.push(a.ms);
+    handMs.push(b.ms);
+  }
+  const ms = median(oursMs);
+  const ratio = ms / median(handMs);
+  process.stdout.write(`${name}: ours ${oursMs.map(Math.round).join('/')} ms, hand-written ${handMs.map(Math.round).join('/')} ms, ratio ${ratio.toFixed(2)}\n`);
+  return { ms: Math.round(ms), ratio: Number(ratio.toFixed(2)) };
+}
+
+async function rows<T>(client: ClickHouseClient, query: string, params: Record<string, unknown>): Promise<T[]> {
+  return (await client.query({ query, query_params: params, format: 'JSONEachRow' })).json<T>();
+}
+
+async function generate(client: ClickHouseClient): Promise<void> {
+  const start = Date.now();
+  await new ClickHouseMigrator(client, new ClickHouseDdl()).migrate();
+  await client.command({ query: GENERATE, query_params: { project: PROJECT, users: USERS, events: EVENTS }, clickhouse_settings: { max_insert_block_size: '1048576' } });
+  // A merged table, as a live one is between background merges: FINAL then has nothing left to collapse.
+  await client.command({ query: `OPTIMIZE TABLE ${EVENTS_TABLE} FINAL` });
+  const [stats] = await rows<{ events: number; users: number }>(client, `SELECT count() AS events, uniqExact(distinct_id) AS users FROM ${EVENTS_TABLE}`, {});
+  process.stdout.write(`generated ${stats.events} events of ${stats.users} users in ${Math.round((Date.now() - start) / 1000)} s\n`);
+}
+
+async function main(): Promise<void> {
+  const directory = process.env.BENCH_CLICKHOUSE_URL ? undefined : mkdtempSync(join(tmpdir(), 'bench-query-'));
+  const client = createClickHouseClient(process.env.BENCH_CLICKHOUSE_URL ?? `chdb:${join(directory!, 'clickhouse')}`);
+  try {
+    await generate(client);
+    const runner = new QueryRunner(client, loadQuerySettings({ QUERY_MAX_EXECUTION_SECONDS: '600' }));
+
+    const funnels = new FunnelsRepository(runner);
+    const handFunnel = async (): Promise<FunnelResult> => {
+      const handRows = await rows<{ bucket: number; counts: number[]; previous_ms: string[]; start_ms: string[] }>(client, HAND_FUNNEL, rangeParams);
+      const cells = handRows.map((row) => ({
+        bucket: Number(row.bucket),
+        segment: '',
+        counts: [0, 1, 2].map((i) => Number(row.counts[i] ?? 0)),
+        fromPreviousMs: [0, 1, 2].map((i) => BigInt(row.previous_ms[i] ?? 0)),
+        fromStartMs: [0, 1, 2].map((i) => BigInt(row.start_ms[i] ?? 0)),
+      }));
+      return funnelResult(funnel, { cells });
+    };
+    const funnelFigures = await compare('funnel', async () => funnelResult(funnel, await funnels.tally(PROJECT, funnel)), handFunnel);
+
+    const insightsRepository = new InsightsRepository(runner);
+    const handInsights = async () => {
+      const handRows = await rows<{ key: number; views: number; buyers: number }>(client, HAND_INSIGHTS, rangeParams);
+      const cells = handRows.flatMap((row) => [
+        { metric: 0, key: Number(row.key), segment: '$overall', value: Number(row.views) },
+        { metric: 1, key: Number(row.key), segment: '$overall', value: Number(row.buyers) },
+      ]);
+      return insightsResult(insights, { cells }, NOW);
+    };
+    const insightsFigures = await compare('insights', async () => insightsResult(insights, await insightsRepository.tally(PROJECT, insights), NOW), handInsights);
+
+    const retentionRepository = new RetentionRepository(runner);
+    const handRetention = async (): Promise<RetentionResult> => {
+      const handRows = await rows<{ cohort: number; first: number; returned: [number[], number[]] }>(client, HAND_RETENTION, rangeParams);
+      const cohorts = handRows.map((row) => ({
+        cohort: Number(row.cohort),
+        first: Number(row.first),
+        returned: new Map(row.returned[0].map((key, i) => [Number(key), Number(row.returned[1][i])])),
+        lastReturned: new Map<number, number>(),
+      }));
+      return retentionResult(retention, cohorts);
+    };
+    const retentionFigures = await compare('retention', async () => retentionResult(retention, await retentionRepository.cohorts(PROJECT, retention)), handRetention);
+
+    process.stdout.write(
+      `${JSON.stringify({
+        funnel_ms: funnelFigures.ms,
+        funnel_ratio: funnelFigures.ratio,
+        insights_ms: insightsFigures.ms,
+        insights_ratio: insightsFigures.ratio,
+        retention_ms: retentionFigures.ms,
+        retention_ratio: retentionFigures.ratio,
+      })}\n`,
+    );
+  } finally {
+    await client.close();
+    if (directory) rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
+  process.exit(1);
+});
