@@ -1,17 +1,10 @@
-import { EVENTS_TABLE } from '@analytics/clickhouse';
+import { EVENTS_TABLE, PROFILES_TABLE } from '@analytics/clickhouse';
 import { compileWhere, ExpressionError, profilesScope } from '@analytics/expression';
 import { CohortBehavior, CohortDefinition, isBehaviorCohort } from '@analytics/reports';
 import { BoundQuery } from '../clickhouse/query-runner';
 import { parseEventExpression, whereSql } from '../expressions/query-expressions';
 import { QueryError, QueryErrorCode } from '../query-error';
 import { DAY_MS, today } from '../time/utc-days';
-
-/**
- * The profiles mirror written by libs/profiles (ClickHouse migration 0002): one row per profile
- * version, deletions hidden by FINAL. Not yet exported by @analytics/clickhouse; switch to its
- * PROFILES_TABLE when it is.
- */
-const PROFILES_MIRROR_TABLE = 'profiles';
 
 /** Parameter names start with `cohort` so the SQL can sit inside another query (the profile query's filter_by_cohort). */
 function behaviorMembersSql(projectId: number, behavior: CohortBehavior, nowMs: number): BoundQuery {
@@ -40,7 +33,7 @@ function profileMembersSql(projectId: number, where: string): BoundQuery {
     throw error;
   }
   return {
-    sql: `SELECT profile_id AS distinct_id FROM ${PROFILES_MIRROR_TABLE} FINAL
+    sql: `SELECT profile_id AS distinct_id FROM ${PROFILES_TABLE} FINAL
       WHERE project_id = {cohortProject:UInt32} AND group_key = '' AND is_deleted = 0 AND ${compiled.sql}`,
     params: { ...compiled.params, cohortProject: projectId },
   };
