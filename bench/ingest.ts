@@ -1,18 +1,15 @@
 import 'reflect-metadata';
-import { AppConfig, ConfigModule, loadConfig } from '@analytics/config';
+import { loadConfig } from '@analytics/config';
 import { EVENTS_WRITER_GROUP, ROWS_HEADER } from '@analytics/event-writer';
 import { partitionFor, validateEvent } from '@analytics/events';
 import { ensureTopics, topicName, topicSpecs } from '@analytics/kafka';
-import { PostgresMigrator, PostgresModule } from '@analytics/postgres';
-import { ProjectsModule, ProjectsService } from '@analytics/projects';
-import { Module } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { Kafka, logLevel } from 'kafkajs';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { Client } from 'pg';
+import { createPostgresDatabase } from '@analytics/testing';
+import { createBenchProject, waitReady } from './support/setup';
 import { profilesIn, ProfileSummary, summarizeProfile } from './support/cpu-profile';
 import { buildTemplates, EVENTS_PER_BATCH, PLACEHOLDER, requestPrefix, splitAtPrefix } from './support/event-bodies';
 import { FreshnessProbe, GroupWatch } from './support/kafka-watch';
@@ -127,37 +124,6 @@ function describeLoad(result: LoadResult) {
   };
 }
 
-async function createDatabase(name: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const run = async (statement: string) => {
-    const client = new Client({ connectionString: POSTGRES_ADMIN });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await run(`create database ${name}`);
-  const url = new URL(POSTGRES_ADMIN);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => run(`drop database if exists ${name} with (force)`) };
-}
-
-async function createProject(config: AppConfig): Promise<{ id: number; authorization: string }> {
-  @Module({ imports: [ConfigModule.forRoot(config), PostgresModule, ProjectsModule] })
-  class BenchSetupModule {}
-  const context = await NestFactory.createApplicationContext(BenchSetupModule, { logger: ['error'] });
-  try {
-    await context.get(PostgresMigrator).migrate();
-    const projects = context.get(ProjectsService);
-    const organization = await projects.createOrganization('Benchmark');
-    const { project, secret } = await projects.createProject(organization.id, 'Benchmark');
-    return { id: project.id, authorization: `Basic ${Buffer.from(`${secret}:`).toString('base64')}` };
-  } finally {
-    await context.close();
-  }
-}
-
 /** V8 heap and Buffer memory of a service, from its /metrics (prom-client's default metrics), MB. */
 async function heapBreakdown(port: number): Promise<Record<string, number>> {
   try {
@@ -171,19 +137,6 @@ async function heapBreakdown(port: number): Promise<Record<string, number>> {
   } catch {
     return {};
   }
-}
-
-async function waitReady(service: BenchProcess, url: string): Promise<void> {
-  await poll(
-    async () => {
-      if (service.child.exitCode !== null) throw new Error(`${service.name} exited:\n${service.output()}`);
-      const response = await fetch(`${url}/readyz`);
-      await response.arrayBuffer();
-      if (response.status !== 200) throw new Error(`${service.name} not ready`);
-    },
-    60_000,
-    100,
-  );
 }
 
 async function main(): Promise<Record<string, unknown>> {
@@ -216,8 +169,8 @@ async function main(): Promise<Record<string, unknown>> {
     };
     const broker = await kafkaScript.startKafka({ port: await kafkaScript.findFreePort(), dataDir: join(work, 'kafka', 'data') });
     cleanups.push(() => broker.stop());
-    const database = await createDatabase(`bench_${run}_${randomBytes(3).toString('hex')}`);
-    cleanups.push(() => database.drop());
+    const database = await createPostgresDatabase(POSTGRES_ADMIN, `bench_${run}_${randomBytes(3).toString('hex')}`);
+    cleanups.push(() => database.dispose());
 
     const env: Record<string, string> = {
       HOST: '127.0.0.1',
@@ -239,7 +192,7 @@ async function main(): Promise<Record<string, unknown>> {
     };
     const config = loadConfig(env);
     const partitions = config.kafka!.eventsPartitions;
-    const project = await createProject(config);
+    const project = await createBenchProject(config);
     const kafka = new Kafka({ clientId: 'bench', brokers: [broker.brokers], logLevel: logLevel.NOTHING });
     await ensureTopics(kafka, topicSpecs(config.kafka!));
     const admin = kafka.admin();

@@ -1,18 +1,16 @@
 import 'reflect-metadata';
-import { AppConfig, ConfigModule, loadConfig, ServiceName } from '@analytics/config';
+import { AppConfig, loadConfig, ServiceName } from '@analytics/config';
 import { ensureTopics, topicName, topicSpecs } from '@analytics/kafka';
-import { PostgresMigrator, PostgresModule } from '@analytics/postgres';
 import { PROFILES_WRITER_GROUP, ProfilesModule } from '@analytics/profiles';
-import { ProjectsModule, ProjectsService } from '@analytics/projects';
 import { engineNeeds, PlatformModule, runService } from '@analytics/runtime';
-import { DynamicModule, Module } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
+import { DynamicModule } from '@nestjs/common';
 import { Kafka, logLevel } from 'kafkajs';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from 'pg';
+import { createPostgresDatabase } from '@analytics/testing';
+import { createBenchProject, waitReady } from './support/setup';
 import { profilesIn, summarizeProfile } from './support/cpu-profile';
 import { GroupWatch } from './support/kafka-watch';
 import { percentile, round } from './support/load';
@@ -57,37 +55,6 @@ const log = (line: string) => process.stdout.write(`bench: ${line}\n`);
 /** A service process of the benchmark: the platform and the profile parts of its role. */
 function roleModule(config: AppConfig, services: ServiceName[]): DynamicModule {
   return { module: class ProfilesBenchService {}, imports: [PlatformModule.forRoot(config, engineNeeds(config, services)), ProfilesModule.forRoot(config, services)] };
-}
-
-async function createDatabase(name: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const run = async (statement: string) => {
-    const client = new Client({ connectionString: POSTGRES_ADMIN });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await run(`create database ${name}`);
-  const url = new URL(POSTGRES_ADMIN);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => run(`drop database if exists ${name} with (force)`) };
-}
-
-async function createProject(config: AppConfig): Promise<{ id: number; token: string; authorization: string }> {
-  @Module({ imports: [ConfigModule.forRoot(config), PostgresModule, ProjectsModule] })
-  class BenchSetupModule {}
-  const context = await NestFactory.createApplicationContext(BenchSetupModule, { logger: ['error'] });
-  try {
-    await context.get(PostgresMigrator).migrate();
-    const projects = context.get(ProjectsService);
-    const organization = await projects.createOrganization('Benchmark');
-    const { project, secret } = await projects.createProject(organization.id, 'Benchmark');
-    return { id: project.id, token: project.token, authorization: `Basic ${Buffer.from(`${secret}:`).toString('base64')}` };
-  } finally {
-    await context.close();
-  }
 }
 
 /** A realistic mix: mostly `$set`, then counters, lists and first-touch properties, over many users. */
@@ -203,19 +170,6 @@ class MirrorLagProbe {
   }
 }
 
-async function waitReady(service: BenchProcess, url: string): Promise<void> {
-  await poll(
-    async () => {
-      if (service.child.exitCode !== null) throw new Error(`${service.name} exited:\n${service.output()}`);
-      const response = await fetch(`${url}/readyz`);
-      await response.arrayBuffer();
-      if (response.status !== 200) throw new Error(`${service.name} not ready`);
-    },
-    60_000,
-    100,
-  );
-}
-
 async function main(): Promise<Record<string, unknown>> {
   const root = repoRoot();
   const run = randomBytes(2).toString('hex');
@@ -239,8 +193,8 @@ async function main(): Promise<Record<string, unknown>> {
     };
     const broker = await kafkaScript.startKafka({ port: await kafkaScript.findFreePort(), dataDir: join(work, 'kafka', 'data') });
     cleanups.push(() => broker.stop());
-    const database = await createDatabase(`bench_profiles_${run}_${randomBytes(3).toString('hex')}`);
-    cleanups.push(() => database.drop());
+    const database = await createPostgresDatabase(POSTGRES_ADMIN, `bench_profiles_${run}_${randomBytes(3).toString('hex')}`);
+    cleanups.push(() => database.dispose());
 
     const env: Record<string, string> = {
       HOST: '127.0.0.1',
@@ -254,7 +208,7 @@ async function main(): Promise<Record<string, unknown>> {
       INGEST_LIMIT_EVENTS_PER_MINUTE: '1000000000',
     };
     const config = loadConfig(env);
-    const project = await createProject(config);
+    const project = await createBenchProject(config);
     const kafka = new Kafka({ clientId: 'bench', brokers: [broker.brokers], logLevel: logLevel.NOTHING });
     await ensureTopics(kafka, topicSpecs(config.kafka!));
     const admin = kafka.admin();

@@ -1,6 +1,7 @@
 export { eventually, EventuallyOptions } from './eventually';
 export { startTestApp, TestApp } from './test-app';
 export {
+  createPostgresDatabase,
   createTestClickHouse,
   createTestDatabase,
   PostgresKind,

@@ -24,17 +24,11 @@ export function postgresServerAvailable(): boolean {
   return Boolean(process.env.TEST_POSTGRES_ADMIN_URL);
 }
 
-/** A fresh, empty database for one test file: on the server when there is one, otherwise PGlite. */
-export async function createTestDatabase(kind: PostgresKind = postgresServerAvailable() ? 'server' : 'pglite'): Promise<TestResource> {
-  if (kind === 'pglite') {
-    const dir = temporaryDirectory('test-pglite');
-    return { url: `pglite:${join(dir.path, 'postgres')}`, dispose: async () => dir.remove() };
-  }
-  const admin = process.env.TEST_POSTGRES_ADMIN_URL;
-  if (!admin) throw new Error('No Postgres server for tests: set DATABASE_URL or run one on 127.0.0.1:5432');
-  const name = uniqueName('test');
+/** A new, empty database on the server `adminUrl` reaches; `dispose` drops it, connections and all. */
+export async function createPostgresDatabase(adminUrl: string, name: string): Promise<TestResource> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`Not a safe database name: ${name}`);
   const run = async (statement: string) => {
-    const client = new Client({ connectionString: admin });
+    const client = new Client({ connectionString: adminUrl });
     await client.connect();
     try {
       await client.query(statement);
@@ -43,9 +37,20 @@ export async function createTestDatabase(kind: PostgresKind = postgresServerAvai
     }
   };
   await run(`create database ${name}`);
-  const url = new URL(admin);
+  const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return { url: url.toString(), dispose: () => run(`drop database if exists ${name} with (force)`) };
+}
+
+/** A fresh, empty database for one test file: on the server when there is one, otherwise PGlite. */
+export async function createTestDatabase(kind: PostgresKind = postgresServerAvailable() ? 'server' : 'pglite'): Promise<TestResource> {
+  if (kind === 'pglite') {
+    const dir = temporaryDirectory('test-pglite');
+    return { url: `pglite:${join(dir.path, 'postgres')}`, dispose: async () => dir.remove() };
+  }
+  const admin = process.env.TEST_POSTGRES_ADMIN_URL;
+  if (!admin) throw new Error('No Postgres server for tests: set DATABASE_URL or run one on 127.0.0.1:5432');
+  return createPostgresDatabase(admin, uniqueName('test'));
 }
 
 /** A fresh ClickHouse for one test file: a new database on the server when given, otherwise a chDB directory. */
