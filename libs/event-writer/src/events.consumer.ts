@@ -1,5 +1,5 @@
 import { AppConfig, KafkaSettings } from '@analytics/config';
-import { Kafka, topicName } from '@analytics/kafka';
+import { Kafka, startBatchConsumer, topicName } from '@analytics/kafka';
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Consumer, EachBatchPayload, KafkaMessage, Producer } from 'kafkajs';
 import { EventsRepository } from './events.repository';
@@ -59,18 +59,12 @@ export class EventsConsumer implements OnApplicationBootstrap, OnApplicationShut
 
   async onApplicationBootstrap(): Promise<void> {
     await Promise.all([this.consumer.connect(), this.deadLetters.connect()]);
-    await this.consumer.subscribe({ topic: topicName(this.settings, 'events'), fromBeginning: true });
-    // Not awaited: joining the group can take a session timeout after a crash, and health and metrics
-    // must answer meanwhile. A failure to run is logged; the process stays up for the probes to see.
-    void this.consumer
-      .run({
-      autoCommit: false,
-      eachBatchAutoResolve: false,
-      // Every partition's batch waits for the shared insert, so all must be in flight at once.
-      partitionsConsumedConcurrently: Math.max(this.settings.eventsPartitions, 1),
+    await startBatchConsumer(this.consumer, {
+      topic: topicName(this.settings, 'events'),
+      partitions: this.settings.eventsPartitions,
       eachBatch: (payload) => this.handleBatch(payload),
-      })
-      .catch((error: Error) => this.logger.error(`events consumer stopped: ${error.message}`));
+      logger: this.logger,
+    });
   }
 
   /** Drain: what is buffered is inserted and committed before the consumer leaves the group. */

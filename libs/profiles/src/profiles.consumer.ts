@@ -1,7 +1,7 @@
 import { AppConfig, KafkaSettings } from '@analytics/config';
 import { parseJson } from '@analytics/events';
 import { BatchPart, InsertBatcher } from '@analytics/event-writer';
-import { Kafka, topicName } from '@analytics/kafka';
+import { Kafka, startBatchConsumer, topicName } from '@analytics/kafka';
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Consumer, EachBatchPayload, Producer } from 'kafkajs';
 import { ProfileMetrics } from './profile-metrics';
@@ -60,17 +60,12 @@ export class ProfilesConsumer implements OnApplicationBootstrap, OnApplicationSh
 
   async onApplicationBootstrap(): Promise<void> {
     await Promise.all([this.consumer.connect(), this.deadLetters.connect()]);
-    await this.consumer.subscribe({ topic: topicName(this.settings, 'profiles'), fromBeginning: true });
-    // Not awaited, so health and metrics answer while the group is being joined.
-    void this.consumer
-      .run({
-        autoCommit: false,
-        eachBatchAutoResolve: false,
-        // Every partition's batch waits for the shared apply, so all must be in flight at once.
-        partitionsConsumedConcurrently: Math.max(this.settings.profilesPartitions, 1),
-        eachBatch: (payload) => this.handleBatch(payload),
-      })
-      .catch((error: Error) => this.logger.error(`profiles consumer stopped: ${error.message}`));
+    await startBatchConsumer(this.consumer, {
+      topic: topicName(this.settings, 'profiles'),
+      partitions: this.settings.profilesPartitions,
+      eachBatch: (payload) => this.handleBatch(payload),
+      logger: this.logger,
+    });
   }
 
   /** Drain: what is buffered is applied and committed before the consumer leaves the group. */
