@@ -1,10 +1,16 @@
-import { ExpressionError } from './expression-error';
-import { keepsRow, segmentKey } from './evaluator';
-import { MAX_EXPRESSION_LENGTH, MAX_LIST_ITEMS, MAX_NESTING_DEPTH } from './limits';
-import { parseExpression } from './parser';
-import { compileSegment, compileWhere } from './sql/compile';
-import { GeneratedEvent } from './testing/arbitraries';
-import { EventsTable, referenceRow, TEST_SCOPE, TEST_TABLE } from './testing/events-table';
+import {
+  compileSegment,
+  compileWhere,
+  ExpressionError,
+  keepsRow,
+  MAX_EXPRESSION_LENGTH,
+  MAX_LIST_ITEMS,
+  MAX_NESTING_DEPTH,
+  parseExpression,
+  segmentKey,
+} from '@analytics/expression';
+import { GeneratedEvent } from '../src/testing/arbitraries';
+import { EventsTable, referenceRow, TEST_SCOPE, TEST_TABLE } from './support/events-table';
 
 /**
  * Hostile and odd input: each expression is either refused with an ExpressionError or runs and

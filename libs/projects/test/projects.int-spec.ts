@@ -1,7 +1,7 @@
 import { Postgres, POSTGRES_MIGRATIONS, PostgresMigrator } from '@analytics/postgres';
 import { createTestDatabase, postgresServerAvailable, PostgresKind, TestResource } from '@analytics/testing';
-import { ProjectsRepository } from './projects.repository';
-import { ProjectsService } from './projects.service';
+import { ProjectsService } from '@analytics/projects';
+import { ProjectsRepository } from '../src/projects.repository';
 
 const kinds: PostgresKind[] = postgresServerAvailable() ? ['server', 'pglite'] : ['pglite'];
 

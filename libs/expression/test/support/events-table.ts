@@ -2,12 +2,8 @@ import { ClickHouseClient, createClickHouseClient } from '@analytics/clickhouse'
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { eventRow, ExpressionRow } from '../expression-row';
-import { toPropertiesJson } from '../properties-json';
-import { eventsScope } from '../sql/expression-scope';
-import { QueryParameterValue } from '../sql/query-parameters';
-import { JsonObject } from '../value';
-import { GeneratedEvent } from './arbitraries';
+import { eventRow, eventsScope, ExpressionRow, JsonObject, QueryParameterValue, toPropertiesJson } from '@analytics/expression';
+import { GeneratedEvent } from '../../src/testing/arbitraries';
 
 /** The events table's columns (libs/clickhouse migration 0001) plus an id and a joined profile's properties. */
 export const TEST_TABLE = 'expression_events';

@@ -1,9 +1,5 @@
+import { ClickHouseClient, ClickHouseDdl, ClickHouseMigrator, createClickHouseClient, EVENTS_TABLE } from '@analytics/clickhouse';
 import { createTestClickHouse, TestResource } from '@analytics/testing';
-import { ClickHouseClient } from '@clickhouse/client';
-import { ClickHouseDdl } from './clickhouse-ddl';
-import { ClickHouseMigrator } from './clickhouse-migrator';
-import { createClickHouseClient } from './create-clickhouse-client';
-import { EVENTS_TABLE } from './tables';
 
 describe('ClickHouse (real engine)', () => {
   let resource: TestResource;

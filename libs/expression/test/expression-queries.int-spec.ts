@@ -1,14 +1,21 @@
 import fc from 'fast-check';
-import { keepsRow, segmentKey } from './evaluator';
-import { eventRow, ExpressionRow, profileRow } from './expression-row';
-import { parseExpression } from './parser';
-import { toPropertiesJson } from './properties-json';
-import { compareCodePoints } from './semantics';
-import { compileSegment, compileWhere } from './sql/compile';
-import { eventsScope, profilesScope } from './sql/expression-scope';
-import { eventArbitrary, GeneratedEvent } from './testing/arbitraries';
-import { EventsTable, GeneratedProfile, TEST_PROFILES_TABLE, TEST_TABLE } from './testing/events-table';
-import { JsonObject } from './value';
+import {
+  compileSegment,
+  compileWhere,
+  eventRow,
+  eventsScope,
+  ExpressionRow,
+  JsonObject,
+  keepsRow,
+  parseExpression,
+  profileRow,
+  profilesScope,
+  segmentKey,
+  toPropertiesJson,
+} from '@analytics/expression';
+import { compareCodePoints } from '../src/semantics';
+import { eventArbitrary, GeneratedEvent } from '../src/testing/arbitraries';
+import { EventsTable, GeneratedProfile, TEST_PROFILES_TABLE, TEST_TABLE } from './support/events-table';
 
 /**
  * Compiled expressions as callers use them: beside the query's own parameters, several in one

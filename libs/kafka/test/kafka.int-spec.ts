@@ -1,9 +1,7 @@
 import { loadConfig } from '@analytics/config';
+import { createKafka, ensureTopics, topicName, topicSpecs } from '@analytics/kafka';
 import { testKafkaBrokers, uniqueTopicPrefix } from '@analytics/testing';
 import { CompressionTypes } from 'kafkajs';
-import { createKafka } from './create-kafka';
-import { ensureTopics } from './kafka-topic-admin';
-import { topicName, topicSpecs } from './topics';
 
 describe('Kafka (real broker)', () => {
   const settings = (partitions: number) =>

@@ -1,11 +1,16 @@
 import fc from 'fast-check';
-import { keepsRow, segmentKey } from './evaluator';
-import { ExpressionRow } from './expression-row';
-import { parseExpression } from './parser';
-import { compileSegment, compileWhere } from './sql/compile';
-import { Expression, printExpression } from './syntax-tree';
-import { eventArbitrary, expressionArbitrary, GeneratedEvent } from './testing/arbitraries';
-import { EventsTable, referenceRow, TEST_SCOPE, TEST_TABLE } from './testing/events-table';
+import {
+  compileSegment,
+  compileWhere,
+  Expression,
+  ExpressionRow,
+  keepsRow,
+  parseExpression,
+  printExpression,
+  segmentKey,
+} from '@analytics/expression';
+import { eventArbitrary, expressionArbitrary, GeneratedEvent } from '../src/testing/arbitraries';
+import { EventsTable, referenceRow, TEST_SCOPE, TEST_TABLE } from './support/events-table';
 
 /**
  * The compiled SQL must keep exactly the rows the reference evaluator keeps, and put them in the
