@@ -1,7 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
+import { freePort } from '@analytics/testing';
 
 /** The repository root, from the sources (bench/) or from the build (dist/bench/). */
 export function repoRoot(): string {
@@ -11,16 +11,7 @@ export function repoRoot(): string {
   throw new Error(`cannot find the repository root above ${__dirname}`);
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 export interface BenchProcess {
   name: string;

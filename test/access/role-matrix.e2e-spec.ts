@@ -2,7 +2,7 @@ import { ServiceAccountsService } from '@analytics/accounts';
 import { ROLE_MATRIX, Role, ROLES, RouteAccess, routeAccess } from '@analytics/auth';
 import { ProjectsService } from '@analytics/projects';
 import { createTestEnvironment, startTestApp, TestApp, TestEnvironment } from '@analytics/testing';
-import { StandaloneModule } from '../../apps/standalone/src/standalone.module';
+import { ServiceRootModule } from '@analytics/service-map';
 
 interface Registered {
   method: string;
@@ -43,7 +43,7 @@ describe('the role matrix', () => {
 
   beforeAll(async () => {
     environment = await createTestEnvironment();
-    service = await startTestApp((config) => StandaloneModule.forRoot(config), environment.config);
+    service = await startTestApp((config) => ServiceRootModule.forRoot(config), environment.config);
     const projects = service.app.get(ProjectsService);
     const accounts = service.app.get(ServiceAccountsService);
     const home = await projects.createOrganization('Home');

@@ -7,7 +7,8 @@
 import { describeEnvironment, environmentVariableNames, loadConfig, SERVICE_NAMES, ServiceName } from '@analytics/config';
 import { EVENTS_WRITER_GROUP } from '@analytics/event-writer';
 import { topicSpecs } from '@analytics/kafka';
-import { engineNeeds } from '@analytics/runtime';
+import { ROLE_MATRIX } from '@analytics/auth';
+import { engineNeeds, PUBLIC_HOSTS, publicHostsOf } from '@analytics/service-map';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -235,6 +236,12 @@ describe('the entrypoint (run with sh against a stub node)', () => {
     const { status, stderr } = run(['compliance'], { APP_HOME: join(sandbox, 'empty') });
     expect(status).toBe(66);
     expect(stderr).toMatch(/"compliance" is not in this image/);
+  });
+
+  it('knows exactly the apps of the repository, and every service of the map is one', () => {
+    const known = /^known='([^']*)'/m.exec(readFileSync(script, 'utf8'))![1].split(' ').sort();
+    expect(known).toEqual(readdirSync(join(ROOT, 'apps')).sort());
+    expect(known).toEqual(expect.arrayContaining([...SERVICE_NAMES]));
   });
 
   it('knows every service a Deployment runs', () => {
@@ -468,22 +475,11 @@ describe.each(OVERLAYS)('overlay %s', (overlay) => {
     const hosts = rendered().all('Ingress').flatMap((i) => i.spec.rules.map((r: any) => r.host as string));
     const domain = hosts[0].split('.').slice(1).join('.');
     for (const host of hosts) expect(host.split('.').slice(1).join('.')).toBe(domain);
-    const routes: [string, string, string][] = [
-      ['api', '/api/app/projects/1/annotations', 'management'],
-      ['api', '/api/app/me', 'management'],
-      ['api', '/api/app/data-retrievals/v3.0', 'compliance'],
-      ['api', '/api/app/data-deletions/v3.0/abc', 'compliance'],
-      ['api', '/api/query/insights', 'query'],
-      ['eu', '/api/query/funnels', 'query'],
-      ['in', '/api/query/retention', 'query'],
-      ...['/track', '/engage/', '/groups', '/import'].flatMap((path): [string, string, string][] => [
-        ['ingest', path, 'ingest'],
-        ['api-js', path, 'ingest'],
-      ]),
-      ['data', '/api/2.0/export', 'export'],
-      ['data', '/api/2.0/nessie/pipeline/create', 'export'],
-      ['exports', '/retrievals/abc.zip', 'export'],
-    ];
+    // Every route of the role matrix, on every public host that carries it, reaches its owning service.
+    const owned = ROLE_MATRIX.filter((r) => r.service !== 'every');
+    const routes = owned.flatMap((r) => publicHostsOf(r.path).map((prefix): [string, string, string] => [prefix, r.path.replace(/:\w+/g, '1'), r.service]));
+    expect(new Set(routes.map(([prefix]) => prefix))).toEqual(new Set(Object.keys(PUBLIC_HOSTS).filter((h) => h !== 'exports')));
+    routes.push(['exports', '/retrievals/abc.zip', 'export']);
     for (const [prefix, path, service] of routes) {
       const request = `${prefix}.${domain}${path}`;
       expect({ request, to: route(rendered(), `${prefix}.${domain}`, path)?.service }).toEqual({ request, to: `analytics-${service}` });

@@ -4,11 +4,10 @@ import { EVENTS_WRITER_GROUP } from '@analytics/event-writer';
 import { createKafka, ensureTopics, Kafka, topicName, topicSpecs } from '@analytics/kafka';
 import { PostgresMigrator, PostgresModule } from '@analytics/postgres';
 import { ProjectsModule, ProjectsService } from '@analytics/projects';
-import { createTestDatabase, eventually, ServiceProcess, spawnService, temporaryDirectory, uniqueTopicPrefix } from '@analytics/testing';
+import { createTestDatabase, eventually, freePort, ServiceProcess, spawnService, temporaryDirectory, uniqueTopicPrefix } from '@analytics/testing';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 
 /**
@@ -29,17 +28,6 @@ export interface RunningService {
   name: string;
   process: ServiceProcess;
   url: string;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function httpStatus(url: string): Promise<number> {

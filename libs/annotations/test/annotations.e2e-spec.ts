@@ -3,13 +3,13 @@ import { AppConfig } from '@analytics/config';
 import { ProjectsService } from '@analytics/projects';
 import { createTestEnvironment, startTestApp, TestApp, TestEnvironment } from '@analytics/testing';
 import { DynamicModule } from '@nestjs/common';
-import { StandaloneModule } from '../../../apps/standalone/src/standalone.module';
+import { ServiceRootModule } from '@analytics/service-map';
 import { AnnotationsModule } from '../src';
 
 const basic = (user: string, password = '') => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
 /** The standalone with annotations mounted, as the lead will mount them with management. */
-const root = (config: AppConfig): DynamicModule => ({ module: class AnnotationsTestRoot {}, imports: [StandaloneModule.forRoot(config), AnnotationsModule] });
+const root = (config: AppConfig): DynamicModule => ({ module: class AnnotationsTestRoot {}, imports: [ServiceRootModule.forRoot(config), AnnotationsModule] });
 
 // On PGlite, the embedded default (the dictionary's tests use the Postgres server when there is one).
 describe('annotations and their tags', () => {

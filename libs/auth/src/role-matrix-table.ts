@@ -11,13 +11,13 @@ const SCHEME_NOTE: Record<RouteAccess['scheme'], string> = {
   public: 'none',
 };
 
-/** The role matrix as README shows it: ✓ where a role may call the endpoint. */
+/** The role matrix as README shows it: the owning service, and ✓ where a role may call the endpoint. */
 export function roleMatrixMarkdown(): string {
-  const header = `| Endpoint | Credentials | ${ROLES.join(' | ')} |\n|---|---|${ROLES.map(() => '---').join('|')}|`;
+  const header = `| Endpoint | Service | Credentials | ${ROLES.join(' | ')} |\n|---|---|---|${ROLES.map(() => '---').join('|')}|`;
   const rows = ROLE_MATRIX.filter((r) => r.scheme !== 'public').map((r) => {
     const cells = ROLES.map((role) => (!r.role || ROLES.indexOf(role) <= ROLES.indexOf(r.role) ? '✓' : ''));
     const pending = r.served === false ? ' (not served yet)' : '';
-    return `| \`${r.method} ${r.path}\`${pending} | ${SCHEME_NOTE[r.scheme]} | ${cells.join(' | ')} |`;
+    return `| \`${r.method} ${r.path}\`${pending} | ${r.service} | ${SCHEME_NOTE[r.scheme]} | ${cells.join(' | ')} |`;
   });
   return [header, ...rows].join('\n');
 }

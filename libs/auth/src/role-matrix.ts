@@ -1,3 +1,4 @@
+import { ServiceName } from '@analytics/config';
 import { Role } from './roles';
 
 /**
@@ -20,9 +21,14 @@ export interface RouteAccess {
   role?: Role;
   /** Built yet? Endpoints of the spec that are not yet served are listed so the matrix covers the whole API. */
   served?: false;
+  /** The service that owns the route (the one the ingress sends it to); operations routes are served by every service. */
+  service: ServiceName | 'every';
 }
 
-const route = (method: RouteAccess['method'], path: string, scheme: AccessScheme, role?: Role, served?: false): RouteAccess => ({ method, path, scheme, role, served });
+type UnownedRoute = Omit<RouteAccess, 'service'>;
+
+const route = (method: RouteAccess['method'], path: string, scheme: AccessScheme, role?: Role, served?: false): UnownedRoute => ({ method, path, scheme, role, served });
+const ownedBy = (service: RouteAccess['service'], routes: UnownedRoute[]): RouteAccess[] => routes.map((r) => ({ ...r, service }));
 const query = (method: RouteAccess['method'], path: string, served?: false) => [
   route(method, `/api/query${path}`, 'project', 'consumer', served),
   route(method, `/api/2.0${path}`, 'project', 'consumer', served),
@@ -42,99 +48,111 @@ const savedReport = (kind: string, id: string) => [
  * (a test walks every registered route against it) and that README shows.
  */
 export const ROLE_MATRIX: readonly RouteAccess[] = [
-  route('GET', '/healthz', 'public'),
-  route('GET', '/readyz', 'public'),
-  route('GET', '/metrics', 'public'),
-  route('GET', '/api/docs', 'public'),
-  route('GET', '/api/docs/openapi.json', 'public'),
+  ...ownedBy('every', [
+    route('GET', '/healthz', 'public'),
+    route('GET', '/readyz', 'public'),
+    route('GET', '/metrics', 'public'),
+    route('GET', '/api/docs', 'public'),
+    route('GET', '/api/docs/openapi.json', 'public'),
+  ]),
 
-  route('POST', '/import', 'import', 'admin'),
-  route('GET', '/import', 'import', 'admin'),
-  route('GET', '/track', 'payload-token'),
-  route('POST', '/track', 'payload-token'),
-  route('GET', '/engage', 'payload-token'),
-  route('POST', '/engage', 'payload-token'),
-  route('GET', '/groups', 'payload-token'),
-  route('POST', '/groups', 'payload-token'),
+  ...ownedBy('ingest', [
+    route('POST', '/import', 'import', 'admin'),
+    route('GET', '/import', 'import', 'admin'),
+    route('GET', '/track', 'payload-token'),
+    route('POST', '/track', 'payload-token'),
+    route('GET', '/engage', 'payload-token'),
+    route('POST', '/engage', 'payload-token'),
+    route('GET', '/groups', 'payload-token'),
+    route('POST', '/groups', 'payload-token'),
+  ]),
 
-  route('GET', '/api/app/me', 'account'),
-  route('POST', '/api/app/organizations', 'account', 'owner'),
-  route('GET', '/api/app/organizations/:organizationId/service-accounts', 'organization', 'admin'),
-  route('POST', '/api/app/organizations/:organizationId/service-accounts', 'organization', 'admin'),
-  route('GET', '/api/app/organizations/:organizationId/service-accounts/:serviceAccountId', 'organization', 'admin'),
-  route('DELETE', '/api/app/organizations/:organizationId/service-accounts/:serviceAccountId', 'organization', 'admin'),
-  route('POST', '/api/app/organizations/:organizationId/service-accounts/add-to-project', 'organization', 'admin'),
-  route('POST', '/api/app/organizations/:organizationId/service-accounts/remove-from-project', 'organization', 'admin'),
-  route('GET', '/api/app/organizations/:organizationId/projects', 'organization', 'consumer'),
-  route('POST', '/api/app/organizations/:organizationId/projects', 'organization', 'admin'),
-  route('POST', '/api/app/organizations/:organizationId/oauth-tokens', 'organization', 'admin'),
-  route('GET', '/api/app/projects/:projectId', 'project', 'consumer'),
-  route('PATCH', '/api/app/projects/:projectId', 'project', 'admin'),
-  route('POST', '/api/app/projects/:projectId/rotate-secret', 'project', 'admin'),
+  ...ownedBy('management', [
+    route('GET', '/api/app/me', 'account'),
+    route('POST', '/api/app/organizations', 'account', 'owner'),
+    route('GET', '/api/app/organizations/:organizationId/service-accounts', 'organization', 'admin'),
+    route('POST', '/api/app/organizations/:organizationId/service-accounts', 'organization', 'admin'),
+    route('GET', '/api/app/organizations/:organizationId/service-accounts/:serviceAccountId', 'organization', 'admin'),
+    route('DELETE', '/api/app/organizations/:organizationId/service-accounts/:serviceAccountId', 'organization', 'admin'),
+    route('POST', '/api/app/organizations/:organizationId/service-accounts/add-to-project', 'organization', 'admin'),
+    route('POST', '/api/app/organizations/:organizationId/service-accounts/remove-from-project', 'organization', 'admin'),
+    route('GET', '/api/app/organizations/:organizationId/projects', 'organization', 'consumer'),
+    route('POST', '/api/app/organizations/:organizationId/projects', 'organization', 'admin'),
+    route('POST', '/api/app/organizations/:organizationId/oauth-tokens', 'organization', 'admin'),
+    route('GET', '/api/app/projects/:projectId', 'project', 'consumer'),
+    route('PATCH', '/api/app/projects/:projectId', 'project', 'admin'),
+    route('POST', '/api/app/projects/:projectId/rotate-secret', 'project', 'admin'),
 
-  route('GET', '/api/app/projects/:projectId/group-keys', 'project', 'consumer'),
-  route('POST', '/api/app/projects/:projectId/group-keys', 'project', 'admin'),
-  route('DELETE', '/api/app/projects/:projectId/group-keys/:name', 'project', 'admin'),
+    route('GET', '/api/app/projects/:projectId/group-keys', 'project', 'consumer'),
+    route('POST', '/api/app/projects/:projectId/group-keys', 'project', 'admin'),
+    route('DELETE', '/api/app/projects/:projectId/group-keys/:name', 'project', 'admin'),
 
-  route('GET', '/api/app/projects/:projectId/annotations', 'project', 'consumer'),
-  route('POST', '/api/app/projects/:projectId/annotations', 'project', 'analyst'),
-  route('GET', '/api/app/projects/:projectId/annotations/:annotationId', 'project', 'consumer'),
-  route('PATCH', '/api/app/projects/:projectId/annotations/:annotationId', 'project', 'analyst'),
-  route('DELETE', '/api/app/projects/:projectId/annotations/:annotationId', 'project', 'analyst'),
-  route('GET', '/api/app/projects/:projectId/annotations/tags', 'project', 'consumer'),
-  route('POST', '/api/app/projects/:projectId/annotations/tags', 'project', 'analyst'),
-  route('GET', '/api/app/projects/:projectId/schemas', 'project', 'consumer'),
-  route('POST', '/api/app/projects/:projectId/schemas', 'project', 'admin'),
-  route('DELETE', '/api/app/projects/:projectId/schemas', 'project', 'admin'),
-  route('GET', '/api/app/projects/:projectId/schemas/seen', 'project', 'consumer'),
-  route('GET', '/api/app/projects/:projectId/schemas/:entityType', 'project', 'consumer'),
-  route('DELETE', '/api/app/projects/:projectId/schemas/:entityType', 'project', 'admin'),
-  route('GET', '/api/app/projects/:projectId/schemas/:entityType/:name', 'project', 'consumer'),
-  route('POST', '/api/app/projects/:projectId/schemas/:entityType/:name', 'project', 'admin'),
-  route('DELETE', '/api/app/projects/:projectId/schemas/:entityType/:name', 'project', 'admin'),
-  route('GET', '/api/app/projects/:projectId/warehouse-sources/imports', 'project', 'consumer', false),
-  route('GET', '/api/app/projects/:projectId/warehouse-sources/imports/:importId', 'project', 'consumer', false),
-  route('PATCH', '/api/app/projects/:projectId/warehouse-sources/imports/:importId', 'project', 'admin', false),
-  route('DELETE', '/api/app/projects/:projectId/warehouse-sources/imports/:importId', 'project', 'admin', false),
+    route('GET', '/api/app/projects/:projectId/annotations', 'project', 'consumer'),
+    route('POST', '/api/app/projects/:projectId/annotations', 'project', 'analyst'),
+    route('GET', '/api/app/projects/:projectId/annotations/:annotationId', 'project', 'consumer'),
+    route('PATCH', '/api/app/projects/:projectId/annotations/:annotationId', 'project', 'analyst'),
+    route('DELETE', '/api/app/projects/:projectId/annotations/:annotationId', 'project', 'analyst'),
+    route('GET', '/api/app/projects/:projectId/annotations/tags', 'project', 'consumer'),
+    route('POST', '/api/app/projects/:projectId/annotations/tags', 'project', 'analyst'),
+    route('GET', '/api/app/projects/:projectId/schemas', 'project', 'consumer'),
+    route('POST', '/api/app/projects/:projectId/schemas', 'project', 'admin'),
+    route('DELETE', '/api/app/projects/:projectId/schemas', 'project', 'admin'),
+    route('GET', '/api/app/projects/:projectId/schemas/seen', 'project', 'consumer'),
+    route('GET', '/api/app/projects/:projectId/schemas/:entityType', 'project', 'consumer'),
+    route('DELETE', '/api/app/projects/:projectId/schemas/:entityType', 'project', 'admin'),
+    route('GET', '/api/app/projects/:projectId/schemas/:entityType/:name', 'project', 'consumer'),
+    route('POST', '/api/app/projects/:projectId/schemas/:entityType/:name', 'project', 'admin'),
+    route('DELETE', '/api/app/projects/:projectId/schemas/:entityType/:name', 'project', 'admin'),
+    route('GET', '/api/app/projects/:projectId/warehouse-sources/imports', 'project', 'consumer', false),
+    route('GET', '/api/app/projects/:projectId/warehouse-sources/imports/:importId', 'project', 'consumer', false),
+    route('PATCH', '/api/app/projects/:projectId/warehouse-sources/imports/:importId', 'project', 'admin', false),
+    route('DELETE', '/api/app/projects/:projectId/warehouse-sources/imports/:importId', 'project', 'admin', false),
+    ...savedReport('bookmarks', ':id'),
+    ...savedReport('funnels', ':funnelId'),
+    ...savedReport('cohorts', ':id'),
+  ]),
 
-  route('POST', '/api/app/data-retrievals/v3.0', 'bearer', 'admin', false),
-  route('GET', '/api/app/data-retrievals/v3.0/:trackingId', 'bearer', 'admin', false),
-  route('POST', '/api/app/data-deletions/v3.0', 'bearer', 'admin', false),
-  route('GET', '/api/app/data-deletions/v3.0/:trackingId', 'bearer', 'admin', false),
-  route('DELETE', '/api/app/data-deletions/v3.0/:trackingId', 'bearer', 'admin', false),
+  ...ownedBy('compliance', [
+    route('POST', '/api/app/data-retrievals/v3.0', 'bearer', 'admin', false),
+    route('GET', '/api/app/data-retrievals/v3.0/:trackingId', 'bearer', 'admin', false),
+    route('POST', '/api/app/data-deletions/v3.0', 'bearer', 'admin', false),
+    route('GET', '/api/app/data-deletions/v3.0/:trackingId', 'bearer', 'admin', false),
+    route('DELETE', '/api/app/data-deletions/v3.0/:trackingId', 'bearer', 'admin', false),
+  ]),
 
-  route('GET', '/api/2.0/export', 'project', 'consumer'),
-  route('GET', '/api/2.0/nessie/pipeline/jobs', 'project', 'consumer', false),
-  route('POST', '/api/2.0/nessie/pipeline/create', 'project', 'admin', false),
-  route('POST', '/api/2.0/nessie/pipeline/pause', 'project', 'admin', false),
-  route('POST', '/api/2.0/nessie/pipeline/resume', 'project', 'admin', false),
-  route('POST', '/api/2.0/nessie/pipeline/cancel', 'project', 'admin', false),
+  ...ownedBy('export', [
+    route('GET', '/api/2.0/export', 'project', 'consumer'),
+    route('GET', '/api/2.0/nessie/pipeline/jobs', 'project', 'consumer', false),
+    route('POST', '/api/2.0/nessie/pipeline/create', 'project', 'admin', false),
+    route('POST', '/api/2.0/nessie/pipeline/pause', 'project', 'admin', false),
+    route('POST', '/api/2.0/nessie/pipeline/resume', 'project', 'admin', false),
+    route('POST', '/api/2.0/nessie/pipeline/cancel', 'project', 'admin', false),
+  ]),
 
-  ...query('GET', '/engage'),
-  ...query('POST', '/engage'),
-  ...query('GET', '/insights'),
-  ...query('GET', '/funnels'),
-  ...query('GET', '/funnels/list'),
-  ...query('GET', '/retention'),
-  ...query('GET', '/retention/addiction'),
-  ...query('GET', '/cohorts/list'),
-  ...query('POST', '/cohorts/list'),
-  ...query('GET', '/segmentation'),
-  ...query('GET', '/segmentation/numeric'),
-  ...query('GET', '/segmentation/sum'),
-  ...query('GET', '/segmentation/average'),
-  ...query('GET', '/events'),
-  ...query('GET', '/events/names'),
-  ...query('GET', '/events/properties'),
-  ...query('GET', '/events/properties/top'),
-  ...query('GET', '/events/properties/values'),
-  ...savedReport('bookmarks', ':id'),
-  ...savedReport('funnels', ':funnelId'),
-  ...savedReport('cohorts', ':id'),
+  ...ownedBy('query', [
+    ...query('GET', '/engage'),
+    ...query('POST', '/engage'),
+    ...query('GET', '/insights'),
+    ...query('GET', '/funnels'),
+    ...query('GET', '/funnels/list'),
+    ...query('GET', '/retention'),
+    ...query('GET', '/retention/addiction'),
+    ...query('GET', '/cohorts/list'),
+    ...query('POST', '/cohorts/list'),
+    ...query('GET', '/segmentation'),
+    ...query('GET', '/segmentation/numeric'),
+    ...query('GET', '/segmentation/sum'),
+    ...query('GET', '/segmentation/average'),
+    ...query('GET', '/events'),
+    ...query('GET', '/events/names'),
+    ...query('GET', '/events/properties'),
+    ...query('GET', '/events/properties/top'),
+    ...query('GET', '/events/properties/values'),
+  ]),
 ];
 
 /** The matrix entry for a registered route (Express path pattern), if any; the OpenAPI page's files are public. */
 export function routeAccess(method: string, path: string): RouteAccess | undefined {
-  if (method === 'GET' && (path.startsWith('/api/docs/') || path === '/api/docs-yaml')) return route('GET', path, 'public');
+  if (method === 'GET' && (path.startsWith('/api/docs/') || path === '/api/docs-yaml')) return { ...route('GET', path, 'public'), service: 'every' };
   return ROLE_MATRIX.find((r) => r.method === method && r.path === path);
 }

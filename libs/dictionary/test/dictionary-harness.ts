@@ -2,10 +2,11 @@ import { AccountsModule, ServiceAccountsService } from '@analytics/accounts';
 import { AppConfig } from '@analytics/config';
 import { EventDictionaryProvider, IngestModule } from '@analytics/ingest';
 import { ProjectsService } from '@analytics/projects';
-import { engineNeeds, PlatformModule } from '@analytics/runtime';
+import { PlatformModule } from '@analytics/runtime';
+import { engineNeeds, serviceModules } from '@analytics/service-map';
 import { TestApp } from '@analytics/testing';
 import { DynamicModule, Provider, Type } from '@nestjs/common';
-import { serviceModules } from '../../../apps/standalone/src/standalone.module';
+
 import { DictionaryModule, EventDictionaryModule, SchemaEventDictionaryProvider } from '../src';
 
 /**

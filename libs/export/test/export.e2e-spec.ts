@@ -1,7 +1,8 @@
 import { AppConfig } from '@analytics/config';
 import { IngestModule } from '@analytics/ingest';
 import { ProjectsModule, ProjectsService } from '@analytics/projects';
-import { engineNeeds, PlatformModule } from '@analytics/runtime';
+import { PlatformModule } from '@analytics/runtime';
+import { engineNeeds } from '@analytics/service-map';
 import { createTestEnvironment, eventually, startTestApp, TestApp, TestEnvironment } from '@analytics/testing';
 import { DynamicModule } from '@nestjs/common';
 import { gunzipSync } from 'node:zlib';

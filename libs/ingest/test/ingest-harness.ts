@@ -1,7 +1,8 @@
 import { ClickHouseClient } from '@analytics/clickhouse';
 import { ProjectsService } from '@analytics/projects';
 import { createTestEnvironment, startTestApp, TestApp, TestEnvironment, TestEnvironmentOptions } from '@analytics/testing';
-import { engineNeeds, PlatformModule } from '@analytics/runtime';
+import { PlatformModule } from '@analytics/runtime';
+import { engineNeeds } from '@analytics/service-map';
 import { AppConfig } from '@analytics/config';
 import { EventWriterModule } from '@analytics/event-writer';
 import { ProjectsModule } from '@analytics/projects';

@@ -1,7 +1,7 @@
 import { AccountBootstrapService } from '@analytics/accounts';
 import { ProjectBootstrapService, ProjectsService } from '@analytics/projects';
 import { createTestEnvironment, startTestApp, TestApp, TestEnvironment } from '@analytics/testing';
-import { StandaloneModule } from '../../../apps/standalone/src/standalone.module';
+import { ServiceRootModule } from '@analytics/service-map';
 
 const basic = (user: string, password = '') => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
@@ -23,7 +23,7 @@ describe('service accounts, projects and /api/app/me', () => {
 
   beforeAll(async () => {
     environment = await createTestEnvironment({ env: { BOOTSTRAP_SERVICE_ACCOUNT_USERNAME: 'first-owner', BOOTSTRAP_SERVICE_ACCOUNT_SECRET: 'first-owner-secret-0001' } });
-    service = await startTestApp((config) => StandaloneModule.forRoot(config), environment.config);
+    service = await startTestApp((config) => ServiceRootModule.forRoot(config), environment.config);
     const created = (await service.app.get(ProjectBootstrapService).ensureDefaultProject())!;
     const account = (await service.app.get(AccountBootstrapService).ensureOwner(created.organization.id))!;
     expect(account).toEqual({ username: 'first-owner', secret: 'first-owner-secret-0001', generated: false });
@@ -163,7 +163,7 @@ describe('npm run admin', () => {
     const { promisify } = await import('node:util');
     const { resolve } = await import('node:path');
     const environment = await createTestEnvironment({ env: { BOOTSTRAP_SERVICE_ACCOUNT_USERNAME: 'cli-owner', BOOTSTRAP_SERVICE_ACCOUNT_SECRET: 'cli-owner-secret-000001' } });
-    const service = await startTestApp((config) => StandaloneModule.forRoot(config), environment.config);
+    const service = await startTestApp((config) => ServiceRootModule.forRoot(config), environment.config);
     try {
       const { organization } = (await service.app.get(ProjectBootstrapService).ensureDefaultProject())!;
       await service.app.get(AccountBootstrapService).ensureOwner(organization.id);

@@ -1,7 +1,8 @@
 import { ClickHouseClient } from '@analytics/clickhouse';
 import { AppConfig, ServiceName } from '@analytics/config';
 import { ProjectsModule, ProjectsService } from '@analytics/projects';
-import { engineNeeds, PlatformModule } from '@analytics/runtime';
+import { PlatformModule } from '@analytics/runtime';
+import { engineNeeds } from '@analytics/service-map';
 import { createTestEnvironment, startTestApp, TestApp, TestEnvironment, TestEnvironmentOptions } from '@analytics/testing';
 import { DynamicModule } from '@nestjs/common';
 import { Properties, ProfilesModule, ProfilesRepository } from '../src';

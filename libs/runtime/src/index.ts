@@ -1,5 +1,4 @@
 export { MigrateOnStartModule } from './migrate-on-start.module';
 export { EngineNeeds, PlatformModule } from './platform.module';
 export { closeOnSignals, createServiceApp, loadConfigOrExit, RootModuleFactory, runService } from './service-app';
-export { engineNeeds } from './engine-needs';
 export { firstStart, welcomeMessage } from './first-start';

@@ -13,3 +13,4 @@ export {
 } from './test-engines';
 export { createTestEnvironment, TestEnvironment, TestEnvironmentOptions } from './test-environment';
 export { ServiceProcess, spawnService } from './service-process';
+export { freePort } from './free-port';

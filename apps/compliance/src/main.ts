@@ -1,0 +1,4 @@
+import 'reflect-metadata';
+import { runOneService } from '@analytics/service-map';
+
+void runOneService('compliance');

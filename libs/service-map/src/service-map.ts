@@ -1,0 +1,71 @@
+import { AnnotationsModule } from '@analytics/annotations';
+import { AppConfig, ServiceName } from '@analytics/config';
+import { DictionaryModule } from '@analytics/dictionary';
+import { EventWriterModule } from '@analytics/event-writer';
+import { ExportModule } from '@analytics/export';
+import { IngestModule } from '@analytics/ingest';
+import { ManagementModule } from '@analytics/management';
+import { GroupKeysModule, ProfilesIngestModule, ProfilesQueryModule, ProfilesWriterModule } from '@analytics/profiles';
+import { QueryModule } from '@analytics/query';
+import { SavedReportsModule } from '@analytics/reports';
+import { EngineNeeds } from '@analytics/runtime';
+import { DynamicModule, Type } from '@nestjs/common';
+
+export type ServiceModule = DynamicModule | Type<unknown>;
+
+export interface ServiceDefinition {
+  /** What the process calls itself in logs and on its OpenAPI page. */
+  title: string;
+  /** The engines the service opens (without a broker, `engineNeeds` turns Kafka into in-process ClickHouse writes). */
+  engines: EngineNeeds;
+  /** The Nest modules the service mounts: its controllers, consumers and jobs. */
+  modules(config: AppConfig): ServiceModule[];
+}
+
+/**
+ * The one service map: what each deployable mounts. The routes each one owns are in the role matrix
+ * (`RouteAccess.service`); a test boots every thin app and checks the two agree, and that the
+ * Kubernetes ingress sends each route to its owner. The standalone mounts the union.
+ */
+export const SERVICE_MAP: Record<ServiceName, ServiceDefinition> = {
+  ingest: {
+    title: 'Ingestion gateway',
+    engines: { postgres: true, kafka: true },
+    modules: (config) => [IngestModule.forRoot(config), ProfilesIngestModule.forRoot(config)],
+  },
+  writer: {
+    title: 'Events writer',
+    engines: { postgres: true, kafka: true, clickhouse: true },
+    // Without a broker there is nothing to consume: the gateway writes in-process.
+    modules: (config) => (config.kafka ? [EventWriterModule.forRoot(config), ProfilesWriterModule] : []),
+  },
+  query: {
+    title: 'Query service',
+    engines: { postgres: true, clickhouse: true },
+    modules: () => [QueryModule, ProfilesQueryModule],
+  },
+  export: {
+    title: 'Export service',
+    engines: { postgres: true, clickhouse: true },
+    modules: () => [ExportModule],
+  },
+  management: {
+    title: 'Management service',
+    engines: { postgres: true, clickhouse: true },
+    modules: () => [ManagementModule, AnnotationsModule, DictionaryModule, SavedReportsModule, GroupKeysModule],
+  },
+  compliance: {
+    title: 'Compliance service',
+    engines: { postgres: true, clickhouse: true },
+    modules: () => [],
+  },
+};
+
+/** The modules of these services, each once, in the map's order. */
+export function serviceModules(config: AppConfig, services: readonly ServiceName[] = config.services): ServiceModule[] {
+  const modules: ServiceModule[] = [];
+  for (const service of Object.keys(SERVICE_MAP) as ServiceName[]) {
+    if (services.includes(service)) modules.push(...SERVICE_MAP[service].modules(config));
+  }
+  return modules;
+}
