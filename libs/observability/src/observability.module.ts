@@ -2,11 +2,34 @@ import { AppConfig } from '@analytics/config';
 import { DynamicModule, Global, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
+import pretty from 'pino-pretty';
 import { EngineProbes } from './engine-probes';
 import { HealthController } from './health.controller';
 import { HttpMetricsMiddleware } from './http-metrics.middleware';
 import { MetricsService } from './metrics.service';
 import { requestId } from './request-id';
+
+/**
+ * Where logs go: one readable, coloured line per entry when a person watches a terminal; JSON lines
+ * otherwise (containers, files, pipes), for log collectors. Synchronous, so that what a process
+ * prints after logging (the first-start banner) comes after the log lines.
+ */
+function logDestination(): NodeJS.WritableStream {
+  if (!process.stdout.isTTY) return process.stdout;
+  return pretty({
+    sync: true,
+    colorize: true,
+    singleLine: true,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname,req,res,responseTime,context,service',
+    // Request lines read as requests; everything else as "[context] message".
+    messageFormat: (log, messageKey) => {
+      const { req, res, responseTime, context } = log as { req?: { method: string; url: string }; res?: { statusCode: number }; responseTime?: number; context?: string };
+      if (req && res) return `${req.method} ${req.url} ${res.statusCode} ${responseTime ?? '?'} ms`;
+      return context ? `[${context}] ${String(log[messageKey])}` : String(log[messageKey]);
+    },
+  });
+}
 
 /** JSON logs with request ids, /healthz, /readyz and Prometheus /metrics: every service mounts it. */
 @Global()
@@ -18,14 +41,17 @@ export class ObservabilityModule implements NestModule {
       imports: [
         TerminusModule.forRoot({ logger: false }),
         LoggerModule.forRoot({
-          pinoHttp: {
-            level: config.logLevel,
-            genReqId: requestId,
-            redact: ['req.headers.authorization', 'req.headers.cookie', 'req.query.token'],
-            // Probes and scrapes every few seconds would drown the request log.
-            autoLogging: { ignore: (req) => ['/healthz', '/readyz', '/metrics'].includes(req.url ?? '') },
-            customProps: () => ({ service: config.services.length === 1 ? config.services[0] : 'standalone' }),
-          },
+          pinoHttp: [
+            {
+              level: config.logLevel,
+              genReqId: requestId,
+              redact: ['req.headers.authorization', 'req.headers.cookie', 'req.query.token'],
+              // Probes and scrapes every few seconds would drown the request log.
+              autoLogging: { ignore: (req) => ['/healthz', '/readyz', '/metrics'].includes(req.url ?? '') },
+              customProps: () => ({ service: config.services.length === 1 ? config.services[0] : 'standalone' }),
+            },
+            logDestination(),
+          ],
         }),
       ],
       controllers: [HealthController],
