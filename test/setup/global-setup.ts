@@ -3,6 +3,7 @@ import { Client } from 'pg';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ensureChromium } from './chromium';
 import { startContainerEngines } from './container-engines';
 import { registerTeardown } from './teardown-registry';
 
@@ -34,6 +35,7 @@ async function reachable(url: string): Promise<boolean> {
  * chDB. With TEST_ENGINES=containers, testcontainers starts all three (needs Docker).
  */
 export default async function globalSetup(): Promise<void> {
+  ensureChromium();
   // End-to-end tests run the built apps as their own processes, exactly as `npm start` does.
   execFileSync(process.execPath, [require.resolve('@swc/cli/bin/swc.js'), 'apps', 'libs', '-d', 'dist', '--quiet'], { stdio: 'inherit' });
 
