@@ -7,6 +7,8 @@ module.exports = {
   rootDir: '.',
   roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/test'],
   testRegex: '\\.(spec|int-spec|e2e-spec)\\.ts$',
+  // The import-rule fixtures break the rules on purpose; they are cruised, never run.
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/architecture/fixtures/'],
   transform: { '^.+\\.ts$': ['@swc/jest'] },
   moduleNameMapper: { '^@analytics/(.*)$': '<rootDir>/libs/$1/src' },
   globalSetup: '<rootDir>/test/setup/global-setup.ts',

@@ -15,19 +15,24 @@ import { deepStrictEqual } from 'node:assert';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-// The engine's internals, as the service wires them (bench tooling, like the tests).
-import { QueryRunner } from '../libs/query/src/clickhouse/query-runner';
-import { FunnelSpec } from '../libs/query/src/funnels/funnel-spec';
-import { FunnelResult, funnelResult } from '../libs/query/src/funnels/funnel-tally';
-import { FunnelsRepository } from '../libs/query/src/funnels/funnels.repository';
-import { InsightsSpec } from '../libs/query/src/insights/insights-spec';
-import { insightsResult } from '../libs/query/src/insights/insights-tally';
-import { InsightsRepository } from '../libs/query/src/insights/insights.repository';
-import { loadQuerySettings } from '../libs/query/src/query-settings';
-import { RetentionSpec } from '../libs/query/src/retention/retention-spec';
-import { RetentionResult, retentionResult } from '../libs/query/src/retention/retention-tally';
-import { RetentionRepository } from '../libs/query/src/retention/retention.repository';
-import { DAY_MS, parseDay } from '../libs/query/src/time/utc-days';
+// The engine without HTTP, as the service wires it: runner, repositories, specs and results.
+import {
+  DAY_MS,
+  FunnelResult,
+  funnelResult,
+  FunnelsRepository,
+  FunnelSpec,
+  InsightsRepository,
+  insightsResult,
+  InsightsSpec,
+  loadQuerySettings,
+  parseDay,
+  QueryRunner,
+  RetentionRepository,
+  RetentionResult,
+  retentionResult,
+  RetentionSpec,
+} from '@analytics/query';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000_000);
 const USERS = Number(process.env.BENCH_USERS ?? 1_000_000);

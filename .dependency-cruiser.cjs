@@ -1,0 +1,116 @@
+/**
+ * The direction of imports (docs: STYLE.md "Where things live"), checked by `npm run lint:imports`
+ * and, on a fixture tree that breaks every rule, by test/architecture/import-rules.spec.ts.
+ *
+ * Paths are relative to the folder the cruise runs from (the repository root); `@analytics/<lib>`
+ * resolves through tsconfig.json's `paths` to `libs/<lib>/src/index.ts`.
+ */
+
+/** Unit, integration and end-to-end specs: they may use engines even beside pure code. */
+const SPEC = '\\.(spec|int-spec|e2e-spec)\\.ts$';
+
+/**
+ * Pure code: the event and filter-expression libs, and the query lib's plain TypeScript reference
+ * implementations that the ClickHouse SQL is checked against (`*-reference.ts` and `reference/`).
+ */
+const PURE = ['^libs/(events|expression)/src/', '^libs/query/src/(.+-reference\\.ts$|reference/)'];
+
+/**
+ * What touches engines or the network: the engine libs (Redis for rate-limits), the drivers, and
+ * the file and socket modules of Node (core modules are named without `node:`). The pure rule
+ * follows imports transitively, so any lib that reaches one of these is an I/O lib too.
+ */
+const IO = [
+  '^libs/(clickhouse|postgres|kafka|rate-limits)/',
+  '(^|/)node_modules/(pg|@clickhouse/client|@clickhouse/client-common|kafkajs|ioredis|@electric-sql/pglite|chdb)/',
+  '^(fs|fs/promises|net|http|https|http2|tls|dgram)$',
+];
+
+/** Pure files allowed to reach Postgres through @analytics/reports, and what they reach that way. */
+const REPORTS_EXCEPTION = ['^libs/query/src/funnels/funnel-reference\\.ts$', '^libs/query/src/insights/insights-reference\\.ts$'];
+const POSTGRES_VIA_REPORTS = ['^libs/postgres/', '(^|/)node_modules/(pg|@electric-sql/pglite)/', '^fs$'];
+
+/**
+ * A lib's internals: anything under its src/ but its index.ts, or a deep `@analytics/<lib>/…`
+ * import (tsconfig has no such alias, so it stays unresolved and keeps its name).
+ */
+const LIB_INTERNALS = '^(libs/[^/]+/src/|@analytics/[^/]+/)';
+const LIB_INDEX = '^libs/[^/]+/src/index\\.ts$';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'lib-imports-app',
+      comment: 'A lib never imports an app: apps compose libs, not the other way round.',
+      severity: 'error',
+      from: { path: '^libs/' },
+      to: { path: '^apps/' },
+    },
+    {
+      name: 'pure-lib-reaches-io',
+      comment:
+        'Pure code (events, expression, query references) imports nothing that touches engines, ' +
+        'files or the network, directly or through another module.',
+      severity: 'error',
+      from: { path: PURE, pathNot: [SPEC, ...REPORTS_EXCEPTION] },
+      to: { path: IO, reachable: true },
+    },
+    // Exception, to be removed with the two rules below: the funnel and insights references reach
+    // Postgres through `@analytics/reports` (funnel-spec.ts and insights-math.ts/insights-spec.ts
+    // import its pure report definitions, but the lib's index also exports its Postgres-backed
+    // module). The fix is a pure lib for the report definitions that both reports and query import.
+    // Until then these two files may reach Postgres that way only: nothing else, nothing directly.
+    {
+      name: 'excepted-reference-reaches-io',
+      comment: 'The funnel and insights references reach no I/O but Postgres (through @analytics/reports, see above).',
+      severity: 'error',
+      from: { path: REPORTS_EXCEPTION },
+      to: { path: IO, pathNot: POSTGRES_VIA_REPORTS, reachable: true },
+    },
+    {
+      name: 'excepted-reference-imports-io',
+      comment: 'The funnel and insights references import no I/O module directly (see above).',
+      severity: 'error',
+      from: { path: REPORTS_EXCEPTION },
+      to: { path: IO },
+    },
+    {
+      name: 'lib-internals-from-other-lib',
+      comment: "A lib uses another lib through its index.ts only (`@analytics/<lib>`); a lib's own tests may use its src/.",
+      severity: 'error',
+      from: { path: '^libs/([^/]+)/' },
+      to: { path: LIB_INTERNALS, pathNot: ['^libs/$1/src/', LIB_INDEX] },
+    },
+    {
+      name: 'lib-internals-from-outside',
+      comment: 'Apps, benchmarks and top-level tests use a lib through its index.ts only (`@analytics/<lib>`).',
+      severity: 'error',
+      from: { pathNot: '^libs/' },
+      to: { path: LIB_INTERNALS, pathNot: LIB_INDEX },
+    },
+    {
+      name: 'circular-between-libs',
+      comment:
+        'No cycle through two libs. Cross-lib imports go through index.ts files that re-export ' +
+        'the lib, so a cycle between libs shows as a cycle of modules that leaves the lib.',
+      severity: 'error',
+      from: { path: '^libs/([^/]+)/' },
+      to: { circular: true, via: { pathNot: '^libs/$1/' } },
+    },
+  ],
+  options: {
+    doNotFollow: { path: '(^|/)node_modules/' },
+    // The fixtures break every rule on purpose (test/architecture/import-rules.spec.ts).
+    exclude: { path: '^(dist|test/architecture/fixtures)/' },
+    // Type-only imports count: they couple the code as much as value imports do.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.d.ts', '.js', '.cjs', '.mjs', '.json'],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};

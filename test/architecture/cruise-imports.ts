@@ -1,0 +1,42 @@
+import type { ICruiseResult, IViolation } from 'dependency-cruiser';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const REPO_ROOT = join(__dirname, '../..');
+export const CONFIG_FILE = join(REPO_ROOT, '.dependency-cruiser.cjs');
+
+/**
+ * dependency-cruiser ships as ES modules only, and the test transform turns `import()` into
+ * `require()`; a Function body is left alone, so this stays a real dynamic import.
+ */
+const importModule = new Function('specifier', 'return import(specifier)') as <T>(specifier: string) => Promise<T>;
+
+/** One violation as `rule: from → to`, the way the check's text output names it. */
+export function describeViolation(violation: IViolation): string {
+  return `${violation.rule.name}: ${violation.from} → ${violation.to}`;
+}
+
+/**
+ * Cruises the top-level folders of `root` (those of apps, libs, bench, test that exist) with the
+ * project's rules, resolving `@analytics/*` through `root`'s tsconfig.json, as `npm run
+ * lint:imports` does for the repository.
+ */
+export async function cruiseImports(root: string): Promise<IViolation[]> {
+  const { cruise } = await importModule<typeof import('dependency-cruiser')>('dependency-cruiser');
+  const { default: extractDepcruiseOptions } = await importModule<typeof import('dependency-cruiser/config-utl/extract-depcruise-options')>(
+    'dependency-cruiser/config-utl/extract-depcruise-options',
+  );
+  const { default: extractTSConfig } = await importModule<typeof import('dependency-cruiser/config-utl/extract-ts-config')>(
+    'dependency-cruiser/config-utl/extract-ts-config',
+  );
+  const options = await extractDepcruiseOptions(CONFIG_FILE);
+  const tsConfig = join(root, 'tsconfig.json');
+  const folders = ['apps', 'libs', 'bench', 'test'].filter((folder) => existsSync(join(root, folder)));
+  const { output } = await cruise(
+    folders,
+    { ...options, baseDir: root, tsConfig: { fileName: tsConfig }, validate: true },
+    {},
+    { tsConfig: extractTSConfig(tsConfig) },
+  );
+  return (output as ICruiseResult).summary.violations;
+}
