@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { SQL, sql } from 'drizzle-orm';
 import { drizzle as drizzleNodePostgres } from 'drizzle-orm/node-postgres';
 import { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -27,7 +28,12 @@ export class Postgres {
   static async connect(databaseUrl: string): Promise<Postgres> {
     const target = parseDatabaseUrl(databaseUrl);
     if (target.kind === 'server') {
-      const pool = new Pool({ connectionString: target.url, max: 10 });
+      // A bounded wait for a connection: with the server gone, requests fail fast instead of hanging.
+      const pool = new Pool({ connectionString: target.url, max: 10, connectionTimeoutMillis: 10_000 });
+      // An idle connection ended under us (restart, failover) is an 'error' event; unheard, it would end
+      // the process. The pool drops that connection and opens a new one for the next query.
+      const logger = new Logger('Postgres');
+      pool.on('error', (error) => logger.warn(`an idle connection was lost (${error.message}); the next query opens a new one`));
       return new Postgres(drizzleNodePostgres({ client: pool }) as unknown as Database, 'server', () => pool.end());
     }
     // Loaded only when asked for: PGlite is an optional dependency, absent from the server image.
