@@ -1,8 +1,7 @@
 import 'reflect-metadata';
 import { loadConfig } from '@analytics/config';
-import { EVENTS_WRITER_GROUP, ROWS_HEADER } from '@analytics/event-writer';
 import { partitionFor, validateEvent } from '@analytics/events';
-import { ensureTopics, topicName, topicSpecs } from '@analytics/kafka';
+import { ACKS_ALL, createIdempotentProducer, ensureTopics, groupId, ROWS_HEADER, topicName, topicSpecs } from '@analytics/kafka';
 import { Kafka, logLevel } from 'kafkajs';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -211,7 +210,7 @@ async function main(): Promise<Record<string, unknown>> {
 
     const templates = buildTemplates(8, USERS, Date.now());
     const load = new LoadGenerator(gatewayUrl, project.authorization, templates, run);
-    const watch = new GroupWatch(admin, topicName(config.kafka!, 'events'), `${config.kafka!.topicPrefix}${EVENTS_WRITER_GROUP}`);
+    const watch = new GroupWatch(admin, topicName(config.kafka!, 'events'), groupId(config.kafka!, 'eventsWriter'));
     const bytesPerEvent = Math.round(templates[0].bytes / EVENTS_PER_BATCH);
     const cpu = new CpuMeter(() => ({ broker: broker.pid, gateway: gateway.pid, writer: writer.pid }));
     const idle = { gateway: mb(memoryOf(gateway.pid)?.rssMb), writer: mb(memoryOf(writer.pid)?.rssMb) };
@@ -315,7 +314,7 @@ async function main(): Promise<Record<string, unknown>> {
       };
     });
     const rowBytes = Math.round(Buffer.byteLength(rowTemplates[0].whole.join(PLACEHOLDER)) / EVENTS_PER_BATCH);
-    const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    const producer = createIdempotentProducer(kafka);
     await producer.connect();
     cleanups.push(() => producer.disconnect());
     let sequence = 0;
@@ -331,7 +330,7 @@ async function main(): Promise<Record<string, unknown>> {
             const messages = BARE_SPLIT
               ? rows.split.map((m) => ({ partition: m.partition, value: m.parts.join(prefix), headers: { [ROWS_HEADER]: String(m.rows) } }))
               : [{ partition: n % partitions, value: rows.whole.join(prefix), headers: { [ROWS_HEADER]: String(EVENTS_PER_BATCH) } }];
-            await producer.send({ topic: bareTopic, acks: -1, messages });
+            await producer.send({ topic: bareTopic, acks: ACKS_ALL, messages });
             events += EVENTS_PER_BATCH;
           }
         }),

@@ -1,9 +1,8 @@
 import { AppConfig, KafkaSettings } from '@analytics/config';
-import { ROWS_HEADER } from '@analytics/event-writer';
 import { EventRow, partitionFor } from '@analytics/events';
-import { Kafka, topicName } from '@analytics/kafka';
+import { ACKS_ALL, createIdempotentProducer, Kafka, ROWS_HEADER, topicName } from '@analytics/kafka';
 import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { Message, Partitioners, Producer } from 'kafkajs';
+import { Message, Producer } from 'kafkajs';
 import { EventSink, SinkUnavailableError } from './event-sink';
 
 /** Under the broker's default message.max.bytes (1 MB), with room for headers. */
@@ -51,14 +50,7 @@ export class KafkaEventSink extends EventSink implements OnApplicationBootstrap,
     this.settings = config.kafka!;
     this.topic = topicName(this.settings, 'events');
     this.partitions = this.settings.eventsPartitions;
-    this.producer = kafka.producer({
-      idempotent: true,
-      maxInFlightRequests: 1,
-      createPartitioner: Partitioners.DefaultPartitioner,
-      // Bounded, so a dead broker becomes a 503 within seconds instead of a request that hangs;
-      // a client retry after a lost acknowledgement is deduplicated downstream.
-      retry: { retries: 5, initialRetryTime: 200, maxRetryTime: 3_000 },
-    });
+    this.producer = createIdempotentProducer(kafka, { bounded: true });
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -116,7 +108,7 @@ export class KafkaEventSink extends EventSink implements OnApplicationBootstrap,
         const batch = this.queue.splice(0);
         try {
           // Bounded: kafkajs retries reconnects for far longer than a client should wait for an answer.
-          await withinTimeout(this.producer.send({ topic: this.topic, acks: -1, timeout: 10_000, messages: batch.flatMap((p) => p.messages) }));
+          await withinTimeout(this.producer.send({ topic: this.topic, acks: ACKS_ALL, timeout: 10_000, messages: batch.flatMap((p) => p.messages) }));
           batch.forEach((p) => p.resolve());
         } catch (error) {
           const unavailable = new SinkUnavailableError(`event broker unavailable: ${(error as Error).message}`);

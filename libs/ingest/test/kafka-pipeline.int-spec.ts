@@ -1,6 +1,5 @@
 import { ClickHouseClient } from '@analytics/clickhouse';
-import { ROWS_HEADER } from '@analytics/event-writer';
-import { Kafka, topicName } from '@analytics/kafka';
+import { createIdempotentProducer, Kafka, ROWS_HEADER, topicName } from '@analytics/kafka';
 import { AppConfig } from '@analytics/config';
 import { eventually } from '@analytics/testing';
 import { EventSink } from '../src';
@@ -31,7 +30,7 @@ describe('ingestion through the real broker', () => {
   it('sends a record ClickHouse can never store to the dead-letter topic without blocking its partition', async () => {
     const config = h.app.app.get(AppConfig);
     const kafka = h.app.app.get(Kafka);
-    const producer = kafka.producer();
+    const producer = createIdempotentProducer(kafka);
     await producer.connect();
     await producer.send({
       topic: topicName(config.kafka!, 'events'),

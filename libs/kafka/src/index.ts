@@ -1,6 +1,26 @@
 export { Kafka } from 'kafkajs';
+export { Attempt, Attempter, attemptWithRetries, backoffMs, ClassifyFailure, errorCode, FailureOutcome, RetryPolicy } from './attempt';
+export { BatchPart, BatchRecord, DeadLetter, nextOffset, RecordRef } from './batch-part';
+export { BatchGatherer, GatherOptions } from './batch-gatherer';
+export { BatchOutcome, BatchWorker, BatchWorkerOptions } from './batch-worker';
 export { createKafka } from './create-kafka';
+export { deadLetterMessage } from './dead-letters';
+export { ACKS_ALL, createIdempotentProducer, IdempotentProducerOptions } from './idempotent-producer';
 export { ensureTopics } from './kafka-topic-admin';
 export { KafkaModule } from './kafka.module';
-export { TOPICS, TopicKey, TopicSpec, topicName, topicSpecs } from './topics';
-export { BatchConsumerOptions, startBatchConsumer } from './batch-consumer';
+export {
+  CONSUMER_GROUPS,
+  ConsumedTopicKey,
+  ConsumerGroupKey,
+  DEAD_LETTER_HEADERS,
+  DEAD_LETTER_TOPICS,
+  groupId,
+  MAX_REASON_CHARS,
+  REPLAYED_FROM_HEADER,
+  ROWS_HEADER,
+  TOPICS,
+  TopicKey,
+  TopicSpec,
+  topicName,
+  topicSpecs,
+} from './topics';

@@ -1,5 +1,5 @@
 import { loadConfig } from '@analytics/config';
-import { createKafka, ensureTopics, topicName, topicSpecs } from '@analytics/kafka';
+import { ACKS_ALL, createIdempotentProducer, createKafka, ensureTopics, topicName, topicSpecs } from '@analytics/kafka';
 import { testKafkaBrokers, uniqueTopicPrefix } from '@analytics/testing';
 import { CompressionTypes } from 'kafkajs';
 
@@ -23,10 +23,10 @@ describe('Kafka (real broker)', () => {
   it('consumes back every message produced with acks=all by the idempotent producer', async () => {
     const kafka = createKafka(settings(3));
     const topic = topicName(settings(3), 'events');
-    const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    const producer = createIdempotentProducer(kafka);
     await producer.connect();
     const sent = Array.from({ length: 500 }, (_, i) => `message-${i}`);
-    await producer.send({ topic, acks: -1, compression: CompressionTypes.None, messages: sent.map((value, i) => ({ key: String(i % 7), value })) });
+    await producer.send({ topic, acks: ACKS_ALL, compression: CompressionTypes.None, messages: sent.map((value, i) => ({ key: String(i % 7), value })) });
     await producer.disconnect();
 
     const consumer = kafka.consumer({ groupId: `${prefix}group` });

@@ -1,8 +1,8 @@
 import { AppConfig } from '@analytics/config';
 import { SinkUnavailableError } from '@analytics/ingest';
-import { Kafka, topicName } from '@analytics/kafka';
+import { ACKS_ALL, createIdempotentProducer, Kafka, topicName } from '@analytics/kafka';
 import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { Message, Partitioners, Producer } from 'kafkajs';
+import { Message, Producer } from 'kafkajs';
 import { identityKey, ProfileUpdate } from './profile-update';
 import { ProfileUpdateSink, RefusedUpdate } from './profile-update.sink';
 
@@ -22,13 +22,7 @@ export class KafkaProfileSink extends ProfileUpdateSink implements OnApplication
   constructor(kafka: Kafka, config: AppConfig) {
     super();
     this.topic = topicName(config.kafka!, 'profiles');
-    this.producer = kafka.producer({
-      idempotent: true,
-      maxInFlightRequests: 1,
-      createPartitioner: Partitioners.DefaultPartitioner,
-      // Bounded, so a dead broker becomes a 503 within seconds rather than a request that hangs.
-      retry: { retries: 5, initialRetryTime: 200, maxRetryTime: 3_000 },
-    });
+    this.producer = createIdempotentProducer(kafka, { bounded: true });
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -49,7 +43,7 @@ export class KafkaProfileSink extends ProfileUpdateSink implements OnApplication
     });
     if (!messages.length) return refused;
     try {
-      await this.producer.send({ topic: this.topic, acks: -1, timeout: 10_000, messages });
+      await this.producer.send({ topic: this.topic, acks: ACKS_ALL, timeout: 10_000, messages });
     } catch (error) {
       throw new SinkUnavailableError(`profile broker unavailable: ${(error as Error).message}`);
     }

@@ -1,5 +1,5 @@
 import { AppConfig } from '@analytics/config';
-import { createKafka, Kafka, topicName, TopicKey } from '@analytics/kafka';
+import { createIdempotentProducer, createKafka, Kafka, topicName, TopicKey } from '@analytics/kafka';
 import { createTestEnvironment, eventually, TestEnvironment } from '@analytics/testing';
 import fc from 'fast-check';
 import { KafkaRef, PartitionUpdates, ProfilesMirrorRepository, PROFILES_WRITER_GROUP, ProfileUpdate, ProfileWriter } from '../src';
@@ -45,7 +45,7 @@ describe('profiles through the real broker', () => {
 
   it('dead-letters what can never apply, with the reason, without blocking the partition', async () => {
     const config = h.app.app.get(AppConfig);
-    const producer = h.app.app.get(Kafka).producer();
+    const producer = createIdempotentProducer(h.app.app.get(Kafka));
     await producer.connect();
     await producer.send({ topic: topicName(config.kafka!, 'profiles'), messages: [{ key: 'x', value: '{"not":"an update"}' }] });
     await producer.disconnect();
