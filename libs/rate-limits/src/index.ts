@@ -1,2 +1,3 @@
+export { ConcurrencySlot, ConcurrencySlots, ConcurrencySlotsOptions } from './concurrency-slots';
 export { QuotaDecision, QuotaRule, RateLimit, RateLimitDecision, RateLimiterFactory, RateLimitRule, RequestQuota } from './rate-limiter.factory';
 export { RateLimitsModule } from './rate-limits.module';

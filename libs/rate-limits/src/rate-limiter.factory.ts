@@ -2,6 +2,7 @@ import { AppConfig } from '@analytics/config';
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
 import { RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { ConcurrencySlots } from './concurrency-slots';
 
 export interface RateLimitRule {
   /** Distinguishes the counters of different limits in a shared store. */
@@ -28,10 +29,6 @@ export class RateLimit {
     }
   }
 
-  /** Gives points back, e.g. when a concurrency slot is released. */
-  async release(key: string | number, points = 1): Promise<void> {
-    await this.limiter.reward(String(key), points);
-  }
 }
 
 export interface QuotaRule {
@@ -39,6 +36,8 @@ export interface QuotaRule {
   perHour: number;
   perSecond: number;
   concurrent: number;
+  /** How long a slot outlives a holder that stopped renewing it (a killed process). */
+  slotLeaseMs?: number;
 }
 
 export type QuotaDecision = { allowed: true; release(): Promise<void> } | { allowed: false; retryAfterSeconds: number; reason: string };
@@ -48,24 +47,24 @@ export class RequestQuota {
   constructor(
     private readonly perHour: RateLimit,
     private readonly perSecond: RateLimit,
-    private readonly concurrent: RateLimit,
+    private readonly concurrent: ConcurrencySlots,
   ) {}
 
   async acquire(key: string | number): Promise<QuotaDecision> {
+    const slot = await this.concurrent.acquire(key);
+    if (!slot) return { allowed: false, retryAfterSeconds: 1, reason: 'too many concurrent queries' };
     const checks: [RateLimit, string][] = [
-      [this.concurrent, 'too many concurrent queries'],
       [this.perSecond, 'too many queries per second'],
       [this.perHour, 'too many queries this hour'],
     ];
     for (const [limit, reason] of checks) {
       const decision = await limit.consume(key);
       if (!decision.allowed) {
-        // A refused consume still counts its point: the concurrency point is always given back.
-        await this.concurrent.release(key);
+        await slot.release();
         return { allowed: false, retryAfterSeconds: decision.retryAfterSeconds, reason };
       }
     }
-    return { allowed: true, release: () => this.concurrent.release(key) };
+    return { allowed: true, release: () => slot.release() };
   }
 }
 
@@ -93,8 +92,8 @@ export class RateLimiterFactory implements OnApplicationShutdown {
     return new RequestQuota(
       this.create({ name: `${rule.name}-hour`, points: rule.perHour, durationSeconds: 3600 }),
       this.create({ name: `${rule.name}-second`, points: rule.perSecond, durationSeconds: 1 }),
-      // Duration 0 never expires: points come back only when a query ends.
-      this.create({ name: `${rule.name}-concurrent`, points: rule.concurrent, durationSeconds: 0 }),
+      // Leases, not counters: a process killed mid-query cannot hold its slots forever.
+      new ConcurrencySlots({ name: `${rule.name}-concurrent`, limit: rule.concurrent, leaseMs: rule.slotLeaseMs ?? 30_000 }, this.redis),
     );
   }
 
