@@ -1,6 +1,7 @@
 'use strict';
 // Real single-node Kafka 4.2.0 (KRaft, broker+controller in one JVM) from Maven Central jars.
 // No Docker: tests, benchmarks and `npm run kafka:start` all use this. Node builtins only.
+// A three-node cluster (replication 3, min.insync.replicas 2) is in kafka-cluster.js: startKafkaCluster().
 const fs = require('node:fs');
 const os = require('node:os');
 const net = require('node:net');
@@ -150,9 +151,10 @@ function serverProperties({ host, port, controllerPort, dataDir }) {
 
 const javaBin = () => (process.env.JAVA_HOME ? path.join(process.env.JAVA_HOME, 'bin', 'java') : 'java');
 
-async function formatStorage({ classpath, propsFile, log4jFile, dataDir }) {
+const newClusterId = () => crypto.randomBytes(16).toString('base64url'); // Kafka's Uuid text form
+
+async function formatStorage({ classpath, propsFile, log4jFile, dataDir, clusterId = newClusterId() }) {
   if (fs.existsSync(path.join(dataDir, 'meta.properties'))) return;
-  const clusterId = crypto.randomBytes(16).toString('base64url'); // Kafka's Uuid text form
   const { code, output } = await run(javaBin(), [
     `-Dlog4j2.configurationFile=${log4jFile}`, '-cp', classpath,
     // `=` form: a base64url id may start with "-", which the argument parser would take for an option.
@@ -170,16 +172,16 @@ function readFrom(file, offset = 0) {
 }
 
 /** Kafka binds its port before it can serve requests, so also wait for KafkaBroker's started line. */
-async function waitUntilReady({ child, host, port, logFile, logOffset }) {
+async function waitUntilReady({ child, host, port, logFile, logOffset, timeoutMs = READY_TIMEOUT_MS }) {
   let failure = null;
   child.once('error', (err) => { failure = `could not spawn java: ${err.message}`; });
   child.once('exit', (code, signal) => { failure = `broker exited during startup (code ${code}, signal ${signal})`; });
-  const deadline = Date.now() + READY_TIMEOUT_MS;
+  const deadline = Date.now() + timeoutMs;
   while (!failure && Date.now() < deadline) {
     if (readFrom(logFile, logOffset).includes(READY_LINE) && (await canConnect(host, port))) return;
     await sleep(150);
   }
-  failure ??= `not ready after ${READY_TIMEOUT_MS / 1000}s`;
+  failure ??= `not ready after ${timeoutMs / 1000}s`;
   if (child.pid) await terminate(child.pid, child, 0);
   const tail = readFrom(logFile, logOffset).trimEnd().split('\n').slice(-30).join('\n');
   throw new Error(`Kafka ${KAFKA_VERSION} on ${host}:${port}: ${failure}. Last lines of ${logFile}:\n${tail}`);
@@ -316,9 +318,16 @@ async function stopKafka({ stateDir = DEFAULT_STATE_DIR } = {}) {
   return true;
 }
 
-async function cli(command) {
+const cluster = () => require('./kafka-cluster'); // lazily: it requires this file
+
+async function cli(command, ...args) {
   const stateDir = DEFAULT_STATE_DIR;
   const logFile = path.join(stateDir, 'logs', 'kafka.log');
+  if (command === 'start' && args[0] === '--cluster') {
+    const nodes = Number(args[1]);
+    if (!Number.isInteger(nodes) || nodes < 3) throw new Error(`--cluster needs a node count of 3 or more, not ${args[1]}`);
+    return cluster().cli('start', { nodes, stateDir: path.join(stateDir, 'cluster') });
+  }
   if (command === 'start') {
     const pid = runningPid(stateDir);
     if (pid) return console.log(`Kafka ${KAFKA_VERSION} is already running (pid ${pid}, logs ${logFile})`);
@@ -334,16 +343,43 @@ async function cli(command) {
   }
   if (command === 'stop') {
     const stopped = await stopKafka({ stateDir });
-    return console.log(stopped ? 'Kafka stopped' : 'Kafka is not running');
+    const nodes = await cluster().stopKafkaCluster({ stateDir: path.join(stateDir, 'cluster') });
+    if (stopped || !nodes) console.log(stopped ? 'Kafka stopped' : 'Kafka is not running');
+    if (nodes) console.log(`Kafka cluster stopped (${nodes} nodes)`);
+    return;
   }
-  console.error('usage: node scripts/kafka.js start|stop|install   (env KAFKA_PORT, default 9092)');
+  console.error(
+    [
+      'usage: node scripts/kafka.js start|stop|install',
+      '       node scripts/kafka.js start --cluster 3',
+      '  start              one broker+controller on 127.0.0.1:$KAFKA_PORT (default 9092), state in .kafka/',
+      '  start --cluster N  N broker+controller nodes (N >= 3) on ports $KAFKA_PORT.. (9092, 9093, 9094),',
+      '                     controller quorum over all of them, replication 3, min.insync.replicas 2;',
+      '                     state in .kafka/cluster/node-<id>/; KAFKA_BROKERS=127.0.0.1:9092,127.0.0.1:9093,…',
+      '  stop               stops the broker and any cluster nodes started from here',
+      '  install            fetches the Kafka jars from Maven Central into .cache/',
+    ].join('\n'),
+  );
   process.exitCode = 2;
 }
 
-module.exports = { resolveKafkaClasspath, startKafka, stopKafka, findFreePort, KAFKA_VERSION };
+module.exports = {
+  resolveKafkaClasspath,
+  startKafka,
+  stopKafka,
+  findFreePort,
+  KAFKA_VERSION,
+  startKafkaCluster: (options) => cluster().startKafkaCluster(options),
+  stopKafkaCluster: (options) => cluster().stopKafkaCluster(options),
+  // What kafka-cluster.js shares with the single broker's path: not an API for anyone else.
+  internals: {
+    LOG4J2_PROPERTIES, STOP_TIMEOUT_MS, newClusterId, formatStorage, launchBroker, waitUntilReady, assertPortFree,
+    terminate, waitForExit, signal, isAlive, runningPid, removePidFile, pidFileOf, readFrom,
+  },
+};
 
 if (require.main === module) {
-  cli(process.argv[2]).catch((err) => {
+  cli(...process.argv.slice(2)).catch((err) => {
     console.error(err.message);
     process.exitCode = 1;
   });
