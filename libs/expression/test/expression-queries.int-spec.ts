@@ -83,6 +83,18 @@ describe('compiled expressions in queries', () => {
     expect(found).toEqual(expected);
   });
 
+  it('segment with an `on` that is never a string: a typed NULL key that callers can unwrap, no rows', async () => {
+    // A list, an object or a missing property: `string()` of it is undefined on every row.
+    for (const text of ['[" "]', '[1, 2]', 'properties["never set"]']) {
+      const segment = compileSegment(text, JOINED, { prefix: 'on' });
+      const found = await table.query<{ segment: string }>(
+        `SELECT assumeNotNull(${segment.sql}) AS segment FROM ${FROM_EVENTS} WHERE isNotNull(${segment.sql}) GROUP BY segment`,
+        segment.params,
+      );
+      expect({ text, found }).toEqual({ text, found: [] });
+    }
+  });
+
   it('may use the same compiled expression twice in one query', async () => {
     const where = compileWhere('number(properties["num"]) >= 1 or properties["iso"] > "2024"', JOINED, { prefix: 'w' });
     const found = await table.query<{ id: number; kept: number }>(

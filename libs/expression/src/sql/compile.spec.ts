@@ -53,7 +53,7 @@ describe('compileWhere / compileSegment', () => {
   it('folds constants with the reference evaluator and sends no unused parameter', () => {
     expect(compileWhere('1 + 1 == 2 and "a" in ["a", "b"]', EVENTS, { prefix: 'c' })).toEqual({ sql: '(1)', params: {} });
     expect(compileWhere('string(properties["x"])', EVENTS, { prefix: 'c' })).toEqual({ sql: '(0)', params: {} });
-    expect(compileSegment('1 / 0', EVENTS, { prefix: 'c' })).toEqual({ sql: '(NULL)', params: {} });
+    expect(compileSegment('1 / 0', EVENTS, { prefix: 'c' })).toEqual({ sql: '(CAST(NULL AS Nullable(String)))', params: {} });
     expect(compileSegment('"a" + "b"', EVENTS, { prefix: 'c' })).toEqual({ sql: '({c_0:String})', params: { c_0: 'ab' } });
   });
 

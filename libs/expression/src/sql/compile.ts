@@ -6,7 +6,7 @@ import { Kind } from '../value';
 import { ExpressionCompiler } from './expression-compiler';
 import { ExpressionScope } from './expression-scope';
 import { QueryParameters, QueryParameterValue } from './query-parameters';
-import { choose, expandedSize, NULL, renderSql, Sql, sql } from './sql';
+import { choose, expandedSize, NULL, renderSql, Sql, sql, trusted } from './sql';
 import { toStringValue } from './sql-operations';
 import { is, isTrue, SqlValue } from './sql-value';
 
@@ -39,9 +39,14 @@ export function compileSegment(expression: Expression | string, scope: Expressio
   return compile(expression, scope, options, segmentKeySql);
 }
 
+// A key that is NULL on every row still has the key's type: a bare NULL is ClickHouse's Nothing, which
+// callers' assumeNotNull() and GROUP BY refuse.
+const NO_SEGMENT = trusted('CAST(NULL AS Nullable(String))');
+
 function segmentKeySql(value: SqlValue): Sql {
   const text = toStringValue(value);
-  return choose([[is(text, Kind.String), text.string ?? NULL]], NULL);
+  const key = choose([[is(text, Kind.String), text.string ?? NULL]], NULL);
+  return key === NULL ? NO_SEGMENT : key;
 }
 
 function compile(expression: Expression | string, scope: ExpressionScope, options: CompileOptions, finish: (value: SqlValue) => Sql): CompiledSql {
