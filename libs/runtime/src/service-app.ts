@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
+import { AddressInfo } from 'node:net';
 
 export type RootModuleFactory = (config: AppConfig) => DynamicModule | Type<unknown>;
 
@@ -79,7 +80,8 @@ export async function runService(
     const app = await createServiceApp(root, config, title);
     closeOnSignals(app, config);
     await app.listen(config.port, config.host);
-    app.get(Logger).log(`${title} listening on ${config.host}:${config.port}; settings ${JSON.stringify(describeEnvironment())}`);
+    const { port } = app.getHttpServer().address() as AddressInfo; // the real one when PORT=0
+    app.get(Logger).log(`${title} listening on ${config.host}:${port}; settings ${JSON.stringify(describeEnvironment())}`);
     if (afterStart) await afterStart(app, config);
   } catch (error) {
     process.stderr.write(`${title} could not start: ${(error as Error).message}\n`);
