@@ -1,9 +1,20 @@
-/** Failures of account rules, each with the HTTP status the app API answers with. */
-export class AccountsError extends Error {
-  constructor(
-    readonly status: 400 | 404,
-    message: string,
-  ) {
-    super(message);
-  }
+import { domainErrorOf } from '@analytics/errors';
+
+/** Failures of account rules; the app error filter answers with each code's status. */
+export enum AccountsErrorCode {
+  /** An expiry in the past, or an OAuth token lifetime out of range. */
+  InvalidExpiry = 'invalid_expiry',
+  UsernameTaken = 'username_taken',
+  /** A project or service account named in the request belongs to another organization. */
+  NotInOrganization = 'not_in_organization',
+  NotFound = 'not_found',
 }
+
+const STATUS: Readonly<Record<AccountsErrorCode, 400 | 404>> = {
+  [AccountsErrorCode.InvalidExpiry]: 400,
+  [AccountsErrorCode.UsernameTaken]: 400,
+  [AccountsErrorCode.NotInOrganization]: 400,
+  [AccountsErrorCode.NotFound]: 404,
+};
+
+export class AccountsError extends domainErrorOf(STATUS) {}

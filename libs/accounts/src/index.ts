@@ -1,5 +1,5 @@
 export { AccountBootstrapService, BootstrappedAccount } from './account-bootstrap.service';
-export { AccountsError } from './accounts-errors';
+export { AccountsError, AccountsErrorCode } from './accounts-errors';
 export { AccountsModule } from './accounts.module';
 export { AccountsRepository } from './accounts.repository';
 export { OAuthToken, ProjectMembership, RoleName, ServiceAccount, User } from './accounts.schema';

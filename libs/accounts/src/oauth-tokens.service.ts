@@ -1,7 +1,7 @@
 import { generateCredential, hashSecret, secretLookupKey, verifySecret } from '@analytics/secrets';
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { AccountsError } from './accounts-errors';
+import { AccountsError, AccountsErrorCode } from './accounts-errors';
 import { AccountsRepository } from './accounts.repository';
 import { ServiceAccount } from './accounts.schema';
 import { AuthenticatedAccount } from './service-account-credentials';
@@ -22,7 +22,7 @@ export class OAuthTokensService {
 
   async issue(account: ServiceAccount, expiresInSeconds: number): Promise<{ token: string; expires: Date }> {
     if (!Number.isInteger(expiresInSeconds) || expiresInSeconds < 60 || expiresInSeconds > MAX_OAUTH_TOKEN_SECONDS) {
-      throw new AccountsError(400, `expires_in must be a whole number of seconds from 60 to ${MAX_OAUTH_TOKEN_SECONDS}`);
+      throw new AccountsError(AccountsErrorCode.InvalidExpiry, `expires_in must be a whole number of seconds from 60 to ${MAX_OAUTH_TOKEN_SECONDS}`);
     }
     const token = `${generateCredential()}${randomBytes(8).toString('hex')}`;
     const expires = new Date(Date.now() + expiresInSeconds * 1000);

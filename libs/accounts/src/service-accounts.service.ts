@@ -2,7 +2,7 @@ import { Project, ProjectsService } from '@analytics/projects';
 import { generateCredential, hashSecret } from '@analytics/secrets';
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { AccountsError } from './accounts-errors';
+import { AccountsError, AccountsErrorCode } from './accounts-errors';
 import { AccountsRepository } from './accounts.repository';
 import { ProjectMembership, RoleName, ServiceAccount } from './accounts.schema';
 
@@ -50,10 +50,10 @@ export class ServiceAccountsService {
   async create(organizationId: number, creatorUserId: number | null, request: NewServiceAccountRequest, exactUsername = false): Promise<{ view: ServiceAccountView; secret: string }> {
     const projects = request.projects ?? [];
     await this.assertProjectsInOrganization(organizationId, projects.map((p) => p.id));
-    if (request.expires && request.expires.getTime() <= Date.now()) throw new AccountsError(400, 'expires must be in the future');
+    if (request.expires && request.expires.getTime() <= Date.now()) throw new AccountsError(AccountsErrorCode.InvalidExpiry, 'expires must be in the future');
     const secret = generateCredential();
     const username = exactUsername ? request.username : `${request.username}.${randomBytes(3).toString('hex')}.service-account`;
-    if (exactUsername && (await this.repository.findByUsername(username))) throw new AccountsError(400, `username ${username} is taken`);
+    if (exactUsername && (await this.repository.findByUsername(username))) throw new AccountsError(AccountsErrorCode.UsernameTaken, `username ${username} is taken`);
     const account = await this.repository.createServiceAccount({
       organizationId,
       username,
@@ -74,12 +74,12 @@ export class ServiceAccountsService {
 
   async get(organizationId: number, id: number): Promise<ServiceAccountView> {
     const account = await this.repository.findById(organizationId, id);
-    if (!account) throw new AccountsError(404, `service account ${id} not found`);
+    if (!account) throw new AccountsError(AccountsErrorCode.NotFound, `service account ${id} not found`);
     return { account, projects: projectRoles(account, await this.repository.memberships([id])) };
   }
 
   async delete(organizationId: number, id: number): Promise<void> {
-    if (!(await this.repository.delete(organizationId, id))) throw new AccountsError(404, `service account ${id} not found`);
+    if (!(await this.repository.delete(organizationId, id))) throw new AccountsError(AccountsErrorCode.NotFound, `service account ${id} not found`);
   }
 
   async addToProjects(organizationId: number, projects: ProjectRole[], serviceAccountIds: number[]): Promise<void> {
@@ -101,13 +101,13 @@ export class ServiceAccountsService {
   private async assertProjectsInOrganization(organizationId: number, ids: number[]): Promise<void> {
     for (const id of ids) {
       const project = await this.projects.findById(id);
-      if (!project || project.organizationId !== organizationId) throw new AccountsError(400, `project ${id} is not a project of organization ${organizationId}`);
+      if (!project || project.organizationId !== organizationId) throw new AccountsError(AccountsErrorCode.NotInOrganization, `project ${id} is not a project of organization ${organizationId}`);
     }
   }
 
   private async assertAccountsInOrganization(organizationId: number, ids: number[]): Promise<void> {
     for (const id of ids) {
-      if (!(await this.repository.findById(organizationId, id))) throw new AccountsError(400, `service account ${id} is not in organization ${organizationId}`);
+      if (!(await this.repository.findById(organizationId, id))) throw new AccountsError(AccountsErrorCode.NotInOrganization, `service account ${id} is not in organization ${organizationId}`);
     }
   }
 }

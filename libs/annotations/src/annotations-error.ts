@@ -1,4 +1,6 @@
-/** The annotation API's failures; the app error filter answers with `status`. */
+import { domainErrorOf } from '@analytics/errors';
+
+/** The annotation API's failures; the app error filter answers with each code's status. */
 export enum AnnotationsErrorCode {
   InvalidDate = 'invalid_date',
   InvalidRange = 'invalid_range',
@@ -13,14 +15,4 @@ const STATUS: Record<AnnotationsErrorCode, 400 | 404> = {
   [AnnotationsErrorCode.NotFound]: 404,
 };
 
-export class AnnotationsError extends Error {
-  readonly status: 400 | 404;
-
-  constructor(
-    readonly code: AnnotationsErrorCode,
-    message: string,
-  ) {
-    super(message);
-    this.status = STATUS[code];
-  }
-}
+export class AnnotationsError extends domainErrorOf(STATUS) {}

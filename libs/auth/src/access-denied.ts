@@ -1,9 +1,17 @@
-/** Bad request scope (400), no or bad credentials (401), or no right to this project or action (403). */
-export class AccessDenied extends Error {
-  constructor(
-    readonly status: 400 | 401 | 403,
-    message: string,
-  ) {
-    super(message);
-  }
+import { domainErrorByStatus } from '@analytics/errors';
+
+export enum AccessDeniedCode {
+  /** The request names no project, or not one the credentials can be checked against (400). */
+  InvalidScope = 'invalid_scope',
+  /** No credentials, or bad ones (401). */
+  Unauthenticated = 'unauthenticated',
+  /** No right to this project, organization or action (403). */
+  Forbidden = 'forbidden',
 }
+
+/** Bad request scope (400), no or bad credentials (401), or no right to this project or action (403). */
+export class AccessDenied extends domainErrorByStatus({
+  400: AccessDeniedCode.InvalidScope,
+  401: AccessDeniedCode.Unauthenticated,
+  403: AccessDeniedCode.Forbidden,
+}) {}

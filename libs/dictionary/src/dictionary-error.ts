@@ -1,4 +1,6 @@
-/** The data dictionary's failures; the app error filter answers with `status` (and `Retry-After`). */
+import { domainErrorOf } from '@analytics/errors';
+
+/** The data dictionary's failures; the app error filter answers with each code's status (and `Retry-After`). */
 export enum DictionaryErrorCode {
   InvalidSchema = 'invalid_schema',
   UnknownEntityType = 'unknown_entity_type',
@@ -13,18 +15,7 @@ const STATUS: Record<DictionaryErrorCode, 400 | 404 | 429> = {
   [DictionaryErrorCode.RateLimited]: 429,
 };
 
-export class DictionaryError extends Error {
-  readonly status: 400 | 404 | 429;
-
-  constructor(
-    readonly code: DictionaryErrorCode,
-    message: string,
-    readonly retryAfterSeconds?: number,
-  ) {
-    super(message);
-    this.status = STATUS[code];
-  }
-}
+export class DictionaryError extends domainErrorOf(STATUS) {}
 
 /** A schema that breaks a rule, named by where in the body it is. */
 export const invalidSchema = (where: string, problem: string) => new DictionaryError(DictionaryErrorCode.InvalidSchema, `${where}: ${problem}`);

@@ -1,5 +1,5 @@
 import { CompiledSql, compileWhere, eventsScope, ExpressionError } from '@analytics/expression';
-import { QueryApiError } from '@analytics/http';
+import { invalidParameter } from './export-error';
 
 export const MAX_EXPORT_LIMIT = 100_000;
 
@@ -18,10 +18,10 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 function day(params: URLSearchParams, name: string): string {
   const value = params.get(name);
-  if (!value) throw new QueryApiError(400, `${name} is required (yyyy-mm-dd)`);
+  if (!value) throw invalidParameter(`${name} is required (yyyy-mm-dd)`);
   const parsed = new Date(`${value}T00:00:00Z`);
   if (!DAY.test(value) || Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== value) {
-    throw new QueryApiError(400, `${name} must be a date as yyyy-mm-dd, got "${value}"`);
+    throw invalidParameter(`${name} must be a date as yyyy-mm-dd, got "${value}"`);
   }
   return value;
 }
@@ -32,10 +32,10 @@ function events(value: string | null): string[] | undefined {
   try {
     parsed = JSON.parse(value);
   } catch {
-    throw new QueryApiError(400, 'event must be a JSON array of event names, as in ["Signed up","Purchase"]');
+    throw invalidParameter('event must be a JSON array of event names, as in ["Signed up","Purchase"]');
   }
   if (!Array.isArray(parsed) || !parsed.every((name) => typeof name === 'string')) {
-    throw new QueryApiError(400, 'event must be a JSON array of event names, as in ["Signed up","Purchase"]');
+    throw invalidParameter('event must be a JSON array of event names, as in ["Signed up","Purchase"]');
   }
   return parsed;
 }
@@ -44,7 +44,7 @@ function limit(value: string | null): number | undefined {
   if (value === null || value === '') return undefined;
   const parsed = Number(value);
   if (!/^\d+$/.test(value) || parsed < 1 || parsed > MAX_EXPORT_LIMIT) {
-    throw new QueryApiError(400, `limit must be a whole number from 1 to ${MAX_EXPORT_LIMIT}, got "${value}"`);
+    throw invalidParameter(`limit must be a whole number from 1 to ${MAX_EXPORT_LIMIT}, got "${value}"`);
   }
   return parsed;
 }
@@ -52,7 +52,7 @@ function limit(value: string | null): number | undefined {
 function flag(value: string | null, name: string): boolean {
   if (value === null || value === '' || value === 'false' || value === '0') return false;
   if (value === 'true' || value === '1') return true;
-  throw new QueryApiError(400, `${name} must be true or false, got "${value}"`);
+  throw invalidParameter(`${name} must be true or false, got "${value}"`);
 }
 
 function whereFilter(value: string | null): CompiledSql | undefined {
@@ -60,7 +60,7 @@ function whereFilter(value: string | null): CompiledSql | undefined {
   try {
     return compileWhere(value, eventsScope(), { prefix: 'w' });
   } catch (error) {
-    if (error instanceof ExpressionError) throw new QueryApiError(400, `where: ${error.message}`);
+    if (error instanceof ExpressionError) throw invalidParameter(`where: ${error.message}`);
     throw error;
   }
 }
@@ -69,8 +69,8 @@ function whereFilter(value: string | null): CompiledSql | undefined {
 export function parseExportRequest(params: URLSearchParams, today: string): ExportRequest {
   const fromDate = day(params, 'from_date');
   const toDate = day(params, 'to_date');
-  if (fromDate > toDate) throw new QueryApiError(400, `from_date ${fromDate} is after to_date ${toDate}`);
-  if (toDate > today) throw new QueryApiError(400, 'to_date cannot be later than today');
+  if (fromDate > toDate) throw invalidParameter(`from_date ${fromDate} is after to_date ${toDate}`);
+  if (toDate > today) throw invalidParameter('to_date cannot be later than today');
   const where = whereFilter(params.get('where'));
   return {
     fromDate,

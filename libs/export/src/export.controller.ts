@@ -1,6 +1,6 @@
 import { CurrentAccess, ProjectAccess, ProjectAccessGuard, RequireRole } from '@analytics/auth';
 import { AppConfig } from '@analytics/config';
-import { QueryApiError, QueryApiErrorFilter } from '@analytics/http';
+import { QueryApiErrorFilter } from '@analytics/http';
 import { RateLimiterFactory, RequestQuota } from '@analytics/rate-limits';
 import { Controller, Get, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
@@ -8,6 +8,7 @@ import type { Request, Response } from 'express';
 import { pipeline } from 'node:stream/promises';
 import { PassThrough } from 'node:stream';
 import { createGzip } from 'node:zlib';
+import { ExportError, ExportErrorCode } from './export-error';
 import { parseExportRequest } from './export-request';
 import { ExportService } from './export.service';
 
@@ -33,7 +34,7 @@ export class ExportController {
     const params = new URL(req.originalUrl, 'http://local').searchParams;
     const request = parseExportRequest(params, new Date().toISOString().slice(0, 10));
     const slot = await this.quota.acquire(access.project.id);
-    if (!slot.allowed) throw new QueryApiError(429, `rate limit exceeded: ${slot.reason}`, slot.retryAfterSeconds);
+    if (!slot.allowed) throw new ExportError(ExportErrorCode.RateLimited, `rate limit exceeded: ${slot.reason}`, slot.retryAfterSeconds);
 
     const abort = new AbortController();
     res.on('close', () => abort.abort());

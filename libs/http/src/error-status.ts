@@ -1,3 +1,4 @@
+import { DomainError } from '@analytics/errors';
 import { BadRequestException, HttpException, Logger } from '@nestjs/common';
 
 export interface ErrorStatus {
@@ -9,18 +10,9 @@ export interface ErrorStatus {
 const logger = new Logger('ApiError');
 
 /**
- * The domain libs' errors carry the HTTP status they mean (4xx, or 503 for an unavailable engine):
- * AccessDenied, AccountsError, QueryApiError, … They are recognised by that field, which keeps this
- * lib free of imports from the libs it serves.
+ * What any failure means over HTTP: a DomainError answers with its status (the libs' codes map to
+ * 4xx, or 503 for an unavailable engine); unexpected errors become a 500 that leaks nothing (and are logged).
  */
-function declaredStatus(error: unknown): ErrorStatus | undefined {
-  if (!(error instanceof Error)) return undefined;
-  const { status, retryAfterSeconds } = error as Error & { status?: unknown; retryAfterSeconds?: number };
-  if (typeof status !== 'number' || !((status >= 400 && status < 500) || status === 503)) return undefined;
-  return { status, message: error.message, retryAfterSeconds };
-}
-
-/** What any failure means over HTTP; unexpected errors become a 500 that leaks nothing (and are logged). */
 export function errorStatus(error: unknown, where: string): ErrorStatus {
   if (error instanceof BadRequestException) {
     const response = error.getResponse() as { message?: string | string[] };
@@ -28,8 +20,7 @@ export function errorStatus(error: unknown, where: string): ErrorStatus {
     return { status: 400, message };
   }
   if (error instanceof HttpException) return { status: error.getStatus(), message: error.message };
-  const declared = declaredStatus(error);
-  if (declared) return declared;
+  if (error instanceof DomainError) return { status: error.status, message: error.message, retryAfterSeconds: error.retryAfterSeconds };
   logger.error(`${where}: ${(error as Error)?.stack ?? String(error)}`);
   return { status: 500, message: 'internal error' };
 }

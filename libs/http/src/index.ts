@@ -1,8 +1,8 @@
-export { AppApiError } from './app-api-error';
-export { AppApiErrorFilter } from './app-api-error.filter';
+export { ApiErrorFilter, AppApiErrorFilter, QueryApiErrorFilter } from './api-error.filter';
+export { ApiFamily, apiFamilyOf, errorBody, QUERY_API_PREFIXES } from './api-family';
 export { errorStatus, ErrorStatus } from './error-status';
-export { ApiFamily, jsonBody } from './json-body.middleware';
-export { QueryApiError } from './query-api-error';
-export { QueryApiErrorFilter } from './query-api-error.filter';
+export { jsonBody } from './json-body.middleware';
+export { UnknownRouteFilter } from './unknown-route.filter';
+export { UnknownRoutesModule } from './unknown-routes.module';
 export { strictValidation } from './validation';
 export { ok } from './app-api-envelope';

@@ -1,15 +1,14 @@
 import { json, urlencoded } from 'express';
 import type { NextFunction, Request, Response } from 'express';
+import { ApiFamily, errorBody } from './api-family';
 
 const parseJson = json({ limit: '1mb' });
 const parseForm = urlencoded({ extended: false, limit: '1mb' });
 
-export type ApiFamily = 'app' | 'query';
-
 function bodyError(family: ApiFamily, req: Request, res: Response, error: { status?: number; type?: string }): void {
   const status = error.status === 413 ? 413 : 400;
   const message = status === 413 ? 'request body is larger than 1 MB' : 'request body is not valid JSON or form data';
-  res.status(status).json(family === 'app' ? { status: 'error', error: message } : { request: req.originalUrl, error: message });
+  res.status(status).json(errorBody(family, req, message));
 }
 
 /**

@@ -1,6 +1,6 @@
 import { AuthenticatedAccount, effectiveRole, ServiceAccountsService } from '@analytics/accounts';
-import { AccountGuard, CurrentAccount } from '@analytics/auth';
-import { AppApiError, AppApiErrorFilter, strictValidation } from '@analytics/http';
+import { AccessDenied, AccountGuard, CurrentAccount } from '@analytics/auth';
+import { AppApiErrorFilter, strictValidation } from '@analytics/http';
 import { ProjectsService } from '@analytics/projects';
 import { Body, Controller, Get, HttpCode, Post, UseFilters, UseGuards, UsePipes } from '@nestjs/common';
 import { ApiBasicAuth, ApiTags } from '@nestjs/swagger';
@@ -26,7 +26,7 @@ export class MeController {
   @Post('organizations')
   @HttpCode(201)
   async createOrganization(@Body() body: CreateOrganizationDto, @CurrentAccount() { account }: AuthenticatedAccount) {
-    if (account.role !== 'owner') throw new AppApiError(403, 'creating an organization needs an organization owner');
+    if (account.role !== 'owner') throw new AccessDenied(403, 'creating an organization needs an organization owner');
     const organization = await this.projects.createOrganization(body.name);
     const { view, secret } = await this.accounts.create(organization.id, account.userId, { username: body.owner_username ?? 'owner', role: 'owner' });
     return ok({ id: organization.id, name: organization.name, owner: { ...serviceAccountJson(view, null), token: secret } });

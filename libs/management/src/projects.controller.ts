@@ -1,10 +1,11 @@
 import { AuthenticatedAccount, OAuthTokensService } from '@analytics/accounts';
 import { CurrentAccess, CurrentAccount, OrganizationAccessGuard, ProjectAccess, ProjectAccessGuard, ProjectAuthenticator, RequireRole } from '@analytics/auth';
-import { AppApiError, AppApiErrorFilter, strictValidation } from '@analytics/http';
+import { AppApiErrorFilter, strictValidation } from '@analytics/http';
 import { ProjectsService } from '@analytics/projects';
 import { Body, Controller, Get, HttpCode, Param, ParseIntPipe, Patch, Post, UseFilters, UseGuards, UsePipes } from '@nestjs/common';
 import { ApiBasicAuth, ApiTags } from '@nestjs/swagger';
 import { CreateOAuthTokenDto, CreateProjectDto, UpdateProjectDto } from './management.dto';
+import { ManagementError, ManagementErrorCode } from './management-error';
 import { ok, projectJson } from './management.views';
 
 const DEFAULT_OAUTH_TOKEN_SECONDS = 3600;
@@ -68,7 +69,7 @@ export class ProjectController {
   @RequireRole('admin')
   async update(@CurrentAccess() access: ProjectAccess, @Body() body: UpdateProjectDto) {
     const project = await this.projects.update(access.project.id, body);
-    if (!project) throw new AppApiError(404, `project ${access.project.id} not found`);
+    if (!project) throw new ManagementError(ManagementErrorCode.ProjectNotFound, `project ${access.project.id} not found`);
     this.authenticator.clear();
     return ok(projectJson(project));
   }
@@ -79,7 +80,7 @@ export class ProjectController {
   @RequireRole('admin')
   async rotateSecret(@CurrentAccess() access: ProjectAccess, @Param('projectId', ParseIntPipe) projectId: number) {
     const rotated = await this.projects.rotateSecret(projectId);
-    if (!rotated) throw new AppApiError(404, `project ${access.project.id} not found`);
+    if (!rotated) throw new ManagementError(ManagementErrorCode.ProjectNotFound, `project ${access.project.id} not found`);
     this.authenticator.clear();
     return ok({ ...projectJson(rotated.project), secret: rotated.secret });
   }

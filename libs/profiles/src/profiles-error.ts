@@ -1,4 +1,6 @@
-/** The profile APIs' failures; the app and query error filters answer with `status`. */
+import { domainErrorOf } from '@analytics/errors';
+
+/** The profile APIs' failures; the app and query error filters answer with each code's status. */
 export enum ProfilesErrorCode {
   InvalidGroupKey = 'invalid_group_key',
   UnknownGroupKey = 'unknown_group_key',
@@ -14,14 +16,4 @@ const STATUS: Record<ProfilesErrorCode, 400 | 404> = {
   [ProfilesErrorCode.NotSupported]: 400,
 };
 
-export class ProfilesError extends Error {
-  readonly status: 400 | 404;
-
-  constructor(
-    readonly code: ProfilesErrorCode,
-    message: string,
-  ) {
-    super(message);
-    this.status = STATUS[code];
-  }
-}
+export class ProfilesError extends domainErrorOf(STATUS) {}

@@ -1,3 +1,5 @@
+import { domainErrorOf } from '@analytics/errors';
+
 /** Why a query was refused; each code carries the HTTP status the query API answers with. */
 export enum QueryErrorCode {
   /** A parameter is missing or malformed. */
@@ -8,30 +10,22 @@ export enum QueryErrorCode {
   UnknownReport = 'unknown_report',
   /** The answer would be too large (too many buckets or values). */
   TooLarge = 'too_large',
+  /** The project is over its query limits; `retryAfterSeconds` says when to try again. */
+  RateLimited = 'rate_limited',
   /** What the query needs is not available in this deployment (e.g. profiles). */
   Unavailable = 'unavailable',
 }
 
-const STATUS: Readonly<Record<QueryErrorCode, 400 | 404 | 503>> = {
+const STATUS: Readonly<Record<QueryErrorCode, 400 | 404 | 429 | 503>> = {
   [QueryErrorCode.InvalidParameter]: 400,
   [QueryErrorCode.InvalidExpression]: 400,
   [QueryErrorCode.UnknownReport]: 404,
   [QueryErrorCode.TooLarge]: 400,
+  [QueryErrorCode.RateLimited]: 429,
   [QueryErrorCode.Unavailable]: 503,
 };
 
-/** A refused query; `status` is what libs/http's error filters answer with. */
-export class QueryError extends Error {
-  readonly status: 400 | 404 | 503;
-
-  constructor(
-    readonly code: QueryErrorCode,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'QueryError';
-    this.status = STATUS[code];
-  }
-}
+/** A refused query; libs/http's query filter answers with its code's status. */
+export class QueryError extends domainErrorOf(STATUS) {}
 
 export const invalidParameter = (message: string) => new QueryError(QueryErrorCode.InvalidParameter, message);

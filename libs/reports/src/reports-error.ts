@@ -1,3 +1,5 @@
+import { domainErrorOf } from '@analytics/errors';
+
 /** Why a saved-report request was refused; each code carries its HTTP status. */
 export enum ReportsErrorCode {
   /** The definition breaks a rule (unknown unit, bad expression, window too long, …). */
@@ -11,18 +13,7 @@ const STATUS: Readonly<Record<ReportsErrorCode, 400 | 404>> = {
   [ReportsErrorCode.NotFound]: 404,
 };
 
-/** A refused saved-report request; `status` is what libs/http's error filters answer with. */
-export class ReportsError extends Error {
-  readonly status: 400 | 404;
-
-  constructor(
-    readonly code: ReportsErrorCode,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ReportsError';
-    this.status = STATUS[code];
-  }
-}
+/** A refused saved-report request; libs/http's filters answer with its code's status. */
+export class ReportsError extends domainErrorOf(STATUS) {}
 
 export const invalidDefinition = (message: string) => new ReportsError(ReportsErrorCode.InvalidDefinition, message);

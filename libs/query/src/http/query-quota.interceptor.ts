@@ -1,9 +1,9 @@
 import { ProjectAccess } from '@analytics/auth';
-import { QueryApiError } from '@analytics/http';
 import { RateLimiterFactory, RequestQuota } from '@analytics/rate-limits';
 import { CallHandler, createParamDecorator, ExecutionContext, Inject, Injectable, NestInterceptor } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { finalize, Observable } from 'rxjs';
+import { QueryError, QueryErrorCode } from '../query-error';
 import { QUERY_SETTINGS, QuerySettings } from '../query-settings';
 
 type QueryRequest = Request & { projectAccess?: ProjectAccess; querySignal?: AbortSignal };
@@ -26,7 +26,7 @@ export class QueryQuotaInterceptor implements NestInterceptor {
     const req = context.switchToHttp().getRequest<QueryRequest>();
     const res = context.switchToHttp().getResponse<Response>();
     const slot = await this.quota.acquire(req.projectAccess!.project.id);
-    if (!slot.allowed) throw new QueryApiError(429, `rate limit exceeded: ${slot.reason}`, slot.retryAfterSeconds);
+    if (!slot.allowed) throw new QueryError(QueryErrorCode.RateLimited, `rate limit exceeded: ${slot.reason}`, slot.retryAfterSeconds);
     const abort = new AbortController();
     res.on('close', () => {
       if (!res.writableFinished) abort.abort();

@@ -1,0 +1,1 @@
+export { DomainError, domainErrorByStatus, domainErrorOf, DomainErrorStatus } from './domain-error';
