@@ -2,7 +2,6 @@ import { AuthModule } from '@analytics/auth';
 import { jsonBody } from '@analytics/http';
 import { RateLimitsModule } from '@analytics/rate-limits';
 import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
-import { DictionaryClock } from './dictionary-clock';
 import { AppConfig } from '@analytics/config';
 import { DictionarySettings } from './dictionary-settings';
 import { DroppedDataMetrics } from './dropped-data.metrics';
@@ -18,8 +17,8 @@ import { SeenEventsRepository } from './seen-events.repository';
  * {@link DictionaryModule}, so a change made here reaches this process's gateway at once.
  */
 @Module({
-  providers: [{ provide: DictionarySettings, useFactory: DictionarySettings.fromConfig, inject: [AppConfig] }, DictionaryClock, SchemasRepository, DroppedDataMetrics, SchemaEventDictionaryProvider],
-  exports: [DictionarySettings, DictionaryClock, SchemasRepository, SchemaEventDictionaryProvider],
+  providers: [{ provide: DictionarySettings, useFactory: DictionarySettings.fromConfig, inject: [AppConfig] }, SchemasRepository, DroppedDataMetrics, SchemaEventDictionaryProvider],
+  exports: [DictionarySettings, SchemasRepository, SchemaEventDictionaryProvider],
 })
 export class EventDictionaryModule {}
 

@@ -1,4 +1,3 @@
-export { DictionaryClock } from './dictionary-clock';
 export { DictionaryError, DictionaryErrorCode } from './dictionary-error';
 export { DictionarySettings } from './dictionary-settings';
 export { DictionaryModule, EventDictionaryModule } from './dictionary.module';

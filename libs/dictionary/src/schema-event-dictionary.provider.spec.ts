@@ -1,16 +1,9 @@
-import { DictionaryClock } from './dictionary-clock';
+import { ManualClock } from '@analytics/clock';
 import { DictionarySettings } from './dictionary-settings';
 import { DroppedDataMetrics } from './dropped-data.metrics';
 import { DroppingRule } from './event-dictionary';
 import { SchemaEventDictionaryProvider } from './schema-event-dictionary.provider';
 import { SchemasRepository } from './schemas.repository';
-
-class FakeClock extends DictionaryClock {
-  at = 1_000_000;
-  override now(): number {
-    return this.at;
-  }
-}
 
 /** A repository whose reads resolve when the test says so. */
 class ControlledRules {
@@ -35,12 +28,12 @@ const noise: DroppingRule = { event: 'Noise', dropped: true, droppedProperties: 
 const counting = { eventDropped: () => undefined, propertyDropped: () => undefined } as unknown as DroppedDataMetrics;
 
 describe('SchemaEventDictionaryProvider', () => {
-  let clock: FakeClock;
+  let clock: ManualClock;
   let rules: ControlledRules;
   let provider: SchemaEventDictionaryProvider;
 
   beforeEach(() => {
-    clock = new FakeClock();
+    clock = new ManualClock(1_000_000);
     rules = new ControlledRules();
     provider = new SchemaEventDictionaryProvider(rules as unknown as SchemasRepository, new DictionarySettings(5, 2000, 30), clock, counting);
   });
@@ -54,7 +47,7 @@ describe('SchemaEventDictionaryProvider', () => {
   it('shares one read between concurrent requests and trusts it for the TTL from when the read began', async () => {
     rules.rules = [noise];
     const both = Promise.all([provider.forProject(1), provider.forProject(1)]);
-    clock.at += 500; // the read takes half a second
+    clock.advance(500); // the read takes half a second
     rules.settle();
     const [a, b] = await both;
     expect(a).toBe(b);
@@ -62,17 +55,17 @@ describe('SchemaEventDictionaryProvider', () => {
     expect(rules.reads).toBe(1);
 
     rules.rules = [];
-    clock.at += 1499; // 1999 ms after the read began
+    clock.advance(1499); // 1999 ms after the read began
     expect((await ask())?.isEventDropped('Noise')).toBe(true);
     expect(rules.reads).toBe(1);
-    clock.at += 1; // 2000 ms: a change committed just after the read began is seen now
+    clock.advance(1); // 2000 ms: a change committed just after the read began is seen now
     expect(await ask()).toBeUndefined();
     expect(rules.reads).toBe(2);
   });
 
   it('re-reads at once after an invalidation, and never stores a read that began before it', async () => {
     expect(await ask()).toBeUndefined();
-    clock.at += 3000;
+    clock.advance(3000);
     const stale = provider.forProject(1); // began before the change below was committed
     rules.rules = [noise];
     provider.invalidate(1);
@@ -91,7 +84,7 @@ describe('SchemaEventDictionaryProvider', () => {
     rules.rules = [noise];
     expect((await ask(1))?.isEventDropped('Noise')).toBe(true);
     rules.failing = true;
-    clock.at += 5000;
+    clock.advance(5000);
     expect((await ask(1))?.isEventDropped('Noise')).toBe(true);
     expect(rules.reads).toBe(3);
     expect((await ask(1))?.isEventDropped('Noise')).toBe(true); // no new attempt for a second

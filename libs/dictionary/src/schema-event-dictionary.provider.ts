@@ -1,6 +1,6 @@
 import { EventDictionary } from '@analytics/events';
 import { Injectable, Logger } from '@nestjs/common';
-import { DictionaryClock } from './dictionary-clock';
+import { Clock } from '@analytics/clock';
 import { DictionarySettings } from './dictionary-settings';
 import { DroppedDataMetrics } from './dropped-data.metrics';
 import { buildEventDictionary } from './event-dictionary';
@@ -31,7 +31,7 @@ export class SchemaEventDictionaryProvider {
   constructor(
     private readonly repository: SchemasRepository,
     private readonly settings: DictionarySettings,
-    private readonly clock: DictionaryClock,
+    private readonly clock: Clock,
     private readonly metrics: DroppedDataMetrics,
   ) {}
 

@@ -1,7 +1,7 @@
 import { CurrentAccess, ProjectAccess, ProjectAccessGuard, RequireRole } from '@analytics/auth';
-import { AppApiErrorFilter, strictValidation } from '@analytics/http';
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseFilters, UseGuards, UsePipes } from '@nestjs/common';
-import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AppApiController } from '@analytics/http';
+import { Body, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import { UploadSchemasDto } from './schemas.dto';
 import { SchemasService } from './schemas.service';
 import { deleted, ok, schemaEntryJson, seenJson } from './schemas.views';
@@ -9,12 +9,7 @@ import { deleted, ok, schemaEntryJson, seenJson } from './schemas.views';
 const writer = (access: ProjectAccess) => ({ projectId: access.project.id, organizationId: access.project.organizationId });
 
 /** The data dictionary, /api/app/projects/{projectId}/schemas. Writes: owner or admin, 5 a minute per organization by default. */
-@ApiTags('data dictionary')
-@ApiBasicAuth()
-@Controller('api/app/projects/:projectId/schemas')
-@UseGuards(ProjectAccessGuard)
-@UseFilters(AppApiErrorFilter)
-@UsePipes(strictValidation)
+@AppApiController('api/app/projects/:projectId/schemas', { tag: 'data dictionary', access: ProjectAccessGuard })
 export class SchemasController {
   constructor(private readonly schemas: SchemasService) {}
 

@@ -1,6 +1,6 @@
 import { RateLimit, RateLimiterFactory } from '@analytics/rate-limits';
 import { Injectable } from '@nestjs/common';
-import { DictionaryClock } from './dictionary-clock';
+import { Clock } from '@analytics/clock';
 import { DictionaryError, DictionaryErrorCode } from './dictionary-error';
 import { DictionarySettings } from './dictionary-settings';
 import { droppingOf, mergeSchema, parseEntityName, parseEntityType, parseSchema, parseSchemaEntry, SchemaEntry } from './schema-document';
@@ -52,7 +52,7 @@ export class SchemasService {
     private readonly seenEvents: SeenEventsRepository,
     private readonly dictionaries: SchemaEventDictionaryProvider,
     private readonly settings: DictionarySettings,
-    private readonly clock: DictionaryClock,
+    private readonly clock: Clock,
     rateLimits: RateLimiterFactory,
   ) {
     this.writeLimit = rateLimits.create({ name: 'schema-writes', points: settings.schemaWritesPerMinute, durationSeconds: 60 });

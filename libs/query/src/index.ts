@@ -1,5 +1,4 @@
 export { BoundQuery, QueryRunner } from './clickhouse/query-runner';
-export { QUERY_CLOCK, QueryClock } from './clock';
 export { CohortMembership } from './cohorts/cohort-membership';
 export { CohortListItem } from './cohorts/cohorts-list.service';
 export { FunnelSpec } from './funnels/funnel-spec';

@@ -5,7 +5,6 @@ import { RateLimitsModule } from '@analytics/rate-limits';
 import { SavedReportsStoreModule } from '@analytics/reports';
 import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { QueryRunner } from './clickhouse/query-runner';
-import { QUERY_CLOCK, systemClock } from './clock';
 import { CohortMembership } from './cohorts/cohort-membership';
 import { CohortsListController } from './cohorts/cohorts-list.controller';
 import { CohortsListService } from './cohorts/cohorts-list.service';
@@ -31,8 +30,8 @@ const controllers = [FunnelsController, RetentionController, SegmentationControl
 
 /** What every report runs on: the settings (from the environment for now), the clock, the ClickHouse runner. */
 @Module({
-  providers: [{ provide: QUERY_SETTINGS, useFactory: querySettingsOf, inject: [AppConfig] }, { provide: QUERY_CLOCK, useValue: systemClock }, QueryRunner],
-  exports: [QUERY_SETTINGS, QUERY_CLOCK, QueryRunner],
+  providers: [{ provide: QUERY_SETTINGS, useFactory: querySettingsOf, inject: [AppConfig] }, QueryRunner],
+  exports: [QUERY_SETTINGS, QueryRunner],
 })
 export class QueryEngineModule {}
 

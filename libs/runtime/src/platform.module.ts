@@ -1,4 +1,5 @@
 import { ClickHouseModule } from '@analytics/clickhouse';
+import { ClockModule } from '@analytics/clock';
 import { AppConfig, ConfigModule } from '@analytics/config';
 import { KafkaModule } from '@analytics/kafka';
 import { ObservabilityModule } from '@analytics/observability';
@@ -12,11 +13,11 @@ export interface EngineNeeds {
   kafka?: boolean;
 }
 
-/** The shared foundation of every service: config, the engines it needs, migrations, observability. */
+/** The shared foundation of every service: config, clock and ids, the engines it needs, migrations, observability. */
 @Module({})
 export class PlatformModule {
   static forRoot(config: AppConfig, needs: EngineNeeds): DynamicModule {
-    const imports: (DynamicModule | Type<unknown>)[] = [ConfigModule.forRoot(config), ObservabilityModule.forRoot(config)];
+    const imports: (DynamicModule | Type<unknown>)[] = [ConfigModule.forRoot(config), ClockModule, ObservabilityModule.forRoot(config)];
     if (needs.clickhouse) imports.push(ClickHouseModule);
     if (needs.postgres) imports.push(PostgresModule);
     if (needs.kafka) imports.push(KafkaModule.forRoot(config));

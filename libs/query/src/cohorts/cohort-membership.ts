@@ -1,7 +1,7 @@
 import { SavedReport, SavedReportsService } from '@analytics/reports';
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { BoundQuery, QueryRunner } from '../clickhouse/query-runner';
-import { QUERY_CLOCK, QueryClock } from '../clock';
+import { Clock } from '@analytics/clock';
 import { cohortMembersSql } from './cohort-members-sql';
 
 /**
@@ -14,17 +14,17 @@ export class CohortMembership {
   constructor(
     private readonly reports: SavedReportsService,
     private readonly runner: QueryRunner,
-    @Inject(QUERY_CLOCK) private readonly clock: QueryClock,
+    private readonly clock: Clock,
   ) {}
 
   /** Throws the reports lib's 404 when the project has no such cohort. */
   async membersQuery(projectId: number, cohortId: number): Promise<BoundQuery> {
     const cohort = await this.reports.get(projectId, 'cohort', cohortId);
-    return cohortMembersSql(projectId, cohort.definition, this.clock());
+    return cohortMembersSql(projectId, cohort.definition, this.clock.now());
   }
 
   async count(cohort: SavedReport<'cohort'>, signal?: AbortSignal): Promise<number> {
-    const members = cohortMembersSql(cohort.projectId, cohort.definition, this.clock());
+    const members = cohortMembersSql(cohort.projectId, cohort.definition, this.clock.now());
     const [row] = await this.runner.rows<{ members: number }>({ sql: `SELECT count() AS members FROM (${members.sql})`, params: members.params }, signal);
     return Number(row?.members ?? 0);
   }

@@ -1,5 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { QUERY_CLOCK, QueryClock } from '../clock';
+import { Injectable } from '@nestjs/common';
+import { Clock } from '@analytics/clock';
 import { propertyExpression } from '../expressions/query-expressions';
 import { SegmentationType } from '../segmentation/segmentation-spec';
 import { DAY_MS, today } from '../time/utc-days';
@@ -11,11 +11,11 @@ import { EventCatalogRepository } from './event-catalog.repository';
 export class EventCatalogService {
   constructor(
     private readonly repository: EventCatalogRepository,
-    @Inject(QUERY_CLOCK) private readonly clock: QueryClock,
+    private readonly clock: Clock,
   ) {}
 
   private sinceMs(): number {
-    return (today(this.clock()) - CATALOG_DAYS + 1) * DAY_MS;
+    return (today(this.clock.now()) - CATALOG_DAYS + 1) * DAY_MS;
   }
 
   eventNames(projectId: number, type: SegmentationType, limit: number, signal?: AbortSignal): Promise<string[]> {

@@ -1,13 +1,9 @@
 import { ProjectAccessGuard, RequireRole } from '@analytics/auth';
-import { QueryApiErrorFilter } from '@analytics/http';
-import { applyDecorators, Controller, UseFilters, UseGuards, UseInterceptors } from '@nestjs/common';
-import { ApiBasicAuth, ApiTags } from '@nestjs/swagger';
+import { QUERY_API_PREFIXES, QueryFamilyController } from '@analytics/http';
+import { applyDecorators, UseInterceptors } from '@nestjs/common';
 import type { Request } from 'express';
 import { QueryParams } from './query-params';
 import { QueryQuotaInterceptor } from './query-quota.interceptor';
-
-/** Both prefixes the real API answers under. */
-export const QUERY_API_PREFIXES = ['api/query', 'api/2.0'];
 
 /**
  * A query API controller: under /api/query and /api/2.0, any role on the project (consumers read),
@@ -15,13 +11,9 @@ export const QUERY_API_PREFIXES = ['api/query', 'api/2.0'];
  */
 export function QueryApiController(tag: string): ClassDecorator {
   return applyDecorators(
-    ApiTags(tag),
-    ApiBasicAuth(),
-    Controller(QUERY_API_PREFIXES),
-    UseGuards(ProjectAccessGuard),
+    QueryFamilyController(QUERY_API_PREFIXES, { tag, access: ProjectAccessGuard }),
     RequireRole('consumer'),
     UseInterceptors(QueryQuotaInterceptor),
-    UseFilters(QueryApiErrorFilter),
   );
 }
 

@@ -1,8 +1,8 @@
 import { CurrentAccess, ProjectAccess } from '@analytics/auth';
-import { Get, Inject, Req } from '@nestjs/common';
+import { Get, Req } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { QUERY_CLOCK, QueryClock } from '../clock';
+import { Clock } from '@analytics/clock';
 import { QueryApiController, queryParams } from '../http/query-api';
 import { QuerySignal } from '../http/query-quota.interceptor';
 import { parseEventPropertiesQuery, parseEventsQuery, parseNumericBucketsQuery, parseNumericSeriesQuery, parseSegmentationQuery } from './segmentation-query';
@@ -12,7 +12,7 @@ import { SegmentationService } from './segmentation.service';
 export class SegmentationController {
   constructor(
     private readonly segmentation: SegmentationService,
-    @Inject(QUERY_CLOCK) private readonly clock: QueryClock,
+    private readonly clock: Clock,
   ) {}
 
   @Get('segmentation')
@@ -30,24 +30,24 @@ export class SegmentationController {
   @Get('segmentation/sum')
   @ApiOperation({ summary: 'The on expression summed per period (0 where it is not a number)' })
   sum(@Req() req: Request, @CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal) {
-    return this.segmentation.numericSeries(access.project.id, parseNumericSeriesQuery(queryParams(req)), false, this.clock(), signal);
+    return this.segmentation.numericSeries(access.project.id, parseNumericSeriesQuery(queryParams(req)), false, this.clock.now(), signal);
   }
 
   @Get('segmentation/average')
   @ApiOperation({ summary: 'The on expression averaged over events per period (0 where it is not a number)' })
   average(@Req() req: Request, @CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal) {
-    return this.segmentation.numericSeries(access.project.id, parseNumericSeriesQuery(queryParams(req)), true, this.clock(), signal);
+    return this.segmentation.numericSeries(access.project.id, parseNumericSeriesQuery(queryParams(req)), true, this.clock.now(), signal);
   }
 
   @Get('events')
   @ApiOperation({ summary: 'Several events per period: total, unique or average' })
   events(@Req() req: Request, @CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal) {
-    return this.segmentation.segmentation(access.project.id, parseEventsQuery(queryParams(req), this.clock()), signal);
+    return this.segmentation.segmentation(access.project.id, parseEventsQuery(queryParams(req), this.clock.now()), signal);
   }
 
   @Get('events/properties')
   @ApiOperation({ summary: 'One event per period, segmented by the values of the property name' })
   eventProperties(@Req() req: Request, @CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal) {
-    return this.segmentation.segmentation(access.project.id, parseEventPropertiesQuery(queryParams(req), this.clock()), signal);
+    return this.segmentation.segmentation(access.project.id, parseEventPropertiesQuery(queryParams(req), this.clock.now()), signal);
   }
 }
