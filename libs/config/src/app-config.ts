@@ -11,6 +11,28 @@ export interface KafkaSettings {
   replicationFactor: number;
 }
 
+/** Where stored files live: a folder under DATA_DIR by default, an S3-compatible bucket when S3_BUCKET is set. */
+export type ObjectStoreSettings =
+  | { kind: 'local'; directory: string }
+  | {
+      kind: 's3';
+      bucket: string;
+      region: string;
+      /** Absent: AWS itself. */
+      endpoint?: string;
+      forcePathStyle: boolean;
+      /** Prepended to every key ("" or ending in "/"), so several installations can share a bucket. */
+      prefix: string;
+      /** Absent: the AWS SDK's default chain (environment, web identity, instance role). */
+      credentials?: { accessKeyId: string; secretAccessKey: string };
+    };
+
+export interface DownloadLinkSettings {
+  /** Unset only without S3: the object-store lib then keeps a generated key under DATA_DIR. */
+  secret: string | undefined;
+  ttlSeconds: number;
+}
+
 /** The validated, typed configuration every module receives. Built once, by {@link loadConfig}. */
 export class AppConfig {
   readonly port: number;
@@ -37,6 +59,10 @@ export class AppConfig {
   readonly query: { limits: { perHour: number; perSecond: number; concurrent: number }; maxExecutionSeconds: number };
   /** Schema writes per organization per minute (the real API's 5), dropped-rule cache, `schemas/seen` window. */
   readonly dictionary: { schemaWritesPerMinute: number; cacheTtlMs: number; seenDays: number };
+  readonly objectStore: ObjectStoreSettings;
+  readonly downloadLinks: DownloadLinkSettings;
+  /** Base URL of the export host (`{export_url}`), under which download links are made; no trailing "/". */
+  readonly exportPublicUrl: string;
 
   constructor(env: Environment) {
     this.port = env.PORT ?? 8080;
@@ -90,6 +116,22 @@ export class AppConfig {
       cacheTtlMs: env.DICTIONARY_CACHE_TTL_MS ?? 2_000,
       seenDays: env.DICTIONARY_SEEN_DAYS ?? 30,
     };
+    this.objectStore = env.S3_BUCKET
+      ? {
+          kind: 's3',
+          bucket: env.S3_BUCKET,
+          region: env.S3_REGION ?? 'us-east-1',
+          endpoint: env.S3_ENDPOINT,
+          forcePathStyle: env.S3_FORCE_PATH_STYLE ?? false,
+          prefix: env.S3_PREFIX ? env.S3_PREFIX.replace(/\/?$/, '/') : '',
+          credentials:
+            env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY
+              ? { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY }
+              : undefined,
+        }
+      : { kind: 'local', directory: resolve(this.dataDir, 'objects') };
+    this.downloadLinks = { secret: env.DOWNLOAD_LINK_SECRET, ttlSeconds: env.DOWNLOAD_LINK_TTL_SECONDS ?? 86_400 };
+    this.exportPublicUrl = (env.EXPORT_PUBLIC_URL ?? `http://localhost:${this.port}`).replace(/\/+$/, '');
     this.writer = { flushIntervalMs: env.WRITER_FLUSH_INTERVAL_MS ?? 500, maxBatchRows: env.WRITER_MAX_BATCH_ROWS ?? 200_000 };
   }
 

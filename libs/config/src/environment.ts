@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsBoolean, IsDefined, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
 import { LOG_LEVELS, SERVICE_NAMES } from './constants';
 import { Secret } from './secret.decorator';
 
@@ -48,6 +48,22 @@ const SERVICE_URL = /^(https?:\/\/[^\s]+|chdb:.+)$/;
 const DATABASE_URL = /^(postgres(ql)?:\/\/[^\s]+|pglite:.+)$/;
 const BROKER = /^[A-Za-z0-9.\-_[\]:]+:\d{1,5}$/;
 const CREDENTIAL = /^[A-Za-z0-9_-]+$/;
+const HTTP_URL = /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/;
+/** Path segments of letters, digits, ".", "_", "-" (none starting with "."), "/"-separated, optional trailing "/". */
+const KEY_PREFIX = /^[A-Za-z0-9_-][A-Za-z0-9._-]*(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*\/?$/;
+
+/** The S3 settings besides S3_BUCKET: any of them without a bucket is a mistake worth stopping for. */
+const S3_COMPANIONS = ['S3_ENDPOINT', 'S3_REGION', 'S3_PREFIX', 'S3_FORCE_PATH_STYLE', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const;
+const anySet = (env: Environment, names: readonly (keyof Environment)[]) => names.some((name) => env[name] !== undefined);
+
+/** Validated when set or when any of `names` is set; one message for "missing" and "malformed" alike. */
+const RequiredWith = (names: readonly (keyof Environment)[], pattern: RegExp, message: string): PropertyDecorator =>
+  apply(
+    Transform(blankToUndefined),
+    ValidateIf((env: Environment, value: unknown) => value !== undefined || anySet(env, names)),
+    IsDefined({ message }),
+    Matches(pattern, { message }),
+  );
 
 /**
  * Every environment variable the platform reads, named as in the environment.
@@ -140,4 +156,40 @@ export class Environment {
   @Matches(CREDENTIAL, { message: 'must be 16 to 64 characters of letters, digits, "_" or "-"' })
   @Secret()
   BOOTSTRAP_PROJECT_SECRET?: string;
+
+  /** Set: objects live in this S3-compatible bucket; unset: in a folder under DATA_DIR. */
+  @RequiredWith(S3_COMPANIONS, /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name (3 to 63 lowercase letters, digits, "." or "-"), and is required when any other S3_ variable is set')
+  S3_BUCKET?: string;
+
+  @Transform(blankToUndefined) @IsOptional()
+  @Matches(HTTP_URL, { message: 'must be http(s)://host[:port] of an S3-compatible store' })
+  S3_ENDPOINT?: string;
+
+  @Transform(blankToUndefined) @IsOptional()
+  @Matches(/^[A-Za-z0-9-]{1,64}$/, { message: 'must be a region name (letters, digits, "-")' })
+  S3_REGION?: string;
+
+  @Transform(blankToUndefined) @IsOptional()
+  @Matches(KEY_PREFIX, { message: 'must be "/"-separated segments of letters, digits, ".", "_" or "-", none starting with "."' })
+  S3_PREFIX?: string;
+
+  @Flag() S3_FORCE_PATH_STYLE?: boolean;
+
+  @RequiredWith(['S3_SECRET_ACCESS_KEY'], /^[\x21-\x7e]{3,128}$/, 'must be 3 to 128 printable characters without spaces, and is required with S3_SECRET_ACCESS_KEY')
+  S3_ACCESS_KEY_ID?: string;
+
+  @RequiredWith(['S3_ACCESS_KEY_ID'], /^[\x21-\x7e]{3,256}$/, 'must be 3 to 256 printable characters without spaces, and is required with S3_ACCESS_KEY_ID')
+  @Secret()
+  S3_SECRET_ACCESS_KEY?: string;
+
+  /** Required with S3: replicas that share a bucket must sign and check links with one key. */
+  @RequiredWith(['S3_BUCKET'], /^[\x21-\x7e]{32,256}$/, 'must be 32 to 256 printable characters without spaces (e.g. openssl rand -hex 32), and is required when S3_BUCKET is set')
+  @Secret()
+  DOWNLOAD_LINK_SECRET?: string;
+
+  @Integer(60, 604_800) DOWNLOAD_LINK_TTL_SECONDS?: number;
+
+  @Transform(blankToUndefined) @IsOptional()
+  @Matches(HTTP_URL, { message: 'must be an http(s):// URL without query or fragment' })
+  EXPORT_PUBLIC_URL?: string;
 }

@@ -71,3 +71,102 @@ describe('loadConfig', () => {
     );
   });
 });
+
+describe('object store and download link settings', () => {
+  const problems = (env: Record<string, string>): string[] => {
+    try {
+      loadConfig(env);
+    } catch (error) {
+      if (error instanceof ConfigError) return error.problems;
+      throw error;
+    }
+    return [];
+  };
+  const secret = 'a'.repeat(32);
+
+  it('keeps objects in a folder under DATA_DIR and makes links on localhost by default', () => {
+    const config = loadConfig({ DATA_DIR: '/tmp/x', PORT: '9000' });
+    expect(config.objectStore).toEqual({ kind: 'local', directory: '/tmp/x/objects' });
+    expect(config.downloadLinks).toEqual({ secret: undefined, ttlSeconds: 86_400 });
+    expect(config.exportPublicUrl).toBe('http://localhost:9000');
+  });
+
+  it('selects S3 with S3_BUCKET and reads its companions', () => {
+    const config = loadConfig({
+      S3_BUCKET: 'analytics-files',
+      S3_ENDPOINT: 'http://minio:9000',
+      S3_REGION: 'eu-west-1',
+      S3_PREFIX: 'prod/analytics',
+      S3_FORCE_PATH_STYLE: 'true',
+      S3_ACCESS_KEY_ID: 'minio',
+      S3_SECRET_ACCESS_KEY: 'minio-secret/+x',
+      DOWNLOAD_LINK_SECRET: secret,
+      DOWNLOAD_LINK_TTL_SECONDS: '3600',
+      EXPORT_PUBLIC_URL: 'https://exports.example.com/',
+    });
+    expect(config.objectStore).toEqual({
+      kind: 's3',
+      bucket: 'analytics-files',
+      endpoint: 'http://minio:9000',
+      region: 'eu-west-1',
+      prefix: 'prod/analytics/',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'minio', secretAccessKey: 'minio-secret/+x' },
+    });
+    expect(config.downloadLinks).toEqual({ secret, ttlSeconds: 3600 });
+    expect(config.exportPublicUrl).toBe('https://exports.example.com');
+  });
+
+  it('leaves S3 credentials to the SDK chain and the region to us-east-1 when unset', () => {
+    const config = loadConfig({ S3_BUCKET: 'files', DOWNLOAD_LINK_SECRET: secret });
+    expect(config.objectStore).toEqual({ kind: 's3', bucket: 'files', region: 'us-east-1', endpoint: undefined, forcePathStyle: false, prefix: '', credentials: undefined });
+  });
+
+  it('requires one link secret for every replica when S3 is configured', () => {
+    expect(problems({ S3_BUCKET: 'files' })).toEqual([expect.stringMatching(/^DOWNLOAD_LINK_SECRET .*required when S3_BUCKET is set$/)]);
+  });
+
+  it('refuses S3 settings without a bucket, and one half of a key pair', () => {
+    expect(problems({ S3_ENDPOINT: 'http://127.0.0.1:9000' })).toEqual([expect.stringMatching(/^S3_BUCKET .*required when any other S3_ variable is set$/)]);
+    const half = problems({ S3_BUCKET: 'files', DOWNLOAD_LINK_SECRET: secret, S3_SECRET_ACCESS_KEY: 'x'.repeat(20) });
+    expect(half).toEqual([expect.stringMatching(/^S3_ACCESS_KEY_ID .*required with S3_SECRET_ACCESS_KEY$/)]);
+  });
+
+  it('reports every malformed value at once, secrets masked', () => {
+    const found = problems({
+      S3_BUCKET: 'Bad_Bucket',
+      S3_ENDPOINT: 'minio:9000',
+      S3_REGION: 'eu west',
+      S3_PREFIX: '../up',
+      S3_FORCE_PATH_STYLE: 'maybe',
+      S3_ACCESS_KEY_ID: 'has space',
+      S3_SECRET_ACCESS_KEY: 'no',
+      DOWNLOAD_LINK_SECRET: 'short-secret',
+      DOWNLOAD_LINK_TTL_SECONDS: '10',
+      EXPORT_PUBLIC_URL: 'https://exports.example.com/?x=1',
+    });
+    expect(found.map((p) => p.split(' ')[0]).sort()).toEqual([
+      'DOWNLOAD_LINK_SECRET',
+      'DOWNLOAD_LINK_TTL_SECONDS',
+      'EXPORT_PUBLIC_URL',
+      'S3_ACCESS_KEY_ID',
+      'S3_BUCKET',
+      'S3_ENDPOINT',
+      'S3_FORCE_PATH_STYLE',
+      'S3_PREFIX',
+      'S3_REGION',
+      'S3_SECRET_ACCESS_KEY',
+    ]);
+    expect(found.join('\n')).not.toMatch(/short-secret|"no"/);
+    expect(found).toContain('DOWNLOAD_LINK_SECRET must be 32 to 256 printable characters without spaces (e.g. openssl rand -hex 32), and is required when S3_BUCKET is set (got "***")');
+    expect(found).toContain('DOWNLOAD_LINK_TTL_SECONDS must be a whole number from 60 to 604800 (got "10")');
+  });
+
+  it('masks the S3 and link secrets in the logged environment', () => {
+    expect(describeEnvironment({ S3_SECRET_ACCESS_KEY: 'abc/def', DOWNLOAD_LINK_SECRET: secret, S3_BUCKET: 'files' })).toEqual({
+      S3_SECRET_ACCESS_KEY: '***',
+      DOWNLOAD_LINK_SECRET: '***',
+      S3_BUCKET: 'files',
+    });
+  });
+});

@@ -1,0 +1,13 @@
+export { contentTypeOfKey } from './content-type';
+export { createObjectStore } from './create-object-store';
+export { DOWNLOAD_LINK_SECRET_FILE, embeddedDownloadLinkSecret } from './download-link-secret';
+export { DOWNLOAD_LINK_SETTINGS, DOWNLOADS_PATH, DownloadLinkOptions, DownloadLinks } from './download-links';
+export { checkDownload, LinkCheck, signDownload } from './download-signature';
+export { DownloadsModule } from './downloads.module';
+export { LocalObjectStore } from './local-object-store';
+export { keyFileName, keyUrlPath, objectKey, objectPrefix } from './object-key';
+export { ObjectEntry, ObjectInfo, ObjectStore, PutOptions, PutResult, StoredObject } from './object-store';
+export { ObjectStoreClock } from './object-store-clock';
+export { ObjectStoreError, ObjectStoreErrorCode } from './object-store-error';
+export { ObjectStoreModule } from './object-store.module';
+export { MIN_PART_BYTES, S3ObjectStore, S3Settings } from './s3-object-store';
