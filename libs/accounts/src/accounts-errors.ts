@@ -8,13 +8,16 @@ export enum AccountsErrorCode {
   /** A project or service account named in the request belongs to another organization. */
   NotInOrganization = 'not_in_organization',
   NotFound = 'not_found',
+  /** Granting, changing or removing a role above the caller's own (only owners make owners). */
+  RoleAboveOwn = 'role_above_own',
 }
 
-const STATUS: Readonly<Record<AccountsErrorCode, 400 | 404>> = {
+const STATUS: Readonly<Record<AccountsErrorCode, 400 | 403 | 404>> = {
   [AccountsErrorCode.InvalidExpiry]: 400,
   [AccountsErrorCode.UsernameTaken]: 400,
   [AccountsErrorCode.NotInOrganization]: 400,
   [AccountsErrorCode.NotFound]: 404,
+  [AccountsErrorCode.RoleAboveOwn]: 403,
 };
 
 export class AccountsError extends domainErrorOf(STATUS) {}

@@ -5,4 +5,4 @@ export { AccountsRepository } from './accounts.repository';
 export { OAuthToken, ProjectMembership, RoleName, ServiceAccount, User } from './accounts.schema';
 export { MAX_OAUTH_TOKEN_SECONDS, OAuthTokensService } from './oauth-tokens.service';
 export { AuthenticatedAccount, ServiceAccountCredentials } from './service-account-credentials';
-export { effectiveRole, NewServiceAccountRequest, ProjectRole, ServiceAccountsService, ServiceAccountView } from './service-accounts.service';
+export { AccountActor, effectiveRole, NewServiceAccountRequest, ProjectRole, ServiceAccountsService, ServiceAccountView } from './service-accounts.service';

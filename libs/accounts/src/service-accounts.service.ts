@@ -25,6 +25,12 @@ export interface ServiceAccountView {
 
 const RANK: Record<RoleName, number> = { owner: 4, admin: 3, analyst: 2, consumer: 1 };
 
+/** The account that asks for a change, with its memberships: what it may grant depends on its own roles. */
+export interface AccountActor {
+  account: ServiceAccount;
+  memberships: ProjectMembership[];
+}
+
 /** Organization owners and admins act on every project of their organization with that role. */
 export function effectiveRole(account: ServiceAccount, memberships: ProjectMembership[], project: Project, now = new Date()): RoleName | undefined {
   if (account.expires && account.expires <= now) return undefined;
@@ -47,9 +53,13 @@ export class ServiceAccountsService {
    * Usernames get a random suffix, as the real API does, so that a descriptive name never collides
    * and never guesses another account; `exactUsername` (bootstrap) keeps the given one.
    */
-  async create(organizationId: number, creatorUserId: number | null, request: NewServiceAccountRequest, exactUsername = false): Promise<{ view: ServiceAccountView; secret: string }> {
+  async create(organizationId: number, actor: AccountActor | null, request: NewServiceAccountRequest, exactUsername = false): Promise<{ view: ServiceAccountView; secret: string }> {
     const projects = request.projects ?? [];
     await this.assertProjectsInOrganization(organizationId, projects.map((p) => p.id));
+    if (actor) {
+      this.assertMayHold(actor, request.role ?? 'consumer', 'create an account with organization role');
+      await this.assertMayGrant(actor, projects);
+    }
     if (request.expires && request.expires.getTime() <= Date.now()) throw new AccountsError(AccountsErrorCode.InvalidExpiry, 'expires must be in the future');
     const secret = generateCredential();
     const username = exactUsername ? request.username : `${request.username}.${randomBytes(3).toString('hex')}.service-account`;
@@ -59,7 +69,7 @@ export class ServiceAccountsService {
       username,
       secretHash: await hashSecret(secret),
       role: request.role ?? 'consumer',
-      creator: creatorUserId,
+      creator: actor?.account.userId ?? null,
       expires: request.expires ?? null,
       projects,
     });
@@ -78,24 +88,28 @@ export class ServiceAccountsService {
     return { account, projects: projectRoles(account, await this.repository.memberships([id])) };
   }
 
-  async delete(organizationId: number, id: number): Promise<void> {
+  async delete(organizationId: number, actor: AccountActor, id: number): Promise<void> {
+    const account = await this.repository.findById(organizationId, id);
+    if (!account) throw new AccountsError(AccountsErrorCode.NotFound, `service account ${id} not found`);
+    await this.assertMayChange(actor, [account]);
     if (!(await this.repository.delete(organizationId, id))) throw new AccountsError(AccountsErrorCode.NotFound, `service account ${id} not found`);
   }
 
-  async addToProjects(organizationId: number, projects: ProjectRole[], serviceAccountIds: number[]): Promise<void> {
+  async addToProjects(organizationId: number, actor: AccountActor, projects: ProjectRole[], serviceAccountIds: number[]): Promise<void> {
     await this.assertProjectsInOrganization(organizationId, projects.map((p) => p.id));
-    await this.assertAccountsInOrganization(organizationId, serviceAccountIds);
+    await this.assertMayChange(actor, await this.accountsInOrganization(organizationId, serviceAccountIds));
+    await this.assertMayGrant(actor, projects);
     await this.repository.addMemberships(
       serviceAccountIds.flatMap((serviceAccountId) => projects.map((p) => ({ serviceAccountId, projectId: p.id, role: p.role }))),
     );
   }
 
-  async removeFromProjects(organizationId: number, projects: { id: number; serviceAccountIds: number[] }[]): Promise<void> {
+  async removeFromProjects(organizationId: number, actor: AccountActor, projects: { id: number; serviceAccountIds: number[] }[]): Promise<void> {
     await this.assertProjectsInOrganization(organizationId, projects.map((p) => p.id));
     for (const project of projects) {
-      await this.assertAccountsInOrganization(organizationId, project.serviceAccountIds);
-      await this.repository.removeMemberships(project.id, project.serviceAccountIds);
+      await this.assertMayChange(actor, await this.accountsInOrganization(organizationId, project.serviceAccountIds), project.id);
     }
+    for (const project of projects) await this.repository.removeMemberships(project.id, project.serviceAccountIds);
   }
 
   private async assertProjectsInOrganization(organizationId: number, ids: number[]): Promise<void> {
@@ -105,9 +119,43 @@ export class ServiceAccountsService {
     }
   }
 
-  private async assertAccountsInOrganization(organizationId: number, ids: number[]): Promise<void> {
+  private async accountsInOrganization(organizationId: number, ids: number[]): Promise<ServiceAccount[]> {
+    const accounts: ServiceAccount[] = [];
     for (const id of ids) {
-      if (!(await this.repository.findById(organizationId, id))) throw new AccountsError(AccountsErrorCode.NotInOrganization, `service account ${id} is not in organization ${organizationId}`);
+      const account = await this.repository.findById(organizationId, id);
+      if (!account) throw new AccountsError(AccountsErrorCode.NotInOrganization, `service account ${id} is not in organization ${organizationId}`);
+      accounts.push(account);
+    }
+    return accounts;
+  }
+
+  /** Nobody grants a role above their own: only owners make owners. */
+  private assertMayHold(actor: AccountActor, role: RoleName, action: string): void {
+    if (RANK[role] > RANK[actor.account.role]) {
+      throw new AccountsError(AccountsErrorCode.RoleAboveOwn, `a ${actor.account.role} cannot ${action} ${role}: that is above its own role`);
+    }
+  }
+
+  /** Each project role granted is at most the actor's own role on that project. */
+  private async assertMayGrant(actor: AccountActor, projects: ProjectRole[]): Promise<void> {
+    for (const { id, role } of projects) {
+      const project = await this.projects.findById(id);
+      const own = project && effectiveRole(actor.account, actor.memberships, project);
+      if (!own || RANK[role] > RANK[own]) {
+        throw new AccountsError(AccountsErrorCode.RoleAboveOwn, `cannot grant ${role} on project ${id}: above the caller's own role there (${own ?? 'none'})`);
+      }
+    }
+  }
+
+  /** Nobody changes or removes an account that holds a role above their own (organization-wide or, given, on that project). */
+  private async assertMayChange(actor: AccountActor, accounts: ServiceAccount[], projectId?: number): Promise<void> {
+    const memberships = projectId === undefined ? [] : await this.repository.memberships(accounts.map((a) => a.id));
+    for (const account of accounts) {
+      const projectRole = memberships.find((m) => m.serviceAccountId === account.id && m.projectId === projectId)?.role;
+      const held = projectRole && RANK[projectRole] > RANK[account.role] ? projectRole : account.role;
+      if (RANK[held] > RANK[actor.account.role]) {
+        throw new AccountsError(AccountsErrorCode.RoleAboveOwn, `a ${actor.account.role} cannot change service account ${account.id}, which holds ${held}`);
+      }
     }
   }
 }

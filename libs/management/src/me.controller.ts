@@ -1,18 +1,12 @@
 import { AuthenticatedAccount, effectiveRole, ServiceAccountsService } from '@analytics/accounts';
 import { AccessDenied, AccountGuard, CurrentAccount } from '@analytics/auth';
-import { AppApiErrorFilter, strictValidation } from '@analytics/http';
+import { AppApiController } from '@analytics/http';
 import { ProjectsService } from '@analytics/projects';
-import { Body, Controller, Get, HttpCode, Post, UseFilters, UseGuards, UsePipes } from '@nestjs/common';
-import { ApiBasicAuth, ApiTags } from '@nestjs/swagger';
+import { Body, Get, HttpCode, Post } from '@nestjs/common';
 import { CreateOrganizationDto } from './management.dto';
 import { ok, projectJson, serviceAccountJson } from './management.views';
 
-@ApiTags('accounts')
-@ApiBasicAuth()
-@Controller('api/app')
-@UseGuards(AccountGuard)
-@UseFilters(AppApiErrorFilter)
-@UsePipes(strictValidation)
+@AppApiController('api/app', { tag: 'accounts', access: AccountGuard })
 export class MeController {
   constructor(
     private readonly projects: ProjectsService,
@@ -25,10 +19,11 @@ export class MeController {
    */
   @Post('organizations')
   @HttpCode(201)
-  async createOrganization(@Body() body: CreateOrganizationDto, @CurrentAccount() { account }: AuthenticatedAccount) {
+  async createOrganization(@Body() body: CreateOrganizationDto, @CurrentAccount() caller: AuthenticatedAccount) {
+    const { account } = caller;
     if (account.role !== 'owner') throw new AccessDenied(403, 'creating an organization needs an organization owner');
     const organization = await this.projects.createOrganization(body.name);
-    const { view, secret } = await this.accounts.create(organization.id, account.userId, { username: body.owner_username ?? 'owner', role: 'owner' });
+    const { view, secret } = await this.accounts.create(organization.id, caller, { username: body.owner_username ?? 'owner', role: 'owner' });
     return ok({ id: organization.id, name: organization.name, owner: { ...serviceAccountJson(view, null), token: secret } });
   }
 

@@ -1,17 +1,11 @@
 import { AuthenticatedAccount, ServiceAccountCredentials, ServiceAccountsService } from '@analytics/accounts';
 import { CurrentAccount, OrganizationAccessGuard, RequireRole } from '@analytics/auth';
-import { AppApiErrorFilter, strictValidation } from '@analytics/http';
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, UseFilters, UseGuards, UsePipes } from '@nestjs/common';
-import { ApiBasicAuth, ApiTags } from '@nestjs/swagger';
+import { AppApiController } from '@analytics/http';
+import { Body, Delete, Get, HttpCode, Param, ParseIntPipe, Post } from '@nestjs/common';
 import { AddToProjectDto, CreateServiceAccountDto, RemoveFromProjectDto } from './management.dto';
 import { ok, serviceAccountJson } from './management.views';
 
-@ApiTags('service accounts')
-@ApiBasicAuth()
-@Controller('api/app/organizations/:organizationId/service-accounts')
-@UseGuards(OrganizationAccessGuard)
-@UseFilters(AppApiErrorFilter)
-@UsePipes(strictValidation)
+@AppApiController('api/app/organizations/:organizationId/service-accounts', { tag: 'service accounts', access: OrganizationAccessGuard })
 @RequireRole('admin')
 export class ServiceAccountsController {
   constructor(
@@ -29,7 +23,7 @@ export class ServiceAccountsController {
   @Post()
   @HttpCode(201)
   async create(@Param('organizationId', ParseIntPipe) organizationId: number, @Body() body: CreateServiceAccountDto, @CurrentAccount() caller: AuthenticatedAccount) {
-    const { view, secret } = await this.accounts.create(organizationId, caller.account.userId, {
+    const { view, secret } = await this.accounts.create(organizationId, caller, {
       username: body.username,
       role: body.role,
       expires: body.expires ? new Date(body.expires) : undefined,
@@ -40,16 +34,16 @@ export class ServiceAccountsController {
 
   @Post('add-to-project')
   @HttpCode(200)
-  async addToProject(@Param('organizationId', ParseIntPipe) organizationId: number, @Body() body: AddToProjectDto) {
-    await this.accounts.addToProjects(organizationId, body.projects, body.service_account_ids);
+  async addToProject(@Param('organizationId', ParseIntPipe) organizationId: number, @Body() body: AddToProjectDto, @CurrentAccount() caller: AuthenticatedAccount) {
+    await this.accounts.addToProjects(organizationId, caller, body.projects, body.service_account_ids);
     this.credentials.forget();
     return { status: 'ok' };
   }
 
   @Post('remove-from-project')
   @HttpCode(200)
-  async removeFromProject(@Param('organizationId', ParseIntPipe) organizationId: number, @Body() body: RemoveFromProjectDto) {
-    await this.accounts.removeFromProjects(organizationId, body.projects.map((p) => ({ id: p.id, serviceAccountIds: p.service_account_ids })));
+  async removeFromProject(@Param('organizationId', ParseIntPipe) organizationId: number, @Body() body: RemoveFromProjectDto, @CurrentAccount() caller: AuthenticatedAccount) {
+    await this.accounts.removeFromProjects(organizationId, caller, body.projects.map((p) => ({ id: p.id, serviceAccountIds: p.service_account_ids })));
     this.credentials.forget();
     return { status: 'ok' };
   }
@@ -61,8 +55,8 @@ export class ServiceAccountsController {
   }
 
   @Delete(':serviceAccountId')
-  async delete(@Param('organizationId', ParseIntPipe) organizationId: number, @Param('serviceAccountId', ParseIntPipe) id: number) {
-    await this.accounts.delete(organizationId, id);
+  async delete(@Param('organizationId', ParseIntPipe) organizationId: number, @Param('serviceAccountId', ParseIntPipe) id: number, @CurrentAccount() caller: AuthenticatedAccount) {
+    await this.accounts.delete(organizationId, caller, id);
     this.credentials.forget();
     return { status: 'ok' };
   }

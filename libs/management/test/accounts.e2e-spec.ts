@@ -148,6 +148,36 @@ describe('service accounts, projects and /api/app/me', () => {
     expect((await api('PATCH', `/api/app/projects/${project.id}`, owner, { region: 'MARS' })).status).toBe(400);
   });
 
+  it('lets nobody grant, change or remove a role above their own: only owners make owners', async () => {
+    const made = async (role: string, by = owner) => {
+      const created = await api('POST', accountsPath(), by, { username: `rank-${role}`, role });
+      return { status: created.status, id: created.body.results?.id as number, auth: created.body.results && basic(created.body.results.username, created.body.results.token) };
+    };
+    const admin = await made('admin');
+    const otherOwner = await made('owner');
+    expect([admin.status, otherOwner.status]).toEqual([201, 201]);
+
+    const refused = (answer: { status: number; body: { status: string; error?: string } }) => ({ status: answer.status, error: answer.body.error });
+    const aboveOwn = { status: 403, error: expect.stringMatching(/above|holds owner/) };
+    // An admin mints no owner, neither organization-wide nor on a project.
+    expect(refused(await api('POST', accountsPath(), admin.auth, { username: 'x', role: 'owner' }))).toEqual(aboveOwn);
+    expect(refused(await api('POST', accountsPath(), admin.auth, { username: 'x', role: 'consumer', projects: [{ id: projectId, role: 'owner' }] }))).toEqual(aboveOwn);
+    // …nor deletes an owner, nor changes an owner's project roles.
+    expect(refused(await api('DELETE', `${accountsPath()}/${otherOwner.id}`, admin.auth))).toEqual(aboveOwn);
+    const addOwner = { projects: [{ id: projectId, role: 'consumer' }], service_account_ids: [otherOwner.id] };
+    expect(refused(await api('POST', `${accountsPath()}/add-to-project`, admin.auth, addOwner))).toEqual(aboveOwn);
+    const removeOwner = { projects: [{ id: projectId, service_account_ids: [otherOwner.id] }] };
+    expect(refused(await api('POST', `${accountsPath()}/remove-from-project`, admin.auth, removeOwner))).toEqual(aboveOwn);
+    // An admin still manages roles up to its own.
+    const analyst = await api('POST', accountsPath(), admin.auth, { username: 'helper', role: 'admin', projects: [{ id: projectId, role: 'analyst' }] });
+    expect(analyst.status).toBe(201);
+    expect((await api('DELETE', `${accountsPath()}/${analyst.body.results.id}`, admin.auth)).status).toBe(200);
+    // The owner that was refused above is still there, unchanged; owners may do all of it.
+    expect((await api('GET', `${accountsPath()}/${otherOwner.id}`, owner)).body.results).toMatchObject({ role: 'owner', projects: [] });
+    expect((await api('DELETE', `${accountsPath()}/${otherOwner.id}`, owner)).status).toBe(200);
+    expect((await made('owner', owner)).status).toBe(201);
+  });
+
   it('issues OAuth tokens that expire, shown once', async () => {
     const issued = await api('POST', `/api/app/organizations/${organizationId}/oauth-tokens`, owner, { expires_in: 120 });
     expect(issued.status).toBe(201);
