@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { checkDownload, signDownload } from './download-signature';
 import { keyUrlPath, objectKey } from './object-key';
-import { ObjectStoreClock } from './object-store-clock';
+import { Clock } from '@analytics/clock';
 import { ObjectStoreError, ObjectStoreErrorCode } from './object-store-error';
 
 /** The route of download links on the export host: `GET /downloads/<key>?expires=…&signature=…`. */
@@ -23,7 +23,7 @@ export interface DownloadLinkOptions {
 export class DownloadLinks {
   constructor(
     @Inject(DOWNLOAD_LINK_SETTINGS) private readonly options: DownloadLinkOptions,
-    private readonly clock: ObjectStoreClock,
+    private readonly clock: Clock,
   ) {}
 
   /** A link to `key` that works for `ttlSeconds` (default DOWNLOAD_LINK_TTL_SECONDS) from now. */

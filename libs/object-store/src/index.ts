@@ -7,7 +7,6 @@ export { DownloadsModule } from './downloads.module';
 export { LocalObjectStore } from './local-object-store';
 export { keyFileName, keyUrlPath, objectKey, objectPrefix } from './object-key';
 export { ObjectEntry, ObjectInfo, ObjectStore, PutOptions, PutResult, StoredObject } from './object-store';
-export { ObjectStoreClock } from './object-store-clock';
 export { ObjectStoreError, ObjectStoreErrorCode } from './object-store-error';
 export { ObjectStoreModule } from './object-store.module';
 export { MIN_PART_BYTES, S3ObjectStore, S3Settings } from './s3-object-store';

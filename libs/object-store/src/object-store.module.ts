@@ -4,7 +4,6 @@ import { createObjectStore } from './create-object-store';
 import { embeddedDownloadLinkSecret } from './download-link-secret';
 import { DOWNLOAD_LINK_SETTINGS, DownloadLinkOptions, DownloadLinks } from './download-links';
 import { ObjectStore } from './object-store';
-import { ObjectStoreClock } from './object-store-clock';
 
 const downloadLinkOptions = async (config: AppConfig): Promise<DownloadLinkOptions> => ({
   secret: config.downloadLinks.secret ?? (await embeddedDownloadLinkSecret(config.dataDir)),
@@ -14,15 +13,14 @@ const downloadLinkOptions = async (config: AppConfig): Promise<DownloadLinkOptio
 
 /**
  * The object store the configuration names (folder or S3) and the link signer, for the services that
- * write files (compliance retrievals, pipelines, warehouse imports). Needs the global ConfigModule.
+ * write files (compliance retrievals, pipelines, warehouse imports). Needs the global ConfigModule and ClockModule (the platform's).
  */
 @Module({
   providers: [
-    ObjectStoreClock,
     { provide: ObjectStore, useFactory: (config: AppConfig) => createObjectStore(config.objectStore), inject: [AppConfig] },
     { provide: DOWNLOAD_LINK_SETTINGS, useFactory: downloadLinkOptions, inject: [AppConfig] },
     DownloadLinks,
   ],
-  exports: [ObjectStore, DownloadLinks, ObjectStoreClock],
+  exports: [ObjectStore, DownloadLinks],
 })
 export class ObjectStoreModule {}

@@ -9,20 +9,13 @@ import { request } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { DOWNLOAD_LINK_SETTINGS, DownloadLinkOptions, DownloadLinks, DownloadsModule, ObjectStore, ObjectStoreClock, signDownload } from '../src';
+import { Clock, ManualClock } from '@analytics/clock';
+import { DOWNLOAD_LINK_SETTINGS, DownloadLinkOptions, DownloadLinks, DownloadsModule, ObjectStore, signDownload } from '../src';
 import { startTestS3, TestS3 } from './s3rver-harness';
 
 const PUBLIC_URL = 'https://exports.example.test';
 const TTL = 3600;
 const START = Date.UTC(2030, 0, 1);
-
-/** The service's time: the links' expiry is checked against it, moved by the tests instead of sleeping. */
-class TestClock extends ObjectStoreClock {
-  at = START;
-  override now(): number {
-    return this.at;
-  }
-}
 
 /** A GET (or HEAD) of the path exactly as written: fetch and URL would resolve "..". */
 function raw(baseUrl: string, path: string, method = 'GET'): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
@@ -41,7 +34,8 @@ function raw(baseUrl: string, path: string, method = 'GET'): Promise<{ status: n
 
 describe.each([['local folder'], ['s3rver']])('signed download links: %s', (backend) => {
   const dir = temporaryDirectory('test-downloads');
-  const clock = new TestClock();
+  // The service's time: the links' expiry is checked against it, moved by the tests instead of sleeping.
+  const clock = new ManualClock(START);
   let s3: TestS3 | undefined;
   let config: AppConfig;
   let app: INestApplication;
@@ -70,7 +64,7 @@ describe.each([['local folder'], ['s3rver']])('signed download links: %s', (back
       ...s3?.env,
     });
     const moduleRef = await Test.createTestingModule({ imports: [PlatformModule.forRoot(config, {}), DownloadsModule] })
-      .overrideProvider(ObjectStoreClock)
+      .overrideProvider(Clock)
       .useValue(clock)
       .compile();
     app = moduleRef.createNestApplication({ bodyParser: false, logger: false });
@@ -86,7 +80,7 @@ describe.each([['local folder'], ['s3rver']])('signed download links: %s', (back
     dir.remove();
   });
   beforeEach(() => {
-    clock.at = START;
+    clock.set(START);
   });
 
   it('serves the bytes of a valid link as an attachment with type and length', async () => {
@@ -124,9 +118,9 @@ describe.each([['local folder'], ['s3rver']])('signed download links: %s', (back
   it('accepts a link until its expiry and refuses it from then on', async () => {
     await store.put('retrievals/42/expiring.json', Buffer.from('{}'));
     const path = local(links.url('retrievals/42/expiring.json'));
-    clock.at = START + TTL * 1000 - 1;
+    clock.set(START + TTL * 1000 - 1);
     expect((await get(path)).status).toBe(200);
-    clock.at = START + TTL * 1000;
+    clock.set(START + TTL * 1000);
     const expired = await get(path);
     expect(expired.status).toBe(403);
     expect(JSON.parse(expired.body.toString())).toEqual({ status: 'error', error: 'download link expired' });
