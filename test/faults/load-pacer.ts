@@ -1,4 +1,4 @@
-import { eventBatch, RetryingImporter } from '../multi-process/pipeline-harness';
+import { eventBatch, RetryingImporter, TestEvent } from '../multi-process/pipeline-harness';
 
 export interface PacedLoadOptions {
   importer: RetryingImporter;
@@ -11,6 +11,8 @@ export interface PacedLoadOptions {
   eventsPerSecond: number;
   /** Events that may be sent before the first {@link PacedLoad.gate} call (default: all). */
   initialGate?: number;
+  /** Builds the batch of events from..from+count-1 (default: {@link eventBatch}); the same on every call. */
+  makeBatch?: (from: number, count: number, baseTimeMs: number) => TestEvent[];
 }
 
 /**
@@ -54,7 +56,7 @@ export class PacedLoad {
       this.nextSlot = slot + (count / eventsPerSecond) * 1000;
       if (slot > Date.now()) await new Promise((resolve) => setTimeout(resolve, slot - Date.now()));
       const gateways = this.options.gateways();
-      const events = eventBatch(this.options.runId, from, count, this.baseTimeMs);
+      const events = this.options.makeBatch?.(from, count, this.baseTimeMs) ?? eventBatch(this.options.runId, from, count, this.baseTimeMs);
       const result = await this.options.importer.send([gateways[(from / batchSize + c) % gateways.length], ...gateways], events);
       if (result.status !== 200) throw new Error(`client ${c} gave up on events ${from}..${from + count - 1} (last status ${result.status})`);
       this.sentEvents += count;

@@ -241,6 +241,19 @@ export interface ImportResult {
   attempts: number;
 }
 
+/** One HTTP attempt of a {@link RetryingImporter.send}, for tests that look at every answer. */
+export interface ImportAttempt {
+  events: TestEvent[];
+  url: string;
+  attempt: number;
+  /** The HTTP status, or 0 when the connection broke or the client's timeout fired. */
+  status: number;
+  /** The answer's body when it was not a 200, or the client-side error. */
+  error?: string;
+  sentAt: number;
+  answeredAt: number;
+}
+
 /**
  * How a real server-side client sends: POST /import with a request timeout, and on 503, 429, a
  * broken connection or a timeout it retries the same batch with exponential backoff and jitter.
@@ -258,7 +271,13 @@ export class RetryingImporter {
 
   constructor(
     private readonly basic: string,
-    private readonly options: { maxBackoffMs?: number; giveUpAfterMs?: number; requestTimeoutMs?: number } = {},
+    private readonly options: {
+      maxBackoffMs?: number;
+      giveUpAfterMs?: number;
+      requestTimeoutMs?: number;
+      /** Told of every attempt once it is answered or failed. */
+      onAttempt?: (attempt: ImportAttempt) => void;
+    } = {},
   ) {}
 
   async send(urls: string[], events: TestEvent[]): Promise<ImportResult> {
@@ -268,6 +287,7 @@ export class RetryingImporter {
     for (let attempt = 1; ; attempt++) {
       const url = urls[(attempt - 1) % urls.length];
       let status = 0;
+      let detail: string | undefined;
       this.requests++;
       const sentAt = Date.now();
       try {
@@ -283,14 +303,18 @@ export class RetryingImporter {
           events.forEach((e) => this.acked.add(e.properties.$insert_id));
           return { status, attempts: attempt };
         }
+        detail = reply;
         if (status !== 503 && status !== 429) throw new Error(`/import answered ${status}: ${reply}`);
         this.unavailable++;
       } catch (error) {
         if (status !== 0) throw error;
+        const cause = (error as Error & { cause?: Error }).cause;
+        detail = `${(error as Error).name}: ${(error as Error).message}${cause ? ` (${cause.message})` : ''}`;
         if ((error as Error).name === 'TimeoutError') this.timeouts++;
         else this.connectionErrors++;
       } finally {
         this.slowestRequestMs = Math.max(this.slowestRequestMs, Date.now() - sentAt);
+        this.options.onAttempt?.({ events, url, attempt, status, error: detail, sentAt, answeredAt: Date.now() });
       }
       if (Date.now() - started > (this.options.giveUpAfterMs ?? 120_000)) return { status, attempts: attempt };
       this.retries++;
