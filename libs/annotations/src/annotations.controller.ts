@@ -1,7 +1,7 @@
 import { CurrentAccess, ProjectAccess, ProjectAccessGuard, RequireRole } from '@analytics/auth';
-import { AppApiErrorFilter, strictValidation } from '@analytics/http';
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Patch, Post, Query, UseFilters, UseGuards, UsePipes } from '@nestjs/common';
-import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AppApiController } from '@analytics/http';
+import { Body, Delete, Get, HttpCode, Param, ParseIntPipe, Patch, Post, Query } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import { CreateAnnotationDto, CreateAnnotationTagDto, UpdateAnnotationDto } from './annotations.dto';
 import { AnnotationsService } from './annotations.service';
 import { annotationJson, ok, tagJson } from './annotations.views';
@@ -9,12 +9,7 @@ import { annotationJson, ok, tagJson } from './annotations.views';
 const creatingUser = (access: ProjectAccess) => (access.actor.kind === 'service-account' ? access.actor.userId : undefined);
 
 /** Mounted before {@link AnnotationsController}, so `/annotations/tags` is never read as an annotation id. */
-@ApiTags('annotations')
-@ApiBasicAuth()
-@Controller('api/app/projects/:projectId/annotations/tags')
-@UseGuards(ProjectAccessGuard)
-@UseFilters(AppApiErrorFilter)
-@UsePipes(strictValidation)
+@AppApiController('api/app/projects/:projectId/annotations/tags', { tag: 'annotations', access: ProjectAccessGuard })
 export class AnnotationTagsController {
   constructor(private readonly annotations: AnnotationsService) {}
 
@@ -34,12 +29,7 @@ export class AnnotationTagsController {
   }
 }
 
-@ApiTags('annotations')
-@ApiBasicAuth()
-@Controller('api/app/projects/:projectId/annotations')
-@UseGuards(ProjectAccessGuard)
-@UseFilters(AppApiErrorFilter)
-@UsePipes(strictValidation)
+@AppApiController('api/app/projects/:projectId/annotations', { tag: 'annotations', access: ProjectAccessGuard })
 export class AnnotationsController {
   constructor(private readonly annotations: AnnotationsService) {}
 

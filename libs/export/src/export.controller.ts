@@ -1,9 +1,9 @@
 import { CurrentAccess, ProjectAccess, ProjectAccessGuard, RequireRole } from '@analytics/auth';
 import { AppConfig } from '@analytics/config';
-import { QueryApiErrorFilter } from '@analytics/http';
+import { QueryFamilyController } from '@analytics/http';
 import { RateLimiterFactory, RequestQuota } from '@analytics/rate-limits';
-import { Controller, Get, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Get, Req, Res } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { pipeline } from 'node:stream/promises';
 import { PassThrough } from 'node:stream';
@@ -12,10 +12,7 @@ import { ExportError, ExportErrorCode } from './export-error';
 import { parseExportRequest } from './export-request';
 import { ExportService } from './export.service';
 
-@ApiTags('export')
-@Controller('api/2.0')
-@UseFilters(QueryApiErrorFilter)
-@UseGuards(ProjectAccessGuard)
+@QueryFamilyController('api/2.0', { tag: 'export', access: ProjectAccessGuard })
 export class ExportController {
   private readonly quota: RequestQuota;
 

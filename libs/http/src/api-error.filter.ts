@@ -21,7 +21,3 @@ export class ApiErrorFilter implements ExceptionFilter {
     res.status(status).json(errorBody(this.family, req, message));
   }
 }
-
-/** The filters of the two families' controllers, for `@UseFilters`. */
-export const AppApiErrorFilter = new ApiErrorFilter('app');
-export const QueryApiErrorFilter = new ApiErrorFilter('query');

@@ -1,4 +1,5 @@
-export { ApiErrorFilter, AppApiErrorFilter, QueryApiErrorFilter } from './api-error.filter';
+export { AppApiController, ApiControllerOptions, QueryFamilyController } from './api-controllers';
+export { ApiErrorFilter } from './api-error.filter';
 export { ApiFamily, apiFamilyOf, errorBody, QUERY_API_PREFIXES } from './api-family';
 export { errorStatus, ErrorStatus } from './error-status';
 export { jsonBody } from './json-body.middleware';

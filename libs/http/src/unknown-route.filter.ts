@@ -8,17 +8,28 @@ interface RouteLayer {
   match(path: string): unknown;
 }
 
-/** The methods the app has routes for at this path (HEAD wherever GET is, as Express answers it). */
+const handles = (methods: Record<string, boolean | undefined>, method: string) =>
+  Boolean(methods._all || methods[method.toLowerCase()] || (method === 'HEAD' && methods.get));
+
+/**
+ * The methods this path has handlers for (HEAD wherever GET is, as Express answers it). A route
+ * that takes the request's own method is a middleware's (logging mounts one for every method and
+ * path), since no handler took the request; it says nothing about the path.
+ */
 function allowedMethods(req: Request): string[] {
   const stack = (req.app as unknown as { router?: { stack?: RouteLayer[] } }).router?.stack ?? [];
   const methods = new Set<string>();
   for (const layer of stack) {
-    if (!layer.route || !layer.match(req.path)) continue;
-    for (const [method, handled] of Object.entries(layer.route.methods)) if (handled && method !== '_all') methods.add(method.toUpperCase());
+    const { route } = layer;
+    if (!route || handles(route.methods, req.method) || !layer.match(req.path)) continue;
+    for (const [method, handled] of Object.entries(route.methods)) if (handled) methods.add(method.toUpperCase());
   }
   if (methods.has('GET')) methods.add('HEAD');
   return [...methods].sort();
 }
+
+/** Nest's answer when no route takes a request: a NotFoundException with exactly this message. */
+const isUnmatched = (error: NotFoundException, req: Request) => error.message === `Cannot ${req.method} ${req.originalUrl}`;
 
 /**
  * A request no route took, answered in its path's family shape instead of Nest's default body: 404,
@@ -31,8 +42,8 @@ export class UnknownRouteFilter implements ExceptionFilter {
     const req = host.switchToHttp().getRequest<Request>();
     const res = host.switchToHttp().getResponse<Response>();
     const family = apiFamilyOf(req.path);
-    // A route did match: the 404 is its handler's own answer, not an unknown path.
-    if (req.route) return void res.status(404).json(errorBody(family, req, error.message));
+    // A handler's own 404 (one with no family filter), worded in the family shape.
+    if (!isUnmatched(error, req)) return void res.status(404).json(errorBody(family, req, error.message));
     const allowed = allowedMethods(req);
     if (!allowed.length) return void res.status(404).json(errorBody(family, req, `no such endpoint: ${req.method} ${req.path}`));
     res.setHeader('Allow', allowed.join(', '));

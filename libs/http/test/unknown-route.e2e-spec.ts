@@ -1,6 +1,6 @@
 import { DomainError } from '@analytics/errors';
-import { AppApiErrorFilter, QueryApiErrorFilter, UnknownRoutesModule } from '@analytics/http';
-import { CanActivate, Controller, Get, INestApplication, Injectable, Module, NotFoundException, Post, UseFilters, UseGuards } from '@nestjs/common';
+import { AppApiController, QueryFamilyController, UnknownRoutesModule } from '@analytics/http';
+import { CanActivate, Controller, Get, INestApplication, Injectable, MiddlewareConsumer, Module, NestModule, NotFoundException, Post, RequestMethod } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { AddressInfo } from 'node:net';
 
@@ -11,9 +11,7 @@ class OpenAccess implements CanActivate {
   }
 }
 
-@Controller('api/app/things')
-@UseGuards(OpenAccess)
-@UseFilters(AppApiErrorFilter)
+@AppApiController('api/app/things', { tag: 'things', access: OpenAccess })
 class ThingsController {
   @Get()
   list() {
@@ -26,9 +24,7 @@ class ThingsController {
   }
 }
 
-@Controller(['api/query', 'api/2.0'])
-@UseGuards(OpenAccess)
-@UseFilters(QueryApiErrorFilter)
+@QueryFamilyController(['api/query', 'api/2.0'], { tag: 'things', access: OpenAccess })
 class ReportController {
   @Get('report')
   report() {
@@ -51,7 +47,12 @@ class TrackController {
 }
 
 @Module({ imports: [UnknownRoutesModule], controllers: [ThingsController, ReportController, TrackController] })
-class TinyModule {}
+class TinyModule implements NestModule {
+  /** As the services' request logger is (nestjs-pino): a route for every method and path, that each request passes. */
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply((_req: unknown, _res: unknown, next: () => void) => next()).forRoutes({ path: '{/*splat}', method: RequestMethod.ALL });
+  }
+}
 
 describe('requests no route takes', () => {
   let app: INestApplication;

@@ -1,21 +1,15 @@
 import { AuthenticatedAccount, OAuthTokensService } from '@analytics/accounts';
 import { CurrentAccess, CurrentAccount, OrganizationAccessGuard, ProjectAccess, ProjectAccessGuard, ProjectAuthenticator, RequireRole } from '@analytics/auth';
-import { AppApiErrorFilter, strictValidation } from '@analytics/http';
+import { AppApiController } from '@analytics/http';
 import { ProjectsService } from '@analytics/projects';
-import { Body, Controller, Get, HttpCode, Param, ParseIntPipe, Patch, Post, UseFilters, UseGuards, UsePipes } from '@nestjs/common';
-import { ApiBasicAuth, ApiTags } from '@nestjs/swagger';
+import { Body, Get, HttpCode, Param, ParseIntPipe, Patch, Post } from '@nestjs/common';
 import { CreateOAuthTokenDto, CreateProjectDto, UpdateProjectDto } from './management.dto';
 import { ManagementError, ManagementErrorCode } from './management-error';
 import { ok, projectJson } from './management.views';
 
 const DEFAULT_OAUTH_TOKEN_SECONDS = 3600;
 
-@ApiTags('organizations')
-@ApiBasicAuth()
-@Controller('api/app/organizations/:organizationId')
-@UseGuards(OrganizationAccessGuard)
-@UseFilters(AppApiErrorFilter)
-@UsePipes(strictValidation)
+@AppApiController('api/app/organizations/:organizationId', { tag: 'organizations', access: OrganizationAccessGuard })
 export class OrganizationController {
   constructor(
     private readonly projects: ProjectsService,
@@ -47,12 +41,7 @@ export class OrganizationController {
   }
 }
 
-@ApiTags('projects')
-@ApiBasicAuth()
-@Controller('api/app/projects/:projectId')
-@UseGuards(ProjectAccessGuard)
-@UseFilters(AppApiErrorFilter)
-@UsePipes(strictValidation)
+@AppApiController('api/app/projects/:projectId', { tag: 'projects', access: ProjectAccessGuard })
 export class ProjectController {
   constructor(
     private readonly projects: ProjectsService,

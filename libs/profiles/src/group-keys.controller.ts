@@ -1,7 +1,7 @@
 import { CurrentAccess, ProjectAccess, ProjectAccessGuard, RequireRole } from '@analytics/auth';
-import { AppApiErrorFilter, strictValidation } from '@analytics/http';
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseFilters, UseGuards, UsePipes } from '@nestjs/common';
-import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AppApiController } from '@analytics/http';
+import { Body, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import { DefineGroupKeyDto } from './group-keys.dto';
 import { GroupKeysService } from './group-keys.service';
 import { GroupKey } from './profiles.schema';
@@ -9,12 +9,7 @@ import { GroupKey } from './profiles.schema';
 const groupKeyJson = (key: GroupKey) => ({ name: key.name, created: key.createdAt.toISOString() });
 
 /** The project's group keys: a group profile update must name one defined here. */
-@ApiTags('group keys')
-@ApiBasicAuth()
-@Controller('api/app/projects/:projectId/group-keys')
-@UseGuards(ProjectAccessGuard)
-@UseFilters(AppApiErrorFilter)
-@UsePipes(strictValidation)
+@AppApiController('api/app/projects/:projectId/group-keys', { tag: 'group keys', access: ProjectAccessGuard })
 export class GroupKeysController {
   constructor(private readonly groupKeys: GroupKeysService) {}
 

@@ -1,7 +1,7 @@
 import { CurrentAccess, ProjectAccess, ProjectAccessGuard, RequireRole } from '@analytics/auth';
-import { QueryApiErrorFilter } from '@analytics/http';
-import { Controller, Get, HttpCode, Post, Req, UseFilters, UseGuards } from '@nestjs/common';
-import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { QueryFamilyController } from '@analytics/http';
+import { Get, HttpCode, Post, Req } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { parseProfileQuery } from './profile-query-request';
 import { ProfileQueryResult, ProfileQueryService } from './profile-query.service';
@@ -12,11 +12,7 @@ const SUMMARY =
   '`{"page","page_size","session_id","status","total","results":[{"$distinct_id","$properties"}]}`';
 
 /** The profile query, as query parameters or form (or JSON) fields. */
-@ApiTags('query')
-@ApiBasicAuth()
-@Controller()
-@UseGuards(ProjectAccessGuard)
-@UseFilters(QueryApiErrorFilter)
+@QueryFamilyController('/', { tag: 'query', access: ProjectAccessGuard })
 export class ProfileQueryController {
   constructor(private readonly profiles: ProfileQueryService) {}
 

@@ -1,17 +1,12 @@
 import { CurrentAccess, ProjectAccess, ProjectAccessGuard, RequireRole } from '@analytics/auth';
-import { AppApiErrorFilter, strictValidation } from '@analytics/http';
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Patch, Post, UseFilters, UseGuards, UsePipes } from '@nestjs/common';
-import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AppApiController } from '@analytics/http';
+import { Body, Delete, Get, HttpCode, Param, ParseIntPipe, Patch, Post } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import { CreateFunnelDto, UpdateFunnelDto } from './saved-reports.dto';
 import { SavedReportsService } from './saved-reports.service';
 import { funnelJson, ok } from './saved-reports.views';
 
-@ApiTags('saved reports')
-@ApiBasicAuth()
-@Controller('api/app/projects/:projectId/funnels')
-@UseGuards(ProjectAccessGuard)
-@UseFilters(AppApiErrorFilter)
-@UsePipes(strictValidation)
+@AppApiController('api/app/projects/:projectId/funnels', { tag: 'saved reports', access: ProjectAccessGuard })
 export class SavedFunnelsController {
   constructor(private readonly reports: SavedReportsService) {}
 
