@@ -1,8 +1,9 @@
 import { AppConfig } from '@analytics/config';
-import { Attempter, BatchOutcome, BatchPart, BatchWorker, CONSUMER_GROUPS, DeadLetter, Kafka, ROWS_HEADER } from '@analytics/kafka';
+import { Attempter, BatchOutcome, BatchPart, BatchWorker, CONSUMER_GROUPS, Kafka, ROWS_HEADER } from '@analytics/kafka';
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { dedupToken } from './dedup-token';
+import { dedupToken, messagesOf } from './dedup-token';
 import { EventsRepository } from './events.repository';
+import { insertBisecting } from './insert-bisect';
 import { classifyInsertFailure } from './insert-failure';
 import { WriterMetrics } from './writer-metrics';
 
@@ -12,7 +13,8 @@ export const EVENTS_WRITER_GROUP = CONSUMER_GROUPS.eventsWriter;
 /**
  * The writer: a consumer group on the events topic. Batches from all partitions are inserted
  * together; offsets are committed only after ClickHouse confirmed the insert, so a writer killed
- * at any point loses nothing (the batch is consumed again, and deduplicated).
+ * at any point loses nothing (the batch is consumed again, and deduplicated). A message ClickHouse
+ * refuses even alone goes to the dead-letter topic; it never holds up its partition.
  */
 @Injectable()
 export class EventsConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -47,28 +49,19 @@ export class EventsConsumer implements OnApplicationBootstrap, OnApplicationShut
     return this.worker.stop();
   }
 
+  /** Passing failures are retried (same messages, same token); a refusal splits the batch until the refused message stands alone. */
   private async insert(parts: BatchPart[], attempt: Attempter): Promise<BatchOutcome> {
+    const messages = messagesOf(parts);
+    if (!messages.length) return { deadLetters: [] };
     const stop = this.metrics.insertSeconds.startTimer();
-    const filled = parts.filter((p) => p.records.length);
-    const inserted = filled.length
-      ? await attempt(() => this.events.insert(Buffer.concat(filled.flatMap((p) => p.records.map((r) => r.value))), dedupToken(filled)))
-      : { outcome: 'done' as const };
-    const deadLetters = inserted.outcome === 'done' ? [] : await this.insertOneByOne(filled, attempt);
-    if (inserted.outcome === 'done') this.metrics.rowsInserted.inc(filled.reduce((sum, p) => sum + p.rows, 0));
+    const refused = await insertBisecting(messages, (slice) =>
+      attempt(() => this.events.insert(Buffer.concat(slice.map((m) => m.record.value)), dedupToken(slice))),
+    );
     stop();
-    return { deadLetters };
-  }
-
-  /** Finds the messages ClickHouse refuses, so only they go to the dead-letter topic. */
-  private async insertOneByOne(parts: BatchPart[], attempt: Attempter): Promise<DeadLetter[]> {
-    const deadLetters: DeadLetter[] = [];
-    for (const { topic, partition, records } of parts) {
-      for (const record of records) {
-        const inserted = await attempt(() => this.events.insert(record.value, `${topic}:${partition}:${record.offset}`));
-        if (inserted.outcome === 'done') this.metrics.rowsInserted.inc(record.rows);
-        else deadLetters.push({ ref: { topic, partition, offset: record.offset }, reason: inserted.reason, code: inserted.code });
-      }
-    }
-    return deadLetters;
+    const rows = (list: { record: { rows: number } }[]) => list.reduce((sum, m) => sum + m.record.rows, 0);
+    this.metrics.rowsInserted.inc(rows(messages) - rows(refused.map((r) => r.item)));
+    return {
+      deadLetters: refused.map(({ item: { topic, partition, record }, reason, code }) => ({ ref: { topic, partition, offset: record.offset }, reason, code })),
+    };
   }
 }

@@ -1,13 +1,61 @@
 import { FailureOutcome } from '@analytics/kafka';
 
 /**
- * ClickHouse error codes that mean the data itself cannot be stored (parsing, types, sizes): such a
- * record would fail forever and goes to the dead-letter topic. Anything else (connection refused,
- * timeouts, too many parts, memory) is passing and retried.
+ * ClickHouse errors that pass: the server is busy, short of memory or disk, unreachable, or not set
+ * up as expected (a missing table or a revoked grant is the operator's to fix, never a message's
+ * fault, and dead-lettering every message meanwhile would empty the topic into the DLQ). The same
+ * insert succeeds later, so it is retried with backoff.
  */
-const DATA_ERROR_CODES = new Set([6, 26, 27, 38, 41, 53, 69, 70, 72, 117, 130, 131, 241]);
+export const TRANSIENT_CLICKHOUSE_ERRORS = new Map<number, string>([
+  [23, 'CANNOT_READ_FROM_ISTREAM'],
+  [24, 'CANNOT_WRITE_TO_OSTREAM'],
+  [60, 'UNKNOWN_TABLE'],
+  [81, 'UNKNOWN_DATABASE'],
+  [159, 'TIMEOUT_EXCEEDED'],
+  [164, 'READONLY'],
+  [173, 'CANNOT_ALLOCATE_MEMORY'],
+  [198, 'DNS_ERROR'],
+  [201, 'QUOTA_EXCEEDED'],
+  [202, 'TOO_MANY_SIMULTANEOUS_QUERIES'],
+  [203, 'NO_FREE_CONNECTION'],
+  [209, 'SOCKET_TIMEOUT'],
+  [210, 'NETWORK_ERROR'],
+  [225, 'NO_ZOOKEEPER'],
+  [236, 'ABORTED'],
+  [241, 'MEMORY_LIMIT_EXCEEDED'],
+  [242, 'TABLE_IS_READ_ONLY'],
+  [243, 'NOT_ENOUGH_SPACE'],
+  [252, 'TOO_MANY_PARTS'],
+  [279, 'ALL_CONNECTION_TRIES_FAILED'],
+  [285, 'TOO_FEW_LIVE_REPLICAS'],
+  [319, 'UNKNOWN_STATUS_OF_INSERT'],
+  [373, 'SESSION_IS_LOCKED'],
+  [394, 'QUERY_WAS_CANCELLED'],
+  [425, 'SYSTEM_ERROR'],
+  [439, 'CANNOT_SCHEDULE_TASK'],
+  [497, 'ACCESS_DENIED'],
+  [516, 'AUTHENTICATION_FAILED'],
+  [999, 'KEEPER_EXCEPTION'],
+  [1000, 'POCO_EXCEPTION'],
+]);
 
+/** The ClickHouse error code of a failure (the client's `code`, chDB's `clickhouseCode`), looking through `cause`. */
+function clickHouseCode(error: unknown): number | undefined {
+  for (let e = error as { code?: unknown; clickhouseCode?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    for (const code of [e.code, e.clickhouseCode]) {
+      if (typeof code === 'number' || (typeof code === 'string' && /^\d+$/.test(code))) return Number(code);
+    }
+  }
+  return undefined;
+}
+
+/**
+ * `retry` for a passing failure; `dead-letter` when the data may be at fault, which the writer
+ * settles by splitting the batch until the message ClickHouse refuses stands alone. A failure that
+ * carries no ClickHouse code never reached the server's parser (connection refused or reset, a
+ * client timeout, DNS) and passes too.
+ */
 export function classifyInsertFailure(error: unknown): FailureOutcome {
-  const code = Number((error as { code?: unknown }).code);
-  return DATA_ERROR_CODES.has(code) ? 'dead-letter' : 'retry';
+  const code = clickHouseCode(error);
+  return code === undefined || TRANSIENT_CLICKHOUSE_ERRORS.has(code) ? 'retry' : 'dead-letter';
 }

@@ -12,6 +12,7 @@ export interface EventRowInput {
 /** One stored event as a JSONEachRow line of the events table, ready to insert as-is. */
 export interface EventRow {
   distinctId: string;
+  insertId: string;
   line: string;
   byteLength: number;
 }
@@ -51,5 +52,5 @@ export function encodeEventRow(input: EventRowInput): EventRow {
     `"time":"${formatEpochSeconds(input.timeMs)}","distinct_id":${JSON.stringify(input.distinctId)},` +
     `"insert_id":"${input.insertId}","properties":${serializeProperties(input.properties)},` +
     `"processed_at":"${formatEpochSeconds(input.processedAtMs)}"}\n`;
-  return { distinctId: input.distinctId, line, byteLength: Buffer.byteLength(line) };
+  return { distinctId: input.distinctId, insertId: input.insertId, line, byteLength: Buffer.byteLength(line) };
 }

@@ -142,6 +142,27 @@ describe('validateEvent', () => {
     expect(stored(validateEvent(event({ secret: 1, kept: 2 }), { ...importContext, dictionary })).properties).toEqual({ kept: 2 });
   });
 
+  it('stores unpaired surrogates as U+FFFD in names, values, keys and ids, keeping real pairs', () => {
+    const parsed = parseJson(
+      '{"event":"a\\ud800b","properties":{"time":1700000000,"distinct_id":"x\\udc00","$insert_id":"i","k\\udbff":"v\\ud800","l":["\\udfff",{"n\\ud83d":"\\ud83d\\ude00"}]}}',
+    );
+    const row = stored(validateEvent(parsed, importContext));
+    expect(row).toMatchObject({ event: 'a\ufffdb', distinct_id: 'x\ufffd' });
+    expect(row.properties).toEqual({ 'k\ufffd': 'v\ufffd', l: ['\ufffd', { 'n\ufffd': '😀' }] });
+    expect((validateEvent(parsed, importContext) as { row: { line: string } }).row.line).not.toMatch(/\\ud[89a-f]/);
+  });
+
+  it('applies the data dictionary to the repaired event name', () => {
+    const dictionary = { isEventDropped: (name: string) => name === 'a\ufffd', droppedProperties: () => undefined };
+    expect(validateEvent(event({}, 'a\ud800'), { ...importContext, dictionary })).toEqual({ kind: 'skipped', reason: 'dropped' });
+  });
+
+  it('keeps a backslash sent as text, and NUL and other control characters (ClickHouse stores them)', () => {
+    const props = stored(validateEvent(event({ text: '\\ud800', ctl: 'a\u0000\u0001\u001f\u007f\u2028b' }, 'e\u0000'), importContext));
+    expect(props.event).toBe('e\u0000');
+    expect(props.properties).toEqual({ text: '\\ud800', ctl: 'a\u0000\u0001\u001f\u007f\u2028b' });
+  });
+
   it('keeps integers beyond 2^53 exactly as sent', () => {
     const parsed = parseJson('{"event":"e","properties":{"time":1700000000,"distinct_id":"u","$insert_id":"i","big":12345678901234567890,"neg":-98765432109876543210,"f":0.1}}');
     const line = (validateEvent(parsed, importContext) as { row: { line: string } }).row.line;

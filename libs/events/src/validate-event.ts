@@ -117,10 +117,36 @@ function resolveInsertId(value: unknown, required: boolean): string {
 const isIgnored = (flag: unknown) => flag !== undefined && flag !== false && flag !== 'false' && flag !== null;
 
 /**
+ * JSON.stringify writes an unpaired surrogate (which a client can send as a valid JSON escape such
+ * as `\ud800`) as that escape, and writes no other `\ud800`–`\udfff` text: ClickHouse refuses the
+ * row ("missing second part of surrogate pair") or stores invalid UTF-8. The finished line is
+ * checked, first by a plain substring search (about 14 ns an event against 100 ns for the regular
+ * expression, of ≈6 µs to parse, check and shape it); a literal `\\ud800` matches too, harmlessly.
+ */
+const LONE_SURROGATE_ESCAPE = /\\ud[89a-f]/;
+const hasLoneSurrogate = (line: string) => line.includes('\\ud') && LONE_SURROGATE_ESCAPE.test(line);
+
+/** A copy with every unpaired surrogate of every string and key replaced by U+FFFD. */
+function wellFormed(value: unknown): unknown {
+  if (typeof value === 'string') return value.toWellFormed();
+  if (typeof value !== 'object' || value === null || JSON.isRawJSON(value)) return value;
+  if (Array.isArray(value)) return value.map(wellFormed);
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key.toWellFormed(), wellFormed(item)]));
+}
+
+/**
  * Applies every ingestion rule to one event as sent and, if it passes, shapes the row the writer
- * stores: done once, at the gateway, so nothing downstream parses the event again.
+ * stores: done once, at the gateway, so nothing downstream parses the event again. Unpaired
+ * surrogates (names, values, keys, ids) are stored as U+FFFD, as the real API stores them; the
+ * rules then run again on the repaired event, so the data dictionary sees the stored names.
  */
 export function validateEvent(raw: unknown, context: EventContext): EventOutcome {
+  const outcome = validateAsSent(raw, context);
+  if (outcome.kind !== 'accepted' || !hasLoneSurrogate(outcome.row.line)) return outcome;
+  return validateAsSent(wellFormed(raw), context);
+}
+
+function validateAsSent(raw: unknown, context: EventContext): EventOutcome {
   const rawProperties = isObject(raw) ? raw.properties : undefined;
   const givenInsertId = isObject(rawProperties) && typeof rawProperties.$insert_id === 'string' ? rawProperties.$insert_id : '';
   try {

@@ -3,10 +3,17 @@ import { EventRow } from '@analytics/events';
 /** Thrown when the events could not be persisted: the gateway answers 503 and the client retries. */
 export class SinkUnavailableError extends Error {}
 
+/** An event the store refused on its own (the rest of its request was stored), by its position in the published list. */
+export interface RefusedEvent {
+  position: number;
+  message: string;
+}
+
 /**
  * Where validated events go. The gateway answers success only after `publish` resolved: the broker
- * acknowledged them (acks=all), or, without a broker, ClickHouse stored them.
+ * acknowledged them (acks=all), or, without a broker, ClickHouse stored them. Only the in-process
+ * path can tell an event the store refuses; through Kafka such a message is dead-lettered.
  */
 export abstract class EventSink {
-  abstract publish(projectId: number, rows: EventRow[]): Promise<void>;
+  abstract publish(projectId: number, rows: EventRow[]): Promise<RefusedEvent[]>;
 }

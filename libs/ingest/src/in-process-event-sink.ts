@@ -1,7 +1,7 @@
 import { EventRow } from '@analytics/events';
-import { InProcessEventsWriter } from '@analytics/event-writer';
+import { InProcessEventsWriter, RefusedRow } from '@analytics/event-writer';
 import { Injectable } from '@nestjs/common';
-import { EventSink, SinkUnavailableError } from './event-sink';
+import { EventSink, RefusedEvent, SinkUnavailableError } from './event-sink';
 
 @Injectable()
 export class InProcessEventSink extends EventSink {
@@ -9,11 +9,13 @@ export class InProcessEventSink extends EventSink {
     super();
   }
 
-  async publish(_projectId: number, rows: EventRow[]): Promise<void> {
+  async publish(_projectId: number, rows: EventRow[]): Promise<RefusedEvent[]> {
+    let refused: RefusedRow[];
     try {
-      await this.writer.write(rows.map((row) => row.line));
+      refused = await this.writer.write(rows.map((row) => row.line));
     } catch (error) {
       throw new SinkUnavailableError(`event storage unavailable: ${(error as Error).message}`);
     }
+    return refused.map(({ position, reason }) => ({ position, message: `the event could not be stored: ${reason}` }));
   }
 }

@@ -1,5 +1,5 @@
 export { EventDictionaryProvider } from './event-dictionary.provider';
-export { EventSink, SinkUnavailableError } from './event-sink';
+export { EventSink, RefusedEvent, SinkUnavailableError } from './event-sink';
 export { flag, queryOf, send } from './http-request';
 export { IngestCorsMiddleware } from './cors.middleware';
 export { IngestError } from './ingest-errors';

@@ -21,6 +21,13 @@ export interface IngestOutcome {
   failed: FailedRecord[];
 }
 
+/** The events of a request that passed the rules, with their positions in the request. */
+interface Validated {
+  rows: EventRow[];
+  indexes: number[];
+  failed: FailedRecord[];
+}
+
 export interface ImportOptions {
   /** Strict mode reports every invalid event; otherwise invalid events are skipped silently. */
   strict: boolean;
@@ -56,8 +63,9 @@ export class IngestService {
       dictionary: await this.dictionary.forProject(project.id),
     };
     const outcome = this.validate(records, () => context, 'import');
-    await this.persist(project.id, outcome.rows);
-    return { imported: outcome.rows.length, failed: options.strict ? outcome.failed : [] };
+    const refused = await this.persist(project.id, outcome);
+    const failed = [...outcome.failed, ...refused].sort((a, b) => a.index - b.index);
+    return { imported: outcome.rows.length - refused.length, failed: options.strict ? failed : [] };
   }
 
   /** Client-side events: each carries its project's token in `properties.token`. */
@@ -65,7 +73,7 @@ export class IngestService {
     this.checkBatchSize(records);
     const nowMs = options.nowMs ?? Date.now();
     const failed: FailedRecord[] = [];
-    const accepted: { projectId: number; rows: EventRow[] }[] = [];
+    const accepted: { projectId: number; validated: Validated }[] = [];
     for (const { project, indexes } of await this.groupByProject(records)) {
       if (!project) {
         indexes.forEach((index) => failed.push({ index, insert_id: '', field: 'properties.token', message: 'unknown or missing project token' }));
@@ -82,10 +90,15 @@ export class IngestService {
       };
       const outcome = this.validate(indexes.map((i) => records[i]), () => context, 'track');
       failed.push(...outcome.failed.map((f) => ({ ...f, index: indexes[f.index] })));
-      accepted.push({ projectId: project.id, rows: outcome.rows });
+      accepted.push({ projectId: project.id, validated: { ...outcome, indexes: outcome.indexes.map((i) => indexes[i]) } });
     }
-    for (const { projectId, rows } of accepted) await this.persist(projectId, rows);
-    return { imported: accepted.reduce((sum, a) => sum + a.rows.length, 0), failed: failed.sort((a, b) => a.index - b.index) };
+    let imported = 0;
+    for (const { projectId, validated } of accepted) {
+      const refused = await this.persist(projectId, validated);
+      failed.push(...refused);
+      imported += validated.rows.length - refused.length;
+    }
+    return { imported, failed: failed.sort((a, b) => a.index - b.index) };
   }
 
   /** Records grouped by the project their token names; unknown and missing tokens group under none. */
@@ -115,26 +128,32 @@ export class IngestService {
     }
   }
 
-  private validate(records: unknown[], context: () => EventContext, endpoint: string): { rows: EventRow[]; failed: FailedRecord[] } {
+  private validate(records: unknown[], context: () => EventContext, endpoint: string): Validated {
     const rows: EventRow[] = [];
+    const indexes: number[] = [];
     const failed: FailedRecord[] = [];
     records.forEach((record, index) => {
       const outcome = validateEvent(record, context());
-      if (outcome.kind === 'accepted') rows.push(outcome.row);
-      else if (outcome.kind === 'rejected') failed.push({ index, insert_id: outcome.insertId, field: outcome.field, message: outcome.message });
+      if (outcome.kind === 'accepted') {
+        rows.push(outcome.row);
+        indexes.push(index);
+      } else if (outcome.kind === 'rejected') failed.push({ index, insert_id: outcome.insertId, field: outcome.field, message: outcome.message });
       else this.metrics.events.inc({ endpoint, outcome: outcome.reason });
     });
     this.metrics.events.inc({ endpoint, outcome: 'accepted' }, rows.length);
     this.metrics.events.inc({ endpoint, outcome: 'rejected' }, failed.length);
-    return { rows, failed };
+    return { rows, indexes, failed };
   }
 
-  private async persist(projectId: number, rows: EventRow[]): Promise<void> {
+  /** Persists before the answer; events the store refused on their own come back as failed records. */
+  private async persist(projectId: number, { rows, indexes }: Validated): Promise<FailedRecord[]> {
+    let refused;
     try {
-      await this.sink.publish(projectId, rows);
+      refused = await this.sink.publish(projectId, rows);
     } catch (error) {
       if (error instanceof SinkUnavailableError) throw new IngestError(503, error.message, 1);
       throw error;
     }
+    return refused.map(({ position, message }) => ({ index: indexes[position], insert_id: rows[position].insertId, field: 'event', message }));
   }
 }

@@ -3,7 +3,7 @@ import { EventRow, partitionFor } from '@analytics/events';
 import { ACKS_ALL, createIdempotentProducer, Kafka, ROWS_HEADER, topicName } from '@analytics/kafka';
 import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Message, Producer } from 'kafkajs';
-import { EventSink, SinkUnavailableError } from './event-sink';
+import { EventSink, RefusedEvent, SinkUnavailableError } from './event-sink';
 
 /** Under the broker's default message.max.bytes (1 MB), with room for headers. */
 const MAX_MESSAGE_BYTES = 900_000;
@@ -62,14 +62,15 @@ export class KafkaEventSink extends EventSink implements OnApplicationBootstrap,
     await this.producer.disconnect();
   }
 
-  async publish(projectId: number, rows: EventRow[]): Promise<void> {
-    if (!rows.length) return;
+  async publish(projectId: number, rows: EventRow[]): Promise<RefusedEvent[]> {
+    if (!rows.length) return [];
     if (Date.now() - this.refreshedAt > METADATA_REFRESH_MS) void this.refreshPartitions().catch(() => undefined);
     const messages = this.toMessages(projectId, rows);
     await new Promise<void>((resolve, reject) => {
       this.queue.push({ messages, resolve, reject });
       void this.drain();
     });
+    return [];
   }
 
   private toMessages(projectId: number, rows: EventRow[]): Message[] {

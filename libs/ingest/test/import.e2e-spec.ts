@@ -1,4 +1,5 @@
 import { ClickHouseClient } from '@analytics/clickhouse';
+import { EventsRepository } from '@analytics/event-writer';
 import { gzipSync } from 'node:zlib';
 import { IngestHarness, importEvent, nowSeconds, startIngestHarness } from './ingest-harness';
 
@@ -126,6 +127,36 @@ describe('POST /import (in-process writer)', () => {
     expect(JSON.parse(stored[0].properties)).toEqual({ v: 3 });
     const raw = await h.app.app.get(ClickHouseClient).query({ query: "SELECT count() AS c FROM events WHERE insert_id = 'dup-1'", format: 'JSONEachRow' });
     expect(((await raw.json()) as { c: number }[])[0].c).toBeGreaterThanOrEqual(1);
+  });
+
+  it('stores a lone surrogate as U+FFFD wherever it stands, and answers 200', async () => {
+    const body = `[{"event":"a\\ud800b","properties":{"time":${nowSeconds() - 50},"distinct_id":"x\\udc00","$insert_id":"abc123","k\\udbff":"v\\ud800"}}]`;
+    const response = await h.post('/import', body, { Authorization: h.basic, 'Content-Type': 'application/json' });
+    expect(response.status).toBe(200);
+    const [stored] = await h.stored("insert_id = 'abc123'");
+    expect(stored).toMatchObject({ event: 'a\ufffdb', distinct_id: 'x\ufffd' });
+    expect(JSON.parse(stored.properties)).toEqual({ 'k\ufffd': 'v\ufffd' });
+  });
+
+  it('reports an event the store refuses in failed_records and stores the rest; 503 only when the store is down', async () => {
+    // No event the rules accept is known to be refused, so the repository is made to send one: a
+    // marked distinct_id becomes a lone surrogate escape, which ClickHouse refuses for real.
+    const repository = h.app.app.get(EventsRepository);
+    const insert = repository.insert.bind(repository);
+    const spy = jest.spyOn(repository, 'insert').mockImplementation((lines, token) => insert(String(lines).replace('"distinct_id":"poison-me"', '"distinct_id":"\\ud800"'), token));
+    try {
+      const response = await json([importEvent(80), importEvent(81, { distinct_id: 'poison-me' }), importEvent(82)]);
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({
+        num_records_imported: 2,
+        failed_records: [{ index: 1, insert_id: 'ins-81', field: 'event', message: expect.stringContaining('missing second part of surrogate pair') }],
+      });
+      expect((await h.stored("insert_id IN ('ins-80','ins-81','ins-82')")).map((e) => e.insert_id)).toEqual(['ins-80', 'ins-82']);
+      spy.mockRejectedValueOnce(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8123'), { code: 'ECONNREFUSED' }));
+      expect((await json([importEvent(83)])).status).toBe(503);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('keeps every JSON type exactly as sent', async () => {

@@ -1,9 +1,20 @@
 import { ClickHouseClient } from '@analytics/clickhouse';
-import { createIdempotentProducer, Kafka, ROWS_HEADER, topicName } from '@analytics/kafka';
 import { AppConfig } from '@analytics/config';
-import { eventually } from '@analytics/testing';
+import { encodeEventRow } from '@analytics/events';
+import { createIdempotentProducer, DEAD_LETTER_HEADERS, Kafka, ROWS_HEADER, topicName, TopicKey } from '@analytics/kafka';
+import { eventually, testKafkaBrokers } from '@analytics/testing';
+import { Message } from 'kafkajs';
+import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { EventSink } from '../src';
-import { IngestHarness, importEvent, startIngestHarness } from './ingest-harness';
+import { IngestHarness, importEvent, nowSeconds, startIngestHarness } from './ingest-harness';
+
+interface Consumed {
+  offset: string;
+  value: string;
+  headers: Record<string, string>;
+}
 
 describe('ingestion through the real broker', () => {
   let h: IngestHarness;
@@ -13,8 +24,47 @@ describe('ingestion through the real broker', () => {
   });
   afterAll(() => h.close());
 
-  const importJson = (events: object[]) =>
-    h.post('/import', JSON.stringify(events), { Authorization: h.basic, 'Content-Type': 'application/json' });
+  const importJson = (events: object[]) => importText(JSON.stringify(events));
+  const importText = (body: string) => h.post('/import', body, { Authorization: h.basic, 'Content-Type': 'application/json' });
+  const settings = () => h.app.app.get(AppConfig).kafka!;
+
+  /** A message as the gateway writes it: the rows of the events table. */
+  const rowsMessage = (...insertIds: string[]): Message => ({
+    partition: 0,
+    value: insertIds
+      .map((insertId) => encodeEventRow({ projectId: h.project.id, event: 'Direct', timeMs: Date.now() - 60_000, distinctId: 'direct', insertId, properties: {}, processedAtMs: Date.now() }).line)
+      .join(''),
+    headers: { [ROWS_HEADER]: String(insertIds.length) },
+  });
+
+  async function produce(key: TopicKey, messages: Message[]): Promise<string> {
+    const producer = createIdempotentProducer(h.app.app.get(Kafka));
+    await producer.connect();
+    try {
+      const [sent] = await producer.send({ topic: topicName(settings(), key), acks: -1, messages });
+      return sent.baseOffset!;
+    } finally {
+      await producer.disconnect();
+    }
+  }
+
+  /** The messages of a topic read until `enough` says so. */
+  async function readTopic(key: TopicKey, enough: (messages: Consumed[]) => boolean): Promise<Consumed[]> {
+    const consumer = h.app.app.get(Kafka).consumer({ groupId: `${settings().topicPrefix}reader-${Math.random()}` });
+    await consumer.connect();
+    await consumer.subscribe({ topic: topicName(settings(), key), fromBeginning: true });
+    const messages: Consumed[] = [];
+    await new Promise<void>((resolve) => {
+      void consumer.run({
+        eachMessage: async ({ message }) => {
+          messages.push({ offset: message.offset, value: message.value?.toString() ?? '', headers: Object.fromEntries(Object.entries(message.headers ?? {}).map(([k, v]) => [k, String(v)])) });
+          if (enough(messages)) resolve();
+        },
+      });
+    });
+    await consumer.disconnect();
+    return messages;
+  }
 
   it('acknowledges after the broker and stores every event once, the latest duplicate winning', async () => {
     const events = Array.from({ length: 2000 }, (_, i) => importEvent(i));
@@ -27,34 +77,82 @@ describe('ingestion through the real broker', () => {
     await eventually(async () => expect(JSON.parse((await h.stored("insert_id = 'ins-3'"))[0].properties)).toEqual({ n: 'latest' }));
   });
 
-  it('sends a record ClickHouse can never store to the dead-letter topic without blocking its partition', async () => {
-    const config = h.app.app.get(AppConfig);
-    const kafka = h.app.app.get(Kafka);
-    const producer = createIdempotentProducer(kafka);
-    await producer.connect();
-    await producer.send({
-      topic: topicName(config.kafka!, 'events'),
-      messages: [{ partition: 0, value: '{"project_id":"not a number","event":1}\n', headers: { [ROWS_HEADER]: '1' } }],
+  it('stores a lone surrogate as U+FFFD wherever it stands, and keeps ingesting after it', async () => {
+    // Valid JSON that JSON.parse turns into strings with unpaired surrogates.
+    const body = `[{"event":"a\\ud800b","properties":{"time":${nowSeconds() - 50},"distinct_id":"x\\udc00","$insert_id":"abc123","k\\udbff":"v\\ud800","l":["\\udfff","\\ud83d\\ude00"]}}]`;
+    expect((await importText(body)).status).toBe(200);
+    expect((await importJson([importEvent(6000)])).status).toBe(200);
+    await eventually(async () => expect(await h.stored("insert_id = 'ins-6000'")).toHaveLength(1));
+    const [stored] = await eventually(async () => {
+      const rows = await h.stored("insert_id = 'abc123'");
+      expect(rows).toHaveLength(1);
+      return rows;
     });
-    await producer.disconnect();
-    expect((await importJson([importEvent(5000)])).status).toBe(200);
-    await eventually(async () => expect(await h.stored("insert_id = 'ins-5000'")).toHaveLength(1));
+    expect(stored).toMatchObject({ event: 'a\ufffdb', distinct_id: 'x\ufffd' });
+    expect(JSON.parse(stored.properties)).toEqual({ 'k\ufffd': 'v\ufffd', l: ['\ufffd', '😀'] });
+  });
 
-    const consumer = kafka.consumer({ groupId: `${config.kafka!.topicPrefix}dlq-reader` });
-    await consumer.connect();
-    await consumer.subscribe({ topic: topicName(config.kafka!, 'eventsDeadLetter'), fromBeginning: true });
-    const dead = await new Promise<{ value: string; reason: string; offset: string }>((resolve) => {
-      void consumer.run({
-        eachMessage: async ({ message }) =>
-          resolve({ value: message.value!.toString(), reason: message.headers!.reason!.toString(), offset: message.headers!.source_offset!.toString() }),
-      });
+  it('dead-letters a message ClickHouse refuses even alone, with its reason, and stores the rest of its batch', async () => {
+    // Written straight to the topic, past the gateway: a lone surrogate escape (which ClickHouse
+    // refuses to parse) and a value of the wrong type, between good messages of the same partition.
+    const surrogate = rowsMessage('poison-1');
+    surrogate.value = String(surrogate.value).replace('"distinct_id":"direct"', '"distinct_id":"x\\ud800"');
+    const first = await produce('events', [rowsMessage('direct-1', 'direct-2'), surrogate, rowsMessage('direct-3'), { partition: 0, value: '{"project_id":"not a number","event":1}\n' }, rowsMessage('direct-4')]);
+    await eventually(async () => expect((await h.stored("event = 'Direct'")).map((e) => e.insert_id)).toEqual(['direct-1', 'direct-2', 'direct-3', 'direct-4']));
+
+    const dead = await readTopic('eventsDeadLetter', (messages) => messages.length >= 2);
+    const byOffset = new Map(dead.map((d) => [d.headers[DEAD_LETTER_HEADERS.sourceOffset], d]));
+    const escape = byOffset.get(String(BigInt(first) + 1n))!;
+    expect(escape.value).toContain('poison-1');
+    expect(escape.headers).toMatchObject({
+      [DEAD_LETTER_HEADERS.reason]: expect.stringContaining('missing second part of surrogate pair'),
+      [DEAD_LETTER_HEADERS.reasonCode]: 'CANNOT_PARSE_ESCAPE_SEQUENCE',
+      [DEAD_LETTER_HEADERS.sourceTopic]: topicName(settings(), 'events'),
+      [DEAD_LETTER_HEADERS.sourcePartition]: '0',
+      [ROWS_HEADER]: '1',
     });
-    await consumer.disconnect();
-    expect(dead.value).toContain('not a number');
-    expect(dead.reason).toMatch(/parse|Cannot|type/i);
-    expect(Number(dead.offset)).toBeGreaterThanOrEqual(0);
-    const rows = await h.app.app.get(ClickHouseClient).query({ query: 'SELECT count() AS c FROM events WHERE event = \'1\'', format: 'JSONEachRow' });
+    const typed = byOffset.get(String(BigInt(first) + 3n))!;
+    expect(typed.value).toContain('not a number');
+    expect(typed.headers[DEAD_LETTER_HEADERS.reason]).toMatch(/Cannot parse input/);
+    const rows = await h.app.app.get(ClickHouseClient).query({ query: "SELECT count() AS c FROM events WHERE event = '1' OR insert_id = 'poison-1'", format: 'JSONEachRow' });
     expect(await rows.json()).toEqual([{ c: 0 }]);
+  });
+  /** `npm run dlq:replay` as built into dist/ by global setup. */
+  async function replay(args: string[]): Promise<string> {
+    const script = resolve(__dirname, '../../../dist/apps/admin/src/dlq-replay.js');
+    const env = { PATH: process.env.PATH ?? '', KAFKA_BROKERS: testKafkaBrokers(), KAFKA_TOPIC_PREFIX: settings().topicPrefix, LOG_LEVEL: 'warn' };
+    const { stdout } = await promisify(execFile)(process.execPath, [script, ...args], { env });
+    return stdout;
+  }
+
+  it('replays a dead letter once it can be written: listed with its reason by a dry run, then stored once', async () => {
+    const letter = rowsMessage('replayed-1');
+    letter.headers = {
+      ...letter.headers,
+      [DEAD_LETTER_HEADERS.reason]: 'refused while the table was being migrated',
+      [DEAD_LETTER_HEADERS.reasonCode]: 'UNKNOWN_TABLE',
+      [DEAD_LETTER_HEADERS.sourceTopic]: topicName(settings(), 'events'),
+      [DEAD_LETTER_HEADERS.sourcePartition]: '2',
+      [DEAD_LETTER_HEADERS.sourceOffset]: '12345',
+    };
+    const offset = await produce('eventsDeadLetter', [letter]);
+    const dlq = topicName(settings(), 'eventsDeadLetter');
+
+    const dry = await replay(['--from-offset', offset, '--topic', 'events', '--dry-run']);
+    expect(dry).toContain(`${dlq}[0]@${offset}  from ${topicName(settings(), 'events')}[2]@12345  UNKNOWN_TABLE  refused while the table was being migrated`);
+    expect(dry).toContain(`${dlq}: would replay 1 dead letter(s) to ${topicName(settings(), 'events')}; 1 × UNKNOWN_TABLE`);
+
+    const done = await replay(['--from-offset', offset, '--topic', 'events']);
+    expect(done).toContain(`${dlq}[0]: next run --from-offset ${BigInt(offset) + 1n}`);
+    await eventually(async () => expect(await h.stored("insert_id = 'replayed-1'")).toHaveLength(1));
+    const back = (await readTopic('events', (messages) => messages.some((m) => m.value.includes('replayed-1')))).find((m) => m.value.includes('replayed-1'))!;
+    expect(back.headers).toEqual({ [ROWS_HEADER]: '1', replayed_from: `${dlq}:0:${offset}` });
+
+    // Written once: a later message of the same partition is stored, and still one row (not collapsed: one).
+    await produce('events', [{ ...rowsMessage('after-replay'), partition: 2 }]);
+    await eventually(async () => expect(await h.stored("insert_id = 'after-replay'")).toHaveLength(1));
+    const rows = await h.app.app.get(ClickHouseClient).query({ query: "SELECT count() AS c FROM events WHERE insert_id = 'replayed-1'", format: 'JSONEachRow' });
+    expect(await rows.json()).toEqual([{ c: 1 }]);
   });
 });
 

@@ -24,3 +24,4 @@ export {
   topicName,
   topicSpecs,
 } from './topics';
+export { DeadLetterEntry, replayDeadLetters, ReplayOptions, ReplayReport } from './dead-letter-replay';
