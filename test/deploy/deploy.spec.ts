@@ -364,7 +364,7 @@ describe.each(OVERLAYS)('overlay %s', (overlay) => {
     const scaler = rendered().one('ScaledObject');
     const writer = deploymentOf(rendered(), 'writer');
     expect(scaler.spec.scaleTargetRef.name).toBe(writer.metadata.name);
-    const settings = loadConfig(configMapData(rendered())).kafka!;
+    const settings = loadConfig(environmentOf(rendered(), 'writer').values).kafka!;
     const [trigger] = scaler.spec.triggers;
     expect(trigger.type).toBe('kafka');
     expect(trigger.metadata.consumerGroup).toBe(`${settings.topicPrefix}${EVENTS_WRITER_GROUP}`);
@@ -460,7 +460,7 @@ describe.each(OVERLAYS)('overlay %s', (overlay) => {
   });
 
   it('creates the topics the platform uses, partitioned and replicated as configured', () => {
-    const settings = loadConfig(configMapData(rendered())).kafka!;
+    const settings = loadConfig(environmentOf(rendered(), 'writer').values).kafka!;
     const kafka = rendered().one('Kafka');
     expect(settings.brokers).toEqual([`${kafka.metadata.name}-kafka-bootstrap:${plainListener(kafka).port}`]);
     const topics = rendered().all('KafkaTopic');
@@ -477,9 +477,8 @@ describe.each(OVERLAYS)('overlay %s', (overlay) => {
     for (const host of hosts) expect(host.split('.').slice(1).join('.')).toBe(domain);
     // Every route of the role matrix, on every public host that carries it, reaches its owning service.
     const owned = ROLE_MATRIX.filter((r) => r.service !== 'every');
-    const routes = owned.flatMap((r) => publicHostsOf(r.path).map((prefix): [string, string, string] => [prefix, r.path.replace(/:\w+/g, '1'), r.service]));
-    expect(new Set(routes.map(([prefix]) => prefix))).toEqual(new Set(Object.keys(PUBLIC_HOSTS).filter((h) => h !== 'exports')));
-    routes.push(['exports', '/retrievals/abc.zip', 'export']);
+    const routes = owned.flatMap((r) => publicHostsOf(r.path).map((prefix): [string, string, string] => [prefix, r.path.replace(/[:*]\w+/g, '1'), r.service]));
+    expect(new Set(routes.map(([prefix]) => prefix))).toEqual(new Set(Object.keys(PUBLIC_HOSTS)));
     for (const [prefix, path, service] of routes) {
       const request = `${prefix}.${domain}${path}`;
       expect({ request, to: route(rendered(), `${prefix}.${domain}`, path)?.service }).toEqual({ request, to: `analytics-${service}` });

@@ -32,7 +32,7 @@ interface RunningApp {
 
 /** A concrete request for a route pattern: ids that exist nowhere, and a project id where the family takes one. */
 function concretePath(route: RouteAccess): string {
-  const path = route.path.replace(/:[A-Za-z]+/g, '1');
+  const path = route.path.replace(/[:*][A-Za-z]+/g, '1');
   return /^\/(api\/query|api\/2\.0|import)/.test(path) ? `${path}?project_id=1` : path;
 }
 

@@ -8,6 +8,7 @@ const SCHEME_NOTE: Record<RouteAccess['scheme'], string> = {
   bearer: 'Bearer OAuth token + `token` (project token)',
   import: 'Basic: project secret or token, or service account + `project_id`',
   'payload-token': 'project token in the payload',
+  'signed-link': 'an expiring link signed by the platform',
   public: 'none',
 };
 

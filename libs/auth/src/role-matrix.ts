@@ -9,9 +9,10 @@ import { Role } from './roles';
  * - `bearer`: an OAuth token plus `token=<project token>`, with a role on that project;
  * - `import`: the project secret or token as Basic username, or a service account (admin) with `project_id`;
  * - `payload-token`: the project token inside the payload (SDK ingestion);
+ * - `signed-link`: an expiring link signed by the platform (downloads under the export host);
  * - `public`: operations endpoints, no credentials.
  */
-export type AccessScheme = 'project' | 'organization' | 'account' | 'bearer' | 'import' | 'payload-token' | 'public';
+export type AccessScheme = 'project' | 'organization' | 'account' | 'bearer' | 'import' | 'payload-token' | 'signed-link' | 'public';
 
 export interface RouteAccess {
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -122,6 +123,7 @@ export const ROLE_MATRIX: readonly RouteAccess[] = [
 
   ...ownedBy('export', [
     route('GET', '/api/2.0/export', 'project', 'consumer'),
+    route('GET', '/downloads/*key', 'signed-link'),
     route('GET', '/api/2.0/nessie/pipeline/jobs', 'project', 'consumer', false),
     route('POST', '/api/2.0/nessie/pipeline/create', 'project', 'admin', false),
     route('POST', '/api/2.0/nessie/pipeline/pause', 'project', 'admin', false),

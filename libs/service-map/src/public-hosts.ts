@@ -15,19 +15,19 @@ export const PUBLIC_HOSTS = {
   /** `{data_url}`: raw export and pipelines. */
   data: ['/api/2.0/export', '/api/2.0/nessie'],
   /** `{export_url}`: the host of download links. */
-  exports: ['/'],
+  exports: ['/downloads'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type PublicHost = keyof typeof PUBLIC_HOSTS;
 
-const underPrefix = (path: string, prefix: string) => prefix === '/' || path === prefix || path.startsWith(`${prefix}/`);
+const underPrefix = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
 
 /**
  * The hosts a client reaches this path on. Where a more specific prefix belongs to another host
  * (`/api/2.0/export` is the data host's), the base hosts do not carry it.
  */
 export function publicHostsOf(path: string): PublicHost[] {
-  const longest = (host: PublicHost) => Math.max(-1, ...PUBLIC_HOSTS[host].filter((p) => p !== '/' && underPrefix(path, p)).map((p) => p.length));
+  const longest = (host: PublicHost) => Math.max(-1, ...PUBLIC_HOSTS[host].filter((p) => underPrefix(path, p)).map((p) => p.length));
   const best = Math.max(...(Object.keys(PUBLIC_HOSTS) as PublicHost[]).map(longest));
   return best < 0 ? [] : (Object.keys(PUBLIC_HOSTS) as PublicHost[]).filter((host) => longest(host) === best);
 }

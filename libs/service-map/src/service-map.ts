@@ -3,6 +3,7 @@ import { AppConfig, ServiceName } from '@analytics/config';
 import { DictionaryModule } from '@analytics/dictionary';
 import { EventWriterModule } from '@analytics/event-writer';
 import { ExportModule } from '@analytics/export';
+import { DownloadsModule } from '@analytics/object-store';
 import { IngestModule } from '@analytics/ingest';
 import { ManagementModule } from '@analytics/management';
 import { GroupKeysModule, ProfilesIngestModule, ProfilesQueryModule, ProfilesWriterModule } from '@analytics/profiles';
@@ -47,7 +48,7 @@ export const SERVICE_MAP: Record<ServiceName, ServiceDefinition> = {
   export: {
     title: 'Export service',
     engines: { postgres: true, clickhouse: true },
-    modules: () => [ExportModule],
+    modules: () => [ExportModule, DownloadsModule],
   },
   management: {
     title: 'Management service',
