@@ -17,7 +17,7 @@ import { join } from 'node:path';
 /**
  * The service map, proved on the built apps: every thin app runs as its own process (as its container
  * would) beside the standalone, and every served route of the role matrix answers (anything but 404)
- * on the app that owns it and on the standalone, and 404 everywhere else.
+ * on the app that owns it and on the standalone, and 404 in its family's error shape everywhere else.
  * The ingress side (each route's host sends it to its owner) is checked on the rendered manifests in
  * test/deploy.
  */
@@ -35,6 +35,8 @@ function concretePath(route: RouteAccess): string {
   const path = route.path.replace(/[:*][A-Za-z]+/g, '1');
   return /^\/(api\/query|api\/2\.0|import)/.test(path) ? `${path}?project_id=1` : path;
 }
+
+const NEST_DEFAULT_404 = /"message":"Cannot (GET|POST|PUT|PATCH|DELETE) /;
 
 async function ask(base: string, method: string, path: string): Promise<{ status: number; body: string }> {
   const response = await fetch(`${base}${path}`, {
@@ -114,6 +116,7 @@ describe('the service map: every route is served where the ingress sends it', ()
       const label = `${route.method} ${route.path} (owner ${route.service})`;
       if (owns && status === 404) wrong.push(`${label}: not mounted (${body.slice(0, 80)})`);
       if (!owns && status !== 404) wrong.push(`${label}: answered ${status}, expected 404`);
+      if (status === 404 && NEST_DEFAULT_404.test(body)) wrong.push(`${label}: Nest's default 404 body instead of the family's shape`);
       if (status >= 500) wrong.push(`${label}: ${status} ${body.slice(0, 120)}`);
     }
     expect(wrong).toEqual([]);

@@ -1,6 +1,7 @@
 import { ClickHouseModule } from '@analytics/clickhouse';
 import { ClockModule } from '@analytics/clock';
 import { AppConfig, ConfigModule } from '@analytics/config';
+import { UnknownRoutesModule } from '@analytics/http';
 import { KafkaModule } from '@analytics/kafka';
 import { ObservabilityModule } from '@analytics/observability';
 import { PostgresModule } from '@analytics/postgres';
@@ -21,7 +22,8 @@ export class PlatformModule {
     if (needs.clickhouse) imports.push(ClickHouseModule);
     if (needs.postgres) imports.push(PostgresModule);
     if (needs.kafka) imports.push(KafkaModule.forRoot(config));
-    imports.push(MigrateOnStartModule);
+    // Last: unknown paths answer in their API family's error shape, never Nest's default body.
+    imports.push(MigrateOnStartModule, UnknownRoutesModule);
     return { module: PlatformModule, imports, exports: [ConfigModule] };
   }
 }
