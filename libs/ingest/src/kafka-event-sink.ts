@@ -1,6 +1,6 @@
 import { AppConfig, KafkaSettings } from '@analytics/config';
 import { EventRow, partitionFor } from '@analytics/events';
-import { ACKS_ALL, createIdempotentProducer, Kafka, ROWS_HEADER, topicName } from '@analytics/kafka';
+import { ACKS_ALL, createIdempotentProducer, Kafka, ROWS_HEADER, topicMetadata, topicName } from '@analytics/kafka';
 import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Message, Producer } from 'kafkajs';
 import { EventSink, RefusedEvent, SinkUnavailableError } from './event-sink';
@@ -125,7 +125,7 @@ export class KafkaEventSink extends EventSink implements OnApplicationBootstrap,
     const admin = this.kafka.admin();
     await admin.connect();
     try {
-      const { topics } = await admin.fetchTopicMetadata({ topics: [this.topic] });
+      const { topics } = await topicMetadata(admin, [this.topic]);
       this.partitions = Math.max(topics[0]?.partitions.length ?? 0, 1);
       this.refreshedAt = Date.now();
     } finally {

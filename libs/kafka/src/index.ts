@@ -6,7 +6,7 @@ export { BatchOutcome, BatchWorker, BatchWorkerOptions } from './batch-worker';
 export { createKafka } from './create-kafka';
 export { deadLetterMessage } from './dead-letters';
 export { ACKS_ALL, createIdempotentProducer, IdempotentProducerOptions } from './idempotent-producer';
-export { ensureTopics } from './kafka-topic-admin';
+export { ensureTopics, topicMetadata } from './kafka-topic-admin';
 export { KafkaModule } from './kafka.module';
 export {
   CONSUMER_GROUPS,
