@@ -27,12 +27,16 @@ describe('observability endpoints', () => {
 
   it('serves valid Prometheus text with HTTP and engine metrics', async () => {
     await fetch(`${service.baseUrl}/healthz`);
+    await fetch(`${service.baseUrl}/no/such/path/${Date.now()}`);
     const response = await fetch(`${service.baseUrl}/metrics`);
     expect(response.headers.get('content-type')).toContain('text/plain');
     const text = await response.text();
     const invalid = text.split('\n').filter((line) => line !== '' && !PROMETHEUS_LINE.test(line));
     expect(invalid).toEqual([]);
     expect(text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/healthz",status="200"\} \d+/);
+    // Unknown paths are one series, whatever they are: never a label per path, nor the catch-all's pattern.
+    expect(text).toMatch(/http_request_duration_seconds_count\{method="GET",route="unmatched",status="404"\} \d+/);
+    expect(text).not.toMatch(/route="[^"]*\*/);
     expect(text).toContain('analytics_engine_up{engine="clickhouse"} 1');
     expect(text).toContain('analytics_engine_up{engine="postgres"} 1');
     expect(text).toContain('process_resident_memory_bytes');
