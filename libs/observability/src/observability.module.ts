@@ -45,7 +45,9 @@ export class ObservabilityModule implements NestModule {
             {
               level: config.logLevel,
               genReqId: requestId,
-              redact: ['req.headers.authorization', 'req.headers.cookie', 'req.query.token'],
+              redact: ['req.headers.authorization', 'req.headers.cookie', 'req.query.token', 'req.query.signature'],
+              // A download link's signature is a bearer credential until it expires: keep it out of logged URLs.
+              serializers: { req: (req: { url?: string }) => ({ ...req, url: req.url?.replace(/([?&]signature=)[^&]*/g, '$1[Redacted]') }) },
               // Probes and scrapes every few seconds would drown the request log.
               autoLogging: { ignore: (req) => ['/healthz', '/readyz', '/metrics'].includes(req.url ?? '') },
               customProps: () => ({ service: config.services.length === 1 ? config.services[0] : 'standalone' }),
