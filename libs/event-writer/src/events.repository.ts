@@ -18,6 +18,9 @@ export class EventsRepository {
       clickhouse_settings: {
         input_format_json_read_objects_as_strings: 1,
         async_insert: 0,
+        // An /import of history spans months (the table's partitions) freely: past ClickHouse's
+        // default of 100 per insert it would refuse the batch, whatever the writer did with it.
+        max_partitions_per_insert_block: '0',
         ...(dedupToken ? { insert_deduplicate: 1, insert_deduplication_token: dedupToken } : {}),
       },
     });

@@ -26,6 +26,12 @@ const fromChdb = {
     type: 'CANNOT_PARSE_INPUT_ASSERTION_FAILED',
     message: "Cannot parse input: expected '\"' before: 'not a number\",\"event\":1}\\n': (while reading the value of key project_id): (at row 1)\n: While executing ParallelParsingBlockInputFormat: data for INSERT was parsed from query. ",
   }),
+  tooManyPartitions: new ClickHouseError({
+    code: '252',
+    type: 'TOO_MANY_PARTS',
+    message:
+      "Too many partitions for single INSERT block (more than 100). The limit is controlled by 'max_partitions_per_insert_block' setting. Large number of partitions is a common misconception. It will lead to severe negative performance impact, including slow server startup, slow INSERT queries and slow SELECT queries. Recommended total number of partitions for a table is under 1000..10000. Please note, that partitioning is not intended to speed up SELECT queries (ORDER BY key is sufficient to make range queries fast). Partitions are intended for data manipulation (DROP PARTITION, etc). ",
+  }),
   /** chDB after its session closed: no ClickHouse code at all. */
   closed: new Error('ChdbConnection is closed'),
 };
@@ -44,6 +50,8 @@ describe('classifyInsertFailure', () => {
   it('splits the batch for anything else ClickHouse answers: the data may be at fault', () => {
     expect(classifyInsertFailure(fromChdb.loneSurrogate)).toBe('dead-letter');
     expect(classifyInsertFailure(fromChdb.wrongType)).toBe('dead-letter');
+    // The same code as too many parts, but bound to the data: a block spanning over 100 months.
+    expect(classifyInsertFailure(fromChdb.tooManyPartitions)).toBe('dead-letter');
   });
 
   it('reads the code of a ClickHouse server error, of chDB\'s own errors, and through causes', () => {

@@ -39,6 +39,10 @@ export const TRANSIENT_CLICKHOUSE_ERRORS = new Map<number, string>([
   [1000, 'POCO_EXCEPTION'],
 ]);
 
+const TOO_MANY_PARTS = 252;
+/** Code 252 also names a block spanning too many partitions (months): the data's shape, not the server's state. */
+const DATA_BOUND_PARTS = /too many partitions for single insert block/i;
+
 /** The ClickHouse error code of a failure (the client's `code`, chDB's `clickhouseCode`), looking through `cause`. */
 function clickHouseCode(error: unknown): number | undefined {
   for (let e = error as { code?: unknown; clickhouseCode?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
@@ -57,5 +61,6 @@ function clickHouseCode(error: unknown): number | undefined {
  */
 export function classifyInsertFailure(error: unknown): FailureOutcome {
   const code = clickHouseCode(error);
+  if (code === TOO_MANY_PARTS && DATA_BOUND_PARTS.test((error as Error).message ?? '')) return 'dead-letter';
   return code === undefined || TRANSIENT_CLICKHOUSE_ERRORS.has(code) ? 'retry' : 'dead-letter';
 }

@@ -159,6 +159,12 @@ describe('POST /import (in-process writer)', () => {
     }
   });
 
+  it('imports history spanning more than 100 months in one request', async () => {
+    const events = Array.from({ length: 150 }, (_, i) => ({ event: 'History', properties: { time: Date.UTC(1980, i, 2) / 1000, distinct_id: 'h', $insert_id: `hist-${i}` } }));
+    expect((await json(events)).status).toBe(200);
+    expect(await h.stored("event = 'History'")).toHaveLength(150);
+  });
+
   it('keeps every JSON type exactly as sent', async () => {
     const properties = { s: 'héllo "q" \\ 😀', i: 42, neg: -7, f: 3.25, big: 0, t: true, nil: null, list: [1, 'a', [2]], obj: { k: { v: 1 } } };
     const body = JSON.stringify([importEvent(70, properties)]).replace('"big":0', '"big":123456789012345678901');

@@ -92,6 +92,12 @@ describe('ingestion through the real broker', () => {
     expect(JSON.parse(stored.properties)).toEqual({ 'k\ufffd': 'v\ufffd', l: ['\ufffd', '😀'] });
   });
 
+  it('stores an import of history spanning more than 100 months, the partitions ClickHouse allows one insert by default', async () => {
+    const events = Array.from({ length: 150 }, (_, i) => ({ event: 'History', properties: { time: Date.UTC(1980, i, 2) / 1000, distinct_id: 'h', $insert_id: `hist-${i}` } }));
+    expect((await importJson(events)).status).toBe(200);
+    await eventually(async () => expect(await h.stored("event = 'History'")).toHaveLength(150));
+  });
+
   it('dead-letters a message ClickHouse refuses even alone, with its reason, and stores the rest of its batch', async () => {
     // Written straight to the topic, past the gateway: a lone surrogate escape (which ClickHouse
     // refuses to parse) and a value of the wrong type, between good messages of the same partition.
