@@ -50,6 +50,8 @@ export class AppConfig {
   readonly redisUrl: string | undefined;
   readonly migrateOnStart: boolean;
   readonly shutdownTimeoutMs: number;
+  /** The HTTP server's limits: a client slower than these (slow-loris) loses its connection. */
+  readonly http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number; maxHeaderBytes: number };
   readonly bootstrap: { projectToken?: string; projectSecret?: string; serviceAccountUsername?: string; serviceAccountSecret?: string };
   readonly ingest: { maxBodyBytes: number; eventsPerMinute: number };
   readonly writer: { flushIntervalMs: number; maxBatchRows: number };
@@ -87,6 +89,13 @@ export class AppConfig {
     this.redisUrl = env.REDIS_URL;
     this.migrateOnStart = env.MIGRATE_ON_START ?? true;
     this.shutdownTimeoutMs = env.SHUTDOWN_TIMEOUT_MS ?? 10_000;
+    this.http = {
+      headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS ?? 20_000,
+      requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS ?? 60_000,
+      // Above the 60 s idle timeout of common load balancers, so they never reuse a connection we closed.
+      keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS ?? 65_000,
+      maxHeaderBytes: env.HTTP_MAX_HEADER_BYTES ?? 16_384,
+    };
     this.bootstrap = {
       projectToken: env.BOOTSTRAP_PROJECT_TOKEN,
       projectSecret: env.BOOTSTRAP_PROJECT_SECRET,

@@ -135,6 +135,11 @@ export class Environment {
   @Flag() MIGRATE_ON_START?: boolean;
   @Integer(100, 120000) SHUTDOWN_TIMEOUT_MS?: number;
 
+  @Integer(1000, 300000) HTTP_HEADERS_TIMEOUT_MS?: number;
+  @Integer(1000, 3600000) HTTP_REQUEST_TIMEOUT_MS?: number;
+  @Integer(1000, 600000) HTTP_KEEP_ALIVE_TIMEOUT_MS?: number;
+  @Integer(1024, 1048576) HTTP_MAX_HEADER_BYTES?: number;
+
   @Transform(blankToUndefined) @IsOptional()
   @MinLength(8, { message: 'must be 8 to 64 characters of letters, digits, "_" or "-"' })
   @MaxLength(64, { message: 'must be 8 to 64 characters of letters, digits, "_" or "-"' })

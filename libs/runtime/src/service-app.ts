@@ -5,6 +5,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { AddressInfo } from 'node:net';
+import { LimitedExpressAdapter } from './limited-express-adapter';
 
 export type RootModuleFactory = (config: AppConfig) => DynamicModule | Type<unknown>;
 
@@ -12,7 +13,11 @@ export type RootModuleFactory = (config: AppConfig) => DynamicModule | Type<unkn
 export async function createServiceApp(root: RootModuleFactory, config: AppConfig, title: string): Promise<INestApplication> {
   // abortOnError off: a failed start reaches runService, which prints one clear line instead of a stack.
   // Body parsing is left to each feature: ingestion streams raw bodies under a size limit.
-  const app = await NestFactory.create<NestExpressApplication>(root(config), { bufferLogs: true, abortOnError: false, bodyParser: false });
+  const app = await NestFactory.create<NestExpressApplication>(root(config), new LimitedExpressAdapter(config.http), {
+    bufferLogs: true,
+    abortOnError: false,
+    bodyParser: false,
+  });
   app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
   app.useLogger(app.get(Logger));

@@ -1,0 +1,31 @@
+import { AppConfig } from '@analytics/config';
+import { NestApplicationOptions } from '@nestjs/common';
+import { ExpressAdapter } from '@nestjs/platform-express';
+import { createServer } from 'node:http';
+
+/**
+ * Nest's Express adapter with an HTTP server built with the platform's limits. Some of them (the
+ * header size, how often slow connections are checked) can only be given when the server is created.
+ */
+export class LimitedExpressAdapter extends ExpressAdapter {
+  constructor(private readonly limits: AppConfig['http']) {
+    super();
+  }
+
+  override initHttpServer(options: NestApplicationOptions): void {
+    // TLS ends at the ingress; forced connection closing is not used. Both keep Nest's own server.
+    if (options.httpsOptions || options.forceCloseConnections) return super.initHttpServer(options);
+    const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, maxHeaderBytes } = this.limits;
+    this.httpServer = createServer(
+      {
+        maxHeaderSize: maxHeaderBytes,
+        headersTimeout: headersTimeoutMs,
+        requestTimeout: requestTimeoutMs,
+        keepAliveTimeout: keepAliveTimeoutMs,
+        // Slow connections are looked for this often: a fraction of the shortest limit, not Node's 30 s.
+        connectionsCheckingInterval: Math.max(250, Math.min(headersTimeoutMs, requestTimeoutMs) / 4),
+      },
+      this.getInstance(),
+    );
+  }
+}
