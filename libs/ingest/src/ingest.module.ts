@@ -14,21 +14,34 @@ import { IngestService } from './ingest.service';
 import { KafkaEventSink } from './kafka-event-sink';
 import { TrackController } from './track.controller';
 
-/** The ingestion gateway: /import and /track, publishing to Kafka or, without a broker, writing in-process. */
+/**
+ * Event intake without HTTP: the ingestion rules (limits, validation, the data dictionary) and the
+ * sink (Kafka, or in-process without a broker), as `IngestService`. The gateway's controllers call it,
+ * and so does any worker that brings events in another way (warehouse imports), with a project and
+ * records, exactly as /import does.
+ */
 @Module({})
-export class IngestModule implements NestModule {
+export class EventIntakeModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
-      module: IngestModule,
+      module: EventIntakeModule,
       imports: [AuthModule, RateLimitsModule, EventDictionaryModule, ...(config.kafka ? [] : [EventWriterModule.forRoot(config)])],
-      controllers: [ImportController, TrackController],
       providers: [
         IngestService,
         IngestMetrics,
         { provide: EventDictionaryProvider, useExisting: SchemaEventDictionaryProvider },
         { provide: EventSink, useClass: config.kafka ? KafkaEventSink : InProcessEventSink },
       ],
+      exports: [IngestService],
     };
+  }
+}
+
+/** The ingestion gateway: /import and /track over the event intake. */
+@Module({})
+export class IngestModule implements NestModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return { module: IngestModule, imports: [AuthModule, EventIntakeModule.forRoot(config)], controllers: [ImportController, TrackController] };
   }
 
   configure(consumer: MiddlewareConsumer): void {

@@ -1,0 +1,73 @@
+import { ClickHouseClient, EVENTS_TABLE } from '@analytics/clickhouse';
+import { AppConfig } from '@analytics/config';
+import { EventWriterModule } from '@analytics/event-writer';
+import { EventIntakeModule, IngestService } from '@analytics/ingest';
+import { ProjectsModule, ProjectsService } from '@analytics/projects';
+import { PlatformModule } from '@analytics/runtime';
+import { engineNeeds } from '@analytics/service-map';
+import { createTestEnvironment, eventually, TestEnvironment } from '@analytics/testing';
+import { DynamicModule, INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+
+/** A worker's process: no HTTP, no controllers; the platform, the event intake and (with Kafka) the writer that consumes it. */
+function worker(config: AppConfig): DynamicModule {
+  return {
+    module: class IntakeWorker {},
+    imports: [
+      PlatformModule.forRoot(config, engineNeeds(config, ['ingest', 'writer'])),
+      ProjectsModule,
+      EventIntakeModule.forRoot(config),
+      ...(config.kafka ? [EventWriterModule.forRoot(config)] : []),
+    ],
+  };
+}
+
+/**
+ * Intake outside HTTP: a worker (a warehouse import, say) hands a project and records to the same
+ * rules and sink as /import, through Kafka and the writer or in-process, and they are stored once.
+ */
+describe.each([{ kafka: false }, { kafka: true }])('event intake without HTTP (kafka: $kafka)', ({ kafka }) => {
+  let environment: TestEnvironment;
+  let context: INestApplicationContext;
+
+  beforeAll(async () => {
+    environment = await createTestEnvironment({ kafka });
+    context = await NestFactory.createApplicationContext(worker(environment.config), { logger: false });
+    await context.init();
+  });
+  afterAll(async () => {
+    await context?.close();
+    await environment.dispose();
+  });
+
+  it('applies the ingestion rules and stores what passes, exactly once when the same records come again', async () => {
+    const projects = context.get(ProjectsService);
+    const organization = await projects.createOrganization('Intake');
+    const { project } = await projects.createProject(organization.id, 'Warehouse');
+    const intake = context.get(IngestService);
+    const time = Math.floor(Date.now() / 1000) - 60;
+    const records = [
+      { event: 'Order', properties: { time, distinct_id: 'u1', $insert_id: 'row-1', amount: 12 } },
+      { event: 'Order', properties: { time, distinct_id: 'u2', $insert_id: 'row-2', amount: 7 } },
+      { event: '', properties: { time, distinct_id: 'u3', $insert_id: 'row-3' } },
+    ];
+    const first = await intake.importEvents(project, records, { strict: true, requireInsertId: true });
+    expect(first.imported).toBe(2);
+    expect(first.failed).toEqual([expect.objectContaining({ index: 2, insert_id: 'row-3' })]);
+    // A re-run of the same source rows (deterministic $insert_id) is deduplicated downstream.
+    expect((await intake.importEvents(project, records.slice(0, 2), { strict: true, requireInsertId: true })).imported).toBe(2);
+
+    const clickhouse = context.get(ClickHouseClient);
+    await eventually(
+      async () => {
+        const result = await clickhouse.query({
+          query: `SELECT insert_id FROM ${EVENTS_TABLE} FINAL WHERE project_id = {project:UInt32} ORDER BY insert_id`,
+          query_params: { project: project.id },
+          format: 'JSONEachRow',
+        });
+        expect(await result.json()).toEqual([{ insert_id: 'row-1' }, { insert_id: 'row-2' }]);
+      },
+      { timeoutMs: 30_000 },
+    );
+  });
+});
