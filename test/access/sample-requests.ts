@@ -1,0 +1,155 @@
+import { ROLE_MATRIX, RouteAccess } from '@analytics/auth';
+import { BOOKMARK, COHORT, Disposable, EVENT, FUNNEL, GROUP_KEY, nowSeconds, PURCHASE, SampleCaller, SampleObjects, SCHEMA_EVENT } from './sample-objects';
+
+/**
+ * A valid request for every route the role-matrix walk calls with credentials, so that an allowed
+ * role must get a 2xx: a 400 (bad sample or wrong validation), 404 (missing object) or 500 is a
+ * failure, not a pass. Keyed by `METHOD path` as the matrix names routes.
+ */
+
+export interface SampleRequest {
+  /** Path parameters other than `:projectId` and `:organizationId`. */
+  params?: Record<string, string | number>;
+  query?: Record<string, string>;
+  /** Sent as JSON (GET and DELETE send none). */
+  body?: unknown;
+  /** Beyond the 2xx: why the answer is not a success, if it is not (the SDK transport answers 200 with a refusal in the body). */
+  refusal?: (body: string) => string | undefined;
+  /** Walked after every other route: it destroys what other samples read. */
+  last?: true;
+  /** A product bug that makes this sample fail for this caller: named here so the walk stays red for any other. */
+  knownFailure?: string;
+}
+
+export type Sample = (objects: SampleObjects, caller: SampleCaller) => SampleRequest;
+
+const base64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64');
+const range = (o: SampleObjects) => ({ from_date: o.fromDate, to_date: o.toDate });
+const importedEvent = (caller: SampleCaller, transport: string) => ({
+  event: EVENT,
+  properties: { time: nowSeconds() - 60, distinct_id: `walker-${caller}`, $insert_id: `walk-${transport}-${caller}`, plan: 'pro' },
+});
+
+const APP = '/api/app/projects/:projectId';
+const ORGANIZATION = '/api/app/organizations/:organizationId';
+
+/** Saved reports share one shape: list, create, get, patch, delete. */
+function savedReport(kind: 'bookmarks' | 'funnels' | 'cohorts', param: string, create: unknown, patch: unknown, id: (o: SampleObjects) => number, disposable: (d: Disposable) => number): Record<string, Sample> {
+  return {
+    [`GET ${APP}/${kind}`]: () => ({}),
+    [`POST ${APP}/${kind}`]: () => ({ body: create }),
+    [`GET ${APP}/${kind}/${param}`]: (o) => ({ params: { [param.slice(1)]: id(o) } }),
+    [`PATCH ${APP}/${kind}/${param}`]: (o) => ({ params: { [param.slice(1)]: id(o) }, body: patch }),
+    [`DELETE ${APP}/${kind}/${param}`]: (o, caller) => ({ params: { [param.slice(1)]: disposable(o.disposable[caller]) } }),
+  };
+}
+
+/** The query API answers under both prefixes alike. */
+function query(path: string, sample: Sample): Record<string, Sample> {
+  return { [`/api/query${path}`]: sample, [`/api/2.0${path}`]: sample };
+}
+const get = (paths: Record<string, Sample>) => Object.fromEntries(Object.entries(paths).map(([path, sample]) => [`GET ${path}`, sample]));
+const post = (paths: Record<string, Sample>) => Object.fromEntries(Object.entries(paths).map(([path, sample]) => [`POST ${path}`, sample]));
+
+export const SAMPLE_REQUESTS: Record<string, Sample> = {
+  'GET /api/app/me': () => ({}),
+  'POST /api/app/organizations': (_, caller) => ({ body: { name: `Made by ${caller}`, owner_username: `first-${caller}` } }),
+
+  [`GET ${ORGANIZATION}/service-accounts`]: () => ({}),
+  [`POST ${ORGANIZATION}/service-accounts`]: (o, caller) => ({ body: { username: `made-by-${caller}`, role: 'consumer', projects: [{ id: o.projectId, role: 'consumer' }] } }),
+  [`GET ${ORGANIZATION}/service-accounts/:serviceAccountId`]: (o) => ({ params: { serviceAccountId: o.memberAccountId } }),
+  [`DELETE ${ORGANIZATION}/service-accounts/:serviceAccountId`]: (o, caller) => ({ params: { serviceAccountId: o.disposable[caller].serviceAccountId } }),
+  [`POST ${ORGANIZATION}/service-accounts/add-to-project`]: (o) => ({ body: { projects: [{ id: o.projectId, role: 'consumer' }], service_account_ids: [o.memberAccountId] } }),
+  [`POST ${ORGANIZATION}/service-accounts/remove-from-project`]: (o) => ({ body: { projects: [{ id: o.projectId, service_account_ids: [o.memberAccountId] }] } }),
+  [`GET ${ORGANIZATION}/projects`]: () => ({}),
+  [`POST ${ORGANIZATION}/projects`]: (_, caller) => ({ body: { name: `Made by ${caller}`, region: 'EU' } }),
+  [`POST ${ORGANIZATION}/oauth-tokens`]: () => ({ body: { expires_in: 600 } }),
+
+  [`GET ${APP}`]: () => ({}),
+  // An empty patch (both fields are optional) is as valid as a rename: the owner sends one, the admin renames.
+  [`PATCH ${APP}`]: (_, caller) =>
+    caller === 'owner'
+      ? { body: {}, knownFailure: 'bug: an empty PATCH of a project answers 500 (ProjectsRepository.update hands Drizzle an empty set: "No values to set")' }
+      : { body: { name: 'Home project' } },
+  // The walk authenticates with service accounts only: nothing later uses the project secret this replaces.
+  [`POST ${APP}/rotate-secret`]: () => ({}),
+
+  [`GET ${APP}/group-keys`]: () => ({}),
+  [`POST ${APP}/group-keys`]: () => ({ body: { name: GROUP_KEY } }),
+  [`DELETE ${APP}/group-keys/:name`]: (o, caller) => ({ params: { name: o.disposable[caller].groupKey } }),
+
+  [`GET ${APP}/annotations`]: (o) => ({ query: { fromDate: o.fromDate, toDate: `${o.toDate} 23:59:59` } }),
+  [`POST ${APP}/annotations`]: (o, caller) => ({ body: { date: `${o.toDate} 12:00:00`, description: `walked by ${caller}` } }),
+  [`GET ${APP}/annotations/:annotationId`]: (o) => ({ params: { annotationId: o.annotationId } }),
+  [`PATCH ${APP}/annotations/:annotationId`]: (o, caller) => ({ params: { annotationId: o.annotationId }, body: { description: `patched by ${caller}`, tags: [] } }),
+  [`DELETE ${APP}/annotations/:annotationId`]: (o, caller) => ({ params: { annotationId: o.disposable[caller].annotationId } }),
+  [`GET ${APP}/annotations/tags`]: () => ({}),
+  [`POST ${APP}/annotations/tags`]: () => ({ body: { name: 'release' } }),
+
+  [`GET ${APP}/schemas`]: () => ({}),
+  [`POST ${APP}/schemas`]: () => ({ body: { entries: [{ entityType: 'event', name: SCHEMA_EVENT, schemaJson: { description: 'uploaded in a batch' } }] } }),
+  // The whole dictionary goes: every read of a schema must come before.
+  [`DELETE ${APP}/schemas`]: () => ({ last: true }),
+  [`GET ${APP}/schemas/seen`]: () => ({}),
+  [`GET ${APP}/schemas/:entityType`]: () => ({ params: { entityType: 'event' } }),
+  // Profile schemas only: the event schemas other samples read stay.
+  [`DELETE ${APP}/schemas/:entityType`]: () => ({ params: { entityType: 'profile' } }),
+  [`GET ${APP}/schemas/:entityType/:name`]: () => ({ params: { entityType: 'event', name: SCHEMA_EVENT } }),
+  [`POST ${APP}/schemas/:entityType/:name`]: () => ({ params: { entityType: 'event', name: SCHEMA_EVENT }, body: { description: 'uploaded alone', properties: { plan: { type: 'string' } } } }),
+  [`DELETE ${APP}/schemas/:entityType/:name`]: (o, caller) => ({ params: { entityType: 'event', name: o.disposable[caller].schemaName } }),
+
+  ...savedReport('bookmarks', ':id', BOOKMARK, { name: 'Daily signups (patched)' }, (o) => o.bookmarkId, (d) => d.bookmarkId),
+  ...savedReport('funnels', ':funnelId', FUNNEL, { length: 2 }, (o) => o.funnelId, (d) => d.funnelId),
+  ...savedReport('cohorts', ':id', COHORT, { description: 'patched' }, (o) => o.cohortId, (d) => d.cohortId),
+
+  'POST /import': (_, caller) => ({ query: { strict: '1' }, body: [importedEvent(caller, 'post')] }),
+  // The SDK transport answers 200 either way; `verbose=1` says whether the event was taken.
+  'GET /import': (_, caller) => ({
+    query: { verbose: '1', data: base64([importedEvent(caller, 'get')]) },
+    refusal: (body) => (body.includes('"status":1') ? undefined : 'the SDK transport refused the event'),
+  }),
+
+  'GET /api/2.0/export': (o) => ({
+    query: { ...range(o), event: JSON.stringify([PURCHASE]) },
+    refusal: (body) => (body.includes(`"event":"${PURCHASE}"`) ? undefined : 'the export holds none of the ingested events'),
+  }),
+
+  ...get({
+    ...query('/engage', () => ({ query: { distinct_id: 'u1' } })),
+    ...query('/insights', (o) => ({ query: { bookmark_id: String(o.bookmarkId) } })),
+    ...query('/funnels', (o) => ({ query: { funnel_id: String(o.funnelId), ...range(o), on: 'properties["plan"]' } })),
+    ...query('/funnels/list', () => ({})),
+    ...query('/retention', (o) => ({ query: { ...range(o), born_event: EVENT, event: PURCHASE, interval_count: '2' } })),
+    ...query('/retention/addiction', (o) => ({ query: { ...range(o), event: EVENT, unit: 'day', addiction_unit: 'hour' } })),
+    ...query('/cohorts/list', () => ({})),
+    ...query('/segmentation', (o) => ({ query: { ...range(o), event: EVENT, on: 'properties["plan"]', type: 'unique' } })),
+    ...query('/segmentation/numeric', (o) => ({ query: { ...range(o), event: PURCHASE, on: 'properties["amount"]' } })),
+    ...query('/segmentation/sum', (o) => ({ query: { ...range(o), event: PURCHASE, on: 'properties["amount"]' } })),
+    ...query('/segmentation/average', (o) => ({ query: { ...range(o), event: PURCHASE, on: 'properties["amount"]' } })),
+    ...query('/events', (o) => ({ query: { ...range(o), event: JSON.stringify([EVENT, PURCHASE]), type: 'general', unit: 'day' } })),
+    ...query('/events/names', () => ({ query: { type: 'general', limit: '10' } })),
+    ...query('/events/properties', (o) => ({ query: { ...range(o), event: EVENT, name: 'plan', values: JSON.stringify(['pro', 'free']) } })),
+    ...query('/events/properties/top', () => ({ query: { event: EVENT, limit: '5' } })),
+    ...query('/events/properties/values', () => ({ query: { event: EVENT, name: 'plan' } })),
+  }),
+  ...post({
+    ...query('/engage', () => ({ body: { where: 'properties["plan"] == "pro"', output_properties: ['plan'], page_size: 10 } })),
+    ...query('/cohorts/list', () => ({ body: {} })),
+  }),
+};
+
+/** The schemes the walk calls with credentials; the others are walked elsewhere (SDK ingestion, downloads, compliance). */
+const WALKED_SCHEMES: readonly RouteAccess['scheme'][] = ['project', 'organization', 'account', 'import'];
+
+/** Served routes the walk calls with credentials that have no sample: a new route must come with one. */
+export function routesWithoutSample(): string[] {
+  return ROLE_MATRIX.filter((r) => r.served !== false && WALKED_SCHEMES.includes(r.scheme))
+    .map((r) => `${r.method} ${r.path}`)
+    .filter((key) => !SAMPLE_REQUESTS[key]);
+}
+
+/** Samples for routes the matrix no longer serves (or never named): left behind by a rename. */
+export function samplesWithoutRoute(): string[] {
+  const walked = new Set(ROLE_MATRIX.filter((r) => r.served !== false && WALKED_SCHEMES.includes(r.scheme)).map((r) => `${r.method} ${r.path}`));
+  return Object.keys(SAMPLE_REQUESTS).filter((key) => !walked.has(key));
+}
