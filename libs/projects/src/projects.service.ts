@@ -55,8 +55,10 @@ export class ProjectsService {
     return project && { project, secret };
   }
 
+  /** Changes what is given; an empty change (every field optional) changes nothing and answers the project. */
   update(projectId: number, changes: { name?: string; region?: DataRegion }): Promise<Project | undefined> {
-    return this.repository.update(projectId, changes);
+    const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
+    return Object.keys(given).length ? this.repository.update(projectId, given) : this.repository.findById(projectId);
   }
 
   findById(id: number): Promise<Project | undefined> {
