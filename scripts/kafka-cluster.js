@@ -10,7 +10,7 @@ const path = require('node:path');
 const { resolveKafkaClasspath, findFreePort, KAFKA_VERSION, internals } = require('./kafka');
 
 const {
-  LOG4J2_PROPERTIES, newClusterId, formatStorage, launchBroker, waitUntilReady, assertPortFree,
+  LOG4J2_PROPERTIES, serverProperties, newClusterId, formatStorage, launchBroker, waitUntilReady, assertPortFree,
   terminate, waitForExit, signal, isAlive, runningPid, removePidFile, pidFileOf, readFrom,
 } = internals;
 
@@ -18,34 +18,6 @@ const REPLICATION = 3;
 const MIN_INSYNC = 2;
 /** Three JVMs starting at once on two busy cores take longer than one broker does. */
 const READY_TIMEOUT_MS = 120_000;
-
-function nodeProperties({ id, host, port, controllerPort, voters, dataDir }) {
-  const escape = (value) => value.replace(/\\/g, '\\\\');
-  return [
-    'process.roles=broker,controller',
-    `node.id=${id}`,
-    // Static voters, as for the single broker: every node lists the same quorum, the format step stores
-    // no voter endpoint, and a whole cluster may start on other controller ports next time.
-    `controller.quorum.voters=${voters}`,
-    `listeners=PLAINTEXT://${host}:${port},CONTROLLER://${host}:${controllerPort}`,
-    `advertised.listeners=PLAINTEXT://${host}:${port}`,
-    'listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT',
-    'controller.listener.names=CONTROLLER',
-    'inter.broker.listener.name=PLAINTEXT',
-    `log.dirs=${escape(dataDir)}`,
-    'num.partitions=1',
-    `default.replication.factor=${REPLICATION}`,
-    `min.insync.replicas=${MIN_INSYNC}`,
-    `offsets.topic.replication.factor=${REPLICATION}`,
-    `transaction.state.log.replication.factor=${REPLICATION}`,
-    `transaction.state.log.min.isr=${MIN_INSYNC}`,
-    `share.coordinator.state.topic.replication.factor=${REPLICATION}`,
-    `share.coordinator.state.topic.min.isr=${MIN_INSYNC}`,
-    'group.initial.rebalance.delay.ms=0',
-    'auto.create.topics.enable=false',
-    '',
-  ].join('\n');
-}
 
 /** The cluster id an earlier run formatted into any node's data directory, if one did. */
 function existingClusterId(dataDirs) {
@@ -162,7 +134,7 @@ async function startKafkaCluster(options = {}) {
     const clusterId = existingClusterId(nodes.map((n) => n.dataDir)) ?? newClusterId();
     for (const node of nodes) {
       for (const dir of [node.dataDir, node.logDir]) fs.mkdirSync(dir, { recursive: true });
-      fs.writeFileSync(node.propsFile, nodeProperties({ ...node, voters }));
+      fs.writeFileSync(node.propsFile, serverProperties({ ...node, voters, replication: REPLICATION, minInsync: MIN_INSYNC }));
       fs.writeFileSync(node.log4jFile, LOG4J2_PROPERTIES);
     }
     await Promise.all(nodes.map((node) => formatStorage({ ...node, classpath, clusterId })));

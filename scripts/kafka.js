@@ -123,14 +123,18 @@ function canConnect(host, port) {
   });
 }
 
-function serverProperties({ host, port, controllerPort, dataDir }) {
+/**
+ * A KRaft node's server.properties: one node of `voters` (default: a single node, id 1), replicated
+ * `replication` times with `minInsync` in sync (a single broker: 1 and 1).
+ */
+function serverProperties({ host, port, controllerPort, dataDir, id = 1, voters = `1@${host}:${controllerPort}`, replication = 1, minInsync = 1 }) {
   const escape = (value) => value.replace(/\\/g, '\\\\');
   return [
     'process.roles=broker,controller',
-    'node.id=1',
-    // Static voters: a single node never changes membership, and unlike controller.quorum.bootstrap.servers
-    // the format step needs no --standalone and stores no voter endpoint (controllerPort may change per run).
-    `controller.quorum.voters=1@${host}:${controllerPort}`,
+    `node.id=${id}`,
+    // Static voters: every node lists the same quorum, and unlike controller.quorum.bootstrap.servers the
+    // format step needs no --standalone and stores no voter endpoint (controller ports may change per run).
+    `controller.quorum.voters=${voters}`,
     `listeners=PLAINTEXT://${host}:${port},CONTROLLER://${host}:${controllerPort}`,
     `advertised.listeners=PLAINTEXT://${host}:${port}`,
     'listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT',
@@ -138,11 +142,13 @@ function serverProperties({ host, port, controllerPort, dataDir }) {
     'inter.broker.listener.name=PLAINTEXT',
     `log.dirs=${escape(dataDir)}`,
     'num.partitions=1',
-    'offsets.topic.replication.factor=1',
-    'transaction.state.log.replication.factor=1',
-    'transaction.state.log.min.isr=1',
-    'share.coordinator.state.topic.replication.factor=1',
-    'share.coordinator.state.topic.min.isr=1',
+    `default.replication.factor=${replication}`,
+    `min.insync.replicas=${minInsync}`,
+    `offsets.topic.replication.factor=${replication}`,
+    `transaction.state.log.replication.factor=${replication}`,
+    `transaction.state.log.min.isr=${minInsync}`,
+    `share.coordinator.state.topic.replication.factor=${replication}`,
+    `share.coordinator.state.topic.min.isr=${minInsync}`,
     'group.initial.rebalance.delay.ms=0',
     'auto.create.topics.enable=false',
     '',
@@ -373,7 +379,7 @@ module.exports = {
   stopKafkaCluster: (options) => cluster().stopKafkaCluster(options),
   // What kafka-cluster.js shares with the single broker's path: not an API for anyone else.
   internals: {
-    LOG4J2_PROPERTIES, STOP_TIMEOUT_MS, newClusterId, formatStorage, launchBroker, waitUntilReady, assertPortFree,
+    LOG4J2_PROPERTIES, STOP_TIMEOUT_MS, serverProperties, newClusterId, formatStorage, launchBroker, waitUntilReady, assertPortFree,
     terminate, waitForExit, signal, isAlive, runningPid, removePidFile, pidFileOf, readFrom,
   },
 };
