@@ -207,12 +207,7 @@ describe('Kafka cluster: brokers stopped and killed under load', () => {
       seconds: Math.round((Date.now() - started) / 1000),
       notes: {
         outages,
-        requests: importer.requests,
-        retries: importer.retries,
-        answers503: importer.unavailable,
-        connectionErrors: importer.connectionErrors,
-        clientTimeouts: importer.timeouts,
-        slowestRequestMs: importer.slowestRequestMs,
+        ...importer.summary(),
         failedAttempts: failed.length,
         failedForOtherPartitions: collateral.length,
         collateralExamples: collateral

@@ -125,12 +125,7 @@ describe('broker stopped and restarted under load', () => {
       seconds: Math.round((Date.now() - started) / 1000),
       notes: {
         outages,
-        requests: importer.requests,
-        retries: importer.retries,
-        answers503: importer.unavailable,
-        connectionErrors: importer.connectionErrors,
-        clientTimeouts: importer.timeouts,
-        slowestRequestMs: importer.slowestRequestMs,
+        ...importer.summary(),
         rawRowsAboveFinal: result.raw - result.stored,
       },
     });

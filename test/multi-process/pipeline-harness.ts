@@ -269,6 +269,18 @@ export class RetryingImporter {
   timeouts = 0;
   slowestRequestMs = 0;
 
+  /** What the client went through, as the fault tests report it. */
+  summary() {
+    return {
+      requests: this.requests,
+      retries: this.retries,
+      answers503: this.unavailable,
+      connectionErrors: this.connectionErrors,
+      clientTimeouts: this.timeouts,
+      slowestRequestMs: this.slowestRequestMs,
+    };
+  }
+
   constructor(
     private readonly basic: string,
     private readonly options: {
