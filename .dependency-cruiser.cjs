@@ -10,10 +10,11 @@
 const SPEC = '\\.(spec|int-spec|e2e-spec)\\.ts$';
 
 /**
- * Pure code: the event and filter-expression libs, and the query lib's plain TypeScript reference
- * implementations that the ClickHouse SQL is checked against (`*-reference.ts` and `reference/`).
+ * Pure code: the event, filter-expression and report-definition libs, and the query lib's plain
+ * TypeScript reference implementations that the ClickHouse SQL is checked against (`*-reference.ts`
+ * and `reference/`).
  */
-const PURE = ['^libs/(events|expression)/src/', '^libs/query/src/(.+-reference\\.ts$|reference/)'];
+const PURE = ['^libs/(events|expression|report-definitions)/src/', '^libs/query/src/(.+-reference\\.ts$|reference/)'];
 
 /**
  * What touches engines or the network: the engine libs (Redis for rate-limits), the drivers, and
@@ -25,10 +26,6 @@ const IO = [
   '(^|/)node_modules/(pg|@clickhouse/client|@clickhouse/client-common|kafkajs|ioredis|@electric-sql/pglite|chdb)/',
   '^(fs|fs/promises|net|http|https|http2|tls|dgram)$',
 ];
-
-/** Pure files allowed to reach Postgres through @analytics/reports, and what they reach that way. */
-const REPORTS_EXCEPTION = ['^libs/query/src/funnels/funnel-reference\\.ts$', '^libs/query/src/insights/insights-reference\\.ts$'];
-const POSTGRES_VIA_REPORTS = ['^libs/postgres/', '(^|/)node_modules/(pg|@electric-sql/pglite)/', '^fs$'];
 
 /**
  * A lib's internals: anything under its src/ but its index.ts, or a deep `@analytics/<lib>/…`
@@ -50,30 +47,11 @@ module.exports = {
     {
       name: 'pure-lib-reaches-io',
       comment:
-        'Pure code (events, expression, query references) imports nothing that touches engines, ' +
+        'Pure code (events, expression, report definitions, query references) imports nothing that touches engines, ' +
         'files or the network, directly or through another module.',
       severity: 'error',
-      from: { path: PURE, pathNot: [SPEC, ...REPORTS_EXCEPTION] },
+      from: { path: PURE, pathNot: SPEC },
       to: { path: IO, reachable: true },
-    },
-    // Exception, to be removed with the two rules below: the funnel and insights references reach
-    // Postgres through `@analytics/reports` (funnel-spec.ts and insights-math.ts/insights-spec.ts
-    // import its pure report definitions, but the lib's index also exports its Postgres-backed
-    // module). The fix is a pure lib for the report definitions that both reports and query import.
-    // Until then these two files may reach Postgres that way only: nothing else, nothing directly.
-    {
-      name: 'excepted-reference-reaches-io',
-      comment: 'The funnel and insights references reach no I/O but Postgres (through @analytics/reports, see above).',
-      severity: 'error',
-      from: { path: REPORTS_EXCEPTION },
-      to: { path: IO, pathNot: POSTGRES_VIA_REPORTS, reachable: true },
-    },
-    {
-      name: 'excepted-reference-imports-io',
-      comment: 'The funnel and insights references import no I/O module directly (see above).',
-      severity: 'error',
-      from: { path: REPORTS_EXCEPTION },
-      to: { path: IO },
     },
     {
       name: 'lib-internals-from-other-lib',

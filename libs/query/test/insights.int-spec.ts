@@ -1,4 +1,4 @@
-import { INSIGHTS_MATH } from '@analytics/reports';
+import { INSIGHTS_MATH } from '@analytics/report-definitions';
 import { propertyExpression } from '../src/expressions/query-expressions';
 import { referenceInsights } from '../src/insights/insights-reference';
 import { InsightsSpec } from '../src/insights/insights-spec';

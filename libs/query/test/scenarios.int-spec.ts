@@ -1,4 +1,4 @@
-import { validateFunnelDefinition, validateInsightsParams } from '@analytics/reports';
+import { validateFunnelDefinition, validateInsightsParams } from '@analytics/report-definitions';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { funnelSpec, parseFunnelQuery } from '../src/funnels/funnel-spec';

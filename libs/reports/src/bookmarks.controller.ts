@@ -2,7 +2,7 @@ import { CurrentAccess, ProjectAccess, ProjectAccessGuard, RequireRole } from '@
 import { AppApiController } from '@analytics/http';
 import { Body, Delete, Get, HttpCode, Param, ParseIntPipe, Patch, Post } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
-import { InsightsParams } from './definitions/insights-definition';
+import { InsightsParams } from '@analytics/report-definitions';
 import { CreateBookmarkDto, UpdateBookmarkDto } from './saved-reports.dto';
 import { SavedReportsService } from './saved-reports.service';
 import { bookmarkJson, ok } from './saved-reports.views';

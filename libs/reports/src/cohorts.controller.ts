@@ -2,7 +2,7 @@ import { CurrentAccess, ProjectAccess, ProjectAccessGuard, RequireRole } from '@
 import { AppApiController } from '@analytics/http';
 import { Body, Delete, Get, HttpCode, Param, ParseIntPipe, Patch, Post } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
-import { CohortDefinition } from './definitions/cohort-definition';
+import { CohortDefinition } from '@analytics/report-definitions';
 import { CreateCohortDto, UpdateCohortDto } from './saved-reports.dto';
 import { SavedReportsService } from './saved-reports.service';
 import { cohortJson, ok } from './saved-reports.views';

@@ -1,9 +1,8 @@
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, MaxLength, MinLength, ValidateNested } from 'class-validator';
-import { LENGTH_UNITS, LengthUnit, MAX_FUNNEL_STEPS } from './definitions/funnel-definition';
-import { INSIGHTS_MATH, INSIGHTS_UNITS, InsightsMath, InsightsUnit, MAX_INSIGHTS_METRICS } from './definitions/insights-definition';
+import { INSIGHTS_MATH, INSIGHTS_UNITS, InsightsMath, InsightsUnit, LENGTH_UNITS, LengthUnit, MAX_FUNNEL_STEPS, MAX_INSIGHTS_METRICS } from '@analytics/report-definitions';
 
-/** Shapes of the management bodies; the rules beyond shape (windows, expressions, ranges) live in definitions/. */
+/** Shapes of the management bodies; the rules beyond shape (windows, expressions, ranges) live in @analytics/report-definitions. */
 
 const NAME = [IsString(), MinLength(1), MaxLength(255)];
 const EVENT_NAME = [IsString(), MinLength(1), MaxLength(255)];

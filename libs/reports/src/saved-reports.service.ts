@@ -1,8 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { CohortDefinition, validateCohortDefinition } from './definitions/cohort-definition';
-import { FunnelDefinition, validateFunnelDefinition } from './definitions/funnel-definition';
-import { InsightsParams, validateInsightsParams } from './definitions/insights-definition';
-import { ReportsError, ReportsErrorCode } from './reports-error';
+import {
+  CohortDefinition,
+  FunnelDefinition,
+  InsightsParams,
+  ReportsError,
+  ReportsErrorCode,
+  validateCohortDefinition,
+  validateFunnelDefinition,
+  validateInsightsParams,
+} from '@analytics/report-definitions';
 import { SavedReportsRepository } from './saved-reports.repository';
 import { ReportKind, SavedReportRow } from './saved-reports.schema';
 

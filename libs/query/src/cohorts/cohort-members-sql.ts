@@ -1,6 +1,6 @@
 import { EVENTS_TABLE, PROFILES_TABLE } from '@analytics/clickhouse';
 import { compileWhere, ExpressionError, profilesScope } from '@analytics/expression';
-import { CohortBehavior, CohortDefinition, isBehaviorCohort } from '@analytics/reports';
+import { CohortBehavior, CohortDefinition, isBehaviorCohort } from '@analytics/report-definitions';
 import { BoundQuery } from '../clickhouse/query-runner';
 import { parseEventExpression, whereSql } from '../expressions/query-expressions';
 import { QueryError, QueryErrorCode } from '../query-error';

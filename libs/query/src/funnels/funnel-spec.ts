@@ -1,4 +1,4 @@
-import { checkFunnelWindow, FunnelDefinition, funnelWindowMs, LENGTH_UNITS, LengthUnit } from '@analytics/reports';
+import { checkFunnelWindow, FunnelDefinition, funnelWindowMs, LENGTH_UNITS, LengthUnit } from '@analytics/report-definitions';
 import { EventExpression, optionalEventExpression } from '../expressions/query-expressions';
 import { dateBuckets, dayRange, QueryParams } from '../http/query-params';
 import { DateBuckets } from '../time/buckets';

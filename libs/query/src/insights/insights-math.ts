@@ -1,4 +1,4 @@
-import { InsightsMath } from '@analytics/reports';
+import { InsightsMath } from '@analytics/report-definitions';
 
 /**
  * The math of insights over one period's numbers, in plain TypeScript (the reference). Periods with

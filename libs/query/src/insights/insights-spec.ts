@@ -1,4 +1,4 @@
-import { DEFAULT_INSIGHTS_LIMIT, InsightsMath, InsightsParams } from '@analytics/reports';
+import { DEFAULT_INSIGHTS_LIMIT, InsightsMath, InsightsParams } from '@analytics/report-definitions';
 import { EventExpression, optionalEventExpression, propertyExpression } from '../expressions/query-expressions';
 import { SeriesUnit } from '../time/series';
 import { parseDay, today } from '../time/utc-days';

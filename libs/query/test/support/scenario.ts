@@ -1,4 +1,4 @@
-import { FunnelDefinition, InsightsParams } from '@analytics/reports';
+import { FunnelDefinition, InsightsParams } from '@analytics/report-definitions';
 import { JsonObject } from '@analytics/expression';
 import { StoredEvent } from './stored-events';
 

@@ -1,5 +1,5 @@
 import { compileSegment, compileWhere, eventsScope, ExpressionError, profilesScope } from '@analytics/expression';
-import { invalidDefinition } from '../reports-error';
+import { invalidDefinition } from './reports-error';
 
 /** What an expression reads: events (with no profile joined), or user profiles. */
 export type ExpressionSource = 'events' | 'profiles';

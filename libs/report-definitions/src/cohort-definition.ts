@@ -1,4 +1,4 @@
-import { invalidDefinition } from '../reports-error';
+import { invalidDefinition } from './reports-error';
 import { checkExpression, checkOptionalExpression } from './expression-check';
 import { optional } from './optional';
 import { MAX_LAST_DAYS } from './insights-definition';

@@ -1,4 +1,4 @@
-import { ReportsError } from '../reports-error';
+import { ReportsError } from './reports-error';
 import { validateCohortDefinition } from './cohort-definition';
 import { validateFunnelDefinition } from './funnel-definition';
 import { validateInsightsParams } from './insights-definition';

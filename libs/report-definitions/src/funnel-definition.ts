@@ -1,4 +1,4 @@
-import { invalidDefinition } from '../reports-error';
+import { invalidDefinition } from './reports-error';
 import { checkOptionalExpression } from './expression-check';
 import { optional } from './optional';
 
