@@ -30,6 +30,11 @@ export class OAuthTokensService {
     return { token, expires };
   }
 
+  /** Whether this token was verified in the last 30 s, so checking it again costs no KDF. */
+  isVerified(token: string): boolean {
+    return this.cache.get(VerifiedCache.key(token)) !== undefined;
+  }
+
   /** The issuing account and its memberships, if the token is known and unexpired. */
   async verify(token: string, now = new Date()): Promise<AuthenticatedAccount | undefined> {
     const key = VerifiedCache.key(token);

@@ -52,6 +52,11 @@ export class ServiceAccountCredentials implements OnModuleInit, OnApplicationShu
     return verified;
   }
 
+  /** Whether these credentials were verified in the last 30 s, so checking them again costs no KDF. */
+  isVerified(username: string, secret: string): boolean {
+    return this.cache.get(VerifiedCache.key(username, secret)) !== undefined;
+  }
+
   /** Forget cached verifications (after changes made in this process, e.g. a deleted account). */
   forget(): void {
     this.cache.clear();

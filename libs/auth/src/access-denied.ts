@@ -7,11 +7,14 @@ export enum AccessDeniedCode {
   Unauthenticated = 'unauthenticated',
   /** No right to this project, organization or action (403). */
   Forbidden = 'forbidden',
+  /** Too many failed authentications from this address or for this account; `retryAfterSeconds` says when to try again (429). */
+  Throttled = 'throttled',
 }
 
-/** Bad request scope (400), no or bad credentials (401), or no right to this project or action (403). */
+/** Bad request scope (400), no or bad credentials (401), no right to this project or action (403), or throttled (429). */
 export class AccessDenied extends domainErrorByStatus({
   400: AccessDeniedCode.InvalidScope,
   401: AccessDeniedCode.Unauthenticated,
   403: AccessDeniedCode.Forbidden,
+  429: AccessDeniedCode.Throttled,
 }) {}

@@ -1,7 +1,8 @@
-import { effectiveRole, OAuthTokensService } from '@analytics/accounts';
+import { effectiveRole } from '@analytics/accounts';
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AccessDenied } from './access-denied';
+import { PrincipalResolver } from './principal';
 import { AccessRequest, requiredRole } from './project-access.guard';
 import { ProjectAuthenticator } from './project-authenticator';
 import { Role, satisfies } from './roles';
@@ -14,7 +15,7 @@ import { Role, satisfies } from './roles';
 export class BearerAccessGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
-    private readonly tokens: OAuthTokensService,
+    private readonly principals: PrincipalResolver,
     private readonly projects: ProjectAuthenticator,
   ) {}
 
@@ -22,7 +23,7 @@ export class BearerAccessGuard implements CanActivate {
     const req = context.switchToHttp().getRequest<AccessRequest>();
     const match = /^Bearer\s+([A-Za-z0-9._~+/-]{16,512}=*)\s*$/i.exec(req.headers.authorization ?? '');
     if (!match) throw new AccessDenied(401, 'authentication required: Authorization: Bearer <OAuth token>');
-    const principal = await this.tokens.verify(match[1]);
+    const principal = await this.principals.fromBearer(match[1], req.ip);
     if (!principal) throw new AccessDenied(401, 'invalid or expired OAuth token');
     const projectToken = new URL(req.originalUrl, 'http://local').searchParams.get('token');
     if (!projectToken) throw new AccessDenied(400, 'token (the project token) is required');

@@ -1,6 +1,7 @@
 export { AccessDenied } from './access-denied';
 export { AuthModule } from './auth.module';
 export { BasicCredentials, parseBasicCredentials } from './basic-credentials';
+export { LoginAttempt, LoginThrottle } from './login-throttle';
 export { BearerAccessGuard } from './bearer-access.guard';
 export { AccountGuard, CurrentAccount, OrganizationAccessGuard } from './organization-access.guard';
 export { Principal, PrincipalResolver } from './principal';

@@ -17,7 +17,7 @@ export const CurrentAccount = createParamDecorator((_: unknown, context: Executi
 });
 
 async function authenticateAccount(principals: PrincipalResolver, req: AccountRequest): Promise<AuthenticatedAccount> {
-  const principal = await principals.fromBasic(req.headers.authorization);
+  const principal = await principals.fromBasic(req.headers.authorization, req.ip);
   if (principal.kind !== 'service-account') throw new AccessDenied(403, 'this needs a service account; a project secret acts on its project only');
   req.account = principal;
   return principal;

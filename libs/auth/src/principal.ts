@@ -1,8 +1,10 @@
-import { AuthenticatedAccount, effectiveRole, ServiceAccountCredentials } from '@analytics/accounts';
+import { AuthenticatedAccount, effectiveRole, OAuthTokensService, ServiceAccountCredentials } from '@analytics/accounts';
 import { Project } from '@analytics/projects';
 import { Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
 import { AccessDenied } from './access-denied';
 import { parseBasicCredentials } from './basic-credentials';
+import { LoginAttempt, LoginThrottle } from './login-throttle';
 import { ProjectAccess } from './project-access';
 import { ProjectAuthenticator } from './project-authenticator';
 import { Role } from './roles';
@@ -12,25 +14,67 @@ export type Principal = ({ kind: 'service-account' } & AuthenticatedAccount) | {
 
 const INVALID = 'invalid credentials';
 
-/** Resolves HTTP Basic credentials; every failure reads the same, whether or not the account exists. */
+/**
+ * Resolves credentials; every failure reads the same, whether or not the account exists. Credentials
+ * not verified recently go through the {@link LoginThrottle} (`clientIp`: Express's `req.ip`, which
+ * honours TRUST_PROXY), and the same credentials arriving at once from one address are checked once.
+ */
 @Injectable()
 export class PrincipalResolver {
+  private readonly inFlight = new Map<string, Promise<unknown>>();
+
   constructor(
     private readonly accounts: ServiceAccountCredentials,
     private readonly projects: ProjectAuthenticator,
+    private readonly tokens: OAuthTokensService,
+    private readonly throttle: LoginThrottle,
   ) {}
 
-  async fromBasic(authorization: string | undefined): Promise<Principal> {
+  async fromBasic(authorization: string | undefined, clientIp: string | undefined): Promise<Principal> {
     const credentials = parseBasicCredentials(authorization);
     if (!credentials) throw new AccessDenied(401, 'authentication required: HTTP Basic with a service account or the project secret');
-    if (credentials.password !== '') {
-      const account = await this.accounts.verify(credentials.username, credentials.password);
+    const { username, password } = credentials;
+    if (password !== '') {
+      const known = this.accounts.isVerified(username, password);
+      const account = await this.checked({ ip: clientIp, username }, known, ['account', username, password], () => this.accounts.verify(username, password));
       if (!account) throw new AccessDenied(401, INVALID);
       return { kind: 'service-account', ...account };
     }
-    const project = await this.projects.bySecret(credentials.username);
+    const project = await this.checked({ ip: clientIp }, this.projects.isKnownSecret(username), ['secret', username], () => this.projects.bySecret(username));
     if (!project) throw new AccessDenied(401, INVALID);
     return { kind: 'project-secret', project };
+  }
+
+  /** The project whose secret, or token, is this Basic username (`/import` accepts either). */
+  projectBySecretOrToken(secretOrToken: string, clientIp: string | undefined): Promise<Project | undefined> {
+    const known = this.projects.isKnownSecret(secretOrToken) || this.projects.isKnownToken(secretOrToken);
+    return this.checked({ ip: clientIp }, known, ['secret-or-token', secretOrToken], async () => {
+      return (await this.projects.bySecret(secretOrToken)) ?? (await this.projects.byToken(secretOrToken));
+    });
+  }
+
+  /** The account behind an OAuth bearer token (compliance), if the token is known and unexpired. */
+  fromBearer(token: string, clientIp: string | undefined): Promise<AuthenticatedAccount | undefined> {
+    return this.checked({ ip: clientIp }, this.tokens.isVerified(token), ['bearer', token], () => this.tokens.verify(token));
+  }
+
+  /**
+   * Runs a credential check: at once when the credentials were verified recently; otherwise admitted
+   * by the throttle first (429 past its limit), its points given back if the credentials were right.
+   */
+  private checked<T>(attempt: LoginAttempt, known: boolean, credential: string[], check: () => Promise<T | undefined>): Promise<T | undefined> {
+    if (known) return check();
+    const key = createHash('sha256').update([attempt.ip ?? '', ...credential].join('\u0000')).digest('hex');
+    const running = this.inFlight.get(key) as Promise<T | undefined> | undefined;
+    if (running) return running;
+    const result = (async () => {
+      await this.throttle.admit(attempt);
+      const value = await check();
+      if (value !== undefined) await this.throttle.succeeded(attempt);
+      return value;
+    })().finally(() => this.inFlight.delete(key));
+    this.inFlight.set(key, result);
+    return result;
   }
 
   /**

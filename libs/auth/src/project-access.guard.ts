@@ -46,7 +46,7 @@ export class ProjectAccessGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<AccessRequest>();
     const required = requiredRole(this.reflector, context);
-    const principal = await this.principals.fromBasic(req.headers.authorization);
+    const principal = await this.principals.fromBasic(req.headers.authorization, req.ip);
     const access = await this.principals.accessTo(principal, requestedProjectId(req));
     if (!satisfies(access.role, required)) throw new AccessDenied(403, `this needs the ${required} role or above on project ${access.project.id}`);
     req.projectAccess = access;

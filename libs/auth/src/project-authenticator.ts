@@ -23,11 +23,20 @@ export class ProjectAuthenticator {
   constructor(private readonly projects: ProjectsService) {}
 
   bySecret(secret: string): Promise<Project | undefined> {
-    return this.cached(`s:${createHash('sha256').update(secret).digest('hex')}`, () => this.projects.findBySecret(secret));
+    return this.cached(secretKey(secret), () => this.projects.findBySecret(secret));
   }
 
   byToken(token: string): Promise<Project | undefined> {
     return this.cached(`t:${token}`, () => this.projects.findByToken(token));
+  }
+
+  /** Whether this secret names a project this process verified recently (no lookup, no KDF). */
+  isKnownSecret(secret: string): boolean {
+    return this.fresh(secretKey(secret)) !== undefined;
+  }
+
+  isKnownToken(token: string): boolean {
+    return this.fresh(`t:${token}`) !== undefined;
   }
 
   byId(id: number): Promise<Project | undefined> {
@@ -39,10 +48,15 @@ export class ProjectAuthenticator {
     this.cache.clear();
   }
 
+  private fresh(key: string): Project | undefined {
+    const hit = this.cache.get(key);
+    return hit && hit.expiresAt > Date.now() ? hit.project : undefined;
+  }
+
   private async cached(key: string, load: () => Promise<Project | undefined>): Promise<Project | undefined> {
     const now = Date.now();
-    const hit = this.cache.get(key);
-    if (hit && hit.expiresAt > now) return hit.project;
+    const hit = this.fresh(key);
+    if (hit) return hit;
     const project = await load();
     if (!project) return undefined;
     if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value as string);
@@ -50,3 +64,5 @@ export class ProjectAuthenticator {
     return project;
   }
 }
+
+const secretKey = (secret: string) => `s:${createHash('sha256').update(secret).digest('hex')}`;

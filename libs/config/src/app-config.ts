@@ -59,6 +59,8 @@ export class AppConfig {
   readonly exportLimits: { perHour: number; perSecond: number; concurrent: number };
   /** The query API's limits per project (the spec's 60/hour, 3/second, 5 at once) and its query time limit. */
   readonly query: { limits: { perHour: number; perSecond: number; concurrent: number }; maxExecutionSeconds: number };
+  /** Failed authentications (wrong secret, unknown account) allowed per client address and per username in each window. */
+  readonly authFailures: { perIp: number; perUsername: number; windowSeconds: number };
   /** Schema writes per organization per minute (the real API's 5), dropped-rule cache, `schemas/seen` window. */
   readonly dictionary: { schemaWritesPerMinute: number; cacheTtlMs: number; seenDays: number };
   readonly objectStore: ObjectStoreSettings;
@@ -119,6 +121,12 @@ export class AppConfig {
         concurrent: env.QUERY_LIMIT_CONCURRENT ?? 5,
       },
       maxExecutionSeconds: env.QUERY_MAX_EXECUTION_SECONDS ?? 60,
+    };
+    // One address alone reaches its limit before it can lock an account for everyone else.
+    this.authFailures = {
+      perIp: env.AUTH_FAILURES_PER_IP ?? 10,
+      perUsername: env.AUTH_FAILURES_PER_USERNAME ?? 20,
+      windowSeconds: env.AUTH_FAILURE_WINDOW_SECONDS ?? 60,
     };
     this.dictionary = {
       schemaWritesPerMinute: env.SCHEMA_WRITES_PER_MINUTE ?? 5,

@@ -128,6 +128,10 @@ export class Environment {
   @Integer(1, 1_000_000) QUERY_LIMIT_CONCURRENT?: number;
   @Integer(1, 3600) QUERY_MAX_EXECUTION_SECONDS?: number;
 
+  @Integer(1, 1_000_000) AUTH_FAILURES_PER_IP?: number;
+  @Integer(1, 1_000_000) AUTH_FAILURES_PER_USERNAME?: number;
+  @Integer(1, 86_400) AUTH_FAILURE_WINDOW_SECONDS?: number;
+
   @Integer(1, 1_000_000) SCHEMA_WRITES_PER_MINUTE?: number;
   @Integer(100, 60_000) DICTIONARY_CACHE_TTL_MS?: number;
   @Integer(1, 365) DICTIONARY_SEEN_DAYS?: number;

@@ -1,4 +1,4 @@
-import { AccessDenied, PrincipalResolver, ProjectAuthenticator, parseBasicCredentials, satisfies } from '@analytics/auth';
+import { AccessDenied, PrincipalResolver, parseBasicCredentials, satisfies } from '@analytics/auth';
 import { AppConfig } from '@analytics/config';
 import { Project } from '@analytics/projects';
 import { Controller, Get, Post, Req, Res } from '@nestjs/common';
@@ -24,7 +24,6 @@ export class ImportController {
   constructor(
     private readonly config: AppConfig,
     private readonly ingest: IngestService,
-    private readonly authenticator: ProjectAuthenticator,
     private readonly principals: PrincipalResolver,
   ) {}
 
@@ -65,18 +64,18 @@ export class ImportController {
   private async authenticate(req: Request): Promise<Project> {
     const credentials = parseBasicCredentials(req.headers.authorization);
     if (!credentials) throw new IngestError(401, 'missing credentials: send the project secret as the Basic auth username');
-    if (credentials.password === '') {
-      const project = (await this.authenticator.bySecret(credentials.username)) ?? (await this.authenticator.byToken(credentials.username));
-      if (!project) throw new IngestError(401, 'invalid credentials');
-      return project;
-    }
     try {
-      const principal = await this.principals.fromBasic(req.headers.authorization);
+      if (credentials.password === '') {
+        const project = await this.principals.projectBySecretOrToken(credentials.username, req.ip);
+        if (!project) throw new IngestError(401, 'invalid credentials');
+        return project;
+      }
+      const principal = await this.principals.fromBasic(req.headers.authorization, req.ip);
       const access = await this.principals.accessTo(principal, queryOf(req).get('project_id') ?? undefined);
       if (!satisfies(access.role, 'admin')) throw new AccessDenied(403, `importing needs the admin role or above on project ${access.project.id}`);
       return access.project;
     } catch (error) {
-      if (error instanceof AccessDenied) throw new IngestError(error.status, error.message);
+      if (error instanceof AccessDenied) throw new IngestError(error.status, error.message, error.retryAfterSeconds);
       throw error;
     }
   }

@@ -1,3 +1,4 @@
+export { clientAddressKey } from './client-address';
 export { ConcurrencySlot, ConcurrencySlots, ConcurrencySlotsOptions } from './concurrency-slots';
 export { QuotaDecision, QuotaRule, RateLimit, RateLimitDecision, RateLimiterFactory, RateLimitRule, RequestQuota } from './rate-limiter.factory';
 export { RateLimitsModule } from './rate-limits.module';

@@ -1,5 +1,5 @@
 import { AppConfig } from '@analytics/config';
-import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import Redis from 'ioredis';
 import { RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { ConcurrencySlots } from './concurrency-slots';
@@ -29,6 +29,10 @@ export class RateLimit {
     }
   }
 
+  /** Gives points back (an attempt that turned out not to count, such as a successful login). */
+  async reward(key: string | number, points = 1): Promise<void> {
+    await this.limiter.reward(String(key), points);
+  }
 }
 
 export interface QuotaRule {
@@ -74,12 +78,29 @@ export class RequestQuota {
  * refusing traffic.
  */
 @Injectable()
-export class RateLimiterFactory implements OnApplicationShutdown {
+export class RateLimiterFactory implements OnModuleInit, OnApplicationShutdown {
   private readonly redis: Redis | undefined;
 
   constructor(config: AppConfig) {
     this.redis = config.redisUrl ? new Redis(config.redisUrl, { enableOfflineQueue: false, lazyConnect: false, maxRetriesPerRequest: 1 }) : undefined;
     this.redis?.on('error', () => undefined); // the insurance limiter takes over; ioredis reconnects
+  }
+
+  /** Waits briefly for Redis at start, so the first requests already count in the shared store; never fails the start. */
+  async onModuleInit(): Promise<void> {
+    const redis = this.redis;
+    if (!redis || redis.status === 'ready') return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        redis.off('ready', done);
+        redis.off('error', done);
+        resolve();
+      };
+      const timer = setTimeout(done, 2_000);
+      redis.once('ready', done);
+      redis.once('error', done);
+    });
   }
 
   create(rule: RateLimitRule): RateLimit {
