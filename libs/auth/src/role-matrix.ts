@@ -114,11 +114,11 @@ export const ROLE_MATRIX: readonly RouteAccess[] = [
   ]),
 
   ...ownedBy('compliance', [
-    route('POST', '/api/app/data-retrievals/v3.0', 'bearer', 'admin', false),
-    route('GET', '/api/app/data-retrievals/v3.0/:trackingId', 'bearer', 'admin', false),
-    route('POST', '/api/app/data-deletions/v3.0', 'bearer', 'admin', false),
-    route('GET', '/api/app/data-deletions/v3.0/:trackingId', 'bearer', 'admin', false),
-    route('DELETE', '/api/app/data-deletions/v3.0/:trackingId', 'bearer', 'admin', false),
+    route('POST', '/api/app/data-retrievals/v3.0', 'bearer', 'admin'),
+    route('GET', '/api/app/data-retrievals/v3.0/:trackingId', 'bearer', 'admin'),
+    route('POST', '/api/app/data-deletions/v3.0', 'bearer', 'admin'),
+    route('GET', '/api/app/data-deletions/v3.0/:trackingId', 'bearer', 'admin'),
+    route('DELETE', '/api/app/data-deletions/v3.0/:trackingId', 'bearer', 'admin'),
   ]),
 
   ...ownedBy('export', [

@@ -1,10 +1,12 @@
 import { AnnotationsModule } from '@analytics/annotations';
+import { ComplianceModule } from '@analytics/compliance';
 import { AppConfig, ServiceName } from '@analytics/config';
 import { DictionaryModule } from '@analytics/dictionary';
 import { EventWriterModule } from '@analytics/event-writer';
 import { ExportModule } from '@analytics/export';
 import { DownloadsModule } from '@analytics/object-store';
 import { IngestModule } from '@analytics/ingest';
+import { JobsModule } from '@analytics/jobs';
 import { ManagementModule } from '@analytics/management';
 import { GroupKeysModule, ProfilesIngestModule, ProfilesQueryModule, ProfilesWriterModule } from '@analytics/profiles';
 import { QueryModule } from '@analytics/query';
@@ -58,7 +60,8 @@ export const SERVICE_MAP: Record<ServiceName, ServiceDefinition> = {
   compliance: {
     title: 'Compliance service',
     engines: { postgres: true, clickhouse: true },
-    modules: () => [],
+    // The one JobsModule of the process (global): a row that adds jobs later shares it.
+    modules: () => [JobsModule.forRoot(), ComplianceModule.forRoot()],
   },
 };
 

@@ -1,0 +1,75 @@
+import { DownloadLinks } from '@analytics/object-store';
+import { JobQueue, RunningJob } from '@analytics/jobs';
+import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { ComplianceJob, ComplianceKind, FINISHED } from './compliance-job';
+import { ComplianceJobsRepository } from './compliance-jobs.repository';
+import { COMPLIANCE_SETTINGS, ComplianceSettings } from './compliance-settings';
+import { queueOf } from './compliance.service';
+import { DeletionRepository } from './deletion.repository';
+import { RetrievalRepository } from './retrieval.repository';
+
+interface WorkItem {
+  id: string;
+}
+
+/** The object key of a retrieval's file: deterministic, so a repeated attempt overwrites it. */
+export const retrievalKey = (job: ComplianceJob) => `data-retrievals/${job.projectId}/${job.id}.ndjson.gz`;
+
+/**
+ * Runs compliance jobs: PENDING → STAGING (ids and bounds fixed at the request) → STARTED (no way
+ * back) → SUCCESS, or FAILURE once the last attempt failed. Attempts are idempotent: deletions are
+ * bounded by the request time, retrieval files have one name per job.
+ */
+@Injectable()
+export class ComplianceWorker implements OnModuleInit {
+  private readonly logger = new Logger(ComplianceWorker.name);
+
+  constructor(
+    private readonly queue: JobQueue,
+    private readonly jobs: ComplianceJobsRepository,
+    private readonly deletions: DeletionRepository,
+    private readonly retrievals: RetrievalRepository,
+    private readonly links: DownloadLinks,
+    @Inject(COMPLIANCE_SETTINGS) private readonly settings: ComplianceSettings,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    const policy = { retryLimit: this.settings.retryLimit, retryDelaySeconds: this.settings.retryDelaySeconds, retryBackoff: true, expireInSeconds: this.settings.expireInSeconds };
+    for (const kind of ['deletion', 'retrieval'] as ComplianceKind[]) {
+      await this.queue.define(queueOf(kind), policy);
+      await this.queue.work<WorkItem>(queueOf(kind), (job) => this.run(job), { pollingIntervalSeconds: this.settings.pollingIntervalSeconds });
+    }
+  }
+
+  async run(item: RunningJob<WorkItem>): Promise<void> {
+    const job = await this.jobs.byId(item.payload.id);
+    if (!job || FINISHED.includes(job.status)) return;
+    await this.jobs.transition(job.id, ['PENDING'], 'STAGING');
+    // A cancel that won the race leaves the job REVOKED: nothing is done.
+    if (!(await this.jobs.transition(job.id, ['STAGING', 'STARTED'], 'STARTED'))) return;
+    try {
+      if (job.kind === 'deletion') await this.delete(job, item.signal);
+      else await this.retrieve(job, item.signal);
+    } catch (error) {
+      const reason = (error as Error).message;
+      if (item.attempt <= this.settings.retryLimit) throw error;
+      this.logger.error(`compliance ${job.kind} ${job.id} failed after ${item.attempt} attempts: ${reason}`);
+      await this.jobs.transition(job.id, ['STARTED'], 'FAILURE', { error: reason });
+    }
+  }
+
+  private async delete(job: ComplianceJob, signal: AbortSignal): Promise<void> {
+    const scope = { projectId: job.projectId, distinctIds: job.distinctIds, ingestedBefore: job.requestedAt };
+    await this.deletions.delete(scope, signal);
+    const left = Object.entries(await this.deletions.remaining(scope, signal)).filter(([, n]) => n > 0);
+    if (left.length) throw new Error(`rows left after the delete: ${left.map(([table, n]) => `${table} ${n}`).join(', ')}`);
+    await this.jobs.transition(job.id, ['STARTED'], 'SUCCESS');
+  }
+
+  private async retrieve(job: ComplianceJob, signal: AbortSignal): Promise<void> {
+    const key = retrievalKey(job);
+    const since = job.complianceType === 'CCPA' ? new Date(job.requestedAt.getTime() - this.settings.ccpaWindowDays * 86_400_000) : undefined;
+    await this.retrievals.write(key, { projectId: job.projectId, distinctIds: job.distinctIds, disclosureType: job.disclosureType, since }, signal);
+    await this.jobs.transition(job.id, ['STARTED'], 'SUCCESS', { resultUrl: this.links.url(key, { ttlSeconds: this.settings.linkTtlSeconds }) });
+  }
+}

@@ -1,0 +1,89 @@
+import { ClickHouseClient, ClickHouseDdl } from '@analytics/clickhouse';
+import { AppConfig } from '@analytics/config';
+import { Postgres, selectRows } from '@analytics/postgres';
+import { Inject, Injectable } from '@nestjs/common';
+import { sql } from 'drizzle-orm';
+import { DISTINCT_ID_TABLES, DistinctIdTable } from './distinct-id-tables';
+
+/** What a deletion removes: the ids' rows of one project, events only up to the ingestion bound. */
+export interface DeletionScope {
+  projectId: number;
+  distinctIds: string[];
+  /** Rows ingested (`processed_at`) before this are deleted; later ones are kept. */
+  ingestedBefore: Date;
+}
+
+const chTime = (date: Date) => date.toISOString().replace('T', ' ').replace('Z', '');
+
+/**
+ * Erases the ids from every table of the registry: ClickHouse lightweight `DELETE` (on each shard's
+ * local table on a cluster), plain `delete` in Postgres; then counts what is left in each.
+ */
+@Injectable()
+export class DeletionRepository {
+  private readonly ddl: ClickHouseDdl;
+
+  constructor(
+    @Inject(ClickHouseClient) private readonly clickhouse: ClickHouseClient,
+    private readonly postgres: Postgres,
+    config: AppConfig,
+  ) {
+    this.ddl = new ClickHouseDdl(config.clickhouseCluster);
+  }
+
+  private chPredicate(table: DistinctIdTable): string {
+    let where = `project_id = {project:UInt32} AND ${table.column} IN {ids:Array(String)}`;
+    if (table.where) where += ` AND ${table.where}`;
+    if (table.boundedBy) where += ` AND ${table.boundedBy} < {bound:DateTime64(3, 'UTC')}`;
+    return where;
+  }
+
+  private chParams(scope: DeletionScope) {
+    return { project: scope.projectId, ids: scope.distinctIds, bound: chTime(scope.ingestedBefore) };
+  }
+
+  private pgPredicate(table: DistinctIdTable, scope: DeletionScope) {
+    // Registry names are constants of this lib, never user input.
+    return sql`project_id = ${scope.projectId} and ${sql.identifier(table.column)} in (select jsonb_array_elements_text(${JSON.stringify(scope.distinctIds)}::jsonb))${table.where ? sql.raw(` and ${table.where}`) : sql``}`;
+  }
+
+  /** Deletes the scope's rows everywhere; idempotent (a repeat deletes nothing more). */
+  async delete(scope: DeletionScope, signal?: AbortSignal): Promise<void> {
+    for (const table of DISTINCT_ID_TABLES) {
+      if (table.kept) continue;
+      if (table.engine === 'clickhouse') {
+        await this.clickhouse.command({
+          query: `DELETE FROM ${this.ddl.storageTable(table.table)}${this.ddl.onCluster} WHERE ${this.chPredicate(table)}`,
+          query_params: this.chParams(scope),
+          // Wait for the delete on every replica, so the count below sees it.
+          clickhouse_settings: { lightweight_deletes_sync: '2' },
+          abort_signal: signal,
+        });
+      } else {
+        await this.postgres.db.execute(sql`delete from ${sql.identifier(table.table)} where ${this.pgPredicate(table, scope)}`);
+      }
+    }
+  }
+
+  /** Rows of the scope still stored, per table (ClickHouse without FINAL: every copy counts). */
+  async remaining(scope: DeletionScope, signal?: AbortSignal): Promise<Record<string, number>> {
+    const counts: Record<string, number> = {};
+    for (const table of DISTINCT_ID_TABLES) {
+      if (table.kept) continue;
+      if (table.engine === 'clickhouse') {
+        const result = await this.clickhouse.query({
+          query: `SELECT count() AS n FROM ${table.table} WHERE ${this.chPredicate(table)}`,
+          query_params: this.chParams(scope),
+          format: 'JSONEachRow',
+          abort_signal: signal,
+        });
+        const [row] = await result.json<{ n: string | number }>();
+        counts[`clickhouse.${table.table}`] = Number(row?.n ?? 0);
+      } else {
+        const [row] = await selectRows<{ n: string | number }>(this.postgres.db, sql`select count(*) as n from ${sql.identifier(table.table)} where ${this.pgPredicate(table, scope)}`);
+        counts[`postgres.${table.table}`] = Number(row?.n ?? 0);
+      }
+    }
+    return counts;
+  }
+}

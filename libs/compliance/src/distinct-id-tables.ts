@@ -1,0 +1,29 @@
+import { EVENTS_TABLE, PROFILES_TABLE } from '@analytics/clickhouse';
+
+/**
+ * Every table that holds a user's distinct id, and how a deletion finds the ids' rows in it. A
+ * test reads the migrated schemas of both engines and fails when a table has an identity column
+ * (`distinct_id`, `profile_id`) that is not named here.
+ */
+export interface DistinctIdTable {
+  engine: 'clickhouse' | 'postgres';
+  table: string;
+  /** The column holding the distinct id. */
+  column: string;
+  /** Extra predicate on the rows: user profiles only (group profiles are keyed by group id). */
+  where?: string;
+  /** Deletion bounded by ingestion time (`processed_at` before the request): later rows are kept. */
+  boundedBy?: string;
+  /** Not erased by a deletion, and why. */
+  kept?: string;
+}
+
+export const DISTINCT_ID_TABLES: readonly DistinctIdTable[] = [
+  { engine: 'clickhouse', table: EVENTS_TABLE, column: 'distinct_id', boundedBy: 'processed_at' },
+  { engine: 'clickhouse', table: PROFILES_TABLE, column: 'profile_id', where: "group_key = ''" },
+  { engine: 'postgres', table: 'profiles', column: 'profile_id', where: "group_key = ''" },
+  { engine: 'postgres', table: 'compliance_jobs', column: 'distinct_ids', kept: 'the record of the request itself, which the status endpoint answers with' },
+];
+
+/** Column names that hold a distinct id wherever they appear. */
+export const IDENTITY_COLUMNS: readonly string[] = ['distinct_id', 'distinct_ids', 'profile_id'];

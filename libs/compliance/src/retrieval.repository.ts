@@ -1,0 +1,98 @@
+import { ClickHouseClient, EVENTS_TABLE, parseClickHouseUrl, PROFILES_TABLE } from '@analytics/clickhouse';
+import { AppConfig } from '@analytics/config';
+import { LocalObjectStore, ObjectStore, objectKey } from '@analytics/object-store';
+import { Inject, Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { PassThrough } from 'node:stream';
+import { createGzip } from 'node:zlib';
+import { DisclosureType } from './compliance-job';
+
+export interface RetrievalScope {
+  projectId: number;
+  distinctIds: string[];
+  disclosureType: DisclosureType;
+  /** CCPA: only events since this time. */
+  since?: Date;
+}
+
+const chTime = (date: Date) => date.toISOString().replace('T', ' ').replace('Z', '');
+
+/** The raw export's line (libs/export), assembled by ClickHouse: the stored properties text is spliced in. */
+const EXPORTED_EVENT = `concat(
+  '{"event":', toJSONString(event),
+  ',"properties":{"time":', toString(toUnixTimestamp(time)),
+  ',"distinct_id":', toJSONString(distinct_id),
+  ',"$insert_id":', toJSONString(insert_id),
+  ',"mp_processing_time_ms":', toString(toUnixTimestamp64Milli(processed_at)),
+  if(properties = '{}', '', concat(',', substring(properties, 2, length(properties) - 2))),
+  '}}')`;
+
+const EVENTS = `FROM ${EVENTS_TABLE} FINAL WHERE project_id = {project:UInt32} AND distinct_id IN {ids:Array(String)} AND time >= {since:DateTime64(3, 'UTC')}`;
+const PROFILES = `FROM ${PROFILES_TABLE} FINAL WHERE project_id = {project:UInt32} AND group_key = '' AND profile_id IN {ids:Array(String)}`;
+
+/** One `line String` per output line, for each disclosure type. */
+const LINES: Record<DisclosureType, string> = {
+  Data: `SELECT line FROM (
+      SELECT ${EXPORTED_EVENT} AS line, 0 AS part, time AS t, insert_id AS k ${EVENTS}
+      UNION ALL
+      SELECT concat('{"$distinct_id":', toJSONString(profile_id), ',"$properties":', properties, '}'), 1, toDateTime64(0, 3, 'UTC'), profile_id ${PROFILES}
+    ) ORDER BY part, t, k`,
+  Categories: `SELECT line FROM (
+      SELECT concat('{"distinct_id":', toJSONString(distinct_id), ',"event_properties":', toJSONString(arraySort(groupUniqArrayArray(JSONExtractKeys(properties)))), '}') AS line, 0 AS part, distinct_id AS k ${EVENTS} GROUP BY distinct_id
+      UNION ALL
+      SELECT concat('{"distinct_id":', toJSONString(profile_id), ',"profile_properties":', toJSONString(arraySort(JSONExtractKeys(properties))), '}'), 1, profile_id ${PROFILES}
+    ) ORDER BY part, k`,
+  Sources: `SELECT concat('{"distinct_id":', toJSONString(distinct_id), ',"sources":', toJSONString(arraySort(arrayFilter(x -> x != '',
+        arrayConcat(groupUniqArray(JSONExtractString(properties, '$lib')), groupUniqArray(JSONExtractString(properties, 'mp_lib')))))), '}') AS line
+      ${EVENTS} GROUP BY distinct_id ORDER BY distinct_id`,
+};
+
+/**
+ * Writes a retrieval file: gzip NDJSON, one line per event (the raw export's format) and one per
+ * profile. With chDB and the local folder, ClickHouse writes the file itself (`file(…)`); otherwise
+ * its output streams through gzip into the store, a part at a time, so memory stays flat either way.
+ */
+@Injectable()
+export class RetrievalRepository {
+  private readonly inProcess: boolean;
+
+  constructor(
+    @Inject(ClickHouseClient) private readonly clickhouse: ClickHouseClient,
+    private readonly store: ObjectStore,
+    config: AppConfig,
+  ) {
+    this.inProcess = parseClickHouseUrl(config.clickhouseUrl).kind === 'chdb';
+  }
+
+  async write(key: string, scope: RetrievalScope, signal?: AbortSignal): Promise<void> {
+    const params = { project: scope.projectId, ids: scope.distinctIds, since: chTime(scope.since ?? new Date(0)) };
+    const select = LINES[scope.disclosureType];
+    if (this.inProcess && this.store instanceof LocalObjectStore) return this.writeFile(this.store.root, key, select, params, signal);
+    const result = await this.clickhouse.exec({ query: `${select} FORMAT TabSeparatedRaw`, query_params: params, abort_signal: signal });
+    const body = new PassThrough();
+    const gzipped = pipeline(result.stream, createGzip(), body);
+    await Promise.all([this.store.put(key, body, { contentType: 'application/gzip' }), gzipped]);
+  }
+
+  /** ClickHouse writes into the store's folder (a temporary name, renamed into place: readers never see part of it). */
+  private async writeFile(root: string, key: string, select: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<void> {
+    const partial = join(root, '.partial', `${randomUUID()}.ndjson.gz`);
+    await mkdir(dirname(partial), { recursive: true });
+    try {
+      await this.clickhouse.command({
+        // The path is ours (the store's root and a validated key), never user input.
+        query: `INSERT INTO FUNCTION file('${partial.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}', 'TabSeparatedRaw', 'line String', 'gzip') ${select}`,
+        query_params: params,
+        abort_signal: signal,
+      });
+      const target = join(root, ...objectKey(key).split('/'));
+      await mkdir(dirname(target), { recursive: true });
+      await rename(partial, target);
+    } finally {
+      await rm(partial, { force: true });
+    }
+  }
+}
