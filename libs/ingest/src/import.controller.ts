@@ -11,11 +11,12 @@ import { importReplies, sdkFailure, sdkOutcome, sdkReply } from './ingest-replie
 import { IngestService } from './ingest.service';
 import { readRequestBody } from './request-body';
 
+/** The SDKs' form transport (GET with `data`, or a form body) as its headers tell, before the body is read. */
+const isLegacyByHeaders = (req: Request): boolean => req.method === 'GET' || (req.headers['content-type'] ?? '').includes('x-www-form-urlencoded');
+
 /** The SDKs' form transport (GET with `data`, or a `data=` form body) rather than a JSON body. */
 function isLegacyTransport(req: Request, body: Buffer): boolean {
-  if (req.method === 'GET') return true;
-  const type = req.headers['content-type'] ?? '';
-  return type.includes('x-www-form-urlencoded') || body.subarray(0, 5).toString() === 'data=';
+  return isLegacyByHeaders(req) || body.subarray(0, 5).toString() === 'data=';
 }
 
 @ApiTags('ingestion')
@@ -37,14 +38,17 @@ export class ImportController {
   @ApiOperation({ summary: 'Import events (server side): JSON array or NDJSON, gzip allowed; also the SDK form transport' })
   async import(@Req() req: Request, @Res() res: Response): Promise<void> {
     const query = queryOf(req);
-    let legacy = req.method === 'GET';
+    // Known from the headers already, so that an oversize form body is answered in the SDK shape.
+    let legacy = isLegacyByHeaders(req);
     try {
       const project = await this.authenticate(req);
       const body = await readRequestBody(req, this.config.ingest.maxBodyBytes);
       legacy = isLegacyTransport(req, body);
       if (legacy) {
         const request = readSdkRequest(query, body, req.headers['content-type']);
-        const result = await this.ingest.importEvents(project, request.records ?? [], { strict: false, requireInsertId: false });
+        if (!request.records) throw new IngestError(400, 'no data: send the events in a `data` field');
+        // The SDK answer reports rejected events (`0`, the first reason with verbose=1); the valid ones are imported.
+        const result = await this.ingest.importEvents(project, request.records, { strict: true, requireInsertId: false });
         return send(res, sdkReply(sdkOutcome(result), { verbose: flag(request.fields, 'verbose'), img: false }));
       }
       const ndjson = (req.headers['content-type'] ?? '').includes('ndjson');

@@ -92,8 +92,9 @@ export function readSdkRequest(query: URLSearchParams, body: Buffer, contentType
   const isJson = (contentType ?? '').includes('json') || trimmed.startsWith('[') || trimmed.startsWith('{');
   if (trimmed !== '' && isJson) {
     const records = parseEventsJson(text, false);
-    const wrapped = records.length === 1 && typeof (records[0] as { data?: unknown }).data === 'string';
-    return { records: wrapped ? decodeDataField((records[0] as { data: string }).data) : records, fields };
+    const [first] = records;
+    const wrapped = records.length === 1 && typeof first === 'object' && first !== null && typeof (first as { data?: unknown }).data === 'string';
+    return { records: wrapped ? decodeDataField((first as { data: string }).data) : records, fields };
   }
   if (trimmed !== '') new URLSearchParams(text).forEach((value, key) => fields.set(key, value));
   const data = fields.get('data');

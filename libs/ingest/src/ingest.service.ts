@@ -9,6 +9,10 @@ import { EventSink, SinkUnavailableError } from './event-sink';
 import { IngestError } from './ingest-errors';
 import { IngestMetrics } from './ingest-metrics';
 
+/** The rules' wording for a record that is not an event object (validateEvent says the same). */
+const NOT_AN_OBJECT = 'each event must be a JSON object';
+const isEventObject = (record: unknown): boolean => typeof record === 'object' && record !== null && !Array.isArray(record);
+
 export interface FailedRecord {
   index: number;
   insert_id: string;
@@ -74,7 +78,13 @@ export class IngestService {
     const nowMs = options.nowMs ?? Date.now();
     const failed: FailedRecord[] = [];
     const accepted: { projectId: number; validated: Validated }[] = [];
-    for (const { project, indexes } of await this.groupByProject(records)) {
+    // A record that is not an object has no token to name its project: it fails on its own.
+    const objects = records.flatMap((record, index) => {
+      if (isEventObject(record)) return [index];
+      failed.push({ index, insert_id: '', field: 'event', message: NOT_AN_OBJECT });
+      return [];
+    });
+    for (const { project, indexes } of await this.groupByProject(records, objects)) {
       if (!project) {
         indexes.forEach((index) => failed.push({ index, insert_id: '', field: 'properties.token', message: 'unknown or missing project token' }));
         continue;
@@ -101,11 +111,11 @@ export class IngestService {
     return { imported, failed: failed.sort((a, b) => a.index - b.index) };
   }
 
-  /** Records grouped by the project their token names; unknown and missing tokens group under none. */
-  private async groupByProject(records: unknown[]): Promise<{ project?: Project; indexes: number[] }[]> {
+  /** The records at `indexes` grouped by the project their token names; unknown and missing tokens group under none. */
+  private async groupByProject(records: unknown[], indexes: number[]): Promise<{ project?: Project; indexes: number[] }[]> {
     const groups = new Map<number, { project?: Project; indexes: number[] }>();
-    for (const [index, record] of records.entries()) {
-      const token = (record as { properties?: { token?: unknown } } | null)?.properties?.token;
+    for (const index of indexes) {
+      const token = (records[index] as { properties?: { token?: unknown } }).properties?.token;
       const project = typeof token === 'string' && token ? await this.authenticator.byToken(token) : undefined;
       const key = project?.id ?? 0;
       const group = groups.get(key) ?? { project, indexes: [] };

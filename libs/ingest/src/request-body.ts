@@ -4,9 +4,10 @@ import { createGunzip, createInflate } from 'node:zlib';
 
 import { IngestError } from './ingest-errors';
 
+/** The real API's wording, which its clients match to split a batch and retry (the limit is measured after decompression). */
 export class BodyTooLargeError extends IngestError {
   constructor(readonly limit: number) {
-    super(413, `request body exceeds the ${limit}-byte limit (measured after decompression)`);
+    super(413, `request exceeds max limit of ${limit} bytes`);
   }
 }
 

@@ -79,6 +79,45 @@ describe('/track and the SDK transport of /import', () => {
     expect(await (await h.post('/track?verbose=1', 'data=%%%')).json()).toMatchObject({ status: 0 });
   });
 
+  it('answers data that holds no event objects with the transport\'s failure, never 500: /track and the legacy /import', async () => {
+    const notObjects = 'event 0: each event must be a JSON object';
+    const notData = 'data must be JSON or base64-encoded JSON of an object or an array';
+    const noData = 'no data: send the events in a `data` field';
+    const transports: [string, (data: string) => Promise<Response>][] = [
+      ['/track form', (data) => h.post('/track?verbose=1', form(data), { 'Content-Type': 'application/x-www-form-urlencoded' })],
+      ['/track beacon', (data) => h.post('/track?verbose=1', form(b64(JSON.parse(data))), { 'Content-Type': 'text/plain;charset=UTF-8' })],
+      ['/track query', (data) => fetch(`${h.app.baseUrl}/track?verbose=1&data=${encodeURIComponent(data)}`)],
+      ['/import form', (data) => h.post('/import?verbose=1', form(data), { Authorization: h.basic, 'Content-Type': 'application/x-www-form-urlencoded' })],
+      ['/import form, JSON inside', (data) => h.post('/import?verbose=1', data, { Authorization: h.basic, 'Content-Type': 'application/x-www-form-urlencoded' })],
+      ['/import query', (data) => fetch(`${h.app.baseUrl}/import?verbose=1&data=${encodeURIComponent(b64(JSON.parse(data)))}`, { headers: { Authorization: h.basic } })],
+    ];
+    const answers: string[] = [];
+    const expected: string[] = [];
+    for (const data of ['[null]', '[1]', '["x"]', '[[]]', 'null', 'true']) {
+      for (const [transport, send] of transports) {
+        const answer = await send(data);
+        answers.push(`${transport} ${data}: ${answer.status} ${await answer.text()}`);
+        // A form body that is bare JSON but no array or object holds no `data` field at all.
+        const error = data.startsWith('[') ? notObjects : transport === '/import form, JSON inside' ? noData : notData;
+        expected.push(`${transport} ${data}: 200 ${JSON.stringify({ error, status: 0 })}`);
+      }
+    }
+    expect(answers).toEqual(expected);
+    expect(await (await h.post('/track', form('[null]'))).text()).toBe('0');
+    expect(await (await h.post('/import', form('[null]'), { Authorization: h.basic, 'Content-Type': 'application/x-www-form-urlencoded' })).text()).toBe('0');
+  });
+
+  it('answers a JSON body that holds no event objects with 0, never 500', async () => {
+    const answers: Record<string, unknown> = {};
+    for (const body of ['[null]', '[1]', '["x"]', '[[]]', 'null', 'true']) {
+      const answer = await h.post('/track?verbose=1', body, { 'Content-Type': 'application/json' });
+      answers[body] = { status: answer.status, body: await answer.json() };
+    }
+    const notObjects = { status: 200, body: { error: 'event 0: each event must be a JSON object', status: 0 } };
+    const notEvents = { status: 200, body: { error: 'request body must be a JSON array of events', status: 0 } };
+    expect(answers).toEqual({ '[null]': notObjects, '[1]': notObjects, '["x"]': notObjects, '[[]]': notObjects, null: notEvents, true: notEvents });
+  });
+
   it('takes the legacy /import transport of the server SDKs and answers 1', async () => {
     const event = { event: 'Legacy', properties: { time: nowSeconds() - 10, distinct_id: 'srv', token: h.project.token } };
     const get = await fetch(`${h.app.baseUrl}/import?ip=0&verbose=0&data=${encodeURIComponent(b64(event))}`, { headers: { Authorization: h.basic } });
@@ -90,6 +129,17 @@ describe('/track and the SDK transport of /import', () => {
     const unauthorized = await fetch(`${h.app.baseUrl}/import?verbose=1&data=${encodeURIComponent(b64(event))}`);
     expect(unauthorized.status).toBe(401);
     expect(await unauthorized.json()).toMatchObject({ status: 0 });
+  });
+
+  it('answers 413 with the real API\'s text, which its clients match, above the body limit', async () => {
+    const over = form(JSON.stringify([trackEvent('t-over', { pad: 'p'.repeat(2_097_152) })]));
+    const verbose = await h.post('/track?verbose=1', over, { 'Content-Type': 'application/x-www-form-urlencoded' });
+    expect(verbose.status).toBe(413);
+    expect(await verbose.json()).toEqual({ error: 'request exceeds max limit of 2097152 bytes', status: 0 });
+    const plain = await h.post('/track', over, { 'Content-Type': 'application/x-www-form-urlencoded' });
+    expect([plain.status, await plain.text()]).toEqual([413, '0']);
+    const legacy = await h.post('/import?verbose=1', over, { Authorization: h.basic, 'Content-Type': 'application/x-www-form-urlencoded' });
+    expect([legacy.status, await legacy.json()]).toEqual([413, { error: 'request exceeds max limit of 2097152 bytes', status: 0 }]);
   });
 
   it('answers 429 with Retry-After once the project passes its rate', async () => {

@@ -67,7 +67,11 @@ export class ProfileIngestService {
     const projects = new Map<string, Promise<Project | undefined>>();
     const fail = (index: number, message: string) => failed.push({ index, ...recordIdentity(records[index], scope), message });
     for (const [index, record] of records.entries()) {
-      const token = isPlainObject(record) ? record.$token : undefined;
+      if (!isPlainObject(record)) {
+        fail(index, 'each update must be a JSON object');
+        continue;
+      }
+      const token = record.$token;
       if (typeof token !== 'string' || token === '') {
         fail(index, '$token, missing or empty');
         continue;

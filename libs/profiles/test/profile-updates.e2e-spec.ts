@@ -36,6 +36,40 @@ describe('/engage and /groups without a broker (applied before answering)', () =
       expect(await h.send('engage', [{ $distinct_id: 'v1', $set: {} }])).toEqual({ status: 200, text: '0' });
     });
 
+    it('answers data that holds no update objects with 0, never 500, in every place data can be', async () => {
+      const notObjects = 'each update must be a JSON object';
+      const notData = 'data must be JSON or base64-encoded JSON of an object or an array';
+      const notUpdates = 'request body must be a JSON array of events';
+      const expected: Record<string, [string, string]> = {
+        '[null]': [notObjects, notObjects],
+        '[1]': [notObjects, notObjects],
+        '["x"]': [notObjects, notObjects],
+        '[[]]': [notObjects, notObjects],
+        null: [notData, notUpdates],
+        true: [notData, notUpdates],
+      };
+      const answers: Record<string, unknown[]> = {};
+      for (const data of Object.keys(expected)) {
+        answers[data] = [];
+        for (const endpoint of ['engage', 'groups'] as const) {
+          const sent = [
+            fetch(`${h.app.baseUrl}/${endpoint}?verbose=1`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: `data=${encodeURIComponent(data)}` }),
+            fetch(`${h.app.baseUrl}/${endpoint}?verbose=1&data=${encodeURIComponent(base64(JSON.parse(data)))}`),
+            fetch(`${h.app.baseUrl}/${endpoint}?verbose=1`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: data }),
+          ];
+          for (const answer of await Promise.all(sent)) answers[data].push({ status: answer.status, body: await answer.json() });
+        }
+      }
+      const shaped = ([viaData, viaJsonBody]: [string, string]) =>
+        [viaData, viaData, viaJsonBody].map((error) => ({ status: 200, body: { error, status: 0 } }));
+      expect(answers).toEqual(Object.fromEntries(Object.entries(expected).map(([data, errors]) => [data, [...shaped(errors), ...shaped(errors)]])));
+      expect(await h.send('engage', [null])).toEqual({ status: 200, text: '0' });
+      expect(await h.send('groups', [null], 'strict=1')).toEqual({
+        status: 200,
+        text: JSON.stringify({ error: notObjects, status: 0, failed_records: [{ index: 0, message: notObjects }] }),
+      });
+    });
+
     it('names a missing $token exactly as the real API does', async () => {
       const answer = await h.send('engage', [{ $distinct_id: 'x', $set: { a: 1 } }], 'verbose=1');
       expect(answer).toEqual({ status: 200, text: JSON.stringify({ error: '$token, missing or empty', status: 0 }) });
