@@ -14,9 +14,19 @@ export interface ProjectCredentials {
   secret?: string;
 }
 
+/** What this process did to a project: created it, or changed it (its secret, name or region). */
+export type ProjectChange = 'created' | 'changed';
+
 @Injectable()
 export class ProjectsService {
+  private readonly listeners = new Set<(change: ProjectChange) => void>();
+
   constructor(private readonly repository: ProjectsRepository) {}
+
+  /** Called after this process creates or changes a project, so that caches of lookups can forget. */
+  onChange(listener: (change: ProjectChange) => void): void {
+    this.listeners.add(listener);
+  }
 
   createOrganization(name: string): Promise<Organization> {
     return this.repository.createOrganization(name);
@@ -37,6 +47,7 @@ export class ProjectsService {
       secretHash: await hashSecret(secret),
       secretLookup: secretLookupKey(secret),
     });
+    this.notify('created');
     return { project, secret };
   }
 
@@ -52,13 +63,17 @@ export class ProjectsService {
   async rotateSecret(projectId: number): Promise<CreatedProject | undefined> {
     const secret = generateCredential();
     const project = await this.repository.update(projectId, { secretHash: await hashSecret(secret), secretLookup: secretLookupKey(secret) });
+    this.notify('changed');
     return project && { project, secret };
   }
 
   /** Changes what is given; an empty change (every field optional) changes nothing and answers the project. */
-  update(projectId: number, changes: { name?: string; region?: DataRegion }): Promise<Project | undefined> {
+  async update(projectId: number, changes: { name?: string; region?: DataRegion }): Promise<Project | undefined> {
     const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
-    return Object.keys(given).length ? this.repository.update(projectId, given) : this.repository.findById(projectId);
+    if (!Object.keys(given).length) return this.repository.findById(projectId);
+    const project = await this.repository.update(projectId, given);
+    this.notify('changed');
+    return project;
   }
 
   findById(id: number): Promise<Project | undefined> {
@@ -75,5 +90,9 @@ export class ProjectsService {
       if (await verifySecret(secret, candidate.secretHash)) return candidate;
     }
     return undefined;
+  }
+
+  private notify(change: ProjectChange): void {
+    for (const listener of this.listeners) listener(change);
   }
 }
