@@ -9,6 +9,8 @@ export interface ComplianceSettings extends ComplianceTiming {
   retryDelaySeconds: number;
   /** Lease of one attempt. */
   expireInSeconds: number;
+  /** How long a deletion waits in STAGING for the writers to store what Kafka held before it (then the attempt fails and is retried). */
+  writerWaitSeconds: number;
   /** Create requests per second per project. */
   createsPerSecond: number;
 }
@@ -19,6 +21,7 @@ export const DEFAULT_COMPLIANCE_SETTINGS: ComplianceSettings = {
   retryLimit: 3,
   retryDelaySeconds: 10,
   expireInSeconds: 3600,
+  writerWaitSeconds: 600,
   createsPerSecond: 1,
   startAfterSeconds: 0,
   pollingIntervalSeconds: 2,

@@ -11,6 +11,7 @@ import { ComplianceService } from './compliance.service';
 import { ComplianceWorker } from './compliance.worker';
 import { DeletionRepository } from './deletion.repository';
 import { RetrievalRepository } from './retrieval.repository';
+import { WriterProgress } from './writer-progress';
 
 /**
  * GDPR/CCPA retrievals and deletions: /api/app/data-retrievals|data-deletions/v3.0 and the workers
@@ -31,6 +32,7 @@ export class ComplianceModule implements NestModule {
         ComplianceWorker,
         DeletionRepository,
         RetrievalRepository,
+        WriterProgress,
       ],
       exports: [ComplianceService],
     };

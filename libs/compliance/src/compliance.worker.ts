@@ -7,6 +7,7 @@ import { COMPLIANCE_SETTINGS, ComplianceSettings } from './compliance-settings';
 import { queueOf } from './compliance.service';
 import { DeletionRepository } from './deletion.repository';
 import { RetrievalRepository } from './retrieval.repository';
+import { WriterProgress } from './writer-progress';
 
 interface WorkItem {
   id: string;
@@ -31,6 +32,7 @@ export class ComplianceWorker implements OnModuleInit {
     private readonly retrievals: RetrievalRepository,
     private readonly links: DownloadLinks,
     @Inject(COMPLIANCE_SETTINGS) private readonly settings: ComplianceSettings,
+    private readonly writers: WriterProgress,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -45,16 +47,18 @@ export class ComplianceWorker implements OnModuleInit {
     const job = await this.jobs.byId(item.payload.id);
     if (!job || FINISHED.includes(job.status)) return;
     await this.jobs.transition(job.id, ['PENDING'], 'STAGING');
-    // A cancel that won the race leaves the job REVOKED: nothing is done.
-    if (!(await this.jobs.transition(job.id, ['STAGING', 'STARTED'], 'STARTED'))) return;
     try {
+      // Still cancellable while the writers catch up with what was acknowledged before the request.
+      if (job.kind === 'deletion') await this.writers.waitFor(await this.writers.produced(), { timeoutMs: this.settings.writerWaitSeconds * 1000, signal: item.signal });
+      // A cancel that won the race leaves the job REVOKED: nothing is done.
+      if (!(await this.jobs.transition(job.id, ['STAGING', 'STARTED'], 'STARTED'))) return;
       if (job.kind === 'deletion') await this.delete(job, item.signal);
       else await this.retrieve(job, item.signal);
     } catch (error) {
       const reason = (error as Error).message;
       if (item.attempt <= this.settings.retryLimit) throw error;
       this.logger.error(`compliance ${job.kind} ${job.id} failed after ${item.attempt} attempts: ${reason}`);
-      await this.jobs.transition(job.id, ['STARTED'], 'FAILURE', { error: reason });
+      await this.jobs.transition(job.id, ['STAGING', 'STARTED'], 'FAILURE', { error: reason });
     }
   }
 
