@@ -41,4 +41,15 @@ describe('WriterProgress', () => {
     await progress.waitFor(marks, { timeoutMs: 5000, intervalMs: 10 });
     expect(await progress.behind(marks)).toEqual([]);
   });
+
+  it('asks again when the broker answers with an error (a group coordinator moving)', async () => {
+    const kafka = broker({ 't.events': [4], 't.profiles': [0] }, { 't.events-writer': [4] });
+    const admin = kafka.admin();
+    const fetch = admin.fetchOffsets;
+    let failures = 2;
+    admin.fetchOffsets = async (options) => (failures-- > 0 ? Promise.reject(new Error('This is not the correct coordinator for this group')) : fetch(options));
+    const progress = new WriterProgress(config, { admin: () => admin } as never);
+    await progress.waitFor((await progress.produced())!, { timeoutMs: 5000, intervalMs: 10 });
+    expect(failures).toBeLessThan(0);
+  });
 });

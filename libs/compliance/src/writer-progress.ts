@@ -81,7 +81,8 @@ export class WriterProgress {
     if (!marks) return;
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const lagging = await this.behind(marks);
+      // A broker moving its group coordinator answers with retriable errors: ask again until the deadline.
+      const lagging = await this.behind(marks).catch((error: Error) => [`offsets not readable (${error.message})`]);
       if (!lagging.length) return;
       if (Date.now() >= deadline) throw new Error(`the writers have not stored what was acknowledged before the request: ${lagging.join(', ')}`);
       await sleep(intervalMs, undefined, { signal });

@@ -1,6 +1,6 @@
 import { AccountBootstrapService, OAuthTokensService, ServiceAccountsService } from '@analytics/accounts';
 import { ClickHouseClient } from '@analytics/clickhouse';
-import { AppConfig } from '@analytics/config';
+import { AppConfig, ServiceName } from '@analytics/config';
 import { JobsModule } from '@analytics/jobs';
 import { Postgres, selectRows } from '@analytics/postgres';
 import { ProjectBootstrapService, ProjectsService } from '@analytics/projects';
@@ -24,12 +24,12 @@ export interface Answer {
 }
 
 /** Every service but compliance from the map, and compliance with test timing (a short grace, fast polling). */
-function root(settings: Partial<ComplianceSettings>) {
+function root(settings: Partial<ComplianceSettings>, services: ServiceName[]) {
   return (config: AppConfig): DynamicModule => ({
     module: class ComplianceTestModule {},
     imports: [
-      PlatformModule.forRoot(config, engineNeeds(config, config.services)),
-      ...serviceModules(config, ['ingest', 'writer', 'query', 'export', 'management']),
+      PlatformModule.forRoot(config, engineNeeds(config, [...services, 'compliance'])),
+      ...serviceModules(config, services),
       JobsModule.forRoot({ pollingIntervalSeconds: 0.5 }),
       ComplianceModule.forRoot(settings),
     ],
@@ -47,9 +47,11 @@ export class ComplianceHarness {
     readonly ownerBasic: string,
   ) {}
 
-  static async start(settings: Partial<ComplianceSettings> = {}): Promise<ComplianceHarness> {
-    const environment = await createTestEnvironment({ env: { BOOTSTRAP_SERVICE_ACCOUNT_USERNAME: 'owner', BOOTSTRAP_SERVICE_ACCOUNT_SECRET: 'owner-secret-000000001' } });
-    const app = await startTestApp(root({ startAfterSeconds: 2, pollingIntervalSeconds: 0.5, retryLimit: 0, ...settings }), environment.config);
+  /** `services`: the others mounted beside compliance (without `writer` and with Kafka, nothing writes what the gateway acknowledged). */
+  static async start(settings: Partial<ComplianceSettings> = {}, options: { kafka?: boolean; services?: ServiceName[] } = {}): Promise<ComplianceHarness> {
+    const environment = await createTestEnvironment({ kafka: options.kafka, env: { BOOTSTRAP_SERVICE_ACCOUNT_USERNAME: 'owner', BOOTSTRAP_SERVICE_ACCOUNT_SECRET: 'owner-secret-000000001' } });
+    const services = options.services ?? ['ingest', 'writer', 'query', 'export', 'management'];
+    const app = await startTestApp(root({ startAfterSeconds: 2, pollingIntervalSeconds: 0.5, retryLimit: 0, ...settings }, services), environment.config);
     const created = (await app.app.get(ProjectBootstrapService).ensureDefaultProject())!;
     await app.app.get(AccountBootstrapService).ensureOwner(created.organization.id);
     return new ComplianceHarness(environment, app, created.organization.id, basic('owner', 'owner-secret-000000001'));
