@@ -67,6 +67,15 @@ describe('compliance job states', () => {
     expect(s.jobs.rows.get('job-1')!.error).toBe('rows left after the delete: clickhouse.events 2');
   });
 
+  it('finishes once a job whose worker died after STARTED (its next attempt repeats the bounded delete)', async () => {
+    const s = setup('STARTED', [{ 'clickhouse.events': 0 }]);
+    await s.run(2);
+    expect(s.deletions.delete).toHaveBeenCalledTimes(1);
+    expect(s.status()).toBe('SUCCESS');
+    await s.run(3);
+    expect(s.deletions.delete).toHaveBeenCalledTimes(1);
+  });
+
   it('does nothing for a REVOKED or finished job', async () => {
     for (const status of ['REVOKED', 'SUCCESS', 'FAILURE'] as StoredStatus[]) {
       const s = setup(status);
