@@ -65,6 +65,8 @@ export class AppConfig {
   readonly dictionary: { schemaWritesPerMinute: number; cacheTtlMs: number; seenDays: number };
   readonly objectStore: ObjectStoreSettings;
   readonly downloadLinks: DownloadLinkSettings;
+  /** How long a compliance retrieval's download link works. */
+  readonly complianceLinkTtlSeconds: number;
   /** Base URL of the export host (`{export_url}`), under which download links are made; no trailing "/". */
   readonly exportPublicUrl: string;
 
@@ -148,6 +150,7 @@ export class AppConfig {
         }
       : { kind: 'local', directory: resolve(this.dataDir, 'objects') };
     this.downloadLinks = { secret: env.DOWNLOAD_LINK_SECRET, ttlSeconds: env.DOWNLOAD_LINK_TTL_SECONDS ?? 86_400 };
+    this.complianceLinkTtlSeconds = env.COMPLIANCE_LINK_TTL_SECONDS ?? 604_800;
     this.exportPublicUrl = (env.EXPORT_PUBLIC_URL ?? `http://localhost:${this.port}`).replace(/\/+$/, '');
     this.writer = { flushIntervalMs: env.WRITER_FLUSH_INTERVAL_MS ?? 500, maxBatchRows: env.WRITER_MAX_BATCH_ROWS ?? 200_000 };
   }

@@ -197,6 +197,8 @@ export class Environment {
   DOWNLOAD_LINK_SECRET?: string;
 
   @Integer(60, 604_800) DOWNLOAD_LINK_TTL_SECONDS?: number;
+  /** Compliance retrieval links: 7 days by default, up to a year. */
+  @Integer(60, 31_536_000) COMPLIANCE_LINK_TTL_SECONDS?: number;
 
   @Transform(blankToUndefined) @IsOptional()
   @Matches(HTTP_URL, { message: 'must be an http(s):// URL without query or fragment' })

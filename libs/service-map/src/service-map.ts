@@ -61,7 +61,7 @@ export const SERVICE_MAP: Record<ServiceName, ServiceDefinition> = {
     title: 'Compliance service',
     engines: { postgres: true, clickhouse: true },
     // The one JobsModule of the process (global): a row that adds jobs later shares it.
-    modules: () => [JobsModule.forRoot(), ComplianceModule.forRoot()],
+    modules: (config) => [JobsModule.forRoot(), ComplianceModule.forRoot({ linkTtlSeconds: config.complianceLinkTtlSeconds })],
   },
 };
 
