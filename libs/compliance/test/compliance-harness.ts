@@ -48,8 +48,8 @@ export class ComplianceHarness {
   ) {}
 
   /** `services`: the others mounted beside compliance (without `writer` and with Kafka, nothing writes what the gateway acknowledged). */
-  static async start(settings: Partial<ComplianceSettings> = {}, options: { kafka?: boolean; services?: ServiceName[] } = {}): Promise<ComplianceHarness> {
-    const environment = await createTestEnvironment({ kafka: options.kafka, env: { BOOTSTRAP_SERVICE_ACCOUNT_USERNAME: 'owner', BOOTSTRAP_SERVICE_ACCOUNT_SECRET: 'owner-secret-000000001' } });
+  static async start(settings: Partial<ComplianceSettings> = {}, options: { kafka?: boolean; services?: ServiceName[]; env?: Record<string, string> } = {}): Promise<ComplianceHarness> {
+    const environment = await createTestEnvironment({ kafka: options.kafka, env: { BOOTSTRAP_SERVICE_ACCOUNT_USERNAME: 'owner', BOOTSTRAP_SERVICE_ACCOUNT_SECRET: 'owner-secret-000000001', ...options.env } });
     const services = options.services ?? ['ingest', 'writer', 'query', 'export', 'management'];
     const app = await startTestApp(root({ startAfterSeconds: 2, pollingIntervalSeconds: 0.5, retryLimit: 0, ...settings }, services), environment.config);
     const created = (await app.app.get(ProjectBootstrapService).ensureDefaultProject())!;
