@@ -59,7 +59,8 @@ export class ComplianceJobsRepository implements OnModuleInit {
       await this.postgres.db.execute(create);
     } catch (error) {
       // Two replicas creating it at once: one loses the race on the catalog; the table is there.
-      if ((error as { code?: string }).code !== '23505') throw error;
+      const code = (error as { code?: string }).code;
+      if (code !== '23505' && code !== '42P07') throw error;
     }
   }
 
