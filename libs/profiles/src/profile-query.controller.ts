@@ -1,6 +1,7 @@
 import { CurrentAccess, ProjectAccess, ProjectAccessGuard, RequireRole } from '@analytics/auth';
 import { QueryFamilyController } from '@analytics/http';
-import { Get, HttpCode, Post, Req } from '@nestjs/common';
+import { QueryQuotaInterceptor, QuerySignal } from '@analytics/rate-limits';
+import { Get, HttpCode, Post, Req, UseInterceptors } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { parseProfileQuery } from './profile-query-request';
@@ -11,29 +12,30 @@ const SUMMARY =
   'Query profiles: distinct_id, distinct_ids, data_group_id, where, output_properties, page, page_size, session_id; ' +
   '`{"page","page_size","session_id","status","total","results":[{"$distinct_id","$properties"}]}`';
 
-/** The profile query, as query parameters or form (or JSON) fields. */
+/** The profile query, as query parameters or form (or JSON) fields; it spends the query API's quota. */
 @QueryFamilyController('/', { tag: 'query', access: ProjectAccessGuard })
+@UseInterceptors(QueryQuotaInterceptor)
 export class ProfileQueryController {
   constructor(private readonly profiles: ProfileQueryService) {}
 
   @Get(PATHS)
   @RequireRole('consumer')
   @ApiOperation({ summary: SUMMARY })
-  queryFromParameters(@Req() req: Request, @CurrentAccess() access: ProjectAccess): Promise<ProfileQueryResult> {
-    return this.answer(req, access);
+  queryFromParameters(@Req() req: Request, @CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal): Promise<ProfileQueryResult> {
+    return this.answer(req, access, signal);
   }
 
   @Post(PATHS)
   @HttpCode(200)
   @RequireRole('consumer')
   @ApiOperation({ summary: SUMMARY })
-  queryFromForm(@Req() req: Request, @CurrentAccess() access: ProjectAccess): Promise<ProfileQueryResult> {
-    return this.answer(req, access);
+  queryFromForm(@Req() req: Request, @CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal): Promise<ProfileQueryResult> {
+    return this.answer(req, access, signal);
   }
 
-  private answer(req: Request, access: ProjectAccess): Promise<ProfileQueryResult> {
+  private answer(req: Request, access: ProjectAccess, signal: AbortSignal | undefined): Promise<ProfileQueryResult> {
     const parameters = Object.fromEntries(new URL(req.originalUrl, 'http://local').searchParams);
     const fields = { ...parameters, ...((req.body as Record<string, unknown> | undefined) ?? {}) };
-    return this.profiles.query(access.project.id, parseProfileQuery(fields, Date.now()));
+    return this.profiles.query(access.project.id, parseProfileQuery(fields, Date.now()), signal);
   }
 }

@@ -1,3 +1,4 @@
+import { AppConfig } from '@analytics/config';
 import { parseJson } from '@analytics/events';
 import { CompiledSql, compileWhere, ExpressionError, profilesScope } from '@analytics/expression';
 import { Injectable } from '@nestjs/common';
@@ -19,12 +20,17 @@ export interface ProfileQueryResult {
  * The profile query (`/api/query/engage`), read from the ClickHouse mirror: the `where` language
  * compiles to ClickHouse SQL, and it keeps the query load off Postgres. The mirror trails the
  * writer by one batch (under a second); without a broker it is written before updates are answered.
+ * Like the query API's reports, it runs under QUERY_MAX_EXECUTION_SECONDS and stops when `signal`
+ * aborts (the client went away).
  */
 @Injectable()
 export class ProfileQueryService {
-  constructor(private readonly mirror: ProfilesMirrorRepository) {}
+  constructor(
+    private readonly mirror: ProfilesMirrorRepository,
+    private readonly config: AppConfig,
+  ) {}
 
-  async query(projectId: number, request: ProfileQueryRequest): Promise<ProfileQueryResult> {
+  async query(projectId: number, request: ProfileQueryRequest, signal?: AbortSignal): Promise<ProfileQueryResult> {
     const query: MirrorQuery = {
       projectId,
       groupKey: request.groupKey,
@@ -32,7 +38,8 @@ export class ProfileQueryService {
       profileIds: request.profileIds,
       where: request.where === undefined ? undefined : compile(request.where),
     };
-    const [total, rows] = await Promise.all([this.mirror.count(query), this.mirror.page(query, request.page * request.pageSize, request.pageSize)]);
+    const limits = { maxExecutionSeconds: this.config.query.maxExecutionSeconds, signal };
+    const [total, rows] = await Promise.all([this.mirror.count(query, limits), this.mirror.page(query, request.page * request.pageSize, request.pageSize, limits)]);
     return {
       page: request.page,
       page_size: request.pageSize,

@@ -25,6 +25,12 @@ export interface MirrorQuery {
   where?: CompiledSql;
 }
 
+/** What bounds a read: ClickHouse's `max_execution_time`, and a signal that cancels it (the client went away). */
+export interface ReadLimits {
+  maxExecutionSeconds: number;
+  signal?: AbortSignal;
+}
+
 export interface MirroredProperties {
   profile_id: string;
   properties: string;
@@ -59,7 +65,7 @@ export class ProfilesMirrorRepository {
   }
 
   /** The query's profiles in distinct-id order, the live (highest) version of each. */
-  async page(query: MirrorQuery, offset: number, limit: number): Promise<MirroredProperties[]> {
+  async page(query: MirrorQuery, offset: number, limit: number, limits?: ReadLimits): Promise<MirroredProperties[]> {
     const { conditions, params } = this.filter(query);
     const result = await this.clickhouse.query({
       query:
@@ -67,16 +73,18 @@ export class ProfilesMirrorRepository {
         'ORDER BY profile_id LIMIT {limit:UInt32} OFFSET {offset:UInt64}',
       query_params: { ...params, limit, offset },
       format: 'JSONEachRow',
+      ...readSettings(limits),
     });
     return result.json<MirroredProperties>();
   }
 
-  async count(query: MirrorQuery): Promise<number> {
+  async count(query: MirrorQuery, limits?: ReadLimits): Promise<number> {
     const { conditions, params } = this.filter(query);
     const result = await this.clickhouse.query({
       query: `SELECT count() AS total FROM ${PROFILES_TABLE} FINAL WHERE ${conditions}`,
       query_params: params,
       format: 'JSONEachRow',
+      ...readSettings(limits),
     });
     const [row] = await result.json<{ total: number | string }>();
     return Number(row?.total ?? 0);
@@ -100,4 +108,9 @@ export class ProfilesMirrorRepository {
     }
     return { conditions: conditions.join(' AND '), params };
   }
+}
+
+function readSettings(limits: ReadLimits | undefined) {
+  if (!limits) return {};
+  return { abort_signal: limits.signal, clickhouse_settings: { max_execution_time: limits.maxExecutionSeconds } };
 }

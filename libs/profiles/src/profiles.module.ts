@@ -54,7 +54,7 @@ export class ProfilesIngestModule {
 export class ProfilesWriterModule {}
 
 /** The profile query, /api/query/engage and /api/2.0/engage. */
-@Module({ imports: [AuthModule, ProfileStoreModule], controllers: [ProfileQueryController], providers: [ProfileQueryService] })
+@Module({ imports: [AuthModule, RateLimitsModule, ProfileStoreModule], controllers: [ProfileQueryController], providers: [ProfileQueryService] })
 export class ProfilesQueryModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
     consumer.apply(jsonBody('query')).forRoutes(ProfileQueryController);

@@ -1,5 +1,5 @@
 import { ClickHouseClient } from '@analytics/clickhouse';
-import { AppConfig, ServiceName } from '@analytics/config';
+import { AppConfig, loadConfig, ServiceName } from '@analytics/config';
 import { ProjectsModule, ProjectsService } from '@analytics/projects';
 import { PlatformModule } from '@analytics/runtime';
 import { engineNeeds } from '@analytics/service-map';
@@ -60,10 +60,16 @@ function profilesApp(config: AppConfig): DynamicModule {
   };
 }
 
+/**
+ * Tests poll the profile query far faster than the query API's quota allows (3 a second, 60 an
+ * hour, 5 at once per project); the quota is tested apart, and a test's own environment wins.
+ */
+const POLLING_LIMITS = { QUERY_LIMIT_PER_HOUR: '1000000', QUERY_LIMIT_PER_SECOND: '100000', QUERY_LIMIT_CONCURRENT: '1000' };
+
 /** The profile services of one process (gateway, writer, query, management) on fresh engines, with a project. */
 export async function startProfilesHarness(options: TestEnvironmentOptions = {}, existing?: TestEnvironment): Promise<ProfilesHarness> {
   const environment = existing ?? (await createTestEnvironment(options));
-  const app = await startTestApp(profilesApp, environment.config);
+  const app = await startTestApp(profilesApp, loadConfig({ ...POLLING_LIMITS, ...environment.env }));
   const projects = app.app.get(ProjectsService);
   const clickhouse = app.app.get(ClickHouseClient);
   const organization = await projects.createOrganization('Test');

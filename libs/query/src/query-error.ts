@@ -10,18 +10,15 @@ export enum QueryErrorCode {
   UnknownReport = 'unknown_report',
   /** The answer would be too large (too many buckets or values). */
   TooLarge = 'too_large',
-  /** The project is over its query limits; `retryAfterSeconds` says when to try again. */
-  RateLimited = 'rate_limited',
   /** What the query needs is not available in this deployment (e.g. profiles). */
   Unavailable = 'unavailable',
 }
 
-const STATUS: Readonly<Record<QueryErrorCode, 400 | 404 | 429 | 503>> = {
+const STATUS: Readonly<Record<QueryErrorCode, 400 | 404 | 503>> = {
   [QueryErrorCode.InvalidParameter]: 400,
   [QueryErrorCode.InvalidExpression]: 400,
   [QueryErrorCode.UnknownReport]: 404,
   [QueryErrorCode.TooLarge]: 400,
-  [QueryErrorCode.RateLimited]: 429,
   [QueryErrorCode.Unavailable]: 503,
 };
 

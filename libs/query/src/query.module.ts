@@ -14,7 +14,6 @@ import { EventCatalogService } from './events/event-catalog.service';
 import { FunnelsController } from './funnels/funnels.controller';
 import { FunnelsRepository } from './funnels/funnels.repository';
 import { FunnelsService } from './funnels/funnels.service';
-import { QueryQuotaInterceptor } from './http/query-quota.interceptor';
 import { InsightsController } from './insights/insights.controller';
 import { InsightsRepository } from './insights/insights.repository';
 import { InsightsService } from './insights/insights.service';
@@ -47,7 +46,6 @@ export class CohortMembershipModule {}
   imports: [AuthModule, RateLimitsModule, SavedReportsStoreModule, QueryEngineModule, CohortMembershipModule],
   controllers,
   providers: [
-    QueryQuotaInterceptor,
     FunnelsRepository,
     FunnelsService,
     RetentionRepository,

@@ -80,6 +80,8 @@ export class RequestQuota {
 @Injectable()
 export class RateLimiterFactory implements OnModuleInit, OnApplicationShutdown {
   private readonly redis: Redis | undefined;
+  /** One limit per rule: callers that name the same rule share its counters, in memory as in Redis. */
+  private readonly made = new Map<string, RateLimit | RequestQuota>();
 
   constructor(config: AppConfig) {
     this.redis = config.redisUrl ? new Redis(config.redisUrl, { enableOfflineQueue: false, lazyConnect: false, maxRetriesPerRequest: 1 }) : undefined;
@@ -104,12 +106,26 @@ export class RateLimiterFactory implements OnModuleInit, OnApplicationShutdown {
   }
 
   create(rule: RateLimitRule): RateLimit {
+    return this.once(`limit:${JSON.stringify(rule)}`, () => this.make(rule));
+  }
+
+  quota(rule: QuotaRule): RequestQuota {
+    return this.once(`quota:${JSON.stringify(rule)}`, () => this.makeQuota(rule));
+  }
+
+  private once<T extends RateLimit | RequestQuota>(key: string, make: () => T): T {
+    const made = this.made.get(key) ?? make();
+    this.made.set(key, made);
+    return made as T;
+  }
+
+  private make(rule: RateLimitRule): RateLimit {
     const options = { keyPrefix: `rl:${rule.name}`, points: rule.points, duration: rule.durationSeconds };
     const memory = new RateLimiterMemory(options);
     return new RateLimit(this.redis ? new RateLimiterRedis({ ...options, storeClient: this.redis, insuranceLimiter: memory }) : memory);
   }
 
-  quota(rule: QuotaRule): RequestQuota {
+  private makeQuota(rule: QuotaRule): RequestQuota {
     return new RequestQuota(
       this.create({ name: `${rule.name}-hour`, points: rule.perHour, durationSeconds: 3600 }),
       this.create({ name: `${rule.name}-second`, points: rule.perSecond, durationSeconds: 1 }),

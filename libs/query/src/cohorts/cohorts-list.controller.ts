@@ -1,8 +1,8 @@
 import { CurrentAccess, ProjectAccess } from '@analytics/auth';
+import { QuerySignal } from '@analytics/rate-limits';
 import { Get, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { QueryApiController } from '../http/query-api';
-import { QuerySignal } from '../http/query-quota.interceptor';
 import { CohortsListService } from './cohorts-list.service';
 
 @QueryApiController('query: cohorts')

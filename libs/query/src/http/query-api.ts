@@ -1,13 +1,13 @@
 import { ProjectAccessGuard, RequireRole } from '@analytics/auth';
 import { QUERY_API_PREFIXES, QueryFamilyController } from '@analytics/http';
+import { QueryQuotaInterceptor } from '@analytics/rate-limits';
 import { applyDecorators, UseInterceptors } from '@nestjs/common';
 import type { Request } from 'express';
 import { QueryParams } from './query-params';
-import { QueryQuotaInterceptor } from './query-quota.interceptor';
 
 /**
  * A query API controller: under /api/query and /api/2.0, any role on the project (consumers read),
- * the project's query quota, and `{"request","error"}` failures.
+ * the project's query quota (shared with the profile query), and `{"request","error"}` failures.
  */
 export function QueryApiController(tag: string): ClassDecorator {
   return applyDecorators(

@@ -1,9 +1,9 @@
 import { CurrentAccess, ProjectAccess } from '@analytics/auth';
+import { QuerySignal } from '@analytics/rate-limits';
 import { Get, Req } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { QueryApiController, queryParams } from '../http/query-api';
-import { QuerySignal } from '../http/query-quota.interceptor';
 import { parseAddictionQuery } from './addiction';
 import { parseRetentionQuery } from './retention-spec';
 import { RetentionService } from './retention.service';

@@ -3,8 +3,8 @@ import { Get, Req } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { Clock } from '@analytics/clock';
+import { QuerySignal } from '@analytics/rate-limits';
 import { QueryApiController, queryParams } from '../http/query-api';
-import { QuerySignal } from '../http/query-quota.interceptor';
 import { parseEventPropertiesQuery, parseEventsQuery, parseNumericBucketsQuery, parseNumericSeriesQuery, parseSegmentationQuery } from './segmentation-query';
 import { SegmentationService } from './segmentation.service';
 

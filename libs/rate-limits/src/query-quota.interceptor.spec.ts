@@ -1,9 +1,9 @@
 import { loadConfig } from '@analytics/config';
-import { RateLimiterFactory } from '@analytics/rate-limits';
 import { CallHandler, ExecutionContext } from '@nestjs/common';
 import { EventEmitter } from 'node:events';
 import { firstValueFrom, Subject } from 'rxjs';
 import { QueryQuotaInterceptor } from './query-quota.interceptor';
+import { RateLimiterFactory } from './rate-limiter.factory';
 
 function httpContext(projectId: number) {
   const req: { projectAccess: { project: { id: number } }; querySignal?: AbortSignal } = { projectAccess: { project: { id: projectId } } };
@@ -13,8 +13,8 @@ function httpContext(projectId: number) {
 }
 
 describe('QueryQuotaInterceptor', () => {
-  const settings = { limits: { perHour: 100, perSecond: 100, concurrent: 1 }, maxExecutionSeconds: 60 };
-  const interceptor = () => new QueryQuotaInterceptor(new RateLimiterFactory(loadConfig({})), settings);
+  const config = loadConfig({ QUERY_LIMIT_PER_HOUR: '100', QUERY_LIMIT_PER_SECOND: '100', QUERY_LIMIT_CONCURRENT: '1' });
+  const interceptor = () => new QueryQuotaInterceptor(new RateLimiterFactory(config), config);
 
   it('holds the concurrency slot until the query ends, then gives it back', async () => {
     const quota = interceptor();
@@ -35,5 +35,12 @@ describe('QueryQuotaInterceptor', () => {
     expect(req.querySignal?.aborted).toBe(false);
     res.emit('close');
     expect(req.querySignal?.aborted).toBe(true);
+  });
+
+  it('gives every instance made by one factory the same budget (the query API and the profile query share it)', async () => {
+    const limits = new RateLimiterFactory(config);
+    const [reports, profiles] = [new QueryQuotaInterceptor(limits, config), new QueryQuotaInterceptor(limits, config)];
+    await reports.intercept(httpContext(3).context, { handle: () => new Subject() } as CallHandler);
+    await expect(profiles.intercept(httpContext(3).context, { handle: () => new Subject() } as CallHandler)).rejects.toMatchObject({ status: 429 });
   });
 });
