@@ -1,5 +1,6 @@
 import { ClickHouseClient, EVENTS_TABLE, parseClickHouseUrl, PROFILES_TABLE } from '@analytics/clickhouse';
 import { AppConfig } from '@analytics/config';
+import { exportedEventLineSql } from '@analytics/export';
 import { LocalObjectStore, ObjectStore, objectKey } from '@analytics/object-store';
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
@@ -20,15 +21,8 @@ export interface RetrievalScope {
 
 const chTime = (date: Date) => date.toISOString().replace('T', ' ').replace('Z', '');
 
-/** The raw export's line (libs/export), assembled by ClickHouse: the stored properties text is spliced in. */
-const EXPORTED_EVENT = `concat(
-  '{"event":', toJSONString(event),
-  ',"properties":{"time":', toString(toUnixTimestamp(time)),
-  ',"distinct_id":', toJSONString(distinct_id),
-  ',"$insert_id":', toJSONString(insert_id),
-  ',"mp_processing_time_ms":', toString(toUnixTimestamp64Milli(processed_at)),
-  if(properties = '{}', '', concat(',', substring(properties, 2, length(properties) - 2))),
-  '}}')`;
+/** The raw export's line: retrieval files hold the events as the export gives them. */
+const EXPORTED_EVENT = exportedEventLineSql();
 
 const EVENTS = `FROM ${EVENTS_TABLE} FINAL WHERE project_id = {project:UInt32} AND distinct_id IN {ids:Array(String)} AND time >= {since:DateTime64(3, 'UTC')}`;
 const PROFILES = `FROM ${PROFILES_TABLE} FINAL WHERE project_id = {project:UInt32} AND group_key = '' AND profile_id IN {ids:Array(String)}`;

@@ -2,6 +2,7 @@ import { ClickHouseClient, EVENTS_TABLE } from '@analytics/clickhouse';
 import { Inject, Injectable } from '@nestjs/common';
 import { Readable } from 'node:stream';
 import { ExportRequest } from './export-request';
+import { exportedEventLineSql } from './exported-line';
 
 /** Rows of one (event, day) pair: the unit the export is planned in (it is a prefix of the sort key). */
 export interface ExportBucket {
@@ -16,16 +17,6 @@ export interface ExportPage {
   share?: { of: number; index: number };
   rows: number;
 }
-
-/** The exported event, assembled by ClickHouse: the stored properties text is spliced in, never re-parsed. */
-const exportedLine = (timeInMs: boolean) => `concat(
-  '{"event":', toJSONString(event),
-  ',"properties":{"time":', toString(${timeInMs ? 'toUnixTimestamp64Milli(time)' : 'toUnixTimestamp(time)'}),
-  ',"distinct_id":', toJSONString(distinct_id),
-  ',"$insert_id":', toJSONString(insert_id),
-  ',"mp_processing_time_ms":', toString(toUnixTimestamp64Milli(processed_at)),
-  if(properties = '{}', '', concat(',', substring(properties, 2, length(properties) - 2))),
-  '}}')`;
 
 @Injectable()
 export class ExportRepository {
@@ -76,7 +67,7 @@ export class ExportRepository {
       Object.assign(pageParams, { shares: page.share.of, share: page.share.index });
     }
     const result = await this.clickhouse.exec({
-      query: `SELECT ${exportedLine(request.timeInMs)} FROM ${EVENTS_TABLE} FINAL WHERE ${where}${limit === undefined ? '' : ' LIMIT {limit:UInt32}'} FORMAT TabSeparatedRaw`,
+      query: `SELECT ${exportedEventLineSql(request.timeInMs)} FROM ${EVENTS_TABLE} FINAL WHERE ${where}${limit === undefined ? '' : ' LIMIT {limit:UInt32}'} FORMAT TabSeparatedRaw`,
       query_params: limit === undefined ? pageParams : { ...pageParams, limit },
       abort_signal: signal,
     });

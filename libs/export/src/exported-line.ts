@@ -1,0 +1,13 @@
+/**
+ * One event as the raw export writes it (one JSON object per line), assembled by ClickHouse from the
+ * events table's columns: the stored properties text is spliced in, never re-parsed. Compliance
+ * retrievals write the same lines.
+ */
+export const exportedEventLineSql = (timeInMs = false): string => `concat(
+  '{"event":', toJSONString(event),
+  ',"properties":{"time":', toString(${timeInMs ? 'toUnixTimestamp64Milli(time)' : 'toUnixTimestamp(time)'}),
+  ',"distinct_id":', toJSONString(distinct_id),
+  ',"$insert_id":', toJSONString(insert_id),
+  ',"mp_processing_time_ms":', toString(toUnixTimestamp64Milli(processed_at)),
+  if(properties = '{}', '', concat(',', substring(properties, 2, length(properties) - 2))),
+  '}}')`;
