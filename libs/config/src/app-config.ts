@@ -53,7 +53,11 @@ export class AppConfig {
   /** The HTTP server's limits: a client slower than these (slow-loris) loses its connection. */
   readonly http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number; maxHeaderBytes: number };
   readonly bootstrap: { projectToken?: string; projectSecret?: string; serviceAccountUsername?: string; serviceAccountSecret?: string };
-  readonly ingest: { maxBodyBytes: number; eventsPerMinute: number };
+  /**
+   * With a broker: `kafkaMaxPendingBytes` is what one gateway holds for Kafka (events, and profile
+   * updates, each) before it answers 503; `kafkaSendTimeoutMs` how long a request waits for the acknowledgement.
+   */
+  readonly ingest: { maxBodyBytes: number; eventsPerMinute: number; kafkaMaxPendingBytes: number; kafkaSendTimeoutMs: number };
   readonly writer: { flushIntervalMs: number; maxBatchRows: number };
   /** The raw export's limits per project (the real API's numbers by default). */
   readonly exportLimits: { perHour: number; perSecond: number; concurrent: number };
@@ -110,6 +114,10 @@ export class AppConfig {
       maxBodyBytes: env.INGEST_MAX_BODY_BYTES ?? 2_097_152,
       // Generous: about 200k events/s per project, above what one gateway replica takes.
       eventsPerMinute: env.INGEST_LIMIT_EVENTS_PER_MINUTE ?? 12_000_000,
+      // Well under the ingest pods' 512 MiB: a broker that slows down turns into 503s, not a heap that grows.
+      kafkaMaxPendingBytes: env.INGEST_KAFKA_MAX_PENDING_BYTES ?? 67_108_864,
+      // Above the ~11 s a hard-killed broker stays in the in-sync replicas (docs/ingestion.md, "Deadline").
+      kafkaSendTimeoutMs: env.INGEST_KAFKA_SEND_TIMEOUT_MS ?? 15_000,
     };
     this.exportLimits = {
       perHour: env.EXPORT_LIMIT_PER_HOUR ?? 60,

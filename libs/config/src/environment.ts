@@ -116,6 +116,8 @@ export class Environment {
 
   @Integer(1024, 104_857_600) INGEST_MAX_BODY_BYTES?: number;
   @Integer(1, 1_000_000_000) INGEST_LIMIT_EVENTS_PER_MINUTE?: number;
+  @Integer(1_048_576, 8_589_934_592) INGEST_KAFKA_MAX_PENDING_BYTES?: number;
+  @Integer(1000, 120_000) INGEST_KAFKA_SEND_TIMEOUT_MS?: number;
   @Integer(50, 60_000) WRITER_FLUSH_INTERVAL_MS?: number;
   @Integer(1, 10_000_000) WRITER_MAX_BATCH_ROWS?: number;
 

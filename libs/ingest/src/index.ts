@@ -5,6 +5,7 @@ export { IngestCorsMiddleware } from './cors.middleware';
 export { IngestError } from './ingest-errors';
 export { EventIntakeModule, IngestModule } from './ingest.module';
 export { KafkaEventSink } from './kafka-event-sink';
+export { createGatewayPublisher } from './gateway-publisher';
 export { FailedRecord, IngestOutcome, IngestService } from './ingest.service';
 export { decodeDataField, decodeUtf8RepairingSurrogates, parseEventsJson, readSdkRequest, SdkRequest } from './ingest-payload';
 export { Reply, SdkReplyOptions, sdkFailure, sdkOutcome, sdkReply } from './ingest-replies';

@@ -1,14 +1,52 @@
 import { ClickHouseClient } from '@analytics/clickhouse';
 import { AppConfig } from '@analytics/config';
-import { encodeEventRow } from '@analytics/events';
-import { createIdempotentProducer, DEAD_LETTER_HEADERS, Kafka, ROWS_HEADER, topicName, TopicKey } from '@analytics/kafka';
-import { eventually, testKafkaBrokers } from '@analytics/testing';
-import { Message } from 'kafkajs';
+import { encodeEventRow, EventRow, partitionFor } from '@analytics/events';
+import { createIdempotentProducer, DEAD_LETTER_HEADERS, Kafka, PartitionPublisher, ROWS_HEADER, topicName, TopicKey } from '@analytics/kafka';
+import { eventually, installKafkaSendGate, testKafkaBrokers } from '@analytics/testing';
+import { ConfigResourceTypes, Message } from 'kafkajs';
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { EventSink } from '../src';
 import { IngestHarness, importEvent, nowSeconds, startIngestHarness } from './ingest-harness';
+
+/** Sets a topic's dynamic configuration to exactly `entries` ({} restores the broker's defaults). */
+async function setTopicConfig(h: IngestHarness, key: TopicKey, entries: Record<string, string>): Promise<void> {
+  const admin = h.app.app.get(Kafka).admin();
+  await admin.connect();
+  try {
+    const name = topicName(h.app.app.get(AppConfig).kafka!, key);
+    const configEntries = Object.entries(entries).map(([entry, value]) => ({ name: entry, value }));
+    await admin.alterConfigs({ validateOnly: false, resources: [{ type: ConfigResourceTypes.TOPIC, name, configEntries }] });
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+/**
+ * Until the broker applies a topic configuration: a write of `rows` rows (of another project) to the
+ * partition fails as `refusal` says.
+ */
+async function untilRefused(h: IngestHarness, partition: number, rows: number, refusal: RegExp): Promise<void> {
+  const producer = h.app.app.get(Kafka).producer({ retry: { retries: 0 } });
+  await producer.connect();
+  try {
+    await eventually(async () => {
+      const value = Array.from({ length: rows }, (_, i) =>
+        encodeEventRow({ projectId: 999_999, event: 'Probe', timeMs: Date.now(), distinctId: 'probe', insertId: `probe-${i}`, properties: { pad: 'p'.repeat(250) }, processedAtMs: Date.now() }).line).join('');
+      await expect(producer.send({ topic: topicName(h.app.app.get(AppConfig).kafka!, 'events'), acks: -1, messages: [{ partition, value }] })).rejects.toThrow(refusal);
+    });
+  } finally {
+    await producer.disconnect();
+  }
+}
+
+/** `count` events of about 1 kB for one user (strings are cut at 255 characters, so four of them). */
+const largeEvents = (prefix: string, count: number, distinctId = 'one-user') =>
+  Array.from({ length: count }, (_, i) => ({
+    event: 'Large',
+    properties: { time: nowSeconds() - 100, distinct_id: distinctId, $insert_id: `${prefix}-${i}`, a: 'a'.repeat(250), b: 'b'.repeat(250), c: 'c'.repeat(250), d: 'd'.repeat(250) },
+  }));
 
 interface Consumed {
   offset: string;
@@ -123,6 +161,41 @@ describe('ingestion through the real broker', () => {
     const rows = await h.app.app.get(ClickHouseClient).query({ query: "SELECT count() AS c FROM events WHERE event = '1' OR insert_id = 'poison-1'", format: 'JSONEachRow' });
     expect(await rows.json()).toEqual([{ c: 0 }]);
   });
+  it('stores a request of more than 1 MB for one user: its partition gets several sends, each under the broker\'s batch limit', async () => {
+    const events = largeEvents('large', 1500);
+    expect((await importJson(events)).status).toBe(200);
+    await eventually(async () => expect(await h.stored("event = 'Large'")).toHaveLength(1500));
+  });
+
+  it('answers each request by its own partitions: a partition that refuses a batch fails no request without messages in it', async () => {
+    const sink = h.app.app.get(EventSink);
+    const partitions = settings().eventsPartitions;
+    const userOn = (partition: number) => {
+      for (let i = 0; ; i++) if (partitionFor(h.project.id, `iso-${i}`, partitions) === partition) return `iso-${i}`;
+    };
+    const row = (distinctId: string, insertId: string, projectId = h.project.id): EventRow =>
+      encodeEventRow({ projectId, event: 'Isolated', timeMs: Date.now() - 60_000, distinctId, insertId, properties: { pad: 'p'.repeat(250) }, processedAtMs: Date.now() });
+    const [refusing, healthy] = [0, 1];
+    // The broker refuses record batches over 20 kB on every partition: only a large request meets it.
+    await setTopicConfig(h, 'events', { 'max.message.bytes': '20000' });
+    try {
+      await untilRefused(h, refusing, 100, /larger than the max message size/);
+      // Arriving while the first is in flight, the next two would share one send if requests were merged.
+      const first = sink.publish(h.project.id, [row(userOn(healthy), 'iso-first')]);
+      const large = sink.publish(h.project.id, Array.from({ length: 100 }, (_, i) => row(userOn(refusing), `iso-large-${i}`)));
+      const small = sink.publish(h.project.id, [row(userOn(healthy), 'iso-small')]);
+      await expect(large).rejects.toThrow(/^event broker unavailable: .*larger than the max message size/);
+      await expect(first).resolves.toEqual([]);
+      await expect(small).resolves.toEqual([]);
+    } finally {
+      await setTopicConfig(h, 'events', {});
+    }
+    // The refusing partition takes sends again (a new producer: the old one's sequence number there is not trusted).
+    const later = userOn(refusing);
+    expect((await importJson([{ event: 'Isolated', properties: { time: nowSeconds() - 60, distinct_id: later, $insert_id: 'iso-later' } }])).status).toBe(200);
+    await eventually(async () => expect((await h.stored("event = 'Isolated'")).map((e) => e.insert_id).sort()).toEqual(['iso-first', 'iso-later', 'iso-small']));
+  });
+
   /** `npm run dlq:replay` as built into dist/ by global setup. */
   async function replay(args: string[]): Promise<string> {
     const script = resolve(__dirname, '../../../dist/apps/admin/src/dlq-replay.js');
@@ -166,14 +239,57 @@ describe('ingestion with the broker down', () => {
   it('answers 503 and never claims success for unpersisted events', async () => {
     const h = await startIngestHarness({ kafka: true });
     try {
-      // The gateway's producer loses its broker connection for good.
-      const sink = h.app.app.get(EventSink) as unknown as { producer: { disconnect(): Promise<void> } };
-      await sink.producer.disconnect();
+      // The gateway's producers lose their broker connections for good.
+      const sink = h.app.app.get(EventSink) as unknown as { publisher: PartitionPublisher };
+      await sink.publisher.disconnect();
       const response = await h.post('/import', JSON.stringify([importEvent(1)]), { Authorization: h.basic, 'Content-Type': 'application/json' });
       expect(response.status).toBe(503);
       expect(await response.json()).toMatchObject({ code: 503, status: 'Service Unavailable', error: expect.stringContaining('event broker unavailable') });
     } finally {
       await h.close();
+    }
+  });
+
+  it('answers 503 at once, queueing nothing, when too much already waits for the broker', async () => {
+    const gate = installKafkaSendGate();
+    const h = await startIngestHarness({ kafka: true, env: { INGEST_KAFKA_MAX_PENDING_BYTES: '1048576', INGEST_KAFKA_SEND_TIMEOUT_MS: '2000' } });
+    try {
+      // The broker stops answering: what the gateway sends waits.
+      gate.close();
+      const publisher = (h.app.app.get(EventSink) as unknown as { publisher: PartitionPublisher }).publisher;
+      const importLarge = (prefix: string) => h.post('/import', JSON.stringify(largeEvents(prefix, 700)), { Authorization: h.basic, 'Content-Type': 'application/json' });
+      const first = importLarge('waiting');
+      await eventually(() => expect(publisher.pending).toBeGreaterThan(500_000));
+
+      const refused = await importLarge('refused');
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe('1');
+      expect(await refused.json()).toEqual({
+        code: 503,
+        error: expect.stringMatching(/^event broker unavailable: too many events wait for it on this gateway \(\d+ bytes already wait for the broker \(limit 1048576\)\); retry shortly$/),
+        num_records_imported: 0,
+        status: 'Service Unavailable',
+      });
+      const track = await h.post('/track?verbose=1', `data=${encodeURIComponent(JSON.stringify(largeEvents('track', 700).map((e) => ({ ...e, properties: { ...e.properties, token: h.project.token } }))))}`, {
+        'Content-Type': 'application/x-www-form-urlencoded',
+      });
+      expect(track.status).toBe(503);
+      expect(await track.json()).toEqual({ error: expect.stringMatching(/^event broker unavailable: too many events wait/), status: 0 });
+
+      // The first was never acknowledged: its deadline answers it.
+      const answer = await first;
+      expect(answer.status).toBe(503);
+      expect(await answer.json()).toMatchObject({ error: 'event broker unavailable: no acknowledgement within 2 s' });
+      expect(publisher.pending).toBeGreaterThan(0);
+
+      // Answering again, it takes requests again once the held sends are done.
+      gate.open();
+      await eventually(() => expect(publisher.pending).toBe(0));
+      expect((await importLarge('after')).status).toBe(200);
+    } finally {
+      gate.open();
+      await h.close();
+      gate.restore();
     }
   });
 });

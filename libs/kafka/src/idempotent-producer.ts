@@ -2,11 +2,20 @@ import { Kafka, Partitioners, Producer } from 'kafkajs';
 
 export interface IdempotentProducerOptions {
   /**
-   * Give up after about 10 s instead of kafkajs's long reconnect schedule: a gateway answers 503
-   * within seconds rather than holding a request on a dead broker (a client retry after a lost
-   * acknowledgement is deduplicated downstream).
+   * Retry for about this long instead of kafkajs's long reconnect schedule: a gateway answers 503 at its
+   * own deadline rather than hold a request on a dead broker, and kafkajs retries (a new leader, a broker
+   * back) within that deadline (a client retry after a lost acknowledgement is deduplicated downstream).
    */
-  bounded?: boolean;
+  retryForMs?: number;
+}
+
+const RETRY = { initialRetryTime: 200, maxRetryTime: 3_000 };
+
+/** kafkajs's backoff doubles from initialRetryTime up to maxRetryTime: the retries whose waits add up to `ms`. */
+function retriesWithin(ms: number): number {
+  let retries = 0;
+  for (let waited = 0; waited < ms; retries++) waited += Math.min(RETRY.maxRetryTime, RETRY.initialRetryTime * 2 ** retries);
+  return Math.max(retries, 1);
 }
 
 /** Every send waits for all in-sync replicas. */
@@ -17,11 +26,11 @@ export const ACKS_ALL = -1;
  * never duplicates or reorders a partition's messages; the default (murmur2) partitioner for keyed
  * messages, as the Java clients partition.
  */
-export function createIdempotentProducer(kafka: Kafka, { bounded = false }: IdempotentProducerOptions = {}): Producer {
+export function createIdempotentProducer(kafka: Kafka, { retryForMs }: IdempotentProducerOptions = {}): Producer {
   return kafka.producer({
     idempotent: true,
     maxInFlightRequests: 1,
     createPartitioner: Partitioners.DefaultPartitioner,
-    ...(bounded ? { retry: { retries: 5, initialRetryTime: 200, maxRetryTime: 3_000 } } : {}),
+    ...(retryForMs ? { retry: { ...RETRY, retries: retriesWithin(retryForMs) } } : {}),
   });
 }

@@ -25,3 +25,5 @@ export {
   topicSpecs,
 } from './topics';
 export { DeadLetterEntry, replayDeadLetters, ReplayOptions, ReplayReport } from './dead-letter-replay';
+export { PartitionPublisher, PartitionPublisherOptions, PublisherFullError } from './partition-publisher';
+export { MAX_SEND_BYTES, PartitionedMessage } from './publish-parts';

@@ -1,51 +1,51 @@
 import { AppConfig } from '@analytics/config';
-import { SinkUnavailableError } from '@analytics/ingest';
-import { ACKS_ALL, createIdempotentProducer, Kafka, topicName } from '@analytics/kafka';
+import { createGatewayPublisher, SinkUnavailableError } from '@analytics/ingest';
+import { Kafka, MAX_SEND_BYTES, PartitionedMessage, PartitionPublisher, PublisherFullError } from '@analytics/kafka';
 import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { Message, Producer } from 'kafkajs';
 import { identityKey, ProfileUpdate } from './profile-update';
 import { ProfileUpdateSink, RefusedUpdate } from './profile-update.sink';
 
-/** Under the broker's default message.max.bytes (1 MB). */
-const MAX_MESSAGE_BYTES = 900_000;
-
 /**
  * Publishes one message per update to the profiles topic, keyed by project and identity: all
- * updates of a profile share a partition, so the writer applies them in the order they were
- * acknowledged. The producer is idempotent with acks=all.
+ * updates of a profile share a partition (the key's, as kafkajs's default partitioner gives it), and
+ * each partition's updates are sent in the order they arrived, so the writer applies them in the order
+ * they were acknowledged. A request waits at most the gateway's send deadline, and only on its own
+ * partitions (PartitionPublisher).
  */
 @Injectable()
 export class KafkaProfileSink extends ProfileUpdateSink implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly topic: string;
-  private readonly producer: Producer;
+  private readonly publisher: PartitionPublisher;
 
   constructor(kafka: Kafka, config: AppConfig) {
     super();
-    this.topic = topicName(config.kafka!, 'profiles');
-    this.producer = createIdempotentProducer(kafka, { bounded: true });
+    // Every partition sent alone: an update written twice would apply twice ($add, $append).
+    this.publisher = createGatewayPublisher(kafka, config, 'profiles', { shareSends: false });
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.producer.connect();
+    await this.publisher.connect();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.producer.disconnect();
+    await this.publisher.disconnect();
   }
 
   async publish(updates: ProfileUpdate[]): Promise<RefusedUpdate[]> {
     const refused: RefusedUpdate[] = [];
-    const messages: Message[] = [];
+    const messages: PartitionedMessage[] = [];
     updates.forEach((update, position) => {
       const value = JSON.stringify(update);
-      if (Buffer.byteLength(value) > MAX_MESSAGE_BYTES) refused.push({ position, message: 'update is larger than 900 kB' });
-      else messages.push({ key: identityKey(update), value });
+      if (Buffer.byteLength(value) > MAX_SEND_BYTES) refused.push({ position, message: 'update is larger than 900 kB' });
+      else {
+        const key = identityKey(update);
+        messages.push({ key, value, partition: this.publisher.partitionOfKey(key) });
+      }
     });
-    if (!messages.length) return refused;
     try {
-      await this.producer.send({ topic: this.topic, acks: ACKS_ALL, timeout: 10_000, messages });
+      await this.publisher.publish(messages);
     } catch (error) {
-      throw new SinkUnavailableError(`profile broker unavailable: ${(error as Error).message}`);
+      const reason = error instanceof PublisherFullError ? `too many updates wait for it on this gateway (${error.message}); retry shortly` : (error as Error).message;
+      throw new SinkUnavailableError(`profile broker unavailable: ${reason}`);
     }
     return refused;
   }

@@ -1,6 +1,6 @@
 import { AppConfig } from '@analytics/config';
 import { createIdempotentProducer, createKafka, Kafka, topicName, TopicKey } from '@analytics/kafka';
-import { createTestEnvironment, eventually, TestEnvironment } from '@analytics/testing';
+import { createTestEnvironment, eventually, installKafkaSendGate, TestEnvironment } from '@analytics/testing';
 import fc from 'fast-check';
 import { KafkaRef, PartitionUpdates, ProfilesMirrorRepository, PROFILES_WRITER_GROUP, ProfileUpdate, ProfileWriter } from '../src';
 import { recordSequence, ReferenceProfiles, requests, toRecords } from './profile-reference';
@@ -149,5 +149,26 @@ describe('profiles through the real broker', () => {
     const after = await h.stored(ids, '', project);
     expect(after.get('k-shared')).toEqual({ ...before.get('k-shared'), restarted: true, $last_seen: expect.any(String) });
     expect(after.get('k-own-0')).toEqual(before.get('k-own-0'));
+  });
+});
+
+describe('profiles with a broker that stops answering', () => {
+  it('answers /engage and /groups 503 at the send deadline, in the SDK transport\'s shape', async () => {
+    const gate = installKafkaSendGate();
+    const h = await startProfilesHarness({ kafka: true, env: { INGEST_KAFKA_SEND_TIMEOUT_MS: '1000' } });
+    try {
+      expect((await h.defineGroupKey('company')).status).toBe(201);
+      gate.close();
+      const unavailable = { error: 'profile broker unavailable: no acknowledgement within 1 s', status: 0 };
+      const engage = await h.send('engage', [{ $token: h.project.token, $distinct_id: 'stalled', $set: { a: 1 } }], 'verbose=1');
+      expect(engage).toEqual({ status: 503, text: JSON.stringify(unavailable) });
+      const groups = await h.send('groups', [{ $token: h.project.token, $group_key: 'company', $group_id: 'acme', $set: { a: 1 } }], 'verbose=1');
+      expect(groups).toEqual({ status: 503, text: JSON.stringify(unavailable) });
+      expect(await h.send('engage', [{ $token: h.project.token, $distinct_id: 'stalled', $set: { a: 2 } }])).toEqual({ status: 503, text: '0' });
+    } finally {
+      gate.open();
+      await h.close();
+      gate.restore();
+    }
   });
 });

@@ -14,3 +14,4 @@ export {
 export { createTestEnvironment, TestEnvironment, TestEnvironmentOptions } from './test-environment';
 export { ServiceProcess, spawnService } from './service-process';
 export { freePort } from './free-port';
+export { installKafkaSendGate, KafkaSendGate } from './kafka-send-gate';

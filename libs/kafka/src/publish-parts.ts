@@ -1,0 +1,68 @@
+import { Message, Producer } from 'kafkajs';
+
+/** What one send may carry for a partition: one record batch, under the broker's default message.max.bytes (1 MB). */
+export const MAX_SEND_BYTES = 900_000;
+/** kafkajs's per-record framing, counted so that many small messages stay under the batch limit too. */
+const RECORD_OVERHEAD_BYTES = 64;
+
+export interface PartitionedMessage extends Message {
+  partition: number;
+}
+
+/** One caller's publish: answered once every part is acknowledged, or at the first failure, or at its deadline. */
+export interface Ticket {
+  remaining: number;
+  done: boolean;
+  timer: NodeJS.Timeout;
+  parts: Part[];
+  resolve(): void;
+  reject(error: Error): void;
+}
+
+/** One message of a caller. Its bytes count as pending until it is answered and no send holds it any more. */
+export interface Part {
+  ticket: Ticket;
+  message: Message;
+  bytes: number;
+  /** Settled: acknowledged, or its caller was answered (a failure, the deadline). */
+  state: 'queued' | 'sending' | 'settled';
+  /** Sends in flight that carry it (a failed shared send may still be running when it is sent alone). */
+  holders: number;
+  released: boolean;
+}
+
+/** A partition's queue: one send in flight per partition keeps its order and its sequence numbers. */
+export interface Lane {
+  partition: number;
+  queue: Part[];
+  busy: boolean;
+  /** Its last send failed: it is sent alone, never in a shared send, until a send of its own succeeds. */
+  troubled: boolean;
+  /** The producer that failed its last send: its sequence number for the partition is no longer trusted. */
+  avoid?: Producer;
+}
+
+export const messageBytes = ({ key, value, headers }: Message): number =>
+  RECORD_OVERHEAD_BYTES +
+  (value ? Buffer.byteLength(value) : 0) +
+  (key ? Buffer.byteLength(key) : 0) +
+  Object.entries(headers ?? {}).reduce((sum, [name, v]) => sum + name.length + (v ? Buffer.byteLength(String(v)) : 0), 0);
+
+/** The lane's queued parts, in order, that fit one send (at least one); withdrawn (settled) parts are dropped. */
+export function takeParts(lane: Lane): Part[] {
+  const parts: Part[] = [];
+  let bytes = 0;
+  while (lane.queue.length) {
+    const part = lane.queue[0];
+    if (part.state !== 'queued') {
+      lane.queue.shift();
+      continue;
+    }
+    if (parts.length && bytes + part.bytes > MAX_SEND_BYTES) break;
+    lane.queue.shift();
+    part.state = 'sending';
+    parts.push(part);
+    bytes += part.bytes;
+  }
+  return parts;
+}
