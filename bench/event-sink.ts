@@ -9,13 +9,13 @@ import { cpus, loadavg } from 'node:os';
 import { percentile, round } from './support/load';
 
 /**
- * `npm run bench:event-sink`: the gateway's Kafka sink alone, many small concurrent requests, against
- * a real broker (KAFKA_BROKERS, e.g. `node scripts/kafka.js start`). No HTTP, no validation: what one
+ * `npm run build && KAFKA_BROKERS=… node dist/bench/event-sink.js`: the gateway's Kafka sink alone, many
+ * small concurrent requests, against a real broker (e.g. `node scripts/kafka.js start`). No HTTP, no validation: what one
  * gateway's publish path sustains, and how long a request waits for its acknowledgement. One line per
  * scenario, then JSON.
  *
  * BENCH_SECONDS per scenario (default 8), BENCH_PARTITIONS (12, the product's default),
- * BENCH_SCENARIOS (`concurrency×events per request`, default `16x1,64x1,256x1,64x10,256x10,64x100`),
+ * BENCH_SCENARIOS (`<concurrency>x<events per request>`, default `16x1,64x1,256x1,64x10,256x10,64x100`),
  * BENCH_BROKER_PID (the broker's process: its CPU per event is reported too). CPU per event is the
  * steadier figure on a shared machine: throughput moves with whatever else runs.
  */
