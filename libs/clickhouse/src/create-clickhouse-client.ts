@@ -10,6 +10,22 @@ import { parseClickHouseUrl } from './clickhouse-url';
  */
 const CLICKHOUSE_SETTINGS = { output_format_json_quote_64bit_integers: 0 } as const;
 
+/**
+ * chDB applies a call's settings as SET statements on its one session, where they stay. So every
+ * chDB call restates each setting some call of ours changes (at ClickHouse's default unless the call
+ * gives it): a query's time limit or an insert's dedup token never leaks into the next call.
+ * A setting a call sets must be listed here.
+ */
+export const CHDB_CALL_DEFAULTS = {
+  max_execution_time: 0,
+  insert_deduplicate: 1,
+  insert_deduplication_token: '',
+  async_insert: 0,
+  max_partitions_per_insert_block: '100',
+  input_format_json_read_objects_as_strings: 1,
+  lightweight_deletes_sync: '2',
+} as const;
+
 function openChdb(path: string): ClickHouseClient {
   const directory = resolve(path);
   const unlock = lockDirectory(directory);
@@ -19,7 +35,7 @@ function openChdb(path: string): ClickHouseClient {
     const { createChdbConnection } = require('chdb/connection') as typeof import('chdb/connection');
     // chDB types the connection against its own copy of @clickhouse/client-common; the contract is the same.
     const connection = createChdbConnection({ path: directory }) as unknown as ClickHouseClientConfigOptions['connection'];
-    const client = createClient({ connection, clickhouse_settings: CLICKHOUSE_SETTINGS });
+    const client = createClient({ connection, clickhouse_settings: { ...CLICKHOUSE_SETTINGS, ...CHDB_CALL_DEFAULTS } });
     const close = client.close.bind(client);
     client.close = async () => {
       await close();

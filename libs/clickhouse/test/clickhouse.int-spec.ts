@@ -54,4 +54,14 @@ describe('ClickHouse (real engine)', () => {
     await client.insert({ table: EVENTS_TABLE, values, format: 'JSONEachRow', clickhouse_settings: settings });
     expect(await rows('SELECT count() AS c FROM events WHERE project_id = 8')).toEqual([{ c: 1 }]);
   });
+
+  it("keeps one call's settings to that call: a time limit or a dedup token never reaches the next", async () => {
+    const setting = async (name: string) => (await rows<{ v: string }>(`SELECT toString(getSetting('${name}')) AS v`))[0].v;
+    await client.query({ query: 'SELECT 1', clickhouse_settings: { max_execution_time: 7 } });
+    await client.command({ query: 'SELECT 1', clickhouse_settings: { insert_deduplication_token: 'batch-1' } });
+    expect({ limit: await setting('max_execution_time'), token: await setting('insert_deduplication_token') }).toEqual({ limit: '0', token: '' });
+    // …and a call still gets what it asks for.
+    const limited = await client.query({ query: "SELECT toString(getSetting('max_execution_time')) AS v", format: 'JSONEachRow', clickhouse_settings: { max_execution_time: 9 } });
+    expect(await limited.json()).toEqual([{ v: '9' }]);
+  });
 });
