@@ -7,3 +7,4 @@ export { parseClickHouseUrl, ClickHouseTarget } from './clickhouse-url';
 export { createClickHouseClient } from './create-clickhouse-client';
 export { CLICKHOUSE_MIGRATIONS } from './migrations';
 export { EVENTS_TABLE, MIGRATIONS_TABLE, PROFILES_TABLE } from './tables';
+export { CLICKHOUSE_TIMEOUT_EXCEEDED, clickHouseErrorCode } from './clickhouse-error';

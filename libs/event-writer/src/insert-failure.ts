@@ -1,3 +1,4 @@
+import { clickHouseErrorCode } from '@analytics/clickhouse';
 import { FailureOutcome } from '@analytics/kafka';
 
 /**
@@ -43,16 +44,6 @@ const TOO_MANY_PARTS = 252;
 /** Code 252 also names a block spanning too many partitions (months): the data's shape, not the server's state. */
 const DATA_BOUND_PARTS = /too many partitions for single insert block/i;
 
-/** The ClickHouse error code of a failure (the client's `code`, chDB's `clickhouseCode`), looking through `cause`. */
-function clickHouseCode(error: unknown): number | undefined {
-  for (let e = error as { code?: unknown; clickhouseCode?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    for (const code of [e.code, e.clickhouseCode]) {
-      if (typeof code === 'number' || (typeof code === 'string' && /^\d+$/.test(code))) return Number(code);
-    }
-  }
-  return undefined;
-}
-
 /**
  * `retry` for a passing failure; `dead-letter` when the data may be at fault, which the writer
  * settles by splitting the batch until the message ClickHouse refuses stands alone. A failure that
@@ -60,7 +51,7 @@ function clickHouseCode(error: unknown): number | undefined {
  * client timeout, DNS) and passes too.
  */
 export function classifyInsertFailure(error: unknown): FailureOutcome {
-  const code = clickHouseCode(error);
+  const code = clickHouseErrorCode(error);
   if (code === TOO_MANY_PARTS && DATA_BOUND_PARTS.test((error as Error).message ?? '')) return 'dead-letter';
   return code === undefined || TRANSIENT_CLICKHOUSE_ERRORS.has(code) ? 'retry' : 'dead-letter';
 }

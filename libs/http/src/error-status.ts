@@ -1,3 +1,4 @@
+import { CLICKHOUSE_TIMEOUT_EXCEEDED, clickHouseErrorCode } from '@analytics/clickhouse';
 import { DomainError } from '@analytics/errors';
 import { BadRequestException, HttpException, Logger } from '@nestjs/common';
 
@@ -11,7 +12,8 @@ const logger = new Logger('ApiError');
 
 /**
  * What any failure means over HTTP: a DomainError answers with its status (the libs' codes map to
- * 4xx, or 503 for an unavailable engine); unexpected errors become a 500 that leaks nothing (and are logged).
+ * 4xx, or 503 for an unavailable engine); a query past its time limit is the caller's to narrow (400);
+ * unexpected errors become a 500 that leaks nothing (and are logged).
  */
 export function errorStatus(error: unknown, where: string): ErrorStatus {
   if (error instanceof BadRequestException) {
@@ -21,6 +23,9 @@ export function errorStatus(error: unknown, where: string): ErrorStatus {
   }
   if (error instanceof HttpException) return { status: error.getStatus(), message: error.message };
   if (error instanceof DomainError) return { status: error.status, message: error.message, retryAfterSeconds: error.retryAfterSeconds };
+  if (clickHouseErrorCode(error) === CLICKHOUSE_TIMEOUT_EXCEEDED) {
+    return { status: 400, message: 'the query ran past its time limit (QUERY_MAX_EXECUTION_SECONDS): narrow the date range or the filters' };
+  }
   logger.error(`${where}: ${(error as Error)?.stack ?? String(error)}`);
   return { status: 500, message: 'internal error' };
 }

@@ -55,9 +55,12 @@ describe('the profile query under the query API limits', () => {
 
   describe('on a large project', () => {
     let projectId: number;
+    let projectAuthorization: string;
 
     beforeAll(async () => {
-      projectId = (await project('Large')).id;
+      const large = await project('Large');
+      projectId = large.id;
+      projectAuthorization = large.authorization;
       await service.app.get(ClickHouseClient).command({
         query:
           `INSERT INTO ${PROFILES_TABLE} (project_id, group_key, profile_id, properties, version, is_deleted, created_at, updated_at) ` +
@@ -72,6 +75,16 @@ describe('the profile query under the query API limits', () => {
     it('stops a query at QUERY_MAX_EXECUTION_SECONDS', async () => {
       const profiles = service.app.get(ProfileQueryService);
       await expect(profiles.query(projectId, parseProfileQuery({ where: SLOW_WHERE }, Date.now()))).rejects.toThrow(/Timeout exceeded/);
+    });
+
+    it('answers a query past its time limit with 400 in the query shape, never 500', async () => {
+      const response = await fetch(`${service.baseUrl}/api/query/engage?project_id=${projectId}`, {
+        method: 'POST',
+        headers: { Authorization: projectAuthorization, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ where: SLOW_WHERE }),
+      });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({ error: expect.stringContaining('time limit') });
     });
 
     it('stops a query whose client went away', async () => {
