@@ -115,8 +115,8 @@ describe('Kafka cluster: brokers stopped and killed under load', () => {
         phase: phaseAt(a.sentAt),
       });
     };
-    // The gateways give up on Kafka after 10 s and answer 503; the client waits a bit longer than that.
-    const importer = new RetryingImporter(p.project.basic, { maxBackoffMs: 2_000, giveUpAfterMs: 150_000, requestTimeoutMs: 15_000, onAttempt });
+    // The gateways give up on Kafka after 15 s (INGEST_KAFKA_SEND_TIMEOUT_MS) and answer 503; the client waits a bit longer than that.
+    const importer = new RetryingImporter(p.project.basic, { maxBackoffMs: 2_000, giveUpAfterMs: 150_000, requestTimeoutMs: 20_000, onAttempt });
     const load = new PacedLoad({
       importer,
       gateways: () => gateways.map((g) => g.url),
