@@ -1,8 +1,5 @@
 import { EventRow } from '@analytics/events';
 
-/** Thrown when the events could not be persisted: the gateway answers 503 and the client retries. */
-export class SinkUnavailableError extends Error {}
-
 /** An event the store refused on its own (the rest of its request was stored), by its position in the published list. */
 export interface RefusedEvent {
   position: number;

@@ -4,12 +4,9 @@ import { Project } from '@analytics/projects';
 import { Controller, Get, Post, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { flag, queryOf, send } from './http-request';
-import { IngestError } from './ingest-errors';
-import { parseEventsJson, readSdkRequest } from './ingest-payload';
-import { importReplies, sdkFailure, sdkOutcome, sdkReply } from './ingest-replies';
+import { flag, IngestError, parseEventsJson, queryOf, readRequestBody, readSdkRequest, sdkFailure, sdkReply, send } from '@analytics/sdk-transport';
+import { importReplies, sdkOutcome } from './import-replies';
 import { IngestService } from './ingest.service';
-import { readRequestBody } from './request-body';
 
 /** The SDKs' form transport (GET with `data`, or a form body) as its headers tell, before the body is read. */
 const isLegacyByHeaders = (req: Request): boolean => req.method === 'GET' || (req.headers['content-type'] ?? '').includes('x-www-form-urlencoded');

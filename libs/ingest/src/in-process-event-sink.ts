@@ -1,7 +1,8 @@
 import { EventRow } from '@analytics/events';
 import { InProcessEventsWriter, RefusedRow } from '@analytics/event-writer';
 import { Injectable } from '@nestjs/common';
-import { EventSink, RefusedEvent, SinkUnavailableError } from './event-sink';
+import { SinkUnavailableError } from '@analytics/sdk-transport';
+import { EventSink, RefusedEvent } from './event-sink';
 
 @Injectable()
 export class InProcessEventSink extends EventSink {

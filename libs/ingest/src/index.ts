@@ -1,12 +1,5 @@
 export { EventDictionaryProvider } from './event-dictionary.provider';
-export { EventSink, RefusedEvent, SinkUnavailableError } from './event-sink';
-export { flag, queryOf, send } from './http-request';
-export { IngestCorsMiddleware } from './cors.middleware';
-export { IngestError } from './ingest-errors';
+export { EventSink, RefusedEvent } from './event-sink';
 export { EventIntakeModule, IngestModule } from './ingest.module';
 export { KafkaEventSink } from './kafka-event-sink';
-export { createGatewayPublisher } from './gateway-publisher';
 export { FailedRecord, IngestOutcome, IngestService } from './ingest.service';
-export { decodeDataField, decodeUtf8RepairingSurrogates, parseEventsJson, readSdkRequest, SdkRequest } from './ingest-payload';
-export { Reply, SdkReplyOptions, sdkFailure, sdkOutcome, sdkReply } from './ingest-replies';
-export { readRequestBody } from './request-body';

@@ -5,8 +5,8 @@ import { ProjectAuthenticator } from '@analytics/auth';
 import { RateLimit, RateLimiterFactory } from '@analytics/rate-limits';
 import { Injectable } from '@nestjs/common';
 import { EventDictionaryProvider } from './event-dictionary.provider';
-import { EventSink, SinkUnavailableError } from './event-sink';
-import { IngestError } from './ingest-errors';
+import { IngestError, SinkUnavailableError } from '@analytics/sdk-transport';
+import { EventSink } from './event-sink';
 import { IngestMetrics } from './ingest-metrics';
 
 /** The rules' wording for a record that is not an event object (validateEvent says the same). */

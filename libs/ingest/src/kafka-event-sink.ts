@@ -2,8 +2,8 @@ import { AppConfig } from '@analytics/config';
 import { EventRow, partitionFor } from '@analytics/events';
 import { Kafka, MAX_SEND_BYTES, PartitionedMessage, PartitionPublisher, PublisherFullError, ROWS_HEADER } from '@analytics/kafka';
 import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { EventSink, RefusedEvent, SinkUnavailableError } from './event-sink';
-import { createGatewayPublisher } from './gateway-publisher';
+import { createGatewayPublisher, SinkUnavailableError } from '@analytics/sdk-transport';
+import { EventSink, RefusedEvent } from './event-sink';
 
 /**
  * Publishes each request's events as one Kafka message per partition (not one per event): the

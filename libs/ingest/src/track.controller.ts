@@ -2,12 +2,9 @@ import { AppConfig } from '@analytics/config';
 import { Controller, Get, Post, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { flag, queryOf, send } from './http-request';
-import { IngestError } from './ingest-errors';
-import { readSdkRequest } from './ingest-payload';
-import { sdkFailure, sdkOutcome, sdkReply } from './ingest-replies';
+import { flag, IngestError, queryOf, readRequestBody, readSdkRequest, sdkFailure, sdkReply, send } from '@analytics/sdk-transport';
+import { sdkOutcome } from './import-replies';
 import { IngestService } from './ingest.service';
-import { readRequestBody } from './request-body';
 
 @ApiTags('ingestion')
 @Controller()

@@ -1,4 +1,4 @@
-import { SinkUnavailableError } from '@analytics/ingest';
+import { SinkUnavailableError } from '@analytics/sdk-transport';
 import { Injectable } from '@nestjs/common';
 import { CoalescingQueue } from './coalescing-queue';
 import { ProfileUpdate } from './profile-update';

@@ -1,5 +1,5 @@
 import { AppConfig } from '@analytics/config';
-import { createGatewayPublisher, SinkUnavailableError } from '@analytics/ingest';
+import { createGatewayPublisher, SinkUnavailableError } from '@analytics/sdk-transport';
 import { Kafka, MAX_SEND_BYTES, PartitionedMessage, PartitionPublisher, PublisherFullError } from '@analytics/kafka';
 import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { identityKey, ProfileUpdate } from './profile-update';

@@ -1,7 +1,7 @@
 import { ProjectAuthenticator } from '@analytics/auth';
 import { AppConfig } from '@analytics/config';
 import { EVENT_LIMITS } from '@analytics/events';
-import { IngestError, SinkUnavailableError } from '@analytics/ingest';
+import { IngestError, SinkUnavailableError } from '@analytics/sdk-transport';
 import { Project } from '@analytics/projects';
 import { RateLimit, RateLimiterFactory } from '@analytics/rate-limits';
 import { Injectable } from '@nestjs/common';

@@ -1,4 +1,4 @@
-import { IngestError, Reply, sdkFailure, SdkReplyOptions, sdkReply } from '@analytics/ingest';
+import { IngestError, Reply, sdkFailure, SdkReplyOptions, sdkReply } from '@analytics/sdk-transport';
 import { ProfileIngestOutcome } from './profile-ingest.service';
 
 export interface ProfileReplyOptions extends SdkReplyOptions {

@@ -1,5 +1,5 @@
 import { AppConfig } from '@analytics/config';
-import { flag, IngestError, queryOf, readRequestBody, readSdkRequest, send } from '@analytics/ingest';
+import { flag, IngestError, queryOf, readRequestBody, readSdkRequest, send } from '@analytics/sdk-transport';
 import { Controller, Get, Post, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { Reply } from './ingest-replies';
+import { Reply } from './sdk-replies';
 
 export function send(res: Response, reply: Reply): void {
   res.status(reply.status).set(reply.headers ?? {}).type(reply.contentType).send(reply.body);

@@ -1,5 +1,4 @@
 import { IngestError } from './ingest-errors';
-import { IngestOutcome } from './ingest.service';
 
 export interface Reply {
   status: number;
@@ -8,7 +7,8 @@ export interface Reply {
   headers?: Record<string, string>;
 }
 
-const STATUS_TEXT: Record<number, string> = {
+/** The status texts the /import answers carry. */
+export const STATUS_TEXT: Record<number, string> = {
   200: 'OK',
   400: 'Bad Request',
   401: 'Unauthorized',
@@ -18,31 +18,16 @@ const STATUS_TEXT: Record<number, string> = {
   503: 'Service Unavailable',
 };
 
-const json = (status: number, body: object, headers?: Record<string, string>): Reply => ({
+/** A JSON answer. */
+export const jsonReply = (status: number, body: object, headers?: Record<string, string>): Reply => ({
   status,
   body: JSON.stringify(body),
   contentType: 'application/json',
   headers,
 });
 
-const retryAfter = (error: IngestError) => (error.retryAfterSeconds ? { 'Retry-After': String(error.retryAfterSeconds) } : undefined);
-
-/** The strict /import answers, in the spec's error shape. */
-export const importReplies = {
-  outcome({ imported, failed }: IngestOutcome): Reply {
-    if (!failed.length) return json(200, { code: 200, num_records_imported: imported, status: 'OK' });
-    return json(400, {
-      code: 400,
-      error: 'some data points in the request failed validation',
-      failed_records: failed,
-      num_records_imported: imported,
-      status: STATUS_TEXT[400],
-    });
-  },
-  error(error: IngestError): Reply {
-    return json(error.status, { code: error.status, error: error.message, num_records_imported: 0, status: STATUS_TEXT[error.status] }, retryAfter(error));
-  },
-};
+/** The Retry-After header of an error that carries one. */
+export const retryAfterHeader = (error: IngestError) => (error.retryAfterSeconds ? { 'Retry-After': String(error.retryAfterSeconds) } : undefined);
 
 /** A 1×1 transparent GIF, for `img=1` requests from <img> tags. */
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
@@ -68,13 +53,6 @@ export function sdkReply(outcome: { ok: true } | { ok: false; error: string; sta
     return { status, body: `${options.callback}(${value});`, contentType: 'application/javascript', headers };
   }
   return { status, body: value, contentType: options.verbose ? 'application/json' : 'text/plain', headers };
-}
-
-export function sdkOutcome(result: IngestOutcome): { ok: true } | { ok: false; error: string } {
-  if (!result.failed.length) return { ok: true };
-  const [first] = result.failed;
-  const more = result.failed.length > 1 ? ` (and ${result.failed.length - 1} more)` : '';
-  return { ok: false, error: `event ${first.index}: ${first.message}${more}` };
 }
 
 export function sdkFailure(error: IngestError): { ok: false; error: string; status?: number; retryAfterSeconds?: number } {

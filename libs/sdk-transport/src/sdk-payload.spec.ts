@@ -1,4 +1,4 @@
-import { decodeDataField, decodeUtf8RepairingSurrogates, readSdkRequest } from './ingest-payload';
+import { decodeDataField, decodeUtf8RepairingSurrogates, readSdkRequest } from './sdk-payload';
 
 describe('the SDK transport payload', () => {
   it('repairs characters the browser SDK encodes as surrogate halves (CESU-8)', () => {
