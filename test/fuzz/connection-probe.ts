@@ -2,7 +2,7 @@ import { connect } from 'node:net';
 
 /**
  * Whether a keep-alive connection still serves the next request after the server refused a
- * request before reading all of its body (413 on an oversize body). The fuzz traffic sends its
+ * request before reading all of its body (413 on an oversize body, 400 on a body that is not gzip). The fuzz traffic sends its
  * megabyte bodies with `Connection: close` so that such a stall cannot hold a client for a
  * minute; this probe checks the case itself, once per run, for each ingestion path and an app path.
  */
@@ -15,6 +15,7 @@ export interface ConnectionProbe {
 }
 
 const BODY = Buffer.alloc(3_000_000, 'a');
+const NOT_GZIP = Buffer.alloc(1_000_000, '[');
 const CHUNKED = Buffer.concat([Buffer.from(`${BODY.length.toString(16)}\r\n`), BODY, Buffer.from('\r\n0\r\n\r\n')]);
 
 function statusLine(text: string): string {
@@ -64,7 +65,9 @@ export async function probeConnectionsAfterRefusal(port: number, importBasic: st
     const auth = path.startsWith('/import') ? `Authorization: ${importBasic}\r\n` : '';
     cases.push([`POST ${path}, chunked 3 MB`, `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`]);
     cases.push([`POST ${path}, Content-Length 3 MB`, `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth}Content-Type: application/json\r\nContent-Length: ${BODY.length}\r\n\r\n`]);
+    cases.push([`POST ${path}, Content-Encoding gzip, Content-Length 1 MB that is not gzip`, `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth}Content-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: ${NOT_GZIP.length}\r\n\r\n`]);
   }
-  const results = await Promise.all(cases.map(([, head]) => probe(port, head, head.includes('chunked') ? CHUNKED : BODY, waitMs)));
+  const body = (head: string) => (head.includes('chunked') ? CHUNKED : head.includes('gzip') ? NOT_GZIP : BODY);
+  const results = await Promise.all(cases.map(([, head]) => probe(port, head, body(head), waitMs)));
   return results.map((r, i) => ({ request: cases[i][0], ...r, stalled: !/^HTTP\/1\.1 200/.test(r.next) && r.next !== 'connection closed' }));
 }

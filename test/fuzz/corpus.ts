@@ -1,6 +1,6 @@
-import { ROLE_MATRIX } from '@analytics/auth';
+import { ROLE_MATRIX, RouteAccess } from '@analytics/auth';
 import fc from 'fast-check';
-import { authFor, FuzzTargets, INGEST, pathFor, queryString, RequestPlan, saneParams } from './hostile-requests';
+import { authFor, BOUNDARY_IDS, FuzzTargets, INGEST, pathFor, queryString, RequestPlan, saneParams } from './hostile-requests';
 
 /**
  * Fixed hostile bodies sent to every route that reads one, before the generated traffic: each
@@ -20,7 +20,12 @@ const BODIES: [string, string][] = [
   ['lone surrogates', '[{"event":"\\ud800","properties":{"distinct_id":"\\udfff","$insert_id":"s-1","\\ud800":"\\ud800","time":1}}]'],
   ['NUL', '[{"event":"a\\u0000b","properties":{"distinct_id":"\\u0000","\\u0000":"\\u0000"}}]'],
   ['truncated', '[{"event":"t","properties":{"distinct_id":"t","$insert'],
+  ['NUL token', '[{"event":"a","properties":{"token":"a\\u0000","distinct_id":"a"},"$token":"\\u0000","$distinct_id":"a","$group_key":"k","$group_id":"a","$set":{"a":1}}]'],
+  ['lone surrogate token', '[{"event":"a","properties":{"token":"\\ud800","distinct_id":"a"},"$token":"\\udfff","$distinct_id":"a","$group_key":"k","$group_id":"a","$set":{"a":1}}]'],
 ];
+
+/** The boundary ids every run tries on every id (the generated traffic draws from all of BOUNDARY_IDS). */
+const CORPUS_IDS = BOUNDARY_IDS.filter((id) => ['-1', '2147483648', '-2147483649', '99999999999999999999'].includes(id));
 
 const one = <T>(arbitrary: fc.Arbitrary<T>): T => fc.sample(arbitrary, { seed: 1, numRuns: 1 })[0];
 
@@ -28,8 +33,6 @@ export function corpusRequests(targets: FuzzTargets): RequestPlan[] {
   const plans: RequestPlan[] = [];
   for (const route of ROLE_MATRIX) {
     const ingest = INGEST.test(route.path);
-    if (route.method === 'GET' && !ingest) continue;
-    if (route.method === 'DELETE') continue;
     const path = one(pathFor(route, targets, false));
     const auth = one(authFor(route, targets));
     const params = Object.entries(saneParams(route, targets)).map(([k, v]) => [k, encodeURIComponent(v)] as [string, string]);
@@ -42,6 +45,8 @@ export function corpusRequests(targets: FuzzTargets): RequestPlan[] {
       headers: headers(contentType),
       body: body === undefined ? undefined : Buffer.from(body),
     });
+    plans.push(...boundaryIds(route, targets));
+    if ((route.method === 'GET' && !ingest) || route.method === 'DELETE') continue;
     for (const [label, text] of BODIES) {
       const base64 = encodeURIComponent(Buffer.from(text).toString('base64'));
       if (route.method === 'GET') {
@@ -54,6 +59,32 @@ export function corpusRequests(targets: FuzzTargets): RequestPlan[] {
         plans.push(plan(`${label} as JSON form`, params, 'application/x-www-form-urlencoded', `data=${encodeURIComponent(text)}`));
       }
     }
+  }
+  return plans;
+}
+
+/** Each `:param` of the path, and `project_id` where the route reads one, set to each boundary id in turn (the rest sane). */
+function boundaryIds(route: RouteAccess, targets: FuzzTargets): RequestPlan[] {
+  const auth = one(authFor(route, targets));
+  const sane = one(pathFor(route, targets, false));
+  const params = Object.entries(saneParams(route, targets)).map(([k, v]) => [k, encodeURIComponent(v)] as [string, string]);
+  const plans: RequestPlan[] = [];
+  const plan = (label: string, path: string, query: [string, string][]): RequestPlan => ({
+    category: `corpus:${label}`,
+    route: `${route.method} ${route.path}`,
+    method: route.method,
+    path: query.length ? `${path}?${queryString(query)}` : path,
+    headers: { ...(auth ? { authorization: auth } : {}), ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { 'content-type': 'application/json' }) },
+    body: route.method === 'GET' || route.method === 'DELETE' ? undefined : Buffer.from('{}'),
+  });
+  const names = route.path.match(/:[A-Za-z]+/g) ?? [];
+  const saneSegments = sane.split('/');
+  for (const name of names) {
+    const index = route.path.split('/').indexOf(name);
+    for (const id of CORPUS_IDS) plans.push(plan(`${name}=${id}`, saneSegments.map((segment, i) => (i === index ? id : segment)).join('/'), params));
+  }
+  if (/^\/api\/(query|2\.0)\/|^\/import$/.test(route.path)) {
+    for (const id of CORPUS_IDS) plans.push(plan(`project_id=${id}`, sane, [...params.filter(([k]) => k !== 'project_id'), ['project_id', id]]));
   }
   return plans;
 }

@@ -79,28 +79,50 @@ export function fiveXxCase(n: number, plan: RequestPlan, answer: Answer): FiveXx
   };
 }
 
-/** Attaches the server's log lines for each case's request id (pino lines carry `"id":"<request id>"`; stacks are in them). */
+/**
+ * Attaches the server's error log lines for each case's request id (pino lines carry `"req":{"id":…}`),
+ * kept as their message and error (with the stack), without the echoed request.
+ */
 export function attachLogs(cases: FiveXxCase[], output: string): void {
   const byId = new Map<string, string[]>();
   for (const line of output.split('\n')) {
     const id = /"req":\{"id":"([^"]+)"/.exec(line)?.[1];
-    if (id) byId.set(id, [...(byId.get(id) ?? []), clip(line, 6_000)]);
+    if (!id) continue;
+    let kept = clip(line, 6_000);
+    try {
+      const { context, msg, err } = JSON.parse(line) as { context?: string; msg?: string; err?: { type?: string; message?: string; stack?: string } };
+      // ApiError messages start with the request's method and URL, which may be kilobytes long.
+      const short = (msg ?? '').replace(/^(\w+ \S{0,300})\S*/, '$1…');
+      kept = JSON.stringify({ context, msg: clip(short, 3_000), error: err && { type: err.type, message: clip(err.message ?? '', 500), stack: clip(err.stack ?? '', 3_000) } });
+    } catch {
+      // not JSON: kept as it is
+    }
+    byId.set(id, [...(byId.get(id) ?? []), kept]);
   }
   for (const c of cases) if (c.request_id) c.server_log = byId.get(c.request_id) ?? [];
 }
 
-/** The first stack frame line of a case, or its answer: what tells two causes apart. */
+/** What tells two causes apart: the error's first line, its `caused by`, the first frame in our libs (numbers masked); else the answer. */
 function cause(c: FiveXxCase): string {
   for (const line of c.server_log) {
-    const stack = /"stack":"([^"]*)/.exec(line)?.[1];
-    if (stack) return stack.split('\\n').slice(0, 2).join(' | ');
+    let text = line;
+    try {
+      const { msg, error } = JSON.parse(line) as { msg?: string; error?: { stack?: string } };
+      text = `${msg ?? ''}\n${error?.stack ?? ''}`;
+    } catch {
+      // not JSON
+    }
+    const error = /((?:\w*Error|error): [^\n]*)/.exec(text)?.[1];
+    const causedBy = /caused by: ([^\n]*)/.exec(text)?.[1];
+    const frame = /at (?:async )?([\w.<>]+) \([^)]*\/libs\/[^)]*\)/.exec(text)?.[1];
+    if (error) return [error.slice(0, 200), causedBy, frame && `at ${frame}`].filter(Boolean).join(' | ').replace(/\d+/g, 'N');
   }
-  return c.answer.slice(0, 160);
+  return c.answer.slice(0, 160).replace(/"request":"[^"]*"/, '').replace(/\d+/g, 'N');
 }
 
 /**
- * Prints each distinct cause once (route, count, one request in full, its answer and server log)
- * and writes every case, plus the bodies of the first ones, under `dir`.
+ * Prints each distinct cause once (the routes it was seen on, one request in full, its answer and
+ * server log) and writes every case, plus the bodies of the first ones, under `dir`.
  */
 export function reportCases(cases: FiveXxCase[], bodies: Map<number, Buffer>, dir: string, name: string, print: (line: string) => void): string | undefined {
   if (cases.length === 0) return undefined;
@@ -115,14 +137,16 @@ export function reportCases(cases: FiveXxCase[], bodies: Map<number, Buffer>, di
   writeFileSync(file, JSON.stringify(cases, null, 1));
   const groups = new Map<string, FiveXxCase[]>();
   for (const c of cases) {
-    const key = `${c.route} → ${c.status} ${cause(c)}`;
+    const key = `${c.status} ${cause(c)}`;
     groups.set(key, [...(groups.get(key) ?? []), c]);
   }
   print(`${cases.length} answers ≥ 500 in ${groups.size} distinct causes (all cases: ${file})`);
   for (const c of cases.slice(0, 30)) print(`  ${c.status} ← ${c.method} ${c.path.slice(0, 200)} ${JSON.stringify(c.headers).slice(0, 200)} body ${JSON.stringify(c.body_prefix.slice(0, 120))}: ${c.answer.slice(0, 160)}`);
   for (const [key, group] of groups) {
     const c = group[0];
+    const routes = [...new Set(group.map((g) => g.route))];
     print(`\n— ${group.length} × ${key}`);
+    print(`  on ${routes.length} route(s): ${routes.join(', ')}`);
     print(`  request: ${c.method} ${c.path}`);
     print(`  headers: ${JSON.stringify(c.headers)}`);
     print(`  body (${c.body_bytes} bytes): ${JSON.stringify(c.body_prefix.slice(0, 300))}${c.body_file ? ` (whole: ${c.body_file})` : ''}`);

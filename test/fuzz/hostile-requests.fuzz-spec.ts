@@ -5,7 +5,7 @@ import { runFuzz } from './fuzz-run';
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 100_000);
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : Date.now() % 2_147_483_647;
 const MODES = (process.env.FUZZ_MODES ?? 'embedded,kafka').split(',').map((m) => m.trim());
-const TIME_LIMIT_MS = Number(process.env.FUZZ_TIME_LIMIT_S ?? 3_600) * 1000;
+const TIME_LIMIT_MS = Number(process.env.FUZZ_TIME_LIMIT_S ?? 7_200) * 1000;
 
 process.stdout.write(`fuzz seed ${SEED} (set FUZZ_SEED=${SEED} to replay it), ${REQUESTS} requests per mode, modes ${MODES.join(', ')}\n`);
 

@@ -23,6 +23,8 @@ export interface RequestPlan {
 }
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+/** Ids at the edges of the integer types that hold them (Postgres integer, JS safe integers) and just past them. */
+export const BOUNDARY_IDS = ['0', '-1', '1.5', '1e3', '2147483647', '2147483648', '-2147483649', '4294967296', '9007199254740993', '99999999999999999999'];
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD'];
 export const INGEST = /^\/(import|track|engage|groups)$/;
 
@@ -64,7 +66,7 @@ export function pathFor(route: RouteAccess, targets: FuzzTargets, hostile: boole
     : '1';
   const value = (name: string) =>
     hostile
-      ? fc.oneof(queryValue.map((v) => encodeQueryValue(v).replace(/%2F/gi, '/')), fc.constantFrom('0', '-1', '1e400', '99999999999999999999', '1.5', '0x10', '..', '%2e%2e', 'event', 'user', 'group', 'profile', '$user', '%24user'), fc.nat({ max: 6 }).map(String))
+      ? fc.oneof(queryValue.map((v) => encodeQueryValue(v).replace(/%2F/gi, '/')), fc.constantFrom(...BOUNDARY_IDS, '1e400', '0x10', '..', '%2e%2e', 'event', 'user', 'group', 'profile', '$user', '%24user'), fc.nat({ max: 6 }).map(String))
       : name === ':serviceAccountId' ? fc.constantFrom(...targets.sandbox.serviceAccountIds.map(String)) : fc.constant(real(name));
   return fc.tuple(...names.map((name) => value(name))).map((values) => names.reduce((path, name, i) => path.replace(name, values[i]), route.path));
 }
