@@ -40,7 +40,8 @@ export class ServiceAccountCredentials implements OnModuleInit, OnApplicationShu
     const key = VerifiedCache.key(username, secret);
     let verified = this.cache.get(key);
     if (!verified) {
-      const account = await this.repository.findByUsername(username);
+      // No username holds NUL (Postgres text cannot): unknown, with the same work as any other.
+      const account = username.includes('\u0000') ? undefined : await this.repository.findByUsername(username);
       // Same work whether or not the account exists, so timing does not tell.
       const ok = await verifySecret(secret, account?.secretHash ?? DUMMY_HASH);
       if (!account || !ok) return undefined;

@@ -1,6 +1,6 @@
 import { CurrentAccess, ProjectAccess, ProjectAccessGuard, RequireRole } from '@analytics/auth';
-import { AppApiController } from '@analytics/http';
-import { Body, Delete, Get, HttpCode, Param, ParseIntPipe, Patch, Post, Query } from '@nestjs/common';
+import { AppApiController, IdPipe } from '@analytics/http';
+import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { CreateAnnotationDto, CreateAnnotationTagDto, UpdateAnnotationDto } from './annotations.dto';
 import { AnnotationsService } from './annotations.service';
@@ -57,14 +57,14 @@ export class AnnotationsController {
 
   @Get(':annotationId')
   @RequireRole('consumer')
-  async get(@CurrentAccess() access: ProjectAccess, @Param('annotationId', ParseIntPipe) annotationId: number) {
+  async get(@CurrentAccess() access: ProjectAccess, @Param('annotationId', IdPipe) annotationId: number) {
     return ok(annotationJson(await this.annotations.get(access.project.id, annotationId)));
   }
 
   @Patch(':annotationId')
   @RequireRole('analyst')
   @ApiOperation({ summary: 'Change `description` and/or `tags` (replacing them); `date` is not patchable (400)' })
-  async update(@CurrentAccess() access: ProjectAccess, @Param('annotationId', ParseIntPipe) annotationId: number, @Body() body: UpdateAnnotationDto) {
+  async update(@CurrentAccess() access: ProjectAccess, @Param('annotationId', IdPipe) annotationId: number, @Body() body: UpdateAnnotationDto) {
     const annotation = await this.annotations.update({ projectId: access.project.id, annotationId, description: body.description, tagIds: body.tags });
     return ok(annotationJson(annotation));
   }
@@ -72,7 +72,7 @@ export class AnnotationsController {
   @Delete(':annotationId')
   @RequireRole('analyst')
   @ApiOperation({ summary: 'Delete an annotation for good: `{"status":"ok","results":{"id"}}`' })
-  async delete(@CurrentAccess() access: ProjectAccess, @Param('annotationId', ParseIntPipe) annotationId: number) {
+  async delete(@CurrentAccess() access: ProjectAccess, @Param('annotationId', IdPipe) annotationId: number) {
     await this.annotations.delete(access.project.id, annotationId);
     return ok({ id: annotationId });
   }

@@ -1,5 +1,6 @@
 import { AuthenticatedAccount, effectiveRole, OAuthTokensService, ServiceAccountCredentials } from '@analytics/accounts';
 import { Project } from '@analytics/projects';
+import { isDatabaseId } from '@analytics/http';
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { AccessDenied } from './access-denied';
@@ -91,7 +92,8 @@ export class PrincipalResolver {
       return { project: principal.project, role: 'admin', actor: { kind: 'project-secret', projectId: principal.project.id } };
     }
     if (projectId === undefined) throw new AccessDenied(400, 'project_id is required with service-account credentials');
-    const project = await this.projects.byId(Number(projectId));
+    // An id no project can have (past the column's range) names nothing: never sent to SQL.
+    const project = isDatabaseId(Number(projectId)) ? await this.projects.byId(Number(projectId)) : undefined;
     const role = project && (effectiveRole(principal.account, principal.memberships, project) as Role | undefined);
     if (!project || !role) throw new AccessDenied(403, `these credentials do not give access to project ${projectId}`);
     return { project, role, actor: { kind: 'service-account', id: principal.account.id, username: principal.account.username, userId: principal.account.userId } };

@@ -9,6 +9,9 @@ const MAX_ENTRIES = 10_000;
 /** No project has a longer token or secret (generated ones have 32 characters, bootstrap ones at most 64). */
 const MAX_CREDENTIAL_LENGTH = 256;
 
+/** No project has it: over-long (would fill the miss cache), or holding NUL (Postgres text cannot). */
+const impossibleCredential = (credential: string) => credential.length > MAX_CREDENTIAL_LENGTH || credential.includes('\u0000');
+
 /** Remembered lookups, the oldest forgotten first past {@link MAX_ENTRIES}. */
 class Remembered<T> {
   private readonly entries = new Map<string, { value: T; expiresAt: number }>();
@@ -56,12 +59,12 @@ export class ProjectAuthenticator {
   }
 
   bySecret(secret: string): Promise<Project | undefined> {
-    if (secret.length > MAX_CREDENTIAL_LENGTH) return Promise.resolve(undefined);
+    if (impossibleCredential(secret)) return Promise.resolve(undefined);
     return this.cached(secretKey(secret), () => this.projects.findBySecret(secret));
   }
 
   byToken(token: string): Promise<Project | undefined> {
-    if (token.length > MAX_CREDENTIAL_LENGTH) return Promise.resolve(undefined);
+    if (impossibleCredential(token)) return Promise.resolve(undefined);
     return this.cached(`t:${token}`, () => this.projects.findByToken(token));
   }
 

@@ -7,3 +7,4 @@ export { UnknownRouteFilter } from './unknown-route.filter';
 export { UnknownRoutesModule } from './unknown-routes.module';
 export { strictValidation } from './validation';
 export { ok } from './app-api-envelope';
+export { IdPipe, isDatabaseId, MAX_DATABASE_ID } from './id.pipe';

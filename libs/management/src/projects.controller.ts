@@ -1,8 +1,8 @@
 import { AuthenticatedAccount, OAuthTokensService } from '@analytics/accounts';
 import { CurrentAccess, CurrentAccount, OrganizationAccessGuard, ProjectAccess, ProjectAccessGuard, ProjectAuthenticator, RequireRole } from '@analytics/auth';
-import { AppApiController } from '@analytics/http';
+import { AppApiController, IdPipe } from '@analytics/http';
 import { ProjectsService } from '@analytics/projects';
-import { Body, Get, HttpCode, Param, ParseIntPipe, Patch, Post } from '@nestjs/common';
+import { Body, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { CreateOAuthTokenDto, CreateProjectDto, UpdateProjectDto } from './management.dto';
 import { ManagementError, ManagementErrorCode } from './management-error';
 import { ok, projectJson } from './management.views';
@@ -18,7 +18,7 @@ export class OrganizationController {
 
   @Get('projects')
   @RequireRole('consumer')
-  async listProjects(@Param('organizationId', ParseIntPipe) organizationId: number) {
+  async listProjects(@Param('organizationId', IdPipe) organizationId: number) {
     return ok((await this.projects.listByOrganization(organizationId)).map(projectJson));
   }
 
@@ -26,7 +26,7 @@ export class OrganizationController {
   @Post('projects')
   @HttpCode(201)
   @RequireRole('admin')
-  async createProject(@Param('organizationId', ParseIntPipe) organizationId: number, @Body() body: CreateProjectDto) {
+  async createProject(@Param('organizationId', IdPipe) organizationId: number, @Body() body: CreateProjectDto) {
     const { project, secret } = await this.projects.createProject(organizationId, body.name, {}, body.region);
     return ok({ ...projectJson(project), secret });
   }
@@ -67,7 +67,7 @@ export class ProjectController {
   @Post('rotate-secret')
   @HttpCode(200)
   @RequireRole('admin')
-  async rotateSecret(@CurrentAccess() access: ProjectAccess, @Param('projectId', ParseIntPipe) projectId: number) {
+  async rotateSecret(@CurrentAccess() access: ProjectAccess, @Param('projectId', IdPipe) projectId: number) {
     const rotated = await this.projects.rotateSecret(projectId);
     if (!rotated) throw new ManagementError(ManagementErrorCode.ProjectNotFound, `project ${access.project.id} not found`);
     this.authenticator.clear();

@@ -1,7 +1,7 @@
 import { AuthenticatedAccount, ServiceAccountCredentials, ServiceAccountsService } from '@analytics/accounts';
 import { CurrentAccount, OrganizationAccessGuard, RequireRole } from '@analytics/auth';
-import { AppApiController } from '@analytics/http';
-import { Body, Delete, Get, HttpCode, Param, ParseIntPipe, Post } from '@nestjs/common';
+import { AppApiController, IdPipe } from '@analytics/http';
+import { Body, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { AddToProjectDto, CreateServiceAccountDto, RemoveFromProjectDto } from './management.dto';
 import { ok, serviceAccountJson } from './management.views';
 
@@ -14,7 +14,7 @@ export class ServiceAccountsController {
   ) {}
 
   @Get()
-  async list(@Param('organizationId', ParseIntPipe) organizationId: number) {
+  async list(@Param('organizationId', IdPipe) organizationId: number) {
     const views = await this.accounts.list(organizationId);
     return ok(views.map((view) => serviceAccountJson(view, this.credentials.lastUsed(view.account))));
   }
@@ -22,7 +22,7 @@ export class ServiceAccountsController {
   /** The secret is in `token`, in this answer only. */
   @Post()
   @HttpCode(201)
-  async create(@Param('organizationId', ParseIntPipe) organizationId: number, @Body() body: CreateServiceAccountDto, @CurrentAccount() caller: AuthenticatedAccount) {
+  async create(@Param('organizationId', IdPipe) organizationId: number, @Body() body: CreateServiceAccountDto, @CurrentAccount() caller: AuthenticatedAccount) {
     const { view, secret } = await this.accounts.create(organizationId, caller, {
       username: body.username,
       role: body.role,
@@ -34,7 +34,7 @@ export class ServiceAccountsController {
 
   @Post('add-to-project')
   @HttpCode(200)
-  async addToProject(@Param('organizationId', ParseIntPipe) organizationId: number, @Body() body: AddToProjectDto, @CurrentAccount() caller: AuthenticatedAccount) {
+  async addToProject(@Param('organizationId', IdPipe) organizationId: number, @Body() body: AddToProjectDto, @CurrentAccount() caller: AuthenticatedAccount) {
     await this.accounts.addToProjects(organizationId, caller, body.projects, body.service_account_ids);
     this.credentials.forget();
     return { status: 'ok' };
@@ -42,20 +42,20 @@ export class ServiceAccountsController {
 
   @Post('remove-from-project')
   @HttpCode(200)
-  async removeFromProject(@Param('organizationId', ParseIntPipe) organizationId: number, @Body() body: RemoveFromProjectDto, @CurrentAccount() caller: AuthenticatedAccount) {
+  async removeFromProject(@Param('organizationId', IdPipe) organizationId: number, @Body() body: RemoveFromProjectDto, @CurrentAccount() caller: AuthenticatedAccount) {
     await this.accounts.removeFromProjects(organizationId, caller, body.projects.map((p) => ({ id: p.id, serviceAccountIds: p.service_account_ids })));
     this.credentials.forget();
     return { status: 'ok' };
   }
 
   @Get(':serviceAccountId')
-  async get(@Param('organizationId', ParseIntPipe) organizationId: number, @Param('serviceAccountId', ParseIntPipe) id: number) {
+  async get(@Param('organizationId', IdPipe) organizationId: number, @Param('serviceAccountId', IdPipe) id: number) {
     const view = await this.accounts.get(organizationId, id);
     return ok(serviceAccountJson(view, this.credentials.lastUsed(view.account)));
   }
 
   @Delete(':serviceAccountId')
-  async delete(@Param('organizationId', ParseIntPipe) organizationId: number, @Param('serviceAccountId', ParseIntPipe) id: number, @CurrentAccount() caller: AuthenticatedAccount) {
+  async delete(@Param('organizationId', IdPipe) organizationId: number, @Param('serviceAccountId', IdPipe) id: number, @CurrentAccount() caller: AuthenticatedAccount) {
     await this.accounts.delete(organizationId, caller, id);
     this.credentials.forget();
     return { status: 'ok' };

@@ -1,6 +1,6 @@
 import { CurrentAccess, ProjectAccess, ProjectAccessGuard, RequireRole } from '@analytics/auth';
-import { AppApiController } from '@analytics/http';
-import { Body, Delete, Get, HttpCode, Param, ParseIntPipe, Patch, Post } from '@nestjs/common';
+import { AppApiController, IdPipe } from '@analytics/http';
+import { Body, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { InsightsParams } from '@analytics/report-definitions';
 import { CreateBookmarkDto, UpdateBookmarkDto } from './saved-reports.dto';
@@ -27,19 +27,19 @@ export class BookmarksController {
 
   @Get(':id')
   @RequireRole('consumer')
-  async get(@CurrentAccess() access: ProjectAccess, @Param('id', ParseIntPipe) id: number) {
+  async get(@CurrentAccess() access: ProjectAccess, @Param('id', IdPipe) id: number) {
     return ok(bookmarkJson(await this.reports.get(access.project.id, 'bookmark', id)));
   }
 
   @Patch(':id')
   @RequireRole('analyst')
-  async update(@CurrentAccess() access: ProjectAccess, @Param('id', ParseIntPipe) id: number, @Body() body: UpdateBookmarkDto) {
+  async update(@CurrentAccess() access: ProjectAccess, @Param('id', IdPipe) id: number, @Body() body: UpdateBookmarkDto) {
     return ok(bookmarkJson(await this.reports.update(access.project.id, 'bookmark', id, { name: body.name, definition: body.params as Partial<InsightsParams> | undefined })));
   }
 
   @Delete(':id')
   @RequireRole('analyst')
-  async delete(@CurrentAccess() access: ProjectAccess, @Param('id', ParseIntPipe) id: number) {
+  async delete(@CurrentAccess() access: ProjectAccess, @Param('id', IdPipe) id: number) {
     await this.reports.delete(access.project.id, 'bookmark', id);
     return ok({ id });
   }

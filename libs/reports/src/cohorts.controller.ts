@@ -1,6 +1,6 @@
 import { CurrentAccess, ProjectAccess, ProjectAccessGuard, RequireRole } from '@analytics/auth';
-import { AppApiController } from '@analytics/http';
-import { Body, Delete, Get, HttpCode, Param, ParseIntPipe, Patch, Post } from '@nestjs/common';
+import { AppApiController, IdPipe } from '@analytics/http';
+import { Body, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { CohortDefinition } from '@analytics/report-definitions';
 import { CreateCohortDto, UpdateCohortDto } from './saved-reports.dto';
@@ -28,20 +28,20 @@ export class CohortsController {
 
   @Get(':id')
   @RequireRole('consumer')
-  async get(@CurrentAccess() access: ProjectAccess, @Param('id', ParseIntPipe) id: number) {
+  async get(@CurrentAccess() access: ProjectAccess, @Param('id', IdPipe) id: number) {
     return ok(cohortJson(await this.reports.get(access.project.id, 'cohort', id)));
   }
 
   @Patch(':id')
   @RequireRole('analyst')
-  async update(@CurrentAccess() access: ProjectAccess, @Param('id', ParseIntPipe) id: number, @Body() body: UpdateCohortDto) {
+  async update(@CurrentAccess() access: ProjectAccess, @Param('id', IdPipe) id: number, @Body() body: UpdateCohortDto) {
     const update = { name: body.name, description: body.description, isVisible: body.is_visible, definition: body.definition as CohortDefinition | undefined };
     return ok(cohortJson(await this.reports.update(access.project.id, 'cohort', id, update)));
   }
 
   @Delete(':id')
   @RequireRole('analyst')
-  async delete(@CurrentAccess() access: ProjectAccess, @Param('id', ParseIntPipe) id: number) {
+  async delete(@CurrentAccess() access: ProjectAccess, @Param('id', IdPipe) id: number) {
     await this.reports.delete(access.project.id, 'cohort', id);
     return ok({ id });
   }

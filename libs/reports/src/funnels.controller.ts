@@ -1,6 +1,6 @@
 import { CurrentAccess, ProjectAccess, ProjectAccessGuard, RequireRole } from '@analytics/auth';
-import { AppApiController } from '@analytics/http';
-import { Body, Delete, Get, HttpCode, Param, ParseIntPipe, Patch, Post } from '@nestjs/common';
+import { AppApiController, IdPipe } from '@analytics/http';
+import { Body, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { CreateFunnelDto, UpdateFunnelDto } from './saved-reports.dto';
 import { SavedReportsService } from './saved-reports.service';
@@ -26,20 +26,20 @@ export class SavedFunnelsController {
 
   @Get(':funnelId')
   @RequireRole('consumer')
-  async get(@CurrentAccess() access: ProjectAccess, @Param('funnelId', ParseIntPipe) id: number) {
+  async get(@CurrentAccess() access: ProjectAccess, @Param('funnelId', IdPipe) id: number) {
     return ok(funnelJson(await this.reports.get(access.project.id, 'funnel', id)));
   }
 
   @Patch(':funnelId')
   @RequireRole('analyst')
-  async update(@CurrentAccess() access: ProjectAccess, @Param('funnelId', ParseIntPipe) id: number, @Body() { name, ...definition }: UpdateFunnelDto) {
+  async update(@CurrentAccess() access: ProjectAccess, @Param('funnelId', IdPipe) id: number, @Body() { name, ...definition }: UpdateFunnelDto) {
     const changed = Object.values(definition).some((value) => value !== undefined);
     return ok(funnelJson(await this.reports.update(access.project.id, 'funnel', id, { name, definition: changed ? definition : undefined })));
   }
 
   @Delete(':funnelId')
   @RequireRole('analyst')
-  async delete(@CurrentAccess() access: ProjectAccess, @Param('funnelId', ParseIntPipe) id: number) {
+  async delete(@CurrentAccess() access: ProjectAccess, @Param('funnelId', IdPipe) id: number) {
     await this.reports.delete(access.project.id, 'funnel', id);
     return ok({ funnel_id: id });
   }
