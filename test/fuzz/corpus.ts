@@ -24,8 +24,11 @@ const BODIES: [string, string][] = [
   ['lone surrogate token', '[{"event":"a","properties":{"token":"\\ud800","distinct_id":"a"},"$token":"\\udfff","$distinct_id":"a","$group_key":"k","$group_id":"a","$set":{"a":1}}]'],
 ];
 
-/** The boundary ids every run tries on every id (the generated traffic draws from all of BOUNDARY_IDS). */
-const CORPUS_IDS = BOUNDARY_IDS.filter((id) => ['-1', '2147483648', '-2147483649', '99999999999999999999'].includes(id));
+/**
+ * What every run tries in every path parameter and `project_id`: boundary ids (the generated traffic
+ * draws from all of BOUNDARY_IDS), NUL and a lone surrogate (CESU-8), which text columns refuse.
+ */
+const CORPUS_IDS = [...BOUNDARY_IDS.filter((id) => ['-1', '2147483648', '-2147483649', '99999999999999999999'].includes(id)), '%00', 'a%00', '%ED%A0%80'];
 
 const one = <T>(arbitrary: fc.Arbitrary<T>): T => fc.sample(arbitrary, { seed: 1, numRuns: 1 })[0];
 
@@ -63,7 +66,7 @@ export function corpusRequests(targets: FuzzTargets): RequestPlan[] {
   return plans;
 }
 
-/** Each `:param` of the path, and `project_id` where the route reads one, set to each boundary id in turn (the rest sane). */
+/** Each `:param` of the path, and `project_id` where the route reads one, set to each of CORPUS_IDS in turn (the rest sane). */
 function boundaryIds(route: RouteAccess, targets: FuzzTargets): RequestPlan[] {
   const auth = one(authFor(route, targets));
   const sane = one(pathFor(route, targets, false));
@@ -77,7 +80,7 @@ function boundaryIds(route: RouteAccess, targets: FuzzTargets): RequestPlan[] {
     headers: { ...(auth ? { authorization: auth } : {}), ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { 'content-type': 'application/json' }) },
     body: route.method === 'GET' || route.method === 'DELETE' ? undefined : Buffer.from('{}'),
   });
-  const names = route.path.match(/:[A-Za-z]+/g) ?? [];
+  const names = route.path.match(/[:*][A-Za-z]+/g) ?? [];
   const saneSegments = sane.split('/');
   for (const name of names) {
     const index = route.path.split('/').indexOf(name);
