@@ -1,5 +1,6 @@
 import { CLICKHOUSE_TIMEOUT_EXCEEDED, clickHouseErrorCode } from '@analytics/clickhouse';
 import { DomainError } from '@analytics/errors';
+import { isRefusedValue } from '@analytics/postgres';
 import { BadRequestException, HttpException, Logger } from '@nestjs/common';
 
 export interface ErrorStatus {
@@ -23,6 +24,8 @@ export function errorStatus(error: unknown, where: string): ErrorStatus {
   }
   if (error instanceof HttpException) return { status: error.getStatus(), message: error.message };
   if (error instanceof DomainError) return { status: error.status, message: error.message, retryAfterSeconds: error.retryAfterSeconds };
+  // A value no text or number column can hold (NUL, out of range): the request's, not the store's, fault.
+  if (isRefusedValue(error)) return { status: 400, message: 'a value in the request cannot be stored (a NUL character, or a number out of range)' };
   if (clickHouseErrorCode(error) === CLICKHOUSE_TIMEOUT_EXCEEDED) {
     return { status: 400, message: 'the query ran past its time limit (QUERY_MAX_EXECUTION_SECONDS): narrow the date range or the filters' };
   }

@@ -4,3 +4,4 @@ export { Database, Postgres, selectRows } from './postgres';
 export { PostgresMigration, PostgresMigrationLedger, sqlMigration } from './postgres-migration';
 export { PostgresMigrator } from './postgres-migrator';
 export { PostgresModule } from './postgres.module';
+export { isRefusedValue } from './postgres-error';
