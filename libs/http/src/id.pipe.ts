@@ -13,11 +13,13 @@ export function isDatabaseId(value: number): boolean {
  * column's range) → 404, as any id that names nothing. Never reaches SQL out of range.
  */
 @Injectable()
-export class IdPipe implements PipeTransform<string, number> {
-  transform(value: string): number {
-    if (!/^-?\d+$/.test(value)) throw new BadRequestException(`an id must be a whole number, got "${value}"`);
-    const id = Number(value);
-    if (!isDatabaseId(id)) throw new NotFoundException(`nothing has the id ${value}`);
+export class IdPipe implements PipeTransform<string | number, number> {
+  // The controllers' validation pipe may already have made the text a number (NaN when it was not one).
+  transform(value: string | number): number {
+    const text = String(value);
+    if (!/^-?\d+$/.test(text)) throw new BadRequestException('Validation failed (numeric string is expected)');
+    const id = Number(text);
+    if (!isDatabaseId(id)) throw new NotFoundException(`nothing has the id ${text}`);
     return id;
   }
 }
