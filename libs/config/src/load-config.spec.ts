@@ -34,6 +34,11 @@ describe('loadConfig', () => {
     expect(loadConfig({ PORT: '', KAFKA_BROKERS: ' ' }).port).toBe(8080);
   });
 
+  it('refuses a request timeout below the header timeout, naming both settings', () => {
+    expect(() => loadConfig({ HTTP_REQUEST_TIMEOUT_MS: '5000' })).toThrow(/HTTP_REQUEST_TIMEOUT_MS must be at least HTTP_HEADERS_TIMEOUT_MS \(20000\)/);
+    expect(loadConfig({ HTTP_REQUEST_TIMEOUT_MS: '5000', HTTP_HEADERS_TIMEOUT_MS: '5000' }).http).toMatchObject({ requestTimeoutMs: 5000, headersTimeoutMs: 5000 });
+  });
+
   it('reports every bad variable by name in one error', () => {
     let error: unknown;
     try {

@@ -42,7 +42,14 @@ export function loadConfig(env: RawEnvironment = process.env): AppConfig {
   const parsed = plainToInstance(Environment, raw);
   const errors = validateSync(parsed, { whitelist: true, forbidNonWhitelisted: false });
   if (errors.length) throw new ConfigError(errors.map((e) => describeProblem(e, raw)));
-  return new AppConfig(parsed);
+  const config = new AppConfig(parsed);
+  // Node refuses a header timeout above the request timeout, in its own words and at listen time.
+  if (config.http.requestTimeoutMs < config.http.headersTimeoutMs) {
+    throw new ConfigError([
+      `HTTP_REQUEST_TIMEOUT_MS must be at least HTTP_HEADERS_TIMEOUT_MS (${config.http.headersTimeoutMs}): the headers are part of the request (got "${config.http.requestTimeoutMs}")`,
+    ]);
+  }
+  return config;
 }
 
 /** The environment as it may be logged: secrets masked, unset variables left out. */

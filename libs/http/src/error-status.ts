@@ -11,6 +11,15 @@ export interface ErrorStatus {
 
 const logger = new Logger('ApiError');
 
+/** An error's stack and its causes' messages: Drizzle's "Failed query" holds the SQL, its cause what the engine said. */
+function describeWithCauses(error: unknown): string {
+  const lines = [(error as Error)?.stack ?? String(error)];
+  for (let cause = (error as { cause?: unknown })?.cause; cause; cause = (cause as { cause?: unknown }).cause) {
+    lines.push(`caused by: ${(cause as Error).message ?? String(cause)}`);
+  }
+  return lines.join('\n');
+}
+
 /**
  * What any failure means over HTTP: a DomainError answers with its status (the libs' codes map to
  * 4xx, or 503 for an unavailable engine); a query past its time limit is the caller's to narrow (400);
@@ -29,6 +38,6 @@ export function errorStatus(error: unknown, where: string): ErrorStatus {
   if (clickHouseErrorCode(error) === CLICKHOUSE_TIMEOUT_EXCEEDED) {
     return { status: 400, message: 'the query ran past its time limit (QUERY_MAX_EXECUTION_SECONDS): narrow the date range or the filters' };
   }
-  logger.error(`${where}: ${(error as Error)?.stack ?? String(error)}`);
+  logger.error(`${where}: ${describeWithCauses(error)}`);
   return { status: 500, message: 'internal error' };
 }
