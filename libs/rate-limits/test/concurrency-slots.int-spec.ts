@@ -45,9 +45,11 @@ describe.each(['redis', 'memory'] as const)('concurrency slots (%s)', (store) =>
   });
 
   it('keeps a slot held past its lease while its holder renews it', async () => {
-    const slots = replica(300);
+    // Renewed every third of a lease: a 2 s lease survives event-loop stalls of over a second on a
+    // loaded CI machine (a 300 ms lease did not), and 5 s still spans two and a half leases.
+    const slots = replica(2_000);
     const held = [await slots.acquire(3), await slots.acquire(3)];
-    await new Promise((resolve) => setTimeout(resolve, 900)); // three leases long
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
     expect(await slots.acquire(3)).toBeUndefined();
     for (const slot of held) await slot!.release();
   });
