@@ -1,41 +1,57 @@
 /**
  * `npm run bench:export`: a full-range raw export of EXPORT_BENCH_EVENTS (default 1,000,000) events
- * through HTTP, next to ClickHouse producing the same rows as FORMAT JSONEachRow in the same run;
- * the server's peak RSS is sampled from /proc. Last line: one JSON object of the figures.
+ * through HTTP (uncompressed; once more with gzip), next to ClickHouse producing the same rows as
+ * FORMAT JSONEachRow in the same run, best of EXPORT_BENCH_ROUNDS rounds each; the server's peak
+ * RSS is sampled from /proc. Then the same for EXPORT_BENCH_LARGE_EVENTS (default
+ * 50,000; 0 skips it) events carrying EXPORT_BENCH_LARGE_BYTES (default 20,000) more bytes each.
+ * Last line: one JSON object of the figures (the large run's prefixed `large_`).
  */
 import 'reflect-metadata';
 import { ClickHouseDdl, ClickHouseMigrator, createClickHouseClient } from '@analytics/clickhouse';
 import { spawnService, temporaryDirectory } from '@analytics/testing';
 import { readFileSync } from 'node:fs';
+import { get, IncomingMessage } from 'node:http';
+import { createGunzip } from 'node:zlib';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 
 const EVENTS = Number(process.env.EXPORT_BENCH_EVENTS ?? 1_000_000);
+const LARGE_EVENTS = Number(process.env.EXPORT_BENCH_LARGE_EVENTS ?? 50_000);
+const LARGE_BYTES = Number(process.env.EXPORT_BENCH_LARGE_BYTES ?? 20_000);
+/** Rounds per size (EXPORT_BENCH_ROUNDS, default 3); the best of each side is reported. */
+const ROUNDS = Number(process.env.EXPORT_BENCH_ROUNDS ?? 3);
 const PORT = 18_500 + Math.floor(Math.random() * 1000);
 const SECRET = 'bench-export-secret-0001';
 const DAYS = 30;
 
-function rssMb(pid: number): number {
+/** Resident MB in total, and of it the process's own (anonymous) memory, without mapped files such as libchdb's code. */
+function rssMb(pid: number): { total: number; anon: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) / 1024;
+  return { total: kb('VmRSS'), anon: kb('RssAnon') };
 }
 
-/** 20 custom properties of mixed JSON types per event, generated inside ClickHouse. */
-async function generate(dir: string, from: Date): Promise<void> {
+/**
+ * 20 custom properties of mixed JSON types per event, generated inside ClickHouse; `padBytes` adds
+ * a property of that many hex characters (random, so the store cannot compress it away).
+ */
+async function generate(dir: string, from: Date, events: number, padBytes: number): Promise<void> {
   const client = createClickHouseClient(`chdb:${dir}`);
   try {
     await new ClickHouseMigrator(client, new ClickHouseDdl()).migrate();
     await client.command({
       query: `INSERT INTO events
         SELECT 1, concat('Event ', toString(number % 8)),
-          toDateTime64({from:DateTime64(3, 'UTC')}, 3, 'UTC') + toIntervalMillisecond(number * intDiv(${DAYS} * 86400000, ${EVENTS})),
+          toDateTime64({from:DateTime64(3, 'UTC')}, 3, 'UTC') + toIntervalMillisecond(number * intDiv(${DAYS} * 86400000, ${events})),
           concat('user-', toString(number % 100000)), toString(generateUUIDv4()),
           concat('{"plan":"', ['free','pro','team'][number % 3 + 1], '","price":', toString(number % 997 / 10),
             ',"count":', toString(number % 1000), ',"flag":', if(number % 2 = 0, 'true', 'false'), ',"nothing":null',
             ',"tags":["a","b","', toString(number % 50), '"],"nested":{"k":"v","n":', toString(number % 7), '}',
             ',"$browser":"Chrome","$os":"Linux","$city":"Paris","campaign":"spring-sale","ref":"https://example.com/p/', toString(number % 500), '"',
-            ',"p1":1,"p2":"two","p3":3.5,"p4":false,"p5":"five","p6":6,"p7":"seven"}'),
+            ',"p1":1,"p2":"two","p3":3.5,"p4":false,"p5":"five","p6":6,"p7":"seven"',
+            ${padBytes > 0 ? `',"pad":"', hex(randomString(${Math.ceil(padBytes / 2)})), '"'` : "''"}, '}'),
           now64(3)
-        FROM numbers(${EVENTS})`,
+        FROM numbers(${events})`,
       query_params: { from: from.toISOString().replace('T', ' ').replace('Z', '') },
     });
   } finally {
@@ -57,64 +73,134 @@ async function engineBaseline(dir: string): Promise<{ seconds: number; bytes: nu
   }
 }
 
-async function main(): Promise<void> {
+/**
+ * One export as an HTTP client sees it, read with node:http so the client does no more than count
+ * lines. Uncompressed unless `gzip` (fetch would ask for gzip on its own and inflate it client-side).
+ */
+async function download(url: string, gzip: boolean): Promise<{ seconds: number; bytes: number; lines: number }> {
+  const started = process.hrtime.bigint();
+  const headers: Record<string, string> = { Authorization: `Basic ${Buffer.from(`${SECRET}:`).toString('base64')}`, 'Accept-Encoding': gzip ? 'gzip' : 'identity' };
+  const response = await new Promise<IncomingMessage>((resolve, reject) => get(url, { headers }, resolve).on('error', reject));
+  const body: AsyncIterable<Buffer> = gzip ? response.pipe(createGunzip()) : response;
+  if (response.statusCode !== 200) throw new Error(`export answered ${response.statusCode}`);
+  let bytes = 0;
+  let lines = 0;
+  // Compressed bytes are counted as they arrive; lines after inflating (a gzip export's own cost).
+  if (gzip) response.on('data', (chunk: Buffer) => (bytes += chunk.length));
+  for await (const chunk of body) {
+    if (!gzip) bytes += chunk.length;
+    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
+  }
+  return { seconds: Number(process.hrtime.bigint() - started) / 1e9, bytes, lines };
+}
+
+/** Until `url` answers 200: the secret is printed before the port opens, and not at all on a restart. */
+async function answering(url: string): Promise<void> {
+  for (const deadline = Date.now() + 60_000; ; await new Promise((resolve) => setTimeout(resolve, 100))) {
+    const status = await fetch(url).then((response) => response.arrayBuffer().then(() => response.status), () => 0);
+    if (status === 200) return;
+    if (Date.now() > deadline) throw new Error(`${url} did not answer 200 within 60 s`);
+  }
+}
+
+interface RunFigures {
+  events: number;
+  events_per_s: number;
+  mb_per_s: number;
+  engine_events_per_s: number;
+  engine_mb_per_s: number;
+  ratio: number;
+  rss_mb: number;
+  rss_anon_mb: number;
+  gzip_events_per_s: number;
+}
+
+/** Exports of `events` events (plus `padBytes` each) against the engine alone on the same data. */
+async function run(events: number, padBytes: number): Promise<RunFigures & { line_bytes: number }> {
   const data = temporaryDirectory('bench-export');
   const clickhouseDir = join(data.path, 'clickhouse');
   const from = new Date(Date.now() - (DAYS + 1) * 86_400_000);
   from.setUTCHours(0, 0, 0, 0);
   const to = new Date(from.getTime() + DAYS * 86_400_000);
   try {
-    process.stdout.write(`generating ${EVENTS} events over ${DAYS} days…\n`);
-    await generate(clickhouseDir, from);
+    process.stdout.write(`generating ${events} events${padBytes ? ` of ~${padBytes} extra bytes` : ''} over ${DAYS} days…\n`);
+    await generate(clickhouseDir, from, events, padBytes);
 
-    const server = spawnService('standalone', {
-      DATA_DIR: data.path,
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      SERVICES: 'export,management',
-      BOOTSTRAP_PROJECT_SECRET: SECRET,
-      EXPORT_LIMIT_PER_SECOND: '100',
-    });
+    // Rounds alternate the export and the engine alone; the best of each is the figure least
+    // disturbed by other work on the machine, and every round is printed to show the spread.
     let peakRss = 0;
-    let exported = { seconds: 0, bytes: 0, lines: 0 };
-    try {
-      await server.waitForOutput(/project secret/, 60_000); // printed once the project exists
-      const idleRss = rssMb(server.child.pid!);
-      const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMb(server.child.pid!))), 50);
-      const started = process.hrtime.bigint();
-      const response = await fetch(`http://127.0.0.1:${PORT}/api/2.0/export?from_date=${from.toISOString().slice(0, 10)}&to_date=${to.toISOString().slice(0, 10)}`, {
-        headers: { Authorization: `Basic ${Buffer.from(`${SECRET}:`).toString('base64')}` },
+    let peakAnon = 0;
+    let exported = { seconds: Infinity, bytes: 0, lines: 0 };
+    let gzipped = { seconds: Infinity, bytes: 0, lines: 0 };
+    let engine = { seconds: Infinity, bytes: 0 };
+    for (let round = 1; round <= ROUNDS; round++) {
+      const server = spawnService('standalone', {
+        DATA_DIR: data.path,
+        PORT: String(PORT),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        SERVICES: 'export,management',
+        BOOTSTRAP_PROJECT_SECRET: SECRET,
+        EXPORT_LIMIT_PER_SECOND: '100',
       });
-      if (response.status !== 200) throw new Error(`export answered ${response.status}: ${await response.text()}`);
-      let bytes = 0;
-      let lines = 0;
-      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-        bytes += chunk.length;
-        for (const byte of chunk) if (byte === 10) lines++;
+      let plain = { seconds: 0, bytes: 0, lines: 0 };
+      let gzip = { seconds: 0, bytes: 0, lines: 0 };
+      try {
+        if (round === 1) await server.waitForOutput(/project secret/, 60_000); // printed once the project exists
+        await answering(`http://127.0.0.1:${PORT}/readyz`);
+        const idleRss = rssMb(server.child.pid!);
+        let roundRss = 0;
+        let roundAnon = 0;
+        const sampler = setInterval(() => {
+          const rss = rssMb(server.child.pid!);
+          roundRss = Math.max(roundRss, rss.total);
+          roundAnon = Math.max(roundAnon, rss.anon);
+        }, 50);
+        const url = `http://127.0.0.1:${PORT}/api/2.0/export?from_date=${from.toISOString().slice(0, 10)}&to_date=${to.toISOString().slice(0, 10)}`;
+        plain = await download(url, false);
+        if (round === 1) gzip = await download(url, true);
+        clearInterval(sampler);
+        peakRss = Math.max(peakRss, roundRss);
+        peakAnon = Math.max(peakAnon, roundAnon);
+        process.stdout.write(`round ${round}: server RSS idle ${idleRss.total.toFixed(0)} MB (anonymous ${idleRss.anon.toFixed(0)}), peak ${roundRss.toFixed(0)} MB (anonymous ${roundAnon.toFixed(0)})\n`);
+      } finally {
+        await server.stop();
       }
-      exported = { seconds: Number(process.hrtime.bigint() - started) / 1e9, bytes, lines };
-      clearInterval(sampler);
-      process.stdout.write(`server RSS idle ${idleRss.toFixed(0)} MB, peak ${peakRss.toFixed(0)} MB\n`);
-    } finally {
-      await server.stop();
+      for (const { lines } of round === 1 ? [plain, gzip] : [plain]) if (lines !== events) throw new Error(`exported ${lines} events, expected ${events}`);
+      const alone = await engineBaseline(clickhouseDir);
+      process.stdout.write(
+        `round ${round}: export ${plain.seconds.toFixed(2)} s, ${(plain.bytes / 1e6).toFixed(0)} MB;${round === 1 ? ` gzip ${gzip.seconds.toFixed(2)} s, ${(gzip.bytes / 1e6).toFixed(0)} MB;` : ''} engine alone ${alone.seconds.toFixed(2)} s; load ${loadavg()[0].toFixed(1)}\n`,
+      );
+      if (plain.seconds < exported.seconds) exported = plain;
+      if (round === 1) gzipped = gzip;
+      if (alone.seconds < engine.seconds) engine = alone;
     }
-    if (exported.lines !== EVENTS) throw new Error(`exported ${exported.lines} events, expected ${EVENTS}`);
-    const engine = await engineBaseline(clickhouseDir);
-    const figures = {
-      events: EVENTS,
-      events_per_s: Math.round(EVENTS / exported.seconds),
+    return {
+      events,
+      events_per_s: Math.round(events / exported.seconds),
       mb_per_s: Math.round(exported.bytes / 1e6 / exported.seconds),
-      engine_events_per_s: Math.round(EVENTS / engine.seconds),
+      engine_events_per_s: Math.round(events / engine.seconds),
       engine_mb_per_s: Math.round(engine.bytes / 1e6 / engine.seconds),
       ratio: Number((engine.seconds / exported.seconds).toFixed(2)),
       rss_mb: Math.round(peakRss),
+      rss_anon_mb: Math.round(peakAnon),
+      gzip_events_per_s: Math.round(events / gzipped.seconds),
+      line_bytes: Math.round(exported.bytes / events),
     };
-    process.stdout.write(`export: ${exported.seconds.toFixed(2)} s, ${(exported.bytes / 1e6).toFixed(0)} MB; engine alone: ${engine.seconds.toFixed(2)} s\n`);
-    process.stdout.write(`${JSON.stringify(figures)}\n`);
   } finally {
     data.remove();
   }
+}
+
+async function main(): Promise<void> {
+  const { line_bytes: _, ...small } = await run(EVENTS, 0);
+  const figures: Record<string, number> = { ...small };
+  if (LARGE_EVENTS > 0) {
+    const { line_bytes, ...large } = await run(LARGE_EVENTS, LARGE_BYTES);
+    figures.large_event_bytes = line_bytes;
+    for (const [name, value] of Object.entries(large)) figures[`large_${name}`] = value;
+  }
+  process.stdout.write(`${JSON.stringify(figures)}\n`);
 }
 
 main().catch((error: unknown) => {

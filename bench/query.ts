@@ -7,11 +7,14 @@
  *   BENCH_CLICKHOUSE_URL=http://… npm run bench:query   # a ClickHouse server (a database you can drop)
  *   BENCH_EVENTS=1000000 BENCH_USERS=100000 BENCH_RUNS=5 npm run bench:query
  *
- * The last line is JSON: {funnel_ms, funnel_ratio, insights_ms, insights_ratio, retention_ms, retention_ratio}
- * (medians over BENCH_RUNS runs; ratio = ours / hand-written).
+ * The last line is JSON: {funnel_ms, funnel_ratio, insights_ms, insights_ratio, retention_ms, retention_ratio,
+ * merged_funnel_ms, merged_funnel_ratio, merged_insights_ms, merged_insights_ratio} (medians over BENCH_RUNS
+ * runs; ratio = ours / hand-written; merged ratio = ours on a copy of the project with 10% of its
+ * users merged / ours on the project without merges, run alternately).
  */
-import { ClickHouseClient, ClickHouseDdl, ClickHouseMigrator, createClickHouseClient, EVENTS_TABLE } from '@analytics/clickhouse';
+import { ClickHouseClient, ClickHouseDdl, ClickHouseMigrator, createClickHouseClient, EVENTS_TABLE, IDENTITY_MAP_TABLE } from '@analytics/clickhouse';
 import { deepStrictEqual } from 'node:assert';
+import { isDeepStrictEqual } from 'node:util';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,6 +41,8 @@ const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000_000);
 const USERS = Number(process.env.BENCH_USERS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const PROJECT = 1;
+/** The same events again, with 10% of the users merged. */
+const MERGED_PROJECT = 2;
 const FROM = '2024-01-01';
 const TO = '2024-01-30';
 const NOW = Date.UTC(2024, 2, 1);
@@ -60,6 +65,16 @@ const GENERATE = `INSERT INTO ${EVENTS_TABLE}
       cityHash64(u, 2) % (33 * 86400000) AS start_ms, 60000 + cityHash64(u, 3) % (2 * 86400000) AS gap_ms
     FROM numbers({events:UInt64})
   )`;
+
+/**
+ * Identity merges for 10% of the users (docs/identity.md): every tenth user's id joins the next
+ * user's cluster, whose id is canonical; rows as the identity writer writes them (the canonical id
+ * points at itself).
+ */
+const COPY = `INSERT INTO ${EVENTS_TABLE} SELECT {merged:UInt32}, event, time, distinct_id, insert_id, properties, processed_at FROM ${EVENTS_TABLE} WHERE project_id = {project:UInt32}`;
+const MERGE = `INSERT INTO ${IDENTITY_MAP_TABLE}
+  SELECT {merged:UInt32}, concat('user-', toString(number * 10 + arrayJoin([0, 1]) AS side)), concat('user-', toString(number * 10 + 1)), -1, 0, 1
+  FROM numbers(intDiv({users:UInt64}, 10))`;
 
 const funnel: FunnelSpec = {
   steps: [{ event: 'Viewed page' }, { event: 'Signed up' }, { event: 'Purchased' }],
@@ -160,6 +175,23 @@ async function timed<T>(run: () => Promise<T>): Promise<Timed<T>> {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
+/** Ours on the project without merges and on its merged copy alternately, RUNS times each; merging must change the answer. */
+async function compareMerged<T>(name: string, unmerged: () => Promise<T>, merged: () => Promise<T>): Promise<{ ms: number; ratio: number }> {
+  const plainMs: number[] = [];
+  const mergedMs: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    const a = await timed(unmerged);
+    const b = await timed(merged);
+    if (isDeepStrictEqual(a.result, b.result)) throw new Error(`${name}: merging 10% of the users changed nothing`);
+    plainMs.push(a.ms);
+    mergedMs.push(b.ms);
+  }
+  const ms = median(mergedMs);
+  const ratio = ms / median(plainMs);
+  process.stdout.write(`${name} with 10% of users merged: ${mergedMs.map(Math.round).join('/')} ms, unmerged ${plainMs.map(Math.round).join('/')} ms, ratio ${ratio.toFixed(2)}\n`);
+  return { ms: Math.round(ms), ratio: Number(ratio.toFixed(2)) };
+}
+
 /** Ours and the hand-written query alternately, RUNS times each; the answers must be the same. */
 async function compare<T>(name: string, ours: () => Promise<T>, hand: () => Promise<T>): Promise<{ ms: number; ratio: number }> {
   const oursMs: number[] = [];
@@ -185,9 +217,11 @@ async function generate(client: ClickHouseClient): Promise<void> {
   const start = Date.now();
   await new ClickHouseMigrator(client, new ClickHouseDdl()).migrate();
   await client.command({ query: GENERATE, query_params: { project: PROJECT, users: USERS, events: EVENTS }, clickhouse_settings: { max_insert_block_size: '1048576' } });
+  await client.command({ query: COPY, query_params: { project: PROJECT, merged: MERGED_PROJECT }, clickhouse_settings: { max_insert_block_size: '1048576' } });
+  await client.command({ query: MERGE, query_params: { merged: MERGED_PROJECT, users: USERS } });
   // A merged table, as a live one is between background merges: FINAL then has nothing left to collapse.
   await client.command({ query: `OPTIMIZE TABLE ${EVENTS_TABLE} FINAL` });
-  const [stats] = await rows<{ events: number; users: number }>(client, `SELECT count() AS events, uniqExact(distinct_id) AS users FROM ${EVENTS_TABLE}`, {});
+  const [stats] = await rows<{ events: number; users: number }>(client, `SELECT count() AS events, uniqExact(distinct_id) AS users FROM ${EVENTS_TABLE} WHERE project_id = {project:UInt32}`, { project: PROJECT });
   process.stdout.write(`generated ${stats.events} events of ${stats.users} users in ${Math.round((Date.now() - start) / 1000)} s\n`);
 }
 
@@ -236,6 +270,10 @@ async function main(): Promise<void> {
     };
     const retentionFigures = await compare('retention', async () => retentionResult(retention, await retentionRepository.cohorts(PROJECT, retention)), handRetention);
 
+    // The same queries on the copy with 10% of the users merged: what resolution through identity_map costs.
+    const mergedFunnel = await compareMerged('funnel', () => funnels.tally(PROJECT, funnel), () => funnels.tally(MERGED_PROJECT, funnel));
+    const mergedInsights = await compareMerged('insights', () => insightsRepository.tally(PROJECT, insights), () => insightsRepository.tally(MERGED_PROJECT, insights));
+
     process.stdout.write(
       `${JSON.stringify({
         funnel_ms: funnelFigures.ms,
@@ -244,6 +282,10 @@ async function main(): Promise<void> {
         insights_ratio: insightsFigures.ratio,
         retention_ms: retentionFigures.ms,
         retention_ratio: retentionFigures.ratio,
+        merged_funnel_ms: mergedFunnel.ms,
+        merged_funnel_ratio: mergedFunnel.ratio,
+        merged_insights_ms: mergedInsights.ms,
+        merged_insights_ratio: mergedInsights.ratio,
       })}\n`,
     );
   } finally {

@@ -11,7 +11,30 @@ export const GROUP_KEY = 'company';
 
 export const BOOKMARK = { name: 'Daily signups', params: { events: [{ event: EVENT, math: 'unique' }, { event: PURCHASE, math: 'sum', property: 'amount' }], last_days: 7, unit: 'day' } };
 export const FUNNEL = { name: 'Signup to purchase', steps: [{ event: EVENT }, { event: PURCHASE }], length: 1, length_unit: 'day' };
+export const WAREHOUSE_SOURCE = { name: 'Lake', type: 'bigquery', connection: { project_id: 'lake', dataset: 'analytics', key: '{"private_key":"walk"}' } };
+/** An event import that never runs by itself (`run_every` 0). */
+export const warehouseImport = (sourceId: number, name: string) => ({
+  warehouse_source_id: sourceId,
+  name,
+  table_params: { table_name: 'events', schema: 'analytics' },
+  time_column_name: 'ts',
+  event_name: EVENT,
+  user_column_name: 'user_id',
+  insert_time_column_name: 'inserted_at',
+  run_every: 0,
+});
 export const COHORT = { name: 'Signed up', description: 'everyone who signed up', definition: { behavior: { event: EVENT, min_count: 1, last_days: 30 } } };
+
+/** A pipeline into a bucket nobody reads: the walk only creates, lists, pauses and cancels. */
+export const PIPELINE_FIELDS = { type: 's3-raw', s3_bucket: 'walk-bucket', s3_region: 'us-east-1', s3_endpoint: 'http://127.0.0.1:9', s3_force_path_style: 'true', s3_access_key_id: 'walker', s3_secret_access_key: 'walker-secret' };
+/** Daily only: a day that has not ended has no window due, so nothing is exported during the walk. */
+const DISPOSABLE_PIPELINES: Record<string, string>[] = [
+  { trial: 'true', data_source: 'events', schema_type: 'monoschema' },
+  { trial: 'true', data_source: 'events', schema_type: 'multischema' },
+  { trial: 'true', data_source: 'people', schema_type: 'monoschema' },
+  { trial: 'true', data_source: 'people', schema_type: 'multischema' },
+  { data_source: 'people', schema_type: 'monoschema' },
+];
 
 /** Whom a sample is built for: a role of the home organization, or anyone who must be refused (anonymous, expired, foreign, stranger). */
 export type SampleCaller = Role | 'outsider';
@@ -26,6 +49,9 @@ export interface Disposable {
   serviceAccountId: number;
   groupKey: string;
   schemaName: string;
+  warehouseSourceId: number;
+  warehouseImportId: number;
+  pipelineName: string;
 }
 
 /** What the samples point at: created by {@link seedSampleObjects} before the walk. */
@@ -38,8 +64,13 @@ export interface SampleObjects {
   bookmarkId: number;
   funnelId: number;
   cohortId: number;
+  /** A BigQuery source (stored without a connection test) and an event import on it, API-triggered only. */
+  warehouseSourceId: number;
+  warehouseImportId: number;
   /** A consumer account that add-to-project / remove-from-project move in and out of the project. */
   memberAccountId: number;
+  /** A pipeline that pause, resume, status and timeline act on. */
+  pipelineName: string;
   disposable: Record<SampleCaller, Disposable>;
 }
 
@@ -94,7 +125,13 @@ export async function seedSampleObjects({ baseUrl, owner, projectId, organizatio
     cohortId: idOf(await api('POST', `${app}/cohorts`, COHORT)),
     memberAccountId: idOf(member),
   };
+  const warehouseSourceId = idOf(await api('POST', `${app}/warehouse-sources`, WAREHOUSE_SOURCE));
+  const warehouseImportId = idOf(await api('POST', `${app}/warehouse-sources/imports/event-stream`, warehouseImport(warehouseSourceId, 'walked')));
 
+  // Daily pipelines over today only: nothing is due before tomorrow, so the walk never waits on an export.
+  const pipeline = async (fields: Record<string, string>) =>
+    ((await api('POST', `/api/2.0/nessie/pipeline/create?project_id=${projectId}`, { ...PIPELINE_FIELDS, from_date: day(now), to_date: day(now), ...fields })) as unknown as { pipeline_names: string[] }).pipeline_names[0];
+  const pipelineName = await pipeline({});
   const disposable = {} as Record<SampleCaller, Disposable>;
   const schemas: unknown[] = [
     { entityType: 'event', name: SCHEMA_EVENT, schemaJson: { description: 'read by the walk' } },
@@ -113,6 +150,10 @@ export async function seedSampleObjects({ baseUrl, owner, projectId, organizatio
       serviceAccountId: idOf(await api('POST', `/api/app/organizations/${organizationId}/service-accounts`, { username: `deleted-by-${caller}`, role: 'consumer' })),
       groupKey,
       schemaName,
+      warehouseSourceId: idOf(await api('POST', `${app}/warehouse-sources`, { ...WAREHOUSE_SOURCE, name: `deleted by ${caller}` })),
+      warehouseImportId: idOf(await api('POST', `${app}/warehouse-sources/imports/event-stream`, warehouseImport(warehouseSourceId, `deleted by ${caller}`))),
+      // A distinct name per caller: another source, schema or trial flag each.
+      pipelineName: await pipeline(DISPOSABLE_PIPELINES[SAMPLE_CALLERS.indexOf(caller)]),
     };
   }
   await api('POST', `${app}/schemas`, { entries: schemas });
@@ -122,5 +163,5 @@ export async function seedSampleObjects({ baseUrl, owner, projectId, organizatio
     const names = await api('GET', `/api/query/events/names?project_id=${projectId}`);
     if (!JSON.stringify(names).includes(PURCHASE)) throw new Error(`the imported events are not queryable yet: ${JSON.stringify(names)}`);
   });
-  return { projectId, fromDate: day(now - 7 * 86_400_000), toDate: day(now), ...objects, disposable };
+  return { projectId, fromDate: day(now - 7 * 86_400_000), toDate: day(now), ...objects, warehouseSourceId, warehouseImportId, pipelineName, disposable };
 }

@@ -1,5 +1,5 @@
 import { ROLE_MATRIX, RouteAccess } from '@analytics/auth';
-import { BOOKMARK, COHORT, Disposable, EVENT, FUNNEL, GROUP_KEY, nowSeconds, PURCHASE, SampleCaller, SampleObjects, SCHEMA_EVENT } from './sample-objects';
+import { BOOKMARK, COHORT, Disposable, EVENT, FUNNEL, GROUP_KEY, nowSeconds, PIPELINE_FIELDS, PURCHASE, SampleCaller, SampleObjects, SCHEMA_EVENT, WAREHOUSE_SOURCE, warehouseImport } from './sample-objects';
 
 /**
  * A valid request for every route the role-matrix walk calls with credentials, so that an allowed
@@ -76,6 +76,24 @@ export const SAMPLE_REQUESTS: Record<string, Sample> = {
   [`POST ${APP}/group-keys`]: () => ({ body: { name: GROUP_KEY } }),
   [`DELETE ${APP}/group-keys/:name`]: (o, caller) => ({ params: { name: o.disposable[caller].groupKey } }),
 
+  [`GET ${APP}/warehouse-sources`]: () => ({}),
+  [`POST ${APP}/warehouse-sources`]: (_, caller) => ({ body: { ...WAREHOUSE_SOURCE, name: `made by ${caller}` } }),
+  [`GET ${APP}/warehouse-sources/:sourceId`]: (o) => ({ params: { sourceId: o.warehouseSourceId } }),
+  [`DELETE ${APP}/warehouse-sources/:sourceId`]: (o, caller) => ({ params: { sourceId: o.disposable[caller].warehouseSourceId } }),
+  [`POST ${APP}/warehouse-sources/imports/event-stream`]: (o, caller) => ({ body: warehouseImport(o.warehouseSourceId, `made by ${caller}`) }),
+  [`POST ${APP}/warehouse-sources/imports/people`]: (o, caller) => ({
+    body: { warehouse_source_id: o.warehouseSourceId, name: `people by ${caller}`, table_params: { table_name: 'users' }, user_column_name: 'user_id', sync_mode: 'full_sync', run_every: 0 },
+  }),
+  [`POST ${APP}/warehouse-sources/imports/groups`]: (o, caller) => ({
+    body: { warehouse_source_id: o.warehouseSourceId, name: `groups by ${caller}`, table_params: { query: 'select * from companies' }, group_key: GROUP_KEY, group_id_column_name: 'company_id', sync_mode: 'full_sync', run_every: 0 },
+  }),
+  [`GET ${APP}/warehouse-sources/imports`]: () => ({}),
+  [`GET ${APP}/warehouse-sources/imports/:importId`]: (o) => ({ params: { importId: o.warehouseImportId } }),
+  [`PATCH ${APP}/warehouse-sources/imports/:importId`]: (o) => ({ params: { importId: o.warehouseImportId }, body: { paused: false, run_every: 0 } }),
+  [`DELETE ${APP}/warehouse-sources/imports/:importId`]: (o, caller) => ({ params: { importId: o.disposable[caller].warehouseImportId }, query: { delete_data: 'true' } }),
+  [`GET ${APP}/warehouse-sources/imports/:importId/history`]: (o) => ({ params: { importId: o.warehouseImportId } }),
+  [`PUT ${APP}/warehouse-sources/imports/:importId/manual-sync`]: (o) => ({ params: { importId: o.warehouseImportId } }),
+
   [`GET ${APP}/annotations`]: (o) => ({ query: { fromDate: o.fromDate, toDate: `${o.toDate} 23:59:59` } }),
   [`POST ${APP}/annotations`]: (o, caller) => ({ body: { date: `${o.toDate} 12:00:00`, description: `walked by ${caller}` } }),
   [`GET ${APP}/annotations/:annotationId`]: (o) => ({ params: { annotationId: o.annotationId } }),
@@ -112,6 +130,17 @@ export const SAMPLE_REQUESTS: Record<string, Sample> = {
     refusal: (body) => (body.includes(`"event":"${PURCHASE}"`) ? undefined : 'the export holds none of the ingested events'),
   }),
 
+  // Owner and admin each create a pipeline of their own (one name per live pipeline), daily over today: nothing due.
+  'POST /api/2.0/nessie/pipeline/create': (o, caller) => ({
+    body: { ...PIPELINE_FIELDS, from_date: o.toDate, to_date: o.toDate, data_format: 'parquet', schema_type: 'multischema', data_source: caller === 'owner' ? 'events' : 'people' },
+  }),
+  'GET /api/2.0/nessie/pipeline/jobs': (o) => ({ refusal: (body) => (body.includes(o.pipelineName) ? undefined : 'the list lacks the seeded pipeline') }),
+  'GET /api/2.0/nessie/pipeline/status': (o) => ({ query: { name: o.pipelineName } }),
+  'GET /api/2.0/nessie/pipeline/timeline': (o) => ({ query: { name: o.pipelineName } }),
+  'POST /api/2.0/nessie/pipeline/pause': (o) => ({ body: { name: o.pipelineName } }),
+  'POST /api/2.0/nessie/pipeline/resume': (o) => ({ body: { name: o.pipelineName } }),
+  'POST /api/2.0/nessie/pipeline/cancel': (o, caller) => ({ body: { name: o.disposable[caller].pipelineName } }),
+
   ...get({
     ...query('/engage', () => ({ query: { distinct_id: 'u1' } })),
     ...query('/insights', (o) => ({ query: { bookmark_id: String(o.bookmarkId) } })),
@@ -131,7 +160,8 @@ export const SAMPLE_REQUESTS: Record<string, Sample> = {
     ...query('/events/properties/values', () => ({ query: { event: EVENT, name: 'plan' } })),
   }),
   ...post({
-    ...query('/engage', () => ({ body: { where: 'properties["plan"] == "pro"', output_properties: ['plan'], page_size: 10 } })),
+    // Cohort members: the spec's way of reading a saved cohort.
+    ...query('/engage', (o) => ({ body: { filter_by_cohort: { id: o.cohortId }, where: 'properties["plan"] == "pro"', output_properties: ['plan'], page_size: 10 } })),
     ...query('/cohorts/list', () => ({ body: {} })),
   }),
 };

@@ -176,7 +176,7 @@ describe('the image', () => {
     const ignored = readFileSync(join(ROOT, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim());
     for (const entry of ['node_modules', 'dist', 'data', '.kafka', '.cache', 'tmp', 'coverage', '.git', '*.log']) expect(ignored).toContain(entry);
     // What the build copies must stay in the context.
-    for (const needed of ['apps', 'libs', '.swcrc', 'package.json', 'package-lock.json', 'deploy/docker', 'deploy']) expect(ignored).not.toContain(needed);
+    for (const needed of ['apps', 'libs', 'web', '.swcrc', 'package.json', 'package-lock.json', 'deploy/docker', 'deploy']) expect(ignored).not.toContain(needed);
   });
 });
 
@@ -492,6 +492,17 @@ describe.each(OVERLAYS)('overlay %s', (overlay) => {
       const ruleHosts = ingress.spec.rules.map((r: any) => r.host);
       for (const tls of ingress.spec.tls ?? []) for (const host of tls.hosts) expect(ruleHosts).toContain(host);
     }
+  });
+
+  it('binds each query host of the ingress to one data region (QUERY_REGION_HOSTS), the spec base to US', () => {
+    const regionHosts = loadConfig(environmentOf(rendered(), 'query').values).queryRegionHosts;
+    const domain = rendered().get('Ingress', 'analytics-api').spec.rules[0].host.split('.').slice(1).join('.');
+    expect(regionHosts).toEqual([
+      { host: `api.${domain}`, region: 'US' },
+      { host: `eu.${domain}`, region: 'EU' },
+      { host: `in.${domain}`, region: 'IN' },
+    ]);
+    for (const { host } of regionHosts) expect(route(rendered(), host, '/api/query/engage')?.service).toBe('analytics-query');
   });
 
   it('denies by default and lets in only the ingress controller and Prometheus, out only DNS and the engines', () => {

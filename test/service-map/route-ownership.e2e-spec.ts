@@ -122,6 +122,13 @@ describe('the service map: every route is served where the ingress sends it', ()
     expect(wrong).toEqual([]);
   });
 
+  it.each(APPS)('%s serves the web console at / if it runs the management service, and leaves / to the API otherwise', async (app) => {
+    const target = running.find((r) => r.app === app)!;
+    const response = await fetch(`${target.url}/`);
+    const serves = app === 'standalone' || app === 'management';
+    expect({ app, status: response.status, html: (await response.text()).includes('<div id="root">') }).toEqual({ app, status: serves ? 200 : 404, html: serves });
+  });
+
   it('every route has one owner among the services, and every service a process', () => {
     for (const route of ROLE_MATRIX) expect(['every', ...SERVICE_NAMES]).toContain(route.service);
     expect(running.map((r) => r.app).sort()).toEqual([...APPS].sort());

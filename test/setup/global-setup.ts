@@ -38,6 +38,9 @@ export default async function globalSetup(): Promise<void> {
   ensureChromium();
   // End-to-end tests run the built apps as their own processes, exactly as `npm start` does.
   execFileSync(process.execPath, [require.resolve('@swc/cli/bin/swc.js'), 'apps', 'libs', '-d', 'dist', '--quiet'], { stdio: 'inherit' });
+  // …and the web console they serve at / (docs/console.md), as `npm run build` does.
+  const root = join(__dirname, '../..');
+  execFileSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '-c', join(root, 'web/console/vite.config.mts')], { stdio: 'inherit' });
 
   if (process.env.TEST_ENGINES === 'containers') {
     const engines = await startContainerEngines();

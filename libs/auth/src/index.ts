@@ -8,6 +8,7 @@ export { Principal, PrincipalResolver } from './principal';
 export { ProjectAccess } from './project-access';
 export { CurrentAccess, ProjectAccessGuard, requestedProjectId, RequireProjectRole, RequireRole } from './project-access.guard';
 export { ProjectAuthenticator } from './project-authenticator';
+export { QueryAccessGuard, regionRefusal } from './query-access.guard';
 export { isRole, Role, ROLES, satisfies } from './roles';
 export { AccessScheme, ROLE_MATRIX, RouteAccess, routeAccess } from './role-matrix';
 export { roleMatrixMarkdown } from './role-matrix-table';

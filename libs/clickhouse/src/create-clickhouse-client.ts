@@ -3,6 +3,7 @@ import { lockDirectory } from '@analytics/directory-lock';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseClickHouseUrl } from './clickhouse-url';
+import { rememberChdbDirectory } from './stream-query';
 
 /**
  * Both backends answer alike: 64-bit integers as JSON numbers (chDB's default; counts stay numbers
@@ -36,6 +37,7 @@ function openChdb(path: string): ClickHouseClient {
     // chDB types the connection against its own copy of @clickhouse/client-common; the contract is the same.
     const connection = createChdbConnection({ path: directory }) as unknown as ClickHouseClientConfigOptions['connection'];
     const client = createClient({ connection, clickhouse_settings: { ...CLICKHOUSE_SETTINGS, ...CHDB_CALL_DEFAULTS } });
+    rememberChdbDirectory(client, directory);
     const close = client.close.bind(client);
     client.close = async () => {
       await close();

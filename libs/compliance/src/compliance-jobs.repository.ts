@@ -1,5 +1,5 @@
 import { Postgres, selectRows } from '@analytics/postgres';
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
 import { ComplianceJob, ComplianceKind, StoredStatus } from './compliance-job';
 
@@ -31,38 +31,10 @@ const toJob = (row: JobRow): ComplianceJob => ({
   error: row.error,
 });
 
-/**
- * The compliance job records (the state the API shows; pg-boss holds only the work item). Like
- * pg-boss's own schema, the table is installed at start (`if not exists`), so the compliance lib
- * carries its storage with it; every query is scoped by project.
- */
+/** The compliance job records (migration 6; pg-boss holds only the work item); every API query is scoped by project. */
 @Injectable()
-export class ComplianceJobsRepository implements OnModuleInit {
+export class ComplianceJobsRepository {
   constructor(private readonly postgres: Postgres) {}
-
-  async onModuleInit(): Promise<void> {
-    const create = sql`create table if not exists compliance_jobs (
-      id text primary key,
-      kind text not null,
-      project_id integer not null references projects (id) on delete cascade,
-      status text not null,
-      compliance_type text not null,
-      disclosure_type text not null,
-      distinct_ids jsonb not null,
-      requesting_user text not null,
-      requested_at timestamptz not null,
-      result_url text,
-      error text,
-      updated_at timestamptz not null default now()
-    )`;
-    try {
-      await this.postgres.db.execute(create);
-    } catch (error) {
-      // Two replicas creating it at once: one loses the race on the catalog; the table is there.
-      const code = (error as { code?: string }).code;
-      if (code !== '23505' && code !== '42P07') throw error;
-    }
-  }
 
   async insert(job: ComplianceJob): Promise<void> {
     await this.postgres.db.execute(sql`insert into compliance_jobs

@@ -7,8 +7,10 @@ export interface ComplianceSettings extends ComplianceTiming {
   /** Attempts after the first before a job is FAILURE. */
   retryLimit: number;
   retryDelaySeconds: number;
-  /** Lease of one attempt. */
+  /** Longest one attempt may run. */
   expireInSeconds: number;
+  /** Renewable lease of a running attempt (at least 10): a killed worker's job is retried this long after its last renewal. */
+  heartbeatSeconds: number;
   /** How long a deletion waits in STAGING for the writers to store what Kafka held before it (then the attempt fails and is retried). */
   writerWaitSeconds: number;
   /** Create requests per second per project. */
@@ -21,6 +23,7 @@ export const DEFAULT_COMPLIANCE_SETTINGS: ComplianceSettings = {
   retryLimit: 3,
   retryDelaySeconds: 10,
   expireInSeconds: 3600,
+  heartbeatSeconds: 30,
   writerWaitSeconds: 600,
   createsPerSecond: 1,
   startAfterSeconds: 0,

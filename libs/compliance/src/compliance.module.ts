@@ -1,6 +1,7 @@
 import { AuthModule } from '@analytics/auth';
 import { jsonBody } from '@analytics/http';
 import { ObjectStoreModule } from '@analytics/object-store';
+import { GroupKeyRegistryModule } from '@analytics/profiles';
 import { RateLimitsModule } from '@analytics/rate-limits';
 import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { ComplianceAccessGuard } from './compliance-access.guard';
@@ -22,7 +23,7 @@ export class ComplianceModule implements NestModule {
   static forRoot(settings: Partial<ComplianceSettings> = {}): DynamicModule {
     return {
       module: ComplianceModule,
-      imports: [AuthModule, RateLimitsModule, ObjectStoreModule],
+      imports: [AuthModule, RateLimitsModule, ObjectStoreModule, GroupKeyRegistryModule],
       controllers: [DataRetrievalsController, DataDeletionsController],
       providers: [
         { provide: COMPLIANCE_SETTINGS, useValue: { ...DEFAULT_COMPLIANCE_SETTINGS, ...settings } },

@@ -1,5 +1,6 @@
 import { DownloadLinks } from '@analytics/object-store';
 import { JobQueue, RunningJob } from '@analytics/jobs';
+import { GroupKeysService } from '@analytics/profiles';
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { ComplianceJob, ComplianceKind, FINISHED } from './compliance-job';
 import { ComplianceJobsRepository } from './compliance-jobs.repository';
@@ -33,10 +34,11 @@ export class ComplianceWorker implements OnModuleInit {
     private readonly links: DownloadLinks,
     @Inject(COMPLIANCE_SETTINGS) private readonly settings: ComplianceSettings,
     private readonly writers: WriterProgress,
+    private readonly groupKeys: GroupKeysService,
   ) {}
 
   async onModuleInit(): Promise<void> {
-    const policy = { retryLimit: this.settings.retryLimit, retryDelaySeconds: this.settings.retryDelaySeconds, retryBackoff: true, expireInSeconds: this.settings.expireInSeconds };
+    const policy = { retryLimit: this.settings.retryLimit, retryDelaySeconds: this.settings.retryDelaySeconds, retryBackoff: true, expireInSeconds: this.settings.expireInSeconds, heartbeatSeconds: this.settings.heartbeatSeconds };
     for (const kind of ['deletion', 'retrieval'] as ComplianceKind[]) {
       await this.queue.define(queueOf(kind), policy);
       await this.queue.work<WorkItem>(queueOf(kind), (job) => this.run(job), { pollingIntervalSeconds: this.settings.pollingIntervalSeconds });
@@ -73,7 +75,8 @@ export class ComplianceWorker implements OnModuleInit {
   private async retrieve(job: ComplianceJob, signal: AbortSignal): Promise<void> {
     const key = retrievalKey(job);
     const since = job.complianceType === 'CCPA' ? new Date(job.requestedAt.getTime() - this.settings.ccpaWindowDays * 86_400_000) : undefined;
-    await this.retrievals.write(key, { projectId: job.projectId, distinctIds: job.distinctIds, disclosureType: job.disclosureType, since }, signal);
+    const groupKeys = (await this.groupKeys.list(job.projectId)).map((groupKey) => groupKey.name);
+    await this.retrievals.write(key, { projectId: job.projectId, distinctIds: job.distinctIds, disclosureType: job.disclosureType, since, groupKeys }, signal);
     await this.jobs.transition(job.id, ['STARTED'], 'SUCCESS', { resultUrl: this.links.url(key, { ttlSeconds: this.settings.linkTtlSeconds }) });
   }
 }

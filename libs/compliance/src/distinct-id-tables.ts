@@ -1,4 +1,4 @@
-import { EVENTS_TABLE, PROFILES_TABLE } from '@analytics/clickhouse';
+import { EVENTS_TABLE, IDENTITY_MAP_TABLE, PROFILES_TABLE } from '@analytics/clickhouse';
 
 /**
  * Every table that holds a user's distinct id, and how a deletion finds the ids' rows in it. A
@@ -21,6 +21,9 @@ export interface DistinctIdTable {
 export const DISTINCT_ID_TABLES: readonly DistinctIdTable[] = [
   { engine: 'clickhouse', table: EVENTS_TABLE, column: 'distinct_id', boundedBy: 'processed_at' },
   { engine: 'clickhouse', table: PROFILES_TABLE, column: 'profile_id', where: "group_key = ''" },
+  // Identity merge (docs/identity.md): an id's link to its person goes with it; to erase a whole
+  // person, name every id of its cluster (IdentityRepository.clusterOf).
+  { engine: 'clickhouse', table: IDENTITY_MAP_TABLE, column: 'distinct_id' },
   { engine: 'postgres', table: 'profiles', column: 'profile_id', where: "group_key = ''" },
   { engine: 'postgres', table: 'compliance_jobs', column: 'distinct_ids', kept: 'the record of the request itself, which the status endpoint answers with' },
 ];

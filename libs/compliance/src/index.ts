@@ -5,3 +5,4 @@ export { ComplianceSettings, DEFAULT_COMPLIANCE_SETTINGS, DATA_DELETION_QUEUE, D
 export { ComplianceModule } from './compliance.module';
 export { ComplianceService } from './compliance.service';
 export { DISTINCT_ID_TABLES, DistinctIdTable, IDENTITY_COLUMNS } from './distinct-id-tables';
+export { ProducedMarks, WriterProgress } from './writer-progress';

@@ -17,6 +17,8 @@ export interface RetrievalScope {
   disclosureType: DisclosureType;
   /** CCPA: only events since this time. */
   since?: Date;
+  /** The project's group keys: a user's memberships are the values of these properties. */
+  groupKeys: string[];
 }
 
 const chTime = (date: Date) => date.toISOString().replace('T', ' ').replace('Z', '');
@@ -27,12 +29,32 @@ const EXPORTED_EVENT = exportedEventLineSql();
 const EVENTS = `FROM ${EVENTS_TABLE} FINAL WHERE project_id = {project:UInt32} AND distinct_id IN {ids:Array(String)} AND time >= {since:DateTime64(3, 'UTC')}`;
 const PROFILES = `FROM ${PROFILES_TABLE} FINAL WHERE project_id = {project:UInt32} AND group_key = '' AND profile_id IN {ids:Array(String)}`;
 
+/** The raw JSON values of group key `key` in `properties`: one for a scalar, each element of a list. */
+const GROUP_IDS = `arrayFilter(v -> v NOT IN ('', 'null'), if(JSONType(properties, key) = 'Array', JSONExtractArrayRaw(properties, key), [JSONExtractRaw(properties, key)]))`;
+
+/**
+ * Per id, the groups it belongs to: the group key properties of its profile and of its events, as
+ * `{"$distinct_id","$group_memberships":{"<key>":[<group id>…]}}` (ids keep their JSON type).
+ */
+const MEMBERSHIPS = `SELECT concat('{"$distinct_id":', toJSONString(id), ',"$group_memberships":{',
+      arrayStringConcat(arraySort(groupArray(concat(toJSONString(key), ':[', arrayStringConcat(arraySort(ids), ','), ']'))), ','), '}}') AS line,
+      2 AS part, toDateTime64(0, 3, 'UTC') AS t, id AS k
+    FROM (
+      SELECT id, key, groupUniqArrayArray(values) AS ids FROM (
+        SELECT distinct_id AS id, arrayJoin({keys:Array(String)}) AS key, ${GROUP_IDS} AS values ${EVENTS}
+        UNION ALL
+        SELECT profile_id, arrayJoin({keys:Array(String)}) AS key, ${GROUP_IDS} ${PROFILES}
+      ) WHERE notEmpty(values) GROUP BY id, key
+    ) GROUP BY id`;
+
 /** One `line String` per output line, for each disclosure type. */
 const LINES: Record<DisclosureType, string> = {
   Data: `SELECT line FROM (
       SELECT ${EXPORTED_EVENT} AS line, 0 AS part, time AS t, insert_id AS k ${EVENTS}
       UNION ALL
       SELECT concat('{"$distinct_id":', toJSONString(profile_id), ',"$properties":', properties, '}'), 1, toDateTime64(0, 3, 'UTC'), profile_id ${PROFILES}
+      UNION ALL
+      ${MEMBERSHIPS}
     ) ORDER BY part, t, k`,
   Categories: `SELECT line FROM (
       SELECT concat('{"distinct_id":', toJSONString(distinct_id), ',"event_properties":', toJSONString(arraySort(groupUniqArrayArray(JSONExtractKeys(properties)))), '}') AS line, 0 AS part, distinct_id AS k ${EVENTS} GROUP BY distinct_id
@@ -45,8 +67,8 @@ const LINES: Record<DisclosureType, string> = {
 };
 
 /**
- * Writes a retrieval file: gzip NDJSON, one line per event (the raw export's format) and one per
- * profile. With chDB and the local folder, ClickHouse writes the file itself (`file(…)`); otherwise
+ * Writes a retrieval file: gzip NDJSON, one line per event (the raw export's format), one per
+ * profile and one per id with group memberships. With chDB and the local folder, ClickHouse writes the file itself (`file(…)`); otherwise
  * its output streams through gzip into the store, a part at a time, so memory stays flat either way.
  */
 @Injectable()
@@ -62,7 +84,7 @@ export class RetrievalRepository {
   }
 
   async write(key: string, scope: RetrievalScope, signal?: AbortSignal): Promise<void> {
-    const params = { project: scope.projectId, ids: scope.distinctIds, since: chTime(scope.since ?? new Date(0)) };
+    const params = { project: scope.projectId, ids: scope.distinctIds, since: chTime(scope.since ?? new Date(0)), keys: scope.groupKeys };
     const select = LINES[scope.disclosureType];
     if (this.inProcess && this.store instanceof LocalObjectStore) return this.writeFile(this.store.root, key, select, params, signal);
     const result = await this.clickhouse.exec({ query: `${select} FORMAT TabSeparatedRaw`, query_params: params, abort_signal: signal });

@@ -1,11 +1,10 @@
 import { AccountBootstrapService, OAuthTokensService, ServiceAccountsService } from '@analytics/accounts';
 import { ClickHouseClient } from '@analytics/clickhouse';
 import { AppConfig, ServiceName } from '@analytics/config';
-import { JobsModule } from '@analytics/jobs';
 import { Postgres, selectRows } from '@analytics/postgres';
 import { ProjectBootstrapService, ProjectsService } from '@analytics/projects';
 import { PlatformModule } from '@analytics/runtime';
-import { engineNeeds, serviceModules } from '@analytics/service-map';
+import { engineNeeds, jobsModule, serviceModules } from '@analytics/service-map';
 import { createTestEnvironment, startTestApp, TestApp, TestEnvironment } from '@analytics/testing';
 import { DynamicModule } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
@@ -30,7 +29,8 @@ function root(settings: Partial<ComplianceSettings>, services: ServiceName[]) {
     imports: [
       PlatformModule.forRoot(config, engineNeeds(config, [...services, 'compliance'])),
       ...serviceModules(config, services),
-      JobsModule.forRoot({ pollingIntervalSeconds: 0.5 }),
+      // The process's one job queue (the rows beside compliance may mount it too: the same object).
+      jobsModule(config),
       ComplianceModule.forRoot(settings),
     ],
   });

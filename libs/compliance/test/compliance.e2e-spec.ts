@@ -1,3 +1,4 @@
+import { GroupKeysService } from '@analytics/profiles';
 import { ProjectsService } from '@analytics/projects';
 import { eventually } from '@analytics/testing';
 import { gunzipSync } from 'node:zlib';
@@ -158,14 +159,15 @@ describe('compliance jobs (GDPR/CCPA) through the API, on the real engines', () 
 
     beforeAll(async () => {
       project = await h.project();
+      await h.app.app.get(GroupKeysService).define(project.id, 'company_id');
       await h.import(project, [
-        event('alice', 'a1', { plan: 'pro', $lib: 'web' }),
+        event('alice', 'a1', { plan: 'pro', $lib: 'web', company_id: 'beta' }),
         event('alice', 'a2', { n: 2, nested: { x: [1, 'two'] } }, 'Bought'),
         event('alice', 'a-old', { mp_lib: 'python' }, 'Played', old),
         event('bob', 'b1', { $lib: 'android' }),
         event('carol', 'c1', { secret: 'not yours' }),
       ]);
-      await h.engage(project, 'alice', { $email: 'alice@example.com' });
+      await h.engage(project, 'alice', { $email: 'alice@example.com', company_id: ['acme', 7] });
     });
 
     const download = async (link: string) => {
@@ -199,7 +201,9 @@ describe('compliance jobs (GDPR/CCPA) through the API, on the real engines', () 
       expect(events.map((e) => e.properties.$insert_id).sort()).toEqual(['a-old', 'a1', 'a2', 'b1']);
       const a2 = events.find((e) => e.properties.$insert_id === 'a2');
       expect(a2).toEqual({ event: 'Bought', properties: { time: expect.any(Number), distinct_id: 'alice', $insert_id: 'a2', mp_processing_time_ms: expect.any(Number), n: 2, nested: { x: [1, 'two'] } } });
-      expect(lines.filter((l) => '$distinct_id' in l)).toEqual([{ $distinct_id: 'alice', $properties: expect.objectContaining({ $email: 'alice@example.com' }) }]);
+      expect(lines.filter((l) => '$properties' in l)).toEqual([{ $distinct_id: 'alice', $properties: expect.objectContaining({ $email: 'alice@example.com' }) }]);
+      // Group memberships from the profile and the events; bob belongs to no group.
+      expect(lines.filter((l) => '$group_memberships' in l)).toEqual([{ $distinct_id: 'alice', $group_memberships: { company_id: ['acme', 'beta', 7] } }]);
       expect(JSON.stringify(lines)).not.toContain('carol');
 
       const tampered = link.replace(/signature=./, (s) => `signature=${s.endsWith('A') ? 'B' : 'A'}`);
@@ -212,7 +216,7 @@ describe('compliance jobs (GDPR/CCPA) through the API, on the real engines', () 
 
       const categories = await download(await retrieve({ distinct_ids: ['alice', 'bob'], compliance_type: 'CCPA', disclosure_type: 'Categories' }));
       expect(categories.lines).toEqual([
-        { distinct_id: 'alice', event_properties: ['$lib', 'n', 'nested', 'plan'] },
+        { distinct_id: 'alice', event_properties: ['$lib', 'company_id', 'n', 'nested', 'plan'] },
         { distinct_id: 'bob', event_properties: ['$lib'] },
         { distinct_id: 'alice', profile_properties: expect.arrayContaining(['$email']) },
       ]);

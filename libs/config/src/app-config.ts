@@ -27,6 +27,12 @@ export type ObjectStoreSettings =
       credentials?: { accessKeyId: string; secretAccessKey: string };
     };
 
+/** A public host of the query API and the project region it alone serves (host lower-case, region upper-case). */
+export interface RegionHost {
+  host: string;
+  region: string;
+}
+
 export interface DownloadLinkSettings {
   /** Unset only without S3: the object-store lib then keeps a generated key under DATA_DIR. */
   secret: string | undefined;
@@ -63,6 +69,8 @@ export class AppConfig {
   readonly exportLimits: { perHour: number; perSecond: number; concurrent: number };
   /** The query API's limits per project (the spec's 60/hour, 3/second, 5 at once) and its query time limit. */
   readonly query: { limits: { perHour: number; perSecond: number; concurrent: number }; maxExecutionSeconds: number };
+  /** Data residency: the public query hosts bound to one project region each (QUERY_REGION_HOSTS), in the setting's order. */
+  readonly queryRegionHosts: readonly RegionHost[];
   /** Failed authentications (wrong secret, unknown account) allowed per client address and per username in each window. */
   readonly authFailures: { perIp: number; perUsername: number; windowSeconds: number };
   /** Schema writes per organization per minute (the real API's 5), dropped-rule cache, `schemas/seen` window. */
@@ -71,6 +79,12 @@ export class AppConfig {
   readonly downloadLinks: DownloadLinkSettings;
   /** How long a compliance retrieval's download link works. */
   readonly complianceLinkTtlSeconds: number;
+  /** Renewable lease of a running compliance job (a killed worker's job is retried after it). */
+  readonly complianceHeartbeatSeconds: number;
+  /** How often abandoned job leases are looked for. */
+  readonly jobsExpiryCheckSeconds: number;
+  /** Key material for warehouse-source credentials (WAREHOUSE_CREDENTIALS_KEY), when set. */
+  readonly warehouseCredentialsKey: string | undefined;
   /** Base URL of the export host (`{export_url}`), under which download links are made; no trailing "/". */
   readonly exportPublicUrl: string;
 
@@ -132,6 +146,10 @@ export class AppConfig {
       },
       maxExecutionSeconds: env.QUERY_MAX_EXECUTION_SECONDS ?? 60,
     };
+    this.queryRegionHosts = (env.QUERY_REGION_HOSTS ?? []).map((entry) => {
+      const [host, region] = entry.split('=');
+      return { host: host.toLowerCase(), region: region.toUpperCase() };
+    });
     // One address alone reaches its limit before it can lock an account for everyone else.
     this.authFailures = {
       perIp: env.AUTH_FAILURES_PER_IP ?? 10,
@@ -159,6 +177,9 @@ export class AppConfig {
       : { kind: 'local', directory: resolve(this.dataDir, 'objects') };
     this.downloadLinks = { secret: env.DOWNLOAD_LINK_SECRET, ttlSeconds: env.DOWNLOAD_LINK_TTL_SECONDS ?? 86_400 };
     this.complianceLinkTtlSeconds = env.COMPLIANCE_LINK_TTL_SECONDS ?? 604_800;
+    this.complianceHeartbeatSeconds = env.COMPLIANCE_HEARTBEAT_SECONDS ?? 30;
+    this.jobsExpiryCheckSeconds = env.JOBS_EXPIRY_CHECK_SECONDS ?? 30;
+    this.warehouseCredentialsKey = env.WAREHOUSE_CREDENTIALS_KEY;
     this.exportPublicUrl = (env.EXPORT_PUBLIC_URL ?? `http://localhost:${this.port}`).replace(/\/+$/, '');
     this.writer = { flushIntervalMs: env.WRITER_FLUSH_INTERVAL_MS ?? 500, maxBatchRows: env.WRITER_MAX_BATCH_ROWS ?? 200_000 };
   }

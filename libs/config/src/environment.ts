@@ -129,6 +129,13 @@ export class Environment {
   @Integer(1, 1_000_000_000) QUERY_LIMIT_PER_SECOND?: number;
   @Integer(1, 1_000_000) QUERY_LIMIT_CONCURRENT?: number;
   @Integer(1, 3600) QUERY_MAX_EXECUTION_SECONDS?: number;
+  /** Data residency: which public host serves which project region, `host=REGION,…` (e.g. `eu.example.com=EU`). */
+  @Transform(toList) @IsOptional()
+  @Matches(/^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*=[A-Za-z]{2,16}$/, {
+    each: true,
+    message: 'must be a comma-separated list of host=REGION (a host name without port, e.g. eu.example.com=EU)',
+  })
+  QUERY_REGION_HOSTS?: string[];
 
   @Integer(1, 1_000_000) AUTH_FAILURES_PER_IP?: number;
   @Integer(1, 1_000_000) AUTH_FAILURES_PER_USERNAME?: number;
@@ -199,8 +206,18 @@ export class Environment {
   DOWNLOAD_LINK_SECRET?: string;
 
   @Integer(60, 604_800) DOWNLOAD_LINK_TTL_SECONDS?: number;
+
+  /** Encrypts warehouse-source credentials; without it, the download link key serves (every replica must share it). */
+  @IsOptional()
+  @Matches(/^[\x21-\x7e]{32,256}$/, { message: 'must be 32 to 256 printable characters without spaces (e.g. openssl rand -hex 32)' })
+  @Secret()
+  WAREHOUSE_CREDENTIALS_KEY?: string;
   /** Compliance retrieval links: 7 days by default, up to a year. */
   @Integer(60, 31_536_000) COMPLIANCE_LINK_TTL_SECONDS?: number;
+  /** A running compliance job's renewable lease: a killed worker's job is retried this long after its last renewal. */
+  @Integer(10, 3600) COMPLIANCE_HEARTBEAT_SECONDS?: number;
+  /** How often expired and abandoned job leases are looked for, across replicas. */
+  @Integer(1, 300) JOBS_EXPIRY_CHECK_SECONDS?: number;
 
   @Transform(blankToUndefined) @IsOptional()
   @Matches(HTTP_URL, { message: 'must be an http(s):// URL without query or fragment' })

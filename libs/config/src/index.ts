@@ -1,4 +1,4 @@
-export { AppConfig, DownloadLinkSettings, KafkaSettings, ObjectStoreSettings } from './app-config';
+export { AppConfig, DownloadLinkSettings, KafkaSettings, ObjectStoreSettings, RegionHost } from './app-config';
 export { ConfigModule } from './config.module';
 export { LOG_LEVELS, LogLevel, SERVICE_NAMES, ServiceName } from './constants';
 export { ConfigError, describeEnvironment, environmentVariableNames, loadConfig } from './load-config';

@@ -77,16 +77,18 @@ describe('loadConfig', () => {
   });
 });
 
+/** The problems loadConfig reports for this environment (none when it loads). */
+function problems(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
 describe('object store and download link settings', () => {
-  const problems = (env: Record<string, string>): string[] => {
-    try {
-      loadConfig(env);
-    } catch (error) {
-      if (error instanceof ConfigError) return error.problems;
-      throw error;
-    }
-    return [];
-  };
   const secret = 'a'.repeat(32);
 
   it('keeps objects in a folder under DATA_DIR and makes links on localhost by default', () => {
@@ -173,5 +175,25 @@ describe('object store and download link settings', () => {
       DOWNLOAD_LINK_SECRET: '***',
       S3_BUCKET: 'files',
     });
+  });
+});
+
+describe('QUERY_REGION_HOSTS', () => {
+
+  it('is empty by default (no host is bound to a region) and reads host=REGION pairs in order', () => {
+    expect(loadConfig({}).queryRegionHosts).toEqual([]);
+    expect(loadConfig({ QUERY_REGION_HOSTS: 'API.example.com=us, eu.example.com=EU,in.example.com=IN' }).queryRegionHosts).toEqual([
+      { host: 'api.example.com', region: 'US' },
+      { host: 'eu.example.com', region: 'EU' },
+      { host: 'in.example.com', region: 'IN' },
+    ]);
+  });
+
+  it.each(['eu.example.com', 'eu.example.com:443=EU', 'https://eu.example.com=EU', 'eu.example.com=E1'])('refuses %s', (value) => {
+    expect(problems({ QUERY_REGION_HOSTS: value })).toEqual([expect.stringMatching(/^QUERY_REGION_HOSTS must be a comma-separated list of host=REGION/)]);
+  });
+
+  it('refuses a host given two regions', () => {
+    expect(problems({ QUERY_REGION_HOSTS: 'eu.example.com=EU,EU.example.com=IN' })).toEqual([expect.stringMatching(/^QUERY_REGION_HOSTS names eu.example.com twice/)]);
   });
 });

@@ -49,6 +49,9 @@ export function loadConfig(env: RawEnvironment = process.env): AppConfig {
       `HTTP_REQUEST_TIMEOUT_MS must be at least HTTP_HEADERS_TIMEOUT_MS (${config.http.headersTimeoutMs}): the headers are part of the request (got "${config.http.requestTimeoutMs}")`,
     ]);
   }
+  const hosts = config.queryRegionHosts.map(({ host }) => host);
+  const repeated = hosts.find((host, i) => hosts.indexOf(host) !== i);
+  if (repeated) throw new ConfigError([`QUERY_REGION_HOSTS names ${repeated} twice: a host serves one region (got "${env.QUERY_REGION_HOSTS}")`]);
   return config;
 }
 

@@ -1,3 +1,5 @@
+import { IdentityLink } from './identity-link';
+
 export interface EventRowInput {
   projectId: number;
   event: string;
@@ -15,6 +17,8 @@ export interface EventRow {
   insertId: string;
   line: string;
   byteLength: number;
+  /** The identity link the event makes (docs/identity.md), published beside it. */
+  link?: IdentityLink;
 }
 
 /** `seconds.mmm`: the text DateTime64(3) parses exactly. */

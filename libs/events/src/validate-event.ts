@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { EVENT_LIMITS, FORBIDDEN_IDS, INSERT_ID_PATTERN, RESERVED_PROPERTIES } from './event-limits';
 import { resolveEventTime, TimePolicy } from './event-time';
 import { encodeEventRow, EventRow } from './event-row';
+import { IdentityMode, identityLinkOf } from './identity-link';
 
 /** The data dictionary's say over ingestion (its `dropped` flags); none by default. */
 export interface EventDictionary {
@@ -19,6 +20,8 @@ export interface EventContext {
   /** Request IP to record as `$ip` (`ip=1`) when the event has none. */
   ip?: string;
   dictionary?: EventDictionary;
+  /** The project's identity merge mode: which events link ids (none when absent). */
+  identityMerge?: IdentityMode;
 }
 
 export type EventOutcome =
@@ -177,6 +180,10 @@ function validateAsSent(raw: unknown, context: EventContext): EventOutcome {
 
     const row = encodeEventRow({ projectId: context.projectId, event, timeMs: time.timeMs, distinctId, insertId, properties: custom, processedAtMs: context.nowMs });
     if (row.byteLength >= EVENT_LIMITS.maxEventBytes) throw new InvalidField('properties', 'event is 1 MB or larger');
+    if (context.identityMerge && context.identityMerge !== 'disabled') {
+      const link = identityLinkOf({ projectId: context.projectId, mode: context.identityMerge, policy: context.policy, event, properties: rawProperties, distinctId, timeMs: time.timeMs });
+      if (link) row.link = link;
+    }
     return { kind: 'accepted', row };
   } catch (error) {
     if (!(error instanceof InvalidField)) throw error;

@@ -1,6 +1,6 @@
-import { ClickHouseClient, EVENTS_TABLE } from '@analytics/clickhouse';
+import { ClickHouseClient, EVENTS_TABLE, ResultChunk, streamQuery } from '@analytics/clickhouse';
+import { resolvedEventsSql } from '@analytics/identity';
 import { Inject, Injectable } from '@nestjs/common';
-import { Readable } from 'node:stream';
 import { ExportRequest } from './export-request';
 import { exportedEventLineSql } from './exported-line';
 
@@ -9,14 +9,21 @@ export interface ExportBucket {
   event: string;
   day: string;
   rows: number;
+  /** Stored properties bytes of those rows: the bulk of their exported lines. */
+  bytes: number;
 }
 
-/** A slice of the export small enough to hold in memory: some whole buckets, or a hash share of a big one. */
+/** One query's worth of the export: some whole buckets, or a hash share of a big one. */
 export interface ExportPage {
   buckets: [string, string][];
   share?: { of: number; index: number };
   rows: number;
+  /** Estimated output bytes. */
+  bytes: number;
 }
+
+/** Above this many events in a page, one range each would make a long OR; a key list is used instead. */
+const MAX_RANGES = 32;
 
 @Injectable()
 export class ExportRepository {
@@ -40,11 +47,11 @@ export class ExportRepository {
     return { sql, params };
   }
 
-  /** Deduplicated row counts per (event, day), in sort-key order. */
+  /** Deduplicated row counts and stored sizes per (event, day), in sort-key order. */
   async buckets(projectId: number, request: ExportRequest, signal: AbortSignal): Promise<ExportBucket[]> {
     const { sql, params } = this.filter(projectId, request);
     const result = await this.clickhouse.query({
-      query: `SELECT event, toString(toDate(time)) AS day, count() AS rows FROM ${EVENTS_TABLE} FINAL WHERE ${sql} GROUP BY event, day ORDER BY event, day`,
+      query: `SELECT event, toString(toDate(time)) AS day, count() AS rows, sum(length(properties)) AS bytes FROM ${EVENTS_TABLE} FINAL WHERE ${sql} GROUP BY event, day ORDER BY event, day`,
       query_params: params,
       format: 'JSONEachRow',
       abort_signal: signal,
@@ -52,25 +59,41 @@ export class ExportRepository {
     return result.json<ExportBucket>();
   }
 
-  /** The page's exported events as NDJSON bytes (a stream from a server; one buffer from chDB). */
-  async page(projectId: number, request: ExportRequest, page: ExportPage, limit: number | undefined, signal: AbortSignal): Promise<Readable> {
+  /** The page's exported events as NDJSON, streamed as the engine produces it (see `streamQuery`). */
+  page(projectId: number, request: ExportRequest, page: ExportPage, limit: number | undefined, signal: AbortSignal): AsyncIterable<ResultChunk> {
     const { sql, params } = this.filter(projectId, request);
-    // The event list prunes by the primary index; the keys pick the exact (event, day) pairs.
-    let where = `${sql} AND event IN {pageEvents:Array(String)} AND concat(event, '|', toString(toDate(time))) IN {pageKeys:Array(String)}`;
-    const pageParams: Record<string, unknown> = {
-      ...params,
-      pageEvents: [...new Set(page.buckets.map(([event]) => event))],
-      pageKeys: page.buckets.map(([event, day]) => `${event}|${day}`),
-    };
+    // A page holds consecutive (event, day) buckets, so per event it is one range of days: ranges on
+    // the sort key's prefix, which the primary index prunes to the page's own granules.
+    const days = new Map<string, { from: string; to: string }>();
+    for (const [event, day] of page.buckets) {
+      const range = days.get(event);
+      if (!range) days.set(event, { from: day, to: day });
+      else if (day > range.to) range.to = day;
+      else if (day < range.from) range.from = day;
+    }
+    const pageParams: Record<string, unknown> = { ...params };
+    let where: string;
+    if (days.size <= MAX_RANGES) {
+      const ranges = [...days].map(([event, { from, to }], index) => {
+        Object.assign(pageParams, { [`pe${index}`]: event, [`pf${index}`]: from, [`pt${index}`]: to });
+        return `(event = {pe${index}:String} AND toDate(time) BETWEEN {pf${index}:Date} AND {pt${index}:Date})`;
+      });
+      where = `${sql} AND (${ranges.join(' OR ')})`;
+    } else {
+      // Many small events: the event list still prunes, the keys pick the exact (event, day) pairs.
+      where = `${sql} AND event IN {pageEvents:Array(String)} AND concat(event, '|', toString(toDate(time))) IN {pageKeys:Array(String)}`;
+      Object.assign(pageParams, { pageEvents: [...days.keys()], pageKeys: page.buckets.map(([event, day]) => `${event}|${day}`) });
+    }
     if (page.share) {
       where += ' AND cityHash64(distinct_id) % {shares:UInt32} = {share:UInt32}';
       Object.assign(pageParams, { shares: page.share.of, share: page.share.index });
     }
-    const result = await this.clickhouse.exec({
-      query: `SELECT ${exportedEventLineSql(request.timeInMs)} FROM ${EVENTS_TABLE} FINAL WHERE ${where}${limit === undefined ? '' : ' LIMIT {limit:UInt32}'} FORMAT TabSeparatedRaw`,
+    return streamQuery(this.clickhouse, {
+      // Ids resolved to the person's canonical id (docs/identity.md); the buckets above count the same rows unresolved.
+      query: `SELECT ${exportedEventLineSql(request.timeInMs, true)} FROM ${resolvedEventsSql()} WHERE ${where}${limit === undefined ? '' : ' LIMIT {limit:UInt32}'}`,
       query_params: limit === undefined ? pageParams : { ...pageParams, limit },
+      format: 'TabSeparatedRaw',
       abort_signal: signal,
     });
-    return result.stream;
   }
 }

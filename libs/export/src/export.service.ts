@@ -5,8 +5,11 @@ import { planPages } from './export-plan';
 import { ExportRequest } from './export-request';
 import { ExportPage, ExportRepository } from './export.repository';
 
-/** About 25 MB of NDJSON per page at ~500 bytes an event. */
-const PAGE_ROWS = 50_000;
+/**
+ * Estimated NDJSON bytes per page. Pages are streamed, so this bounds the work of one query (and
+ * its cancellation), not memory; larger pages only save per-query overhead (docs/benchmarks.md).
+ */
+const PAGE_BYTES = 64 * 1024 * 1024;
 
 function countLines(chunk: Buffer): number {
   let lines = 0;
@@ -29,29 +32,37 @@ export class ExportService {
 
   /** Plans the pages; a bad request fails here, before any byte is sent. */
   async plan(projectId: number, request: ExportRequest, signal: AbortSignal): Promise<ExportPage[]> {
-    return planPages(await this.repository.buckets(projectId, request, signal), PAGE_ROWS);
+    return planPages(await this.repository.buckets(projectId, request, signal), PAGE_BYTES);
   }
 
   /**
-   * Writes the planned pages to `out`, honouring backpressure; stops at `limit` rows or as soon as
-   * `signal` aborts (the client went away), cancelling the running query.
+   * Writes the planned pages to `out`, honouring backpressure (the engine is at most one chunk ahead
+   * of what `out` took); stops at `limit` rows or as soon as `signal` aborts (the client
+   * went away), cancelling the running query. Rows are counted only when a limit needs them.
    */
-  async write(projectId: number, request: ExportRequest, pages: ExportPage[], out: Writable, signal: AbortSignal): Promise<number> {
+  async write(projectId: number, request: ExportRequest, pages: ExportPage[], out: Writable, signal: AbortSignal): Promise<void> {
     let written = 0;
     for (const page of pages) {
       const remaining = request.limit === undefined ? undefined : request.limit - written;
       if (remaining !== undefined && remaining <= 0) break;
       if (signal.aborted) break;
-      const stream = await this.repository.page(projectId, request, page, remaining, signal);
-      for await (const chunk of stream) {
-        written += countLines(chunk as Buffer);
-        if (!out.write(chunk)) await drained(out, signal);
-        if (signal.aborted) {
-          stream.destroy();
-          break;
+      const chunks = this.repository.page(projectId, request, page, remaining, signal)[Symbol.asyncIterator]();
+      // The engine computes the next chunk while the socket drains this one: one chunk ahead, no more.
+      let next = chunks.next();
+      try {
+        for (let result = await next; !result.done; result = await next) {
+          const chunk = result.value;
+          if (remaining !== undefined) written += chunk.rows ?? countLines(chunk.bytes);
+          next = chunks.next();
+          if (!out.write(chunk.bytes)) await drained(out, signal);
+          if (signal.aborted) break;
         }
+      } catch (error) {
+        if (!signal.aborted) throw error;
+      } finally {
+        next.catch(() => undefined);
+        await chunks.return?.(undefined).catch(() => undefined);
       }
     }
-    return written;
   }
 }

@@ -1,3 +1,4 @@
+import { ClickHouseClient } from '@analytics/clickhouse';
 import { AppConfig } from '@analytics/config';
 import { IngestModule } from '@analytics/ingest';
 import { ProjectsModule, ProjectsService } from '@analytics/projects';
@@ -196,6 +197,84 @@ describe('GET /api/2.0/export', () => {
       return next.text();
     });
     expect(after.trimEnd().split('\n')).toHaveLength(5);
+  });
+
+  it('exports a page of many event names whole, each event once', async () => {
+    const day = daysAgo(6);
+    const names = Array.from({ length: 45 }, (_, i) => `Kind ${i}`);
+    await send(names.flatMap((event, i) => [0, 1].map((copy) => ({ event, properties: { time: utcSeconds(day, '07:00:00') + i, distinct_id: `k${copy}`, $insert_id: `kind-${i}-${copy}` } }))));
+    const lines = await eventually(async () => {
+      const all = await exported(`from_date=${day}&to_date=${day}`);
+      expect(all).toHaveLength(90);
+      return all;
+    });
+    expect(lines.map((line) => line.properties.$insert_id).sort()).toEqual(names.flatMap((_, i) => [`kind-${i}-0`, `kind-${i}-1`]).sort());
+  });
+
+  describe('large events', () => {
+    const day = daysAgo(5);
+    // Strings are cut at 255 characters, so size comes from lists: ~190 KB an event, 8 per request.
+    const item = (event: number, list: number, index: number) => `${event}-${list}-${index}-`.padEnd(250, 'abcdefghij');
+    const large = Array.from({ length: 120 }, (_, n) => ({
+      event: 'Large',
+      properties: {
+        time: utcSeconds(day, '09:00:00') + n,
+        distinct_id: `big-${n % 7}`,
+        $insert_id: `large-${n}`,
+        a: Array.from({ length: 250 }, (_, i) => item(n, 0, i)),
+        b: Array.from({ length: 250 }, (_, i) => item(n, 1, i)),
+        c: Array.from({ length: 250 }, (_, i) => item(n, 2, i)),
+      },
+    }));
+    const query = `from_date=${day}&to_date=${day}&event=${encodeURIComponent('["Large"]')}`;
+    const running = async () =>
+      (
+        await (
+          await service.app.get(ClickHouseClient).query({
+            query: "SELECT count() AS n FROM system.processes WHERE query LIKE '%mp_processing_time_ms%' AND query NOT LIKE '%system.processes%'",
+            format: 'JSONEachRow',
+          })
+        ).json<{ n: number }>()
+      )[0].n;
+
+    beforeAll(async () => {
+      for (let i = 0; i < large.length; i += 8) expect((await send(large.slice(i, i + 8))).status).toBe(200);
+      await eventually(async () => expect(await exported(`${query}&limit=1000`)).toHaveLength(large.length), { timeoutMs: 60_000, intervalMs: 500 });
+    }, 120_000);
+
+    it('exports events of ~190 KB whole and unchanged, and stops at limit', async () => {
+      const text = await (await exportRaw(query)).text();
+      expect(text.length).toBeGreaterThan(20_000_000);
+      const lines = text.trimEnd().split('\n').map((line) => JSON.parse(line) as { event: string; properties: Record<string, unknown> });
+      expect(lines.map((line) => line.properties.$insert_id).sort()).toEqual(large.map((event) => event.properties.$insert_id).sort());
+      for (const line of lines) {
+        const { mp_processing_time_ms: _, ...properties } = line.properties;
+        expect(properties).toEqual(large.find((event) => event.properties.$insert_id === properties.$insert_id)!.properties);
+      }
+      const limited = (await (await exportRaw(`${query}&limit=3`)).text()).trimEnd().split('\n');
+      expect(limited.map((line) => (JSON.parse(line) as { properties: { a: string[] } }).properties.a)).toHaveLength(3);
+    });
+
+    it('lets the engine serve other queries while a client is slow, and ends the query when the client leaves', async () => {
+      const response = await exportRaw(query);
+      const reader = response.body!.getReader();
+      expect((await reader.read()).done).toBe(false);
+      // We stopped reading: the export's query waits on us, holding no lock on anyone else.
+      await eventually(async () => expect(await running()).toBe(1));
+      const count = await service.app.get(ClickHouseClient).query({ query: "SELECT count() AS n FROM events WHERE event = 'Large'", format: 'JSONEachRow' });
+      expect((await count.json<{ n: number }>())[0].n).toBeGreaterThanOrEqual(large.length);
+      expect((await send([{ event: 'During export', properties: { time: utcSeconds(day, '11:00:00'), distinct_id: 'slow', $insert_id: 'during-1' } }])).status).toBe(200);
+      await reader.cancel();
+      await eventually(async () => expect(await running()).toBe(0));
+      const after = await eventually(async () => {
+        const next = await exportRaw(`from_date=${day}&to_date=${day}&event=${encodeURIComponent('["During export"]')}`);
+        expect(next.status).toBe(200);
+        const text = await next.text();
+        expect(text).toContain('during-1');
+        return text;
+      });
+      expect(after.trimEnd().split('\n')).toHaveLength(1);
+    });
   });
 });
 

@@ -1,12 +1,16 @@
-import { EventRow } from '@analytics/events';
+import { distinctLinks, EventRow } from '@analytics/events';
 import { InProcessEventsWriter, RefusedRow } from '@analytics/event-writer';
+import { IdentityWriter } from '@analytics/identity';
 import { Injectable } from '@nestjs/common';
 import { SinkUnavailableError } from '@analytics/sdk-transport';
 import { EventSink, RefusedEvent } from './event-sink';
 
 @Injectable()
 export class InProcessEventSink extends EventSink {
-  constructor(private readonly writer: InProcessEventsWriter) {
+  constructor(
+    private readonly writer: InProcessEventsWriter,
+    private readonly identities: IdentityWriter,
+  ) {
     super();
   }
 
@@ -14,6 +18,9 @@ export class InProcessEventSink extends EventSink {
     let refused: RefusedRow[];
     try {
       refused = await this.writer.write(rows.map((row) => row.line));
+      // The links of the stored events; a refused link (500 ids) is logged and counted, its event stays stored.
+      const refusedAt = new Set(refused.map((r) => r.position));
+      await this.identities.apply(distinctLinks(rows.flatMap((row, position) => (row.link && !refusedAt.has(position) ? [row.link] : []))));
     } catch (error) {
       throw new SinkUnavailableError(`event storage unavailable: ${(error as Error).message}`);
     }

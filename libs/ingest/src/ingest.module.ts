@@ -2,6 +2,7 @@ import { AuthModule } from '@analytics/auth';
 import { AppConfig } from '@analytics/config';
 import { EventDictionaryModule, SchemaEventDictionaryProvider } from '@analytics/dictionary';
 import { EventWriterModule } from '@analytics/event-writer';
+import { IdentityModule } from '@analytics/identity';
 import { RateLimitsModule } from '@analytics/rate-limits';
 import { IngestCorsMiddleware } from '@analytics/sdk-transport';
 import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
@@ -22,10 +23,19 @@ import { TrackController } from './track.controller';
  */
 @Module({})
 export class EventIntakeModule {
+  /** One module object per config: the gateway and a worker in one process share one intake (its metrics register once). */
+  private static readonly mounted = new WeakMap<AppConfig, DynamicModule>();
+
   static forRoot(config: AppConfig): DynamicModule {
+    const mounted = EventIntakeModule.mounted.get(config) ?? EventIntakeModule.build(config);
+    EventIntakeModule.mounted.set(config, mounted);
+    return mounted;
+  }
+
+  private static build(config: AppConfig): DynamicModule {
     return {
       module: EventIntakeModule,
-      imports: [AuthModule, RateLimitsModule, EventDictionaryModule, ...(config.kafka ? [] : [EventWriterModule.forRoot(config)])],
+      imports: [AuthModule, RateLimitsModule, EventDictionaryModule, ...(config.kafka ? [] : [EventWriterModule.forRoot(config), IdentityModule.forRoot(config)])],
       providers: [
         IngestService,
         IngestMetrics,

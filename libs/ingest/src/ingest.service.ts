@@ -65,6 +65,7 @@ export class IngestService {
       policy: 'import',
       requireInsertId: options.requireInsertId,
       dictionary: await this.dictionary.forProject(project.id),
+      identityMerge: project.identityMerge,
     };
     const outcome = this.validate(records, () => context, 'import');
     const refused = await this.persist(project.id, outcome);
@@ -97,6 +98,7 @@ export class IngestService {
         requireInsertId: false,
         ip: options.ip,
         dictionary: await this.dictionary.forProject(project.id),
+        identityMerge: project.identityMerge,
       };
       const outcome = this.validate(indexes.map((i) => records[i]), () => context, 'track');
       failed.push(...outcome.failed.map((f) => ({ ...f, index: indexes[f.index] })));
@@ -113,10 +115,17 @@ export class IngestService {
 
   /** The records at `indexes` grouped by the project their token names; unknown and missing tokens group under none. */
   private async groupByProject(records: unknown[], indexes: number[]): Promise<{ project?: Project; indexes: number[] }[]> {
+    const tokenOf = (index: number) => {
+      const token = (records[index] as { properties?: { token?: unknown } }).properties?.token;
+      return typeof token === 'string' && token ? token : undefined;
+    };
+    // Each distinct token is looked up once, all at once: a batch of many tokens costs one round of lookups.
+    const tokens = [...new Set(indexes.map(tokenOf).filter((token) => token !== undefined))];
+    const projects = new Map(await Promise.all(tokens.map(async (token) => [token, await this.authenticator.byToken(token)] as const)));
     const groups = new Map<number, { project?: Project; indexes: number[] }>();
     for (const index of indexes) {
-      const token = (records[index] as { properties?: { token?: unknown } }).properties?.token;
-      const project = typeof token === 'string' && token ? await this.authenticator.byToken(token) : undefined;
+      const token = tokenOf(index);
+      const project = token === undefined ? undefined : projects.get(token);
       const key = project?.id ?? 0;
       const group = groups.get(key) ?? { project, indexes: [] };
       group.indexes.push(index);

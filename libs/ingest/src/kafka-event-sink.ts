@@ -1,8 +1,9 @@
 import { AppConfig } from '@analytics/config';
-import { EventRow, partitionFor } from '@analytics/events';
+import { distinctLinks, EventRow, partitionFor } from '@analytics/events';
 import { Kafka, MAX_SEND_BYTES, PartitionedMessage, PartitionPublisher, PublisherFullError, ROWS_HEADER } from '@analytics/kafka';
 import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { createGatewayPublisher, SinkUnavailableError } from '@analytics/sdk-transport';
+import { encodeLink, linkPartition } from '@analytics/identity';
 import { EventSink, RefusedEvent } from './event-sink';
 
 /**
@@ -14,25 +15,33 @@ import { EventSink, RefusedEvent } from './event-sink';
 @Injectable()
 export class KafkaEventSink extends EventSink implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly publisher: PartitionPublisher;
+  /** Identity links (docs/identity.md) go beside the events; applying one twice changes nothing. */
+  private readonly identities: PartitionPublisher;
 
   constructor(kafka: Kafka, config: AppConfig) {
     super();
     // Shared sends: an event written twice (a shared send split after a failure) collapses by its dedup key.
     this.publisher = createGatewayPublisher(kafka, config, 'events', { shareSends: true });
+    this.identities = createGatewayPublisher(kafka, config, 'identities', { shareSends: true });
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.publisher.connect();
+    await Promise.all([this.publisher.connect(), this.identities.connect()]);
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.publisher.disconnect();
+    await Promise.all([this.publisher.disconnect(), this.identities.disconnect()]);
   }
 
   async publish(projectId: number, rows: EventRow[]): Promise<RefusedEvent[]> {
     if (!rows.length) return [];
     try {
-      await this.publisher.publish(this.toMessages(projectId, rows));
+      const links = distinctLinks(rows.flatMap((row) => (row.link ? [row.link] : [])));
+      const partitions = links.length ? this.identities.partitions() : 1;
+      await Promise.all([
+        this.publisher.publish(this.toMessages(projectId, rows)),
+        links.length && this.identities.publish(links.map((link) => ({ partition: linkPartition(projectId, partitions), key: String(projectId), value: encodeLink(link) }))),
+      ]);
     } catch (error) {
       const reason = error instanceof PublisherFullError ? `too many events wait for it on this gateway (${error.message}); retry shortly` : (error as Error).message;
       throw new SinkUnavailableError(`event broker unavailable: ${reason}`);

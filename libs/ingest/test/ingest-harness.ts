@@ -5,6 +5,7 @@ import { PlatformModule } from '@analytics/runtime';
 import { engineNeeds } from '@analytics/service-map';
 import { AppConfig } from '@analytics/config';
 import { EventWriterModule } from '@analytics/event-writer';
+import { IdentityModule } from '@analytics/identity';
 import { ProjectsModule } from '@analytics/projects';
 import { DynamicModule } from '@nestjs/common';
 import { IngestModule } from '../src';
@@ -35,7 +36,7 @@ function gatewayAndWriter(config: AppConfig): DynamicModule {
       PlatformModule.forRoot(config, engineNeeds(config, ['ingest', 'writer'])),
       ProjectsModule,
       IngestModule.forRoot(config),
-      ...(config.kafka ? [EventWriterModule.forRoot(config)] : []),
+      ...(config.kafka ? [EventWriterModule.forRoot(config), IdentityModule.forRoot(config)] : []),
     ],
   };
 }

@@ -6,15 +6,18 @@ export const TOPICS = {
   eventsDeadLetter: 'events.dlq',
   profiles: 'profiles',
   profilesDeadLetter: 'profiles.dlq',
+  /** Identity links (docs/identity.md), one message each, keyed and partitioned by project. */
+  identities: 'identities',
+  identitiesDeadLetter: 'identities.dlq',
 } as const;
 export type TopicKey = keyof typeof TOPICS;
 
 /** The topics a writer consumes, and where each one's dead letters go. */
-export const DEAD_LETTER_TOPICS = { events: 'eventsDeadLetter', profiles: 'profilesDeadLetter' } as const satisfies Record<string, TopicKey>;
+export const DEAD_LETTER_TOPICS = { events: 'eventsDeadLetter', profiles: 'profilesDeadLetter', identities: 'identitiesDeadLetter' } as const satisfies Record<string, TopicKey>;
 export type ConsumedTopicKey = keyof typeof DEAD_LETTER_TOPICS;
 
 /** Consumer groups (before the configured prefix): the lag the autoscaler watches is theirs. */
-export const CONSUMER_GROUPS = { eventsWriter: 'events-writer', profilesWriter: 'profiles-writer' } as const;
+export const CONSUMER_GROUPS = { eventsWriter: 'events-writer', profilesWriter: 'profiles-writer', identitiesWriter: 'identities-writer' } as const;
 export type ConsumerGroupKey = keyof typeof CONSUMER_GROUPS;
 
 /**
@@ -65,5 +68,8 @@ export function topicSpecs(settings: KafkaSettings): TopicSpec[] {
     spec('eventsDeadLetter', 1),
     spec('profiles', settings.profilesPartitions),
     spec('profilesDeadLetter', 1),
+    // Links are few (one per sign-in); a project's take one partition, so they apply in order.
+    spec('identities', settings.profilesPartitions),
+    spec('identitiesDeadLetter', 1),
   ];
 }

@@ -24,6 +24,7 @@ export function projectJson(project: Project) {
     name: project.name,
     token: project.token,
     region: project.region,
+    identity_merge: project.identityMerge,
     created: project.createdAt.toISOString(),
   };
 }

@@ -146,6 +146,15 @@ describe('service accounts, projects and /api/app/me', () => {
     const moved = await api('PATCH', `/api/app/projects/${project.id}`, owner, { region: 'IN' });
     expect(moved.body.results.region).toBe('IN');
     expect((await api('PATCH', `/api/app/projects/${project.id}`, owner, { region: 'MARS' })).status).toBe(400);
+
+    // Identity merge (docs/identity.md): simplified for a new project, settable, shown, checked.
+    expect(moved.body.results.identity_merge).toBe('simplified');
+    const original = await api('PATCH', `/api/app/projects/${project.id}`, owner, { identity_merge: 'original' });
+    expect(original.body.results).toMatchObject({ identity_merge: 'original', region: 'IN' });
+    expect((await api('GET', `/api/app/projects/${project.id}`, owner)).body.results.identity_merge).toBe('original');
+    const wrong = await api('PATCH', `/api/app/projects/${project.id}`, owner, { identity_merge: 'merged' });
+    expect(wrong.status).toBe(400);
+    expect(JSON.stringify(wrong.body)).toContain('identity_merge');
   });
 
   it('lets nobody grant, change or remove a role above their own: only owners make owners', async () => {

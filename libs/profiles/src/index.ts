@@ -12,6 +12,7 @@ export { MirrorProfile, ProfilesMirrorRepository } from './profiles-mirror.repos
 export {
   GroupKeyRegistryModule,
   GroupKeysModule,
+  ProfileIntakeModule,
   ProfilesIngestModule,
   ProfilesModule,
   ProfilesQueryModule,

@@ -1,4 +1,6 @@
 import { EVENT_LIMITS } from '@analytics/events';
+import { isDatabaseId } from '@analytics/http';
+import { CohortDefinition, validateCohortDefinition } from '@analytics/report-definitions';
 import { ProfilesError, ProfilesErrorCode } from './profiles-error';
 import { USER_PROFILES } from './profile-update';
 
@@ -7,12 +9,16 @@ export const MAX_PAGE_SIZE = 1000;
 const MAX_PROFILE_IDS = 2000;
 /** A session id is the snapshot time; a little clock skew between replicas is tolerated. */
 const SESSION_CLOCK_SKEW_MS = 60_000;
-/** Parameters whose features arrive with the query API: refused, never silently ignored. */
-const NOT_YET = ['filter_by_cohort', 'behaviors', 'as_of_timestamp'];
+/** `filter_by_cohort`: a saved cohort by id, or a definition sent inline (`raw_cohort`, our definition shape). */
+export type CohortFilter = { id: number } | { definition: CohortDefinition };
 
 export interface ProfileQueryRequest {
   /** `data_group_id`: the group key whose profiles are queried; '' for user profiles. */
   groupKey: string;
+  /** `filter_by_cohort`: only the cohort's members (user profiles only). */
+  cohort?: CohortFilter;
+  /** With a cohort: members without a profile appear too, with empty `$properties` (the real API's default). */
+  includeAllUsers: boolean;
   /** `distinct_id` and `distinct_ids` together. */
   profileIds?: string[];
   where?: string;
@@ -64,8 +70,54 @@ function integer(fields: QueryFields, name: string, fallback: number, min: numbe
   return value;
 }
 
-function snapshotOf(sessionId: string | undefined, nowMs: number): number {
-  if (sessionId === undefined) return nowMs;
+function flag(fields: QueryFields, name: string, fallback: boolean): boolean {
+  const given = text(fields, name);
+  if (given === undefined) return fallback;
+  if (given === 'true' || given === '1') return true;
+  if (given === 'false' || given === '0') return false;
+  throw invalid(`${name} must be true or false`);
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A `raw_cohort`: `{"where": "<profile expression>"}` or `{"behavior": {event, where?, min_count, last_days}}`, checked like a saved one. */
+function rawCohort(raw: unknown): CohortDefinition {
+  const shape = 'filter_by_cohort.raw_cohort must be {"where": "<expression>"} or {"behavior": {"event", "where"?, "min_count", "last_days"}}';
+  if (!isRecord(raw)) throw invalid(shape);
+  const { where, behavior } = raw;
+  if (where !== undefined && typeof where !== 'string') throw invalid(shape);
+  if (behavior !== undefined) {
+    if (!isRecord(behavior) || typeof behavior.event !== 'string' || (behavior.where !== undefined && typeof behavior.where !== 'string')) throw invalid(shape);
+    if (typeof behavior.min_count !== 'number' || typeof behavior.last_days !== 'number') throw invalid(shape);
+  }
+  // The definition rules (one of the two, valid expressions, bounds) answer 400 in the reports lib's words.
+  return validateCohortDefinition(raw as Parameters<typeof validateCohortDefinition>[0]);
+}
+
+/** `filter_by_cohort`: a JSON object with the saved cohort's `id`, or with `raw_cohort`. */
+function cohortFilter(fields: QueryFields): CohortFilter | undefined {
+  let value = fields.filter_by_cohort;
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      throw invalid('filter_by_cohort must be a JSON object such as {"id": 12}');
+    }
+  }
+  if (!isRecord(value)) throw invalid('filter_by_cohort must be a JSON object such as {"id": 12}');
+  if (value.raw_cohort !== undefined) return { definition: rawCohort(value.raw_cohort) };
+  const id = typeof value.id === 'string' && /^\d+$/.test(value.id) ? Number(value.id) : value.id;
+  if (typeof id !== 'number' || !isDatabaseId(id)) throw invalid('filter_by_cohort.id must be a cohort id (a positive integer)');
+  return { id };
+}
+
+/**
+ * The session's snapshot: the session id's time when paging; else `as_of_timestamp` (unix seconds,
+ * no later than now); else now.
+ */
+function snapshotOf(sessionId: string | undefined, asOfSeconds: number | undefined, nowMs: number): number {
+  if (sessionId === undefined) return asOfSeconds === undefined ? nowMs : Math.min(asOfSeconds * 1000, nowMs);
   const snapshot = Number(sessionId);
   if (!/^\d{1,15}$/.test(sessionId) || snapshot > nowMs + SESSION_CLOCK_SKEW_MS) {
     throw invalid('session_id is not one this server issued: send the session_id of the first page');
@@ -75,8 +127,9 @@ function snapshotOf(sessionId: string | undefined, nowMs: number): number {
 
 /** The profile query's parameters (the real API's names), checked. */
 export function parseProfileQuery(fields: QueryFields, nowMs: number): ProfileQueryRequest {
-  const unsupported = NOT_YET.find((name) => text(fields, name) !== undefined);
-  if (unsupported) throw new ProfilesError(ProfilesErrorCode.NotSupported, `${unsupported} is not supported yet`);
+  if (text(fields, 'behaviors') !== undefined) {
+    throw new ProfilesError(ProfilesErrorCode.NotSupported, 'behaviors is not supported: save a behaviour cohort and send filter_by_cohort={"id": <cohort id>}');
+  }
   const page = integer(fields, 'page', 0, 0, 1_000_000);
   const sessionId = text(fields, 'session_id');
   if (page > 0 && sessionId === undefined) throw invalid('page > 0 needs the session_id of the first page');
@@ -85,9 +138,15 @@ export function parseProfileQuery(fields: QueryFields, nowMs: number): ProfileQu
   const profileIds = single === undefined && many === undefined ? undefined : [...new Set([...(single === undefined ? [] : [single]), ...(many ?? [])])];
   const groupKey = text(fields, 'data_group_id') ?? USER_PROFILES;
   if (groupKey.length > EVENT_LIMITS.maxStringLength) throw invalid('data_group_id must be at most 255 characters');
-  const snapshotMs = snapshotOf(sessionId, nowMs);
+  const cohort = cohortFilter(fields);
+  if (cohort && groupKey !== USER_PROFILES) throw invalid('filter_by_cohort reads user profiles: it cannot be combined with data_group_id');
+  const asOf = text(fields, 'as_of_timestamp');
+  if (asOf !== undefined && !/^\d{1,11}$/.test(asOf)) throw invalid('as_of_timestamp must be a unix time in seconds');
+  const snapshotMs = snapshotOf(sessionId, asOf === undefined ? undefined : Number(asOf), nowMs);
   return {
     groupKey,
+    cohort,
+    includeAllUsers: flag(fields, 'include_all_users', true),
     profileIds,
     where: text(fields, 'where'),
     outputProperties: stringList(fields, 'output_properties', EVENT_LIMITS.maxProperties),

@@ -1,4 +1,4 @@
-import { CurrentAccess, ProjectAccess, ProjectAccessGuard, RequireRole } from '@analytics/auth';
+import { CurrentAccess, ProjectAccess, QueryAccessGuard, RequireRole } from '@analytics/auth';
 import { QueryFamilyController } from '@analytics/http';
 import { QueryQuotaInterceptor, QuerySignal } from '@analytics/rate-limits';
 import { Get, HttpCode, Post, Req, UseInterceptors } from '@nestjs/common';
@@ -9,11 +9,12 @@ import { ProfileQueryResult, ProfileQueryService } from './profile-query.service
 
 const PATHS = ['api/query/engage', 'api/2.0/engage'];
 const SUMMARY =
-  'Query profiles: distinct_id, distinct_ids, data_group_id, where, output_properties, page, page_size, session_id; ' +
+  'Query profiles: distinct_id, distinct_ids, data_group_id, where, output_properties, page, page_size, session_id, ' +
+  'filter_by_cohort ({"id"} or {"raw_cohort"}), include_all_users, as_of_timestamp; ' +
   '`{"page","page_size","session_id","status","total","results":[{"$distinct_id","$properties"}]}`';
 
-/** The profile query, as query parameters or form (or JSON) fields; it spends the query API's quota. */
-@QueryFamilyController('/', { tag: 'query', access: ProjectAccessGuard })
+/** The profile query, as query parameters or form (or JSON) fields; it spends the query API's quota and keeps its data residency. */
+@QueryFamilyController('/', { tag: 'query', access: QueryAccessGuard })
 @UseInterceptors(QueryQuotaInterceptor)
 export class ProfileQueryController {
   constructor(private readonly profiles: ProfileQueryService) {}

@@ -1,10 +1,11 @@
 import { AppConfig } from '@analytics/config';
 import { parseJson } from '@analytics/events';
 import { CompiledSql, compileWhere, ExpressionError, profilesScope } from '@analytics/expression';
+import { CohortMembership } from '@analytics/query';
 import { Injectable } from '@nestjs/common';
 import { Properties } from './profile-update';
 import { ProfilesError, ProfilesErrorCode } from './profiles-error';
-import { MirroredProperties, MirrorQuery, ProfilesMirrorRepository } from './profiles-mirror.repository';
+import { CohortMembers, MirroredProperties, MirrorQuery, ProfilesMirrorRepository } from './profiles-mirror.repository';
 import { ProfileQueryRequest } from './profile-query-request';
 
 export interface ProfileQueryResult {
@@ -21,13 +22,15 @@ export interface ProfileQueryResult {
  * compiles to ClickHouse SQL, and it keeps the query load off Postgres. The mirror trails the
  * writer by one batch (under a second); without a broker it is written before updates are answered.
  * Like the query API's reports, it runs under QUERY_MAX_EXECUTION_SECONDS and stops when `signal`
- * aborts (the client went away).
+ * aborts (the client went away). `filter_by_cohort` reads the cohort's members as of the session's
+ * snapshot, with the query lib's membership SQL.
  */
 @Injectable()
 export class ProfileQueryService {
   constructor(
     private readonly mirror: ProfilesMirrorRepository,
     private readonly config: AppConfig,
+    private readonly membership: CohortMembership,
   ) {}
 
   async query(projectId: number, request: ProfileQueryRequest, signal?: AbortSignal): Promise<ProfileQueryResult> {
@@ -37,6 +40,7 @@ export class ProfileQueryService {
       snapshotMs: request.snapshotMs,
       profileIds: request.profileIds,
       where: request.where === undefined ? undefined : compile(request.where),
+      cohort: await this.cohortMembers(projectId, request),
     };
     const limits = { maxExecutionSeconds: this.config.query.maxExecutionSeconds, signal };
     const [total, rows] = await Promise.all([this.mirror.count(query, limits), this.mirror.page(query, request.page * request.pageSize, request.pageSize, limits)]);
@@ -48,6 +52,17 @@ export class ProfileQueryService {
       total,
       results: rows.map((row) => result(row, request.outputProperties)),
     };
+  }
+
+  /** An unknown cohort, or another project's, answers the reports lib's 404. */
+  private async cohortMembers(projectId: number, request: ProfileQueryRequest): Promise<CohortMembers | undefined> {
+    const { cohort } = request;
+    if (!cohort) return undefined;
+    const members =
+      'id' in cohort
+        ? await this.membership.membersQuery(projectId, cohort.id, request.snapshotMs)
+        : this.membership.definitionMembersQuery(projectId, cohort.definition, request.snapshotMs);
+    return { members, includeAllUsers: request.includeAllUsers };
   }
 }
 

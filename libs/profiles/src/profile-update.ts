@@ -21,7 +21,7 @@ export type ProfileOperation =
   | { op: '$add'; properties: Record<string, number> }
   | { op: '$union'; properties: Record<string, PropertyValue[]> }
   | { op: '$unset'; names: string[] }
-  /** `$ignore_alias` is accepted; there are no alias chains yet, so either way only this profile goes. */
+  /** `$ignore_alias`: only this id's profile goes; otherwise the profile of the id's person (docs/identity.md). */
   | { op: '$delete'; ignoreAlias: boolean };
 
 export type OperationName = ProfileOperation['op'];

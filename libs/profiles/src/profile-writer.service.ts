@@ -1,7 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { IdentityRepository } from '@analytics/identity';
+import { Injectable, Optional } from '@nestjs/common';
 import { applyProfileUpdate, ProfileState } from './apply-profile-update';
 import { ProfileMetrics } from './profile-metrics';
-import { identityKey, ProfileIdentity, ProfileUpdate } from './profile-update';
+import { identityKey, ProfileIdentity, ProfileUpdate, USER_PROFILES } from './profile-update';
 import { MirrorProfile, ProfilesMirrorRepository } from './profiles-mirror.repository';
 import { KafkaPartition, partitionKey, ProfilesRepository, ProfilesTransaction, StoredProfile } from './profiles.repository';
 
@@ -52,12 +53,32 @@ export class ProfileWriter {
     private readonly profiles: ProfilesRepository,
     private readonly mirror: ProfilesMirrorRepository,
     private readonly metrics: ProfileMetrics,
+    /** Identity merge (docs/identity.md): a user profile update lands on its person's canonical id. */
+    @Optional() private readonly identities?: IdentityRepository,
   ) {}
+
+  /**
+   * Each user profile update re-addressed to the canonical id of its cluster, so `/engage` on any id
+   * of a person changes the person's one profile; `$delete` with `$ignore_alias` keeps to the id named.
+   */
+  private async resolved<R>(pending: PendingUpdate<R>[]): Promise<PendingUpdate<R>[]> {
+    if (!this.identities) return pending;
+    const follows = ({ update }: PendingUpdate<R>) => update.groupKey === USER_PROFILES && !(update.op === '$delete' && update.ignoreAlias);
+    const byProject = new Map<number, Set<string>>();
+    for (const item of pending.filter(follows)) byProject.set(item.update.projectId, (byProject.get(item.update.projectId) ?? new Set()).add(item.update.profileId));
+    const canonical = new Map<number, Map<string, string>>();
+    for (const [projectId, ids] of byProject) canonical.set(projectId, await this.identities.resolve(projectId, [...ids]));
+    return pending.map((item) => {
+      const profileId = follows(item) ? canonical.get(item.update.projectId)?.get(item.update.profileId) : undefined;
+      return profileId ? { ...item, update: { ...item.update, profileId } } : item;
+    });
+  }
 
   /** Without a broker: the gateway's batch, stored and mirrored before it answers. */
   async apply<R>(updates: PendingUpdate<R>[]): Promise<Rejection<R>[]> {
     const stop = this.metrics.applySeconds.startTimer();
-    const { rejected, mirrored } = await this.profiles.transaction((tx) => this.fold(tx, updates, []));
+    const resolved = await this.resolved(updates);
+    const { rejected, mirrored } = await this.profiles.transaction((tx) => this.fold(tx, resolved, []));
     stop();
     await this.mirror.insert(mirrored);
     return rejected;
@@ -77,6 +98,7 @@ export class ProfileWriter {
    * for the mirror again, in case the earlier delivery stopped between Postgres and ClickHouse.
    */
   async store(batches: PartitionUpdates[]): Promise<{ rejected: Rejection<KafkaRef>[]; mirrored: MirrorProfile[] }> {
+    batches = await Promise.all(batches.map(async (batch) => ({ ...batch, updates: await this.resolved(batch.updates) })));
     const stop = this.metrics.applySeconds.startTimer();
     const result = await this.profiles.transaction(async (tx) => {
       const checkpoints = await tx.lockCheckpoints(batches);

@@ -5,7 +5,7 @@ export enum ProfilesErrorCode {
   InvalidGroupKey = 'invalid_group_key',
   UnknownGroupKey = 'unknown_group_key',
   InvalidQuery = 'invalid_query',
-  /** A parameter whose feature is not built yet; refused rather than ignored. */
+  /** A parameter of the real API that is not offered (`behaviors`): refused rather than ignored. */
   NotSupported = 'not_supported',
 }
 

@@ -23,6 +23,15 @@ export interface MirrorQuery {
   profileIds?: string[];
   /** A compiled `where`, whose SQL reads the `properties` column. */
   where?: CompiledSql;
+  /** Only a cohort's members (user profiles). */
+  cohort?: CohortMembers;
+}
+
+/** A cohort's members as a `SELECT distinct_id` subquery with its own bound parameters. */
+export interface CohortMembers {
+  members: { sql: string; params: Record<string, unknown> };
+  /** Members without a profile count too, with empty properties. */
+  includeAllUsers: boolean;
 }
 
 /** What bounds a read: ClickHouse's `max_execution_time`, and a signal that cancels it (the client went away). */
@@ -66,10 +75,10 @@ export class ProfilesMirrorRepository {
 
   /** The query's profiles in distinct-id order, the live (highest) version of each. */
   async page(query: MirrorQuery, offset: number, limit: number, limits?: ReadLimits): Promise<MirroredProperties[]> {
-    const { conditions, params } = this.filter(query);
+    const { source, conditions, params } = this.filter(query);
     const result = await this.clickhouse.query({
       query:
-        `SELECT profile_id, properties FROM ${PROFILES_TABLE} FINAL WHERE ${conditions} ` +
+        `SELECT profile_id, properties FROM ${source} WHERE ${conditions} ` +
         'ORDER BY profile_id LIMIT {limit:UInt32} OFFSET {offset:UInt64}',
       query_params: { ...params, limit, offset },
       format: 'JSONEachRow',
@@ -79,9 +88,9 @@ export class ProfilesMirrorRepository {
   }
 
   async count(query: MirrorQuery, limits?: ReadLimits): Promise<number> {
-    const { conditions, params } = this.filter(query);
+    const { source, conditions, params } = this.filter(query);
     const result = await this.clickhouse.query({
-      query: `SELECT count() AS total FROM ${PROFILES_TABLE} FINAL WHERE ${conditions}`,
+      query: `SELECT count() AS total FROM ${source} WHERE ${conditions}`,
       query_params: params,
       format: 'JSONEachRow',
       ...readSettings(limits),
@@ -90,14 +99,36 @@ export class ProfilesMirrorRepository {
     return Number(row?.total ?? 0);
   }
 
-  /** The project predicate is always first; the `where` SQL comes compiled, with its own bound parameters. */
-  private filter(query: MirrorQuery): { conditions: string; params: Record<string, unknown> } {
-    const conditions = [
+  /**
+   * What a page reads (`profile_id`, `properties`) and its conditions. The project predicate is
+   * always first; the `where` and cohort SQL come compiled, with their own bound parameters.
+   * With every user of a cohort, the members are the rows and their profiles (as of the snapshot)
+   * are joined on, `{}` where there is none.
+   */
+  private filter(query: MirrorQuery): { source: string; conditions: string; params: Record<string, unknown> } {
+    const profiles = [
       'project_id = {project:UInt32}',
       'group_key = {groupKey:String}',
       "created_at <= fromUnixTimestamp64Milli({snapshot:Int64}, 'UTC')",
     ];
     const params: Record<string, unknown> = { project: query.projectId, groupKey: query.groupKey, snapshot: query.snapshotMs };
+    let source = `${PROFILES_TABLE} FINAL`;
+    let conditions = profiles;
+    if (query.cohort) {
+      Object.assign(params, query.cohort.members.params);
+      if (query.cohort.includeAllUsers) {
+        source =
+          `(SELECT member.distinct_id AS profile_id, if(profile.found = 1, profile.properties_json, '{}') AS properties ` +
+          `FROM (${query.cohort.members.sql}) AS member LEFT JOIN ` +
+          // Only the members' profiles on the joined (in-memory) side, never the whole project's.
+          `(SELECT profile_id AS id, properties AS properties_json, 1 AS found FROM ${PROFILES_TABLE} FINAL ` +
+          `WHERE ${[...profiles, `profile_id IN (${query.cohort.members.sql})`].join(' AND ')}) AS profile ` +
+          'ON profile.id = member.distinct_id)';
+        conditions = ['1'];
+      } else {
+        conditions = [...profiles, `profile_id IN (${query.cohort.members.sql})`];
+      }
+    }
     if (query.profileIds) {
       conditions.push('profile_id IN {profileIds:Array(String)}');
       params.profileIds = query.profileIds;
@@ -106,7 +137,7 @@ export class ProfilesMirrorRepository {
       conditions.push(query.where.sql);
       Object.assign(params, query.where.params);
     }
-    return { conditions: conditions.join(' AND '), params };
+    return { source, conditions: conditions.join(' AND '), params };
   }
 }
 

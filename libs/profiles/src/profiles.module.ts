@@ -1,6 +1,8 @@
 import { AuthModule } from '@analytics/auth';
 import { AppConfig, ServiceName } from '@analytics/config';
 import { jsonBody } from '@analytics/http';
+import { IdentityRepository } from '@analytics/identity';
+import { CohortMembershipModule } from '@analytics/query';
 import { RateLimitsModule } from '@analytics/rate-limits';
 import { DynamicModule, MiddlewareConsumer, Module, NestModule, Type } from '@nestjs/common';
 import { GroupKeysController } from './group-keys.controller';
@@ -27,7 +29,7 @@ class ProfileMetricsModule {}
 /** The Postgres profiles, their ClickHouse mirror, and the code that applies updates to both. */
 @Module({
   imports: [ProfileMetricsModule],
-  providers: [ProfilesRepository, ProfilesMirrorRepository, ProfileWriter],
+  providers: [ProfilesRepository, ProfilesMirrorRepository, ProfileWriter, IdentityRepository],
   exports: [ProfilesRepository, ProfilesMirrorRepository, ProfileWriter],
 })
 export class ProfileStoreModule {}
@@ -36,16 +38,36 @@ export class ProfileStoreModule {}
 @Module({ providers: [GroupKeysRepository, GroupKeysService], exports: [GroupKeysService] })
 export class GroupKeyRegistryModule {}
 
+/**
+ * Profile intake without HTTP: the /engage and /groups rules and the sink (Kafka, or without a broker
+ * applied in-process), as `ProfileIngestService`, for the gateway and for workers (warehouse imports).
+ */
+@Module({})
+export class ProfileIntakeModule {
+  /** One module object per config, so the gateway and a worker in one process share one intake. */
+  private static readonly mounted = new WeakMap<AppConfig, DynamicModule>();
+
+  static forRoot(config: AppConfig): DynamicModule {
+    const mounted = ProfileIntakeModule.mounted.get(config) ?? ProfileIntakeModule.build(config);
+    ProfileIntakeModule.mounted.set(config, mounted);
+    return mounted;
+  }
+
+  private static build(config: AppConfig): DynamicModule {
+    return {
+      module: ProfileIntakeModule,
+      imports: [AuthModule, RateLimitsModule, ProfileMetricsModule, GroupKeyRegistryModule, ...(config.kafka ? [] : [ProfileStoreModule])],
+      providers: [ProfileIngestService, ProfileGeolocator, { provide: ProfileUpdateSink, useClass: config.kafka ? KafkaProfileSink : InProcessProfileSink }],
+      exports: [ProfileIngestService],
+    };
+  }
+}
+
 /** The gateway's /engage and /groups: to Kafka, or without a broker applied in-process before answering. */
 @Module({})
 export class ProfilesIngestModule {
   static forRoot(config: AppConfig): DynamicModule {
-    return {
-      module: ProfilesIngestModule,
-      imports: [AuthModule, RateLimitsModule, ProfileMetricsModule, GroupKeyRegistryModule, ...(config.kafka ? [] : [ProfileStoreModule])],
-      controllers: [ProfileUpdatesController],
-      providers: [ProfileIngestService, ProfileGeolocator, { provide: ProfileUpdateSink, useClass: config.kafka ? KafkaProfileSink : InProcessProfileSink }],
-    };
+    return { module: ProfilesIngestModule, imports: [ProfileIntakeModule.forRoot(config)], controllers: [ProfileUpdatesController] };
   }
 }
 
@@ -53,8 +75,8 @@ export class ProfilesIngestModule {
 @Module({ imports: [ProfileStoreModule, ProfileMetricsModule], providers: [ProfilesConsumer] })
 export class ProfilesWriterModule {}
 
-/** The profile query, /api/query/engage and /api/2.0/engage. */
-@Module({ imports: [AuthModule, RateLimitsModule, ProfileStoreModule], controllers: [ProfileQueryController], providers: [ProfileQueryService] })
+/** The profile query, /api/query/engage and /api/2.0/engage (its `filter_by_cohort` reads saved cohorts). */
+@Module({ imports: [AuthModule, RateLimitsModule, ProfileStoreModule, CohortMembershipModule], controllers: [ProfileQueryController], providers: [ProfileQueryService] })
 export class ProfilesQueryModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
     consumer.apply(jsonBody('query')).forRoutes(ProfileQueryController);

@@ -66,7 +66,7 @@ describe('the profile query (/api/query/engage)', () => {
 
   it.each([
     [{ page: '1' }, 'page > 0 needs the session_id of the first page'],
-    [{ filter_by_cohort: '{"id": 1}' }, 'filter_by_cohort is not supported yet'],
+    [{ filter_by_cohort: '{"id": 0}' }, 'filter_by_cohort.id must be a cohort id (a positive integer)'],
     [{ page_size: '1001' }, 'page_size must be an integer from 1 to 1000'],
     [{ distinct_ids: 'user-1' }, 'distinct_ids must be a JSON array of strings'],
     [{ session_id: 'abc' }, 'session_id is not one this server issued: send the session_id of the first page'],

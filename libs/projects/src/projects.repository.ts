@@ -45,7 +45,7 @@ export class ProjectsRepository {
     return row;
   }
 
-  async update(id: number, changes: Partial<Pick<Project, 'name' | 'region' | 'secretHash' | 'secretLookup'>>): Promise<Project | undefined> {
+  async update(id: number, changes: Partial<Pick<Project, 'name' | 'region' | 'identityMerge' | 'secretHash' | 'secretLookup'>>): Promise<Project | undefined> {
     const [row] = await this.db.update(projects).set(changes).where(eq(projects.id, id)).returning();
     return row;
   }

@@ -1,7 +1,7 @@
 import { generateCredential, hashSecret, secretLookupKey, verifySecret } from '@analytics/secrets';
 import { Injectable } from '@nestjs/common';
 import { ProjectsRepository } from './projects.repository';
-import { DataRegion, Organization, Project } from './projects.schema';
+import { DataRegion, IdentityMergeMode, Organization, Project } from './projects.schema';
 
 export interface CreatedProject {
   project: Project;
@@ -14,7 +14,7 @@ export interface ProjectCredentials {
   secret?: string;
 }
 
-/** What this process did to a project: created it, or changed it (its secret, name or region). */
+/** What this process did to a project: created it, or changed it (its secret, name, region or identity mode). */
 export type ProjectChange = 'created' | 'changed';
 
 @Injectable()
@@ -68,7 +68,7 @@ export class ProjectsService {
   }
 
   /** Changes what is given; an empty change (every field optional) changes nothing and answers the project. */
-  async update(projectId: number, changes: { name?: string; region?: DataRegion }): Promise<Project | undefined> {
+  async update(projectId: number, changes: { name?: string; region?: DataRegion; identityMerge?: IdentityMergeMode }): Promise<Project | undefined> {
     const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
     if (!Object.keys(given).length) return this.repository.findById(projectId);
     const project = await this.repository.update(projectId, given);

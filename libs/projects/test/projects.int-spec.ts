@@ -40,6 +40,14 @@ describe.each(kinds)('projects storage on Postgres (%s)', (kind) => {
     expect(await projects.findByToken('unknown')).toBeUndefined();
   });
 
+  it('gives new projects simplified identity merge; the mode can be changed', async () => {
+    const organization = await projects.createOrganization('Identity');
+    const { project } = await projects.createProject(organization.id, 'Merged');
+    expect(project.identityMerge).toBe('simplified');
+    expect((await projects.update(project.id, { identityMerge: 'disabled' }))?.identityMerge).toBe('disabled');
+    expect((await projects.findById(project.id))?.identityMerge).toBe('disabled');
+  });
+
   it('takes given credentials, and refuses a token that is taken', async () => {
     const organization = await projects.createOrganization('Given');
     const { project, secret } = await projects.createProject(organization.id, 'P', {

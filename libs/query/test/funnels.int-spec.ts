@@ -3,24 +3,32 @@ import { referenceFunnel } from '../src/funnels/funnel-reference';
 import { FunnelSpec } from '../src/funnels/funnel-spec';
 import { funnelResult } from '../src/funnels/funnel-tally';
 import { FunnelsRepository } from '../src/funnels/funnels.repository';
+import { IdentityLink, MAX_CLUSTER_IDS } from '@analytics/events';
+import { IdentityRepository } from '@analytics/identity';
+import { resolveIdentities } from '../src/reference/resolve-identities';
 import { arrivalBatches, generateEvents, PLAN_DAYS } from './support/generate-events';
+import { applyLinks, fullClusterLinks, generateLinks, identitiesOf } from './support/identity-links';
 import { Random } from './support/random';
 import { BUCKETS, EVENT_NAMES, maybeSegment, maybeWhere } from './support/scenario-parts';
 import { deduplicate, EventsStore, StoredEvent } from './support/stored-events';
 
 /**
  * The funnel SQL against the plain reference on generated scenarios: ties, repeated steps, exact
- * duplicates, out-of-order arrival, window edges and buckets around UTC midnights.
+ * duplicates, out-of-order arrival, window edges and buckets around UTC midnights, and identity
+ * merges (chains, merges arriving out of order, and one project at the 500-id limit).
  * Replay a failure with QUERY_SEED=<the seed printed>; soak with FUNNEL_SCENARIOS=<many>.
  */
 const SEED = Number(process.env.QUERY_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const SCENARIOS = Number(process.env.FUNNEL_SCENARIOS ?? 100);
+/** The scenario whose users sit in clusters at the 500-id limit (links applied in order). */
+const LIMIT_PROJECT = 1000;
 const WINDOWS = [1_000, 60_000, 3_600_000, DAY_MS, 2 * DAY_MS];
 
 interface Scenario {
   project: number;
   spec: FunnelSpec;
   events: StoredEvent[];
+  links: IdentityLink[];
 }
 
 function scenario(random: Random, project: number): Scenario {
@@ -38,8 +46,11 @@ function scenario(random: Random, project: number): Scenario {
     on: maybeSegment(random, 0.4),
     limit: random.pick([1, 2, 255]),
   };
-  const events = generateEvents(random, { fromDay, toDay, users: random.int(1, 12), maxEventsPerUser: random.int(1, 9), names: EVENT_NAMES, windowMs });
-  return { project, spec, events };
+  const users = project === LIMIT_PROJECT ? random.int(4, 12) : random.int(1, 12);
+  const events = generateEvents(random, { fromDay, toDay, users, maxEventsPerUser: random.int(1, 9), names: EVENT_NAMES, windowMs });
+  // A stream of its own, so the scenarios stay what they were without merges.
+  const links = project === LIMIT_PROJECT ? fullClusterLinks(project) : generateLinks(new Random(SEED + project * 7), project, users, fromDay);
+  return { project, spec, events, links };
 }
 
 describe(`funnels: SQL and reference (QUERY_SEED=${SEED})`, () => {
@@ -50,19 +61,30 @@ describe(`funnels: SQL and reference (QUERY_SEED=${SEED})`, () => {
     store = await EventsStore.create();
     const random = new Random(SEED);
     await store.insert(arrivalBatches(random, scenarios.flatMap(({ project, events }) => events.map((event) => [project, event] as const))));
+    const [limited, ...others] = scenarios;
+    await applyLinks(store, random, limited.links, true);
+    await applyLinks(store, random, others.flatMap((s) => s.links));
   });
   afterAll(() => store?.close());
 
   it('agree on every generated scenario', async () => {
     const repository = new FunnelsRepository(store.runner);
     const failures: string[] = [];
-    for (const { project, spec, events } of scenarios) {
-      const expected = funnelResult(spec, referenceFunnel(deduplicate(events), spec));
+    for (const { project, spec, events, links } of scenarios) {
+      const expected = funnelResult(spec, referenceFunnel(resolveIdentities(deduplicate(events), identitiesOf(links)), spec));
       const actual = funnelResult(spec, await repository.tally(project, spec));
       if (JSON.stringify(actual) !== JSON.stringify(expected)) {
-        failures.push(`QUERY_SEED=${SEED} scenario ${project - 1000}\nspec ${JSON.stringify(spec)}\nevents ${JSON.stringify(events)}\nreference ${JSON.stringify(expected)}\nSQL ${JSON.stringify(actual)}`);
+        failures.push(`QUERY_SEED=${SEED} scenario ${project - 1000}\nspec ${JSON.stringify(spec)}\nevents ${JSON.stringify(events)}\nlinks ${JSON.stringify(links.slice(0, 50))}\nreference ${JSON.stringify(expected)}\nSQL ${JSON.stringify(actual)}`);
       }
     }
     expect(failures.slice(0, 2)).toEqual([]);
   }, Math.max(60_000, SCENARIOS * 1_000));
+
+  it('the 500-id limit refused the same links in the writer as in the reference', async () => {
+    const identities = identitiesOf(scenarios[0].links);
+    expect(identities.clusterOf('u1')).toHaveLength(MAX_CLUSTER_IDS);
+    expect([identities.resolve('u0'), identities.resolve('u2'), identities.resolve('u3')]).toEqual(['u0', 'u1', 'u3']);
+    const repository = new IdentityRepository(store.client);
+    for (const id of ['u0', 'u1', 'u3']) expect(await repository.clusterOf(LIMIT_PROJECT, id)).toEqual(identities.clusterOf(id));
+  });
 });

@@ -3,7 +3,10 @@ import { referenceRetention } from '../src/retention/retention-reference';
 import { RetentionSpec } from '../src/retention/retention-spec';
 import { retentionResult } from '../src/retention/retention-tally';
 import { RetentionRepository } from '../src/retention/retention.repository';
+import { IdentityLink } from '@analytics/events';
+import { resolveIdentities } from '../src/reference/resolve-identities';
 import { arrivalBatches, generateEvents, PLAN_DAYS } from './support/generate-events';
+import { applyLinks, generateLinks, identitiesOf } from './support/identity-links';
 import { Random } from './support/random';
 import { BUCKETS, EVENT_NAMES, maybeWhere } from './support/scenario-parts';
 import { deduplicate, EventsStore, StoredEvent } from './support/stored-events';
@@ -22,6 +25,8 @@ interface Scenario {
   /** The same events through /retention/addiction. */
   addiction: AddictionSpec;
   events: StoredEvent[];
+  /** Identity merges among its users, applied out of order. */
+  links: IdentityLink[];
 }
 
 function scenario(random: Random, project: number): Scenario {
@@ -40,9 +45,12 @@ function scenario(random: Random, project: number): Scenario {
     intervalCount: random.int(0, 4),
     unbounded: random.chance(0.4),
   };
-  const events = generateEvents(random, { fromDay: fromDay - 3, toDay: toDay + 8, users: random.int(1, 10), maxEventsPerUser: random.int(1, 10), names: EVENT_NAMES });
+  const users = random.int(1, 10);
+  const events = generateEvents(random, { fromDay: fromDay - 3, toDay: toDay + 8, users, maxEventsPerUser: random.int(1, 10), names: EVENT_NAMES });
+  // Identity merges from a stream of their own, so the scenarios stay what they were without them.
+  const links = generateLinks(new Random(SEED + project * 7), project, users, fromDay);
   const addiction: AddictionSpec = { event: spec.event, where: spec.where, fromDay, toDay, unit: random.pick(['day', 'week', 'month'] as const), addictionUnit: random.pick(['hour', 'day'] as const) };
-  return { project, spec, addiction, events };
+  return { project, spec, addiction, events, links };
 }
 
 describe(`retention: SQL and reference (QUERY_SEED=${SEED})`, () => {
@@ -52,14 +60,15 @@ describe(`retention: SQL and reference (QUERY_SEED=${SEED})`, () => {
   beforeAll(async () => {
     store = await EventsStore.create();
     await store.insert(arrivalBatches(new Random(SEED), scenarios.flatMap(({ project, events }) => events.map((event) => [project, event] as const))));
+    await applyLinks(store, new Random(SEED + 1), scenarios.flatMap((s) => s.links));
   });
   afterAll(() => store?.close());
 
   it('agree on every generated scenario', async () => {
     const repository = new RetentionRepository(store.runner);
     const failures: string[] = [];
-    for (const { project, spec, addiction, events } of scenarios) {
-      const deduplicated = deduplicate(events);
+    for (const { project, spec, addiction, events, links } of scenarios) {
+      const deduplicated = resolveIdentities(deduplicate(events), identitiesOf(links));
       const pairs = [
         [retentionResult(spec, await repository.cohorts(project, spec)), retentionResult(spec, referenceRetention(deduplicated, spec))],
         [addictionResult(addiction, await repository.addiction(project, addiction)), addictionResult(addiction, referenceAddiction(deduplicated, addiction))],

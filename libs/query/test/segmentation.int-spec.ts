@@ -6,7 +6,10 @@ import { referenceSegmentation } from '../src/segmentation/segmentation-referenc
 import { segmentationResult, shownSeries } from '../src/segmentation/segmentation-tally';
 import { SegmentationRepository } from '../src/segmentation/segmentation.repository';
 import { SERIES_UNITS } from '../src/time/series';
+import { IdentityLink } from '@analytics/events';
+import { resolveIdentities } from '../src/reference/resolve-identities';
 import { arrivalBatches, generateEvents, PLAN_DAYS } from './support/generate-events';
+import { applyLinks, generateLinks, identitiesOf } from './support/identity-links';
 import { Random } from './support/random';
 import { EVENT_NAMES, maybeSegment, maybeWhere } from './support/scenario-parts';
 import { deduplicate, EventsStore, StoredEvent } from './support/stored-events';
@@ -15,7 +18,7 @@ import { deduplicate, EventsStore, StoredEvent } from './support/stored-events';
 const SEED = Number(process.env.QUERY_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const SCENARIOS = Number(process.env.SEGMENTATION_SCENARIOS ?? 100);
 
-function scenario(random: Random, project: number): { project: number; spec: SegmentationSpec; events: StoredEvent[] } {
+function scenario(random: Random, project: number): { project: number; spec: SegmentationSpec; events: StoredEvent[]; links: IdentityLink[] } {
   const fromDay = random.pick(PLAN_DAYS);
   const toDay = fromDay + random.int(0, 3);
   const on = maybeSegment(random, 0.5);
@@ -31,7 +34,10 @@ function scenario(random: Random, project: number): { project: number; spec: Seg
     values: on && random.chance(0.2) ? ['pro', '2', 'x'] : undefined,
     limit: on ? random.pick([1, 2, 60]) : events.length,
   };
-  return { project, spec, events: generateEvents(random, { fromDay, toDay, users: random.int(1, 10), maxEventsPerUser: random.int(1, 10), names: EVENT_NAMES }) };
+  const users = random.int(1, 10);
+  const stored = generateEvents(random, { fromDay, toDay, users, maxEventsPerUser: random.int(1, 10), names: EVENT_NAMES });
+  // Identity merges from a stream of their own, so the scenarios stay what they were without them.
+  return { project, spec, events: stored, links: generateLinks(new Random(SEED + project * 7), project, users, fromDay) };
 }
 
 describe(`segmentation: SQL and reference (QUERY_SEED=${SEED})`, () => {
@@ -41,25 +47,27 @@ describe(`segmentation: SQL and reference (QUERY_SEED=${SEED})`, () => {
   beforeAll(async () => {
     store = await EventsStore.create();
     await store.insert(arrivalBatches(new Random(SEED), scenarios.flatMap(({ project, events }) => events.map((event) => [project, event] as const))));
+    await applyLinks(store, new Random(SEED + 1), scenarios.flatMap((s) => s.links));
   });
   afterAll(() => store?.close());
 
   it('agree on every generated scenario', async () => {
     const repository = new SegmentationRepository(store.runner);
     const failures: string[] = [];
-    for (const { project, spec, events } of scenarios) {
-      const reference = referenceSegmentation(deduplicate(events), spec);
+    for (const { project, spec, events: stored, links } of scenarios) {
+      const events = resolveIdentities(deduplicate(stored), identitiesOf(links));
+      const reference = referenceSegmentation(events, spec);
       const expected = segmentationResult(spec, reference.cells, shownSeries(spec, reference.ranked));
       const sql = await repository.cells(project, spec);
       const actual = segmentationResult(spec, sql.cells, shownSeries(spec, sql.ranked));
       // The same events bucketed by the numbers of properties["n"] (/segmentation/numeric).
       const numeric = { ...spec, on: parseEventExpression('on', 'properties["n"]'), values: undefined };
-      const numericReference = referenceNumericBuckets(deduplicate(events), numeric);
+      const numericReference = referenceNumericBuckets(events, numeric);
       const numericSql = await repository.numericBuckets(project, numeric);
       // And /segmentation/sum and /average of it.
       const series = { event: spec.events[0], fromDay: spec.fromDay, toDay: spec.toDay, unit: spec.unit, on: numeric.on, where: spec.where };
       const seriesSql = await repository.numericSeries(project, series);
-      const seriesReference = referenceNumericSeries(deduplicate(events), series);
+      const seriesReference = referenceNumericSeries(events, series);
       const pairs = [
         [numericSeriesResults(series, seriesSql, false), numericSeriesResults(series, seriesReference, false)],
         [numericSeriesResults(series, seriesSql, true), numericSeriesResults(series, seriesReference, true)],

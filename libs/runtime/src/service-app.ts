@@ -78,16 +78,20 @@ export function closeOnSignals(app: INestApplication, config: AppConfig): void {
 export async function runService(
   root: RootModuleFactory,
   title: string,
-  afterStart?: (app: INestApplication, config: AppConfig) => Promise<void>,
+  /** First-start work, done once the modules are up and before the port opens. */
+  beforeListen?: (app: INestApplication, config: AppConfig) => Promise<void>,
 ): Promise<void> {
   const config = loadConfigOrExit();
   try {
     const app = await createServiceApp(root, config, title);
     closeOnSignals(app, config);
+    // First-start work (the bootstrap owner and project) is done before the port opens, so a ready
+    // process accepts the credentials it printed.
+    await app.init();
+    if (beforeListen) await beforeListen(app, config);
     await app.listen(config.port, config.host);
     const { port } = app.getHttpServer().address() as AddressInfo; // the real one when PORT=0
     app.get(Logger).log(`${title} listening on ${config.host}:${port}; settings ${JSON.stringify(describeEnvironment())}`);
-    if (afterStart) await afterStart(app, config);
   } catch (error) {
     process.stderr.write(`${title} could not start: ${(error as Error).message}\n`);
     process.exit(1);

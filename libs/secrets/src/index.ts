@@ -1,1 +1,2 @@
 export { generateCredential, hashSecret, secretLookupKey, verifySecret } from './secrets';
+export { SecretBox } from './sealed-secret';

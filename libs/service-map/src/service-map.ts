@@ -1,17 +1,21 @@
 import { AnnotationsModule } from '@analytics/annotations';
 import { ComplianceModule } from '@analytics/compliance';
 import { AppConfig, ServiceName } from '@analytics/config';
+import { ConsoleModule } from '@analytics/console';
 import { DictionaryModule } from '@analytics/dictionary';
 import { EventWriterModule } from '@analytics/event-writer';
+import { IdentityModule } from '@analytics/identity';
 import { ExportModule } from '@analytics/export';
 import { DownloadsModule } from '@analytics/object-store';
 import { IngestModule } from '@analytics/ingest';
 import { JobsModule } from '@analytics/jobs';
 import { ManagementModule } from '@analytics/management';
+import { PipelinesModule } from '@analytics/pipelines';
 import { GroupKeysModule, ProfilesIngestModule, ProfilesQueryModule, ProfilesWriterModule } from '@analytics/profiles';
 import { QueryModule } from '@analytics/query';
 import { SavedReportsModule } from '@analytics/reports';
 import { EngineNeeds } from '@analytics/runtime';
+import { WarehouseImportsModule, WarehouseImportsWorkerModule } from '@analytics/warehouse-imports';
 import { DynamicModule, Type } from '@nestjs/common';
 
 export type ServiceModule = DynamicModule | Type<unknown>;
@@ -23,6 +27,18 @@ export interface ServiceDefinition {
   engines: EngineNeeds;
   /** The Nest modules the service mounts: its controllers, consumers and jobs. */
   modules(config: AppConfig): ServiceModule[];
+}
+
+const jobsModules = new WeakMap<AppConfig, ServiceModule>();
+/**
+ * The one JobsModule of the process (global), shared by every row that runs or files jobs
+ * (compliance, pipeline windows, warehouse-import runs and manual syncs): one module object per config, so Nest mounts it once however many rows a
+ * process runs.
+ */
+export function jobsModule(config: AppConfig): ServiceModule {
+  const module = jobsModules.get(config) ?? JobsModule.forRoot({ expiryCheckIntervalSeconds: config.jobsExpiryCheckSeconds });
+  jobsModules.set(config, module);
+  return module;
 }
 
 /**
@@ -39,8 +55,13 @@ export const SERVICE_MAP: Record<ServiceName, ServiceDefinition> = {
   writer: {
     title: 'Events writer',
     engines: { postgres: true, kafka: true, clickhouse: true },
-    // Without a broker there is nothing to consume: the gateway writes in-process.
-    modules: (config) => (config.kafka ? [EventWriterModule.forRoot(config), ProfilesWriterModule] : []),
+    // Without a broker there is nothing to consume: the gateway writes in-process. Warehouse-import
+    // runs are jobs here, in the role that reaches Kafka.
+    modules: (config) => [
+      ...(config.kafka ? [EventWriterModule.forRoot(config), ProfilesWriterModule, IdentityModule.forRoot(config)] : []),
+      jobsModule(config),
+      WarehouseImportsWorkerModule.forRoot(config),
+    ],
   },
   query: {
     title: 'Query service',
@@ -50,18 +71,22 @@ export const SERVICE_MAP: Record<ServiceName, ServiceDefinition> = {
   export: {
     title: 'Export service',
     engines: { postgres: true, clickhouse: true },
-    modules: () => [ExportModule, DownloadsModule],
+    modules: (config) => [ExportModule, DownloadsModule, jobsModule(config), PipelinesModule.forRoot()],
   },
   management: {
     title: 'Management service',
     engines: { postgres: true, clickhouse: true },
-    modules: () => [ManagementModule, AnnotationsModule, DictionaryModule, SavedReportsModule, GroupKeysModule],
+    // The job queue (Postgres only) lets a manual sync file its run job at once; the web console's
+    // static files ride with the app API (docs/console.md).
+    modules: (config) => [ManagementModule, AnnotationsModule, DictionaryModule, SavedReportsModule, GroupKeysModule, jobsModule(config), WarehouseImportsModule, ConsoleModule],
   },
   compliance: {
     title: 'Compliance service',
     engines: { postgres: true, clickhouse: true },
-    // The one JobsModule of the process (global): a row that adds jobs later shares it.
-    modules: (config) => [JobsModule.forRoot(), ComplianceModule.forRoot({ linkTtlSeconds: config.complianceLinkTtlSeconds })],
+    modules: (config) => [
+      jobsModule(config),
+      ComplianceModule.forRoot({ linkTtlSeconds: config.complianceLinkTtlSeconds, heartbeatSeconds: config.complianceHeartbeatSeconds }),
+    ],
   },
 };
 

@@ -1,6 +1,7 @@
 import { ClickHouseMigration } from '../clickhouse-migration';
 import { eventsTable } from './0001-events';
 import { profilesMirror } from './0002-profiles';
+import { identityMap } from './0003-identity-map';
 
 /** Every ClickHouse migration, in version order. Append; never edit one that has shipped. */
-export const CLICKHOUSE_MIGRATIONS: readonly ClickHouseMigration[] = [eventsTable, profilesMirror];
+export const CLICKHOUSE_MIGRATIONS: readonly ClickHouseMigration[] = [eventsTable, profilesMirror, identityMap];

@@ -4,6 +4,10 @@ import { accounts } from './0002-accounts';
 import { profiles } from './0003-profiles';
 import { savedReports } from './0004-saved-reports';
 import { annotationsAndDictionary } from './0005-annotations-and-dictionary';
+import { complianceJobs } from './0006-compliance-jobs';
+import { warehouseImports } from './0007-warehouse-imports';
+import { identityMerge } from './0008-identity-merge';
+import { pipelines } from './0009-pipelines';
 
 /** Every Postgres migration, in version order. Append; never edit one that has shipped. */
-export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [organizationsAndProjects, accounts, profiles, savedReports, annotationsAndDictionary];
+export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [organizationsAndProjects, accounts, profiles, savedReports, annotationsAndDictionary, complianceJobs, warehouseImports, identityMerge, pipelines];

@@ -1,4 +1,5 @@
-import { EVENTS_TABLE, PROFILES_TABLE } from '@analytics/clickhouse';
+import { PROFILES_TABLE } from '@analytics/clickhouse';
+import { resolvedEventsSql } from '@analytics/identity';
 import { compileWhere, ExpressionError, profilesScope } from '@analytics/expression';
 import { CohortBehavior, CohortDefinition, isBehaviorCohort } from '@analytics/report-definitions';
 import { BoundQuery } from '../clickhouse/query-runner';
@@ -10,8 +11,9 @@ import { DAY_MS, today } from '../time/utc-days';
 function behaviorMembersSql(projectId: number, behavior: CohortBehavior, nowMs: number): BoundQuery {
   const where = behavior.where ? whereSql(parseEventExpression('definition.behavior.where', behavior.where), 'cohortw') : { sql: '1', params: {} };
   return {
-    sql: `SELECT distinct_id FROM ${EVENTS_TABLE} FINAL
-      WHERE project_id = {cohortProject:UInt32} AND event = {cohortEvent:String} AND time >= fromUnixTimestamp64Milli({cohortSinceMs:Int64}, 'UTC') AND ${where.sql}
+    sql: `SELECT distinct_id FROM ${resolvedEventsSql('cohortProject')}
+      WHERE project_id = {cohortProject:UInt32} AND event = {cohortEvent:String}
+        AND time >= fromUnixTimestamp64Milli({cohortSinceMs:Int64}, 'UTC') AND time <= fromUnixTimestamp64Milli({cohortAsOfMs:Int64}, 'UTC') AND ${where.sql}
       GROUP BY distinct_id HAVING count() >= {cohortMinCount:UInt64}`,
     params: {
       ...where.params,
@@ -19,12 +21,14 @@ function behaviorMembersSql(projectId: number, behavior: CohortBehavior, nowMs: 
       cohortEvent: behavior.event,
       // The last N UTC days, today included.
       cohortSinceMs: (today(nowMs) - behavior.last_days + 1) * DAY_MS,
+      // Nothing after the time membership is read at: a paged session's members stay put.
+      cohortAsOfMs: nowMs,
       cohortMinCount: behavior.min_count,
     },
   };
 }
 
-function profileMembersSql(projectId: number, where: string): BoundQuery {
+function profileMembersSql(projectId: number, where: string, nowMs: number): BoundQuery {
   let compiled;
   try {
     compiled = compileWhere(where, profilesScope('properties'), { prefix: 'cohortp' });
@@ -34,12 +38,16 @@ function profileMembersSql(projectId: number, where: string): BoundQuery {
   }
   return {
     sql: `SELECT profile_id AS distinct_id FROM ${PROFILES_TABLE} FINAL
-      WHERE project_id = {cohortProject:UInt32} AND group_key = '' AND is_deleted = 0 AND ${compiled.sql}`,
-    params: { ...compiled.params, cohortProject: projectId },
+      WHERE project_id = {cohortProject:UInt32} AND group_key = '' AND is_deleted = 0
+        AND created_at <= fromUnixTimestamp64Milli({cohortAsOfMs:Int64}, 'UTC') AND ${compiled.sql}`,
+    params: { ...compiled.params, cohortProject: projectId, cohortAsOfMs: nowMs },
   };
 }
 
-/** `SELECT distinct_id …` of the cohort's members now: a subquery with its own bound parameters. */
+/**
+ * `SELECT distinct_id …` of the cohort's members at `nowMs` (events and profiles up to then): a
+ * subquery with its own bound parameters.
+ */
 export function cohortMembersSql(projectId: number, definition: CohortDefinition, nowMs: number): BoundQuery {
-  return isBehaviorCohort(definition) ? behaviorMembersSql(projectId, definition.behavior, nowMs) : profileMembersSql(projectId, definition.where);
+  return isBehaviorCohort(definition) ? behaviorMembersSql(projectId, definition.behavior, nowMs) : profileMembersSql(projectId, definition.where, nowMs);
 }

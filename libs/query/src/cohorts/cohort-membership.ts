@@ -1,3 +1,4 @@
+import { CohortDefinition } from '@analytics/report-definitions';
 import { SavedReport, SavedReportsService } from '@analytics/reports';
 import { Injectable } from '@nestjs/common';
 import { BoundQuery, QueryRunner } from '../clickhouse/query-runner';
@@ -5,9 +6,9 @@ import { Clock } from '@analytics/clock';
 import { cohortMembersSql } from './cohort-members-sql';
 
 /**
- * Who is in a saved cohort now. For the profile query's `filter_by_cohort`: `membersQuery` gives a
+ * Who is in a cohort. For the profile query's `filter_by_cohort`: `membersQuery` gives a
  * `SELECT distinct_id` subquery whose parameters are all named `cohort…`, to use as
- * `profile_id IN (<sql>)` with the params merged into the outer query's.
+ * `profile_id IN (<sql>)` (or to join) with the params merged into the outer query's.
  */
 @Injectable()
 export class CohortMembership {
@@ -17,10 +18,18 @@ export class CohortMembership {
     private readonly clock: Clock,
   ) {}
 
-  /** Throws the reports lib's 404 when the project has no such cohort. */
-  async membersQuery(projectId: number, cohortId: number): Promise<BoundQuery> {
+  /**
+   * The saved cohort's members as of `asOfMs` (now by default): events up to then, profiles created
+   * by then. Throws the reports lib's 404 when the project has no such cohort.
+   */
+  async membersQuery(projectId: number, cohortId: number, asOfMs: number = this.clock.now()): Promise<BoundQuery> {
     const cohort = await this.reports.get(projectId, 'cohort', cohortId);
-    return cohortMembersSql(projectId, cohort.definition, this.clock.now());
+    return cohortMembersSql(projectId, cohort.definition, asOfMs);
+  }
+
+  /** The same for a definition that is not saved (the profile query's `raw_cohort`); it must be validated already. */
+  definitionMembersQuery(projectId: number, definition: CohortDefinition, asOfMs: number = this.clock.now()): BoundQuery {
+    return cohortMembersSql(projectId, definition, asOfMs);
   }
 
   async count(cohort: SavedReport<'cohort'>, signal?: AbortSignal): Promise<number> {

@@ -1,4 +1,4 @@
-import { EVENTS_TABLE } from '@analytics/clickhouse';
+import { resolvedEventsSql } from '@analytics/identity';
 import { BoundQuery } from '../clickhouse/query-runner';
 import { bucketDaySql, bucketParams } from '../clickhouse/bucket-sql';
 import { allOf, segmentSql, whereSql } from '../expressions/query-expressions';
@@ -55,7 +55,7 @@ function eventsSql(spec: FunnelSpec): BoundQuery {
   const filters = allOf(spec.filters, 'f');
   const segment = spec.on ? segmentSql(spec.on, 'on') : undefined;
   const sql = `SELECT distinct_id, toUnixTimestamp64Milli(time) AS t, ${masks.sql} AS mask${segment ? `, if(bitTest(mask, 0), ${segment.sql}, NULL) AS seg` : ''}
-    FROM ${EVENTS_TABLE} FINAL
+    FROM ${resolvedEventsSql()}
     WHERE project_id = {project:UInt32} AND event IN {stepEvents:Array(String)}
       AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({scanEndMs:Int64}, 'UTC')
       AND ${filters.sql} AND mask != 0`;

@@ -1,4 +1,4 @@
-import { ProjectAccessGuard, RequireRole } from '@analytics/auth';
+import { QueryAccessGuard, RequireRole } from '@analytics/auth';
 import { QUERY_API_PREFIXES, QueryFamilyController } from '@analytics/http';
 import { QueryQuotaInterceptor } from '@analytics/rate-limits';
 import { applyDecorators, UseInterceptors } from '@nestjs/common';
@@ -6,12 +6,13 @@ import type { Request } from 'express';
 import { QueryParams } from './query-params';
 
 /**
- * A query API controller: under /api/query and /api/2.0, any role on the project (consumers read),
+ * A query API controller: under /api/query and /api/2.0, any role on the project (consumers read)
+ * on a host that serves the project's data region,
  * the project's query quota (shared with the profile query), and `{"request","error"}` failures.
  */
 export function QueryApiController(tag: string): ClassDecorator {
   return applyDecorators(
-    QueryFamilyController(QUERY_API_PREFIXES, { tag, access: ProjectAccessGuard }),
+    QueryFamilyController(QUERY_API_PREFIXES, { tag, access: QueryAccessGuard }),
     RequireRole('consumer'),
     UseInterceptors(QueryQuotaInterceptor),
   );

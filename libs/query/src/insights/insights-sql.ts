@@ -1,4 +1,5 @@
 import { EVENTS_TABLE } from '@analytics/clickhouse';
+import { resolvedEventsSql } from '@analytics/identity';
 import { BoundQuery } from '../clickhouse/query-runner';
 import { seriesKeySql } from '../clickhouse/series-sql';
 import { isNumberSql, numberOrZeroSql, segmentSql, whereSql } from '../expressions/query-expressions';
@@ -21,8 +22,10 @@ function metricEventsSql(spec: InsightsSpec, metric: InsightsMetricSpec, i: numb
   const value = metric.property ? numberOrZeroSql(metric.property, `m${i}v`) : { sql: '0', params: {} };
   const isNumber = metric.property ? isNumberSql(metric.property, `m${i}n`) : { sql: '0', params: {} };
   const segment = spec.on ? segmentSql(spec.on, `m${i}s`) : { sql: 'NULL', params: {} };
+  // Only unique counts read users: other maths skip the identity join (docs/identity.md).
+  const events = metric.math === 'unique' ? resolvedEventsSql() : `${EVENTS_TABLE} FINAL`;
   const sql = `SELECT ${seriesKeySql('toUnixTimestamp64Milli(time)', spec.unit)} AS key, distinct_id, ${value.sql} AS v, ${isNumber.sql} AS isNumber, ${segment.sql} AS seg
-    FROM ${EVENTS_TABLE} FINAL
+    FROM ${events}
     WHERE project_id = {project:UInt32} AND event = {event${i}:String}
       AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC') AND ${where.sql}`;
   return { sql, params: { ...where.params, ...value.params, ...isNumber.params, ...segment.params, [`event${i}`]: metric.event } };

@@ -1,4 +1,4 @@
-import { EVENTS_TABLE } from '@analytics/clickhouse';
+import { resolvedEventsSql } from '@analytics/identity';
 import { bucketDaySql, bucketParams } from '../clickhouse/bucket-sql';
 import { BoundQuery } from '../clickhouse/query-runner';
 import { EventExpression, keepsEvent, optionalEventExpression, whereSql } from '../expressions/query-expressions';
@@ -45,7 +45,7 @@ export function addictionSql(projectId: number, spec: AddictionSpec): BoundQuery
   const unitOf = spec.addictionUnit === 'hour' ? `intDiv(t, ${HOUR_MS})` : `intDiv(t, ${DAY_MS})`;
   const sql = `SELECT period, units, count() AS users FROM (
       SELECT distinct_id, ${bucketDaySql('t', periodBuckets(spec))} AS period, uniqExact(${unitOf}) AS units
-      FROM (SELECT distinct_id, toUnixTimestamp64Milli(time) AS t FROM ${EVENTS_TABLE} FINAL
+      FROM (SELECT distinct_id, toUnixTimestamp64Milli(time) AS t FROM ${resolvedEventsSql()}
         WHERE project_id = {project:UInt32}${spec.event !== undefined ? ' AND event = {event:String}' : ''}
           AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC') AND ${where.sql})
       GROUP BY distinct_id, period)

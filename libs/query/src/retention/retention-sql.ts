@@ -1,4 +1,4 @@
-import { EVENTS_TABLE } from '@analytics/clickhouse';
+import { resolvedEventsSql } from '@analytics/identity';
 import { bucketDaySql, bucketParams } from '../clickhouse/bucket-sql';
 import { BoundQuery } from '../clickhouse/query-runner';
 import { whereSql } from '../expressions/query-expressions';
@@ -52,7 +52,7 @@ function eventsSql(spec: RetentionSpec): BoundQuery {
       ${bornName} AND ${bornTime} AND ${bornWhere.sql} AS isBorn,
       ${returnName} AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({returnsEndMs:Int64}, 'UTC') AND ${where.sql} AS isReturn,
       ${key} AS bornKey
-    FROM ${EVENTS_TABLE} FINAL
+    FROM ${resolvedEventsSql()}
     WHERE project_id = {project:UInt32} AND (isBorn OR isReturn)`;
   return { sql, params: { ...bornWhere.params, ...where.params } };
 }

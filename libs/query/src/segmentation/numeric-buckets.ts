@@ -1,4 +1,4 @@
-import { EVENTS_TABLE } from '@analytics/clickhouse';
+import { resolvedEventsSql } from '@analytics/identity';
 import { BoundQuery } from '../clickhouse/query-runner';
 import { seriesKeySql } from '../clickhouse/series-sql';
 import { isNumberSql, keepsEvent, numberOfEvent, numberOrZeroSql, whereSql } from '../expressions/query-expressions';
@@ -34,7 +34,7 @@ function numbersSql(spec: SegmentationSpec): { from: string; params: Record<stri
   const isNumber = isNumberSql(spec.on!, 'onn');
   return {
     from: `(SELECT distinct_id, ${seriesKeySql('toUnixTimestamp64Milli(time)', spec.unit)} AS key, ${value.sql} AS v
-      FROM ${EVENTS_TABLE} FINAL
+      FROM ${resolvedEventsSql()}
       WHERE project_id = {project:UInt32} AND event IN {events:Array(String)}
         AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC')
         AND ${where.sql} AND ${isNumber.sql})`,

@@ -1,4 +1,4 @@
-import { EVENTS_TABLE } from '@analytics/clickhouse';
+import { resolvedEventsSql } from '@analytics/identity';
 import { BoundQuery } from '../clickhouse/query-runner';
 import { seriesKeySql } from '../clickhouse/series-sql';
 import { segmentSql, whereSql } from '../expressions/query-expressions';
@@ -27,7 +27,7 @@ export function segmentationSql(projectId: number, spec: SegmentationSpec): Boun
         FROM (
           SELECT ${seriesKeySql('toUnixTimestamp64Milli(time)', spec.unit)} AS key, assumeNotNull(${series.sql}) AS series,
             count() AS events, uniqExact(distinct_id) AS users
-          FROM ${EVENTS_TABLE} FINAL
+          FROM ${resolvedEventsSql()}
           WHERE project_id = {project:UInt32} AND event IN {events:Array(String)}
             AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC')
             AND ${where.sql} AND isNotNull(${series.sql})${spec.values ? ` AND ${series.sql} IN {values:Array(String)}` : ''}

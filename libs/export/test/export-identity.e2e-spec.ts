@@ -1,0 +1,67 @@
+import { AppConfig } from '@analytics/config';
+import { IngestModule } from '@analytics/ingest';
+import { ProjectsModule, ProjectsService } from '@analytics/projects';
+import { PlatformModule } from '@analytics/runtime';
+import { engineNeeds } from '@analytics/service-map';
+import { createTestEnvironment, startTestApp, TestApp, TestEnvironment } from '@analytics/testing';
+import { DynamicModule } from '@nestjs/common';
+import { ExportModule } from '../src';
+
+function ingestAndExport(config: AppConfig): DynamicModule {
+  return {
+    module: class ExportIdentityTestModule {},
+    imports: [PlatformModule.forRoot(config, engineNeeds(config, ['ingest', 'export'])), ProjectsModule, IngestModule.forRoot(config), ExportModule],
+  };
+}
+
+const day = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
+const at = (seconds: number) => Date.parse(`${day}T10:00:00Z`) / 1000 + seconds;
+
+/** The raw export under identity merge (docs/identity.md): resolved ids, the sent one kept beside. */
+describe('GET /api/2.0/export with merged identities', () => {
+  let environment: TestEnvironment;
+  let service: TestApp;
+  let auth: string;
+
+  const send = (events: object[]) =>
+    fetch(`${service.baseUrl}/import`, { method: 'POST', body: JSON.stringify(events), headers: { Authorization: auth, 'Content-Type': 'application/json' } });
+  const exported = async () => {
+    const response = await fetch(`${service.baseUrl}/api/2.0/export?from_date=${day}&to_date=${day}`, { headers: { Authorization: auth } });
+    expect(response.status).toBe(200);
+    return (await response.text()).trimEnd().split('\n').map((line) => JSON.parse(line) as { event: string; properties: Record<string, unknown> });
+  };
+
+  beforeAll(async () => {
+    environment = await createTestEnvironment();
+    service = await startTestApp(ingestAndExport, environment.config);
+    const projects = service.app.get(ProjectsService);
+    const { project, secret } = await projects.createProject((await projects.createOrganization('Export identity')).id, 'Simplified');
+    expect(project.identityMerge).toBe('simplified');
+    auth = `Basic ${Buffer.from(`${secret}:`).toString('base64')}`;
+  });
+  afterAll(async () => {
+    await service.close();
+    await environment.dispose();
+  });
+
+  it('puts the canonical id in distinct_id and the id sent in $distinct_id_before_identity, only where they differ', async () => {
+    const anonymous = { event: 'Viewed', properties: { time: at(0), $device_id: 'dev-1', $insert_id: 'e1' } };
+    const stranger = { event: 'Viewed', properties: { time: at(1), distinct_id: 'stranger', $insert_id: 'e2' } };
+    expect((await send([anonymous, stranger])).status).toBe(200);
+    const before = await exported();
+    expect(before.map((e) => [e.properties.distinct_id, e.properties.$distinct_id_before_identity])).toEqual([
+      ['$device:dev-1', undefined],
+      ['stranger', undefined],
+    ]);
+
+    // Sign-up: $user_id with the same device links them; the earlier page view follows.
+    expect((await send([{ event: 'Signed up', properties: { time: at(2), $device_id: 'dev-1', $user_id: 'alice', $insert_id: 'e3' } }])).status).toBe(200);
+    const after = await exported();
+    const byInsertId = Object.fromEntries(after.map((e) => [e.properties.$insert_id, e.properties]));
+    expect(byInsertId.e1).toMatchObject({ distinct_id: 'alice', $distinct_id_before_identity: '$device:dev-1' });
+    expect(byInsertId.e2.distinct_id).toBe('stranger');
+    expect(byInsertId.e2).not.toHaveProperty('$distinct_id_before_identity');
+    expect(byInsertId.e3.distinct_id).toBe('alice');
+    expect(byInsertId.e3).not.toHaveProperty('$distinct_id_before_identity');
+  });
+});

@@ -1,0 +1,67 @@
+import { AppConfig } from '@analytics/config';
+import { classifyInsertFailure, messagesOf } from '@analytics/event-writer';
+import { IdentityLink } from '@analytics/events';
+import { Attempter, BatchOutcome, BatchPart, BatchWorker, DeadLetter, Kafka } from '@analytics/kafka';
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { IdentityMetrics } from './identity-metrics';
+import { decodeLink } from './identity-link-message';
+import { IdentityWriter } from './identity-writer.service';
+
+/**
+ * The identity writer: a consumer group on the identities topic. A batch's links are applied in
+ * offset order (a project's links share one partition), then the offsets are committed; a writer
+ * killed mid-batch applies them again, which changes nothing. A link the rules refuse (500 ids)
+ * or that is not a link goes to identities.dlq with the reason.
+ */
+@Injectable()
+export class IdentitiesConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly worker: BatchWorker;
+
+  constructor(
+    kafka: Kafka,
+    config: AppConfig,
+    private readonly writer: IdentityWriter,
+    metrics: IdentityMetrics,
+  ) {
+    const settings = config.kafka!;
+    this.worker = new BatchWorker(kafka, settings, {
+      group: 'identitiesWriter',
+      topic: 'identities',
+      partitions: settings.profilesPartitions,
+      fetch: { maxBytesPerPartition: 1024 * 1024, maxBytes: 16 * 1024 * 1024, maxWaitTimeInMs: 100 },
+      gather: { flushIntervalMs: config.writer.flushIntervalMs, maxRows: config.writer.maxBatchRows },
+      classify: classifyInsertFailure,
+      handle: (parts, attempt) => this.apply(parts, attempt),
+      metrics: { retries: metrics.retries, deadLetters: metrics.deadLetters },
+      logger: new Logger(IdentitiesConsumer.name),
+    });
+  }
+
+  onApplicationBootstrap(): Promise<void> {
+    return this.worker.start();
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    return this.worker.stop();
+  }
+
+  private async apply(parts: BatchPart[], attempt: Attempter): Promise<BatchOutcome> {
+    const deadLetters: DeadLetter[] = [];
+    const links: { link: IdentityLink; ref: DeadLetter['ref'] }[] = [];
+    for (const { topic, partition, record } of messagesOf(parts)) {
+      const ref = { topic, partition, offset: record.offset };
+      try {
+        links.push({ link: decodeLink(record.value), ref });
+      } catch (error) {
+        deadLetters.push({ ref, reason: `not an identity link: ${(error as Error).message}` });
+      }
+    }
+    const outcome = await attempt(() => this.writer.apply(links.map((l) => l.link)));
+    if (outcome.outcome === 'dead-letter') {
+      // ClickHouse refused the batch for a reason no retry fixes: its links are set aside, with that reason.
+      return { deadLetters: [...deadLetters, ...links.map(({ ref }) => ({ ref, reason: outcome.reason, code: outcome.code }))] };
+    }
+    deadLetters.push(...outcome.value.map(({ position, reason }) => ({ ref: links[position].ref, reason })));
+    return { deadLetters };
+  }
+}

@@ -1,0 +1,60 @@
+import { IdentityClusters, IdentityLink } from '@analytics/events';
+import { Injectable, Logger } from '@nestjs/common';
+import { IdentityMetrics } from './identity-metrics';
+import { IdentityRepository } from './identity.repository';
+
+/** A link the rules refused (the 500-id limit), by its position in the applied list. */
+export interface RefusedLink {
+  position: number;
+  reason: string;
+}
+
+/**
+ * Applies identity links to the mapping, project by project and in the order given: reads the
+ * clusters they touch (one query), runs the rules in memory, writes the rows that changed. Applying
+ * the same links again writes nothing new, so a redelivered batch is harmless.
+ */
+@Injectable()
+export class IdentityWriter {
+  private readonly logger = new Logger(IdentityWriter.name);
+  /** One apply at a time in this process: two concurrent ones would each rewrite the clusters from the same old rows. */
+  private running: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly repository: IdentityRepository,
+    private readonly metrics: IdentityMetrics,
+  ) {}
+
+  apply(links: IdentityLink[]): Promise<RefusedLink[]> {
+    if (!links.length) return Promise.resolve([]);
+    const run = this.running.then(() => this.applyNow(links));
+    this.running = run.catch(() => undefined);
+    return run;
+  }
+
+  private async applyNow(links: IdentityLink[]): Promise<RefusedLink[]> {
+    const byProject = new Map<number, { link: IdentityLink; position: number }[]>();
+    links.forEach((link, position) => {
+      const list = byProject.get(link.projectId) ?? [];
+      list.push({ link, position });
+      byProject.set(link.projectId, list);
+    });
+    const refused: RefusedLink[] = [];
+    for (const [projectId, items] of byProject) {
+      const ids = [...new Set(items.flatMap(({ link }) => [link.a, link.b]))];
+      const { members, version } = await this.repository.load(projectId, ids);
+      const clusters = new IdentityClusters(members);
+      for (const { link, position } of items) {
+        const outcome = clusters.apply(link);
+        if (outcome.kind !== 'refused') continue;
+        refused.push({ position, reason: outcome.reason });
+        this.logger.warn(`project ${projectId}: link ${JSON.stringify(link.a)} – ${JSON.stringify(link.b)} refused: ${outcome.reason}`);
+      }
+      const changed = clusters.changed();
+      await this.repository.write(projectId, changed, version + 1);
+      this.metrics.applied.inc(items.length);
+    }
+    this.metrics.refused.inc(refused.length);
+    return refused.sort((x, y) => x.position - y.position);
+  }
+}

@@ -1,0 +1,7 @@
+export { IdentitiesConsumer } from './identities.consumer';
+export { decodeLink, encodeLink, linkPartition } from './identity-link-message';
+export { IdentityMetrics } from './identity-metrics';
+export { IdentityModule } from './identity.module';
+export { IdentityRepository } from './identity.repository';
+export { IdentityWriter, RefusedLink } from './identity-writer.service';
+export { resolvedEventsSql } from './resolved-events-sql';

@@ -1,0 +1,94 @@
+import { ClickHouseClient, ClickHouseDdl, ClickHouseMigrator, createClickHouseClient, EVENTS_TABLE } from '@analytics/clickhouse';
+import { formatEpochSeconds, IdentityClusters, IdentityLink, MAX_CLUSTER_IDS } from '@analytics/events';
+import { MetricsService } from '@analytics/observability';
+import { createTestClickHouse, TestResource } from '@analytics/testing';
+import { Registry } from 'prom-client';
+import { IdentityMetrics } from '../src/identity-metrics';
+import { IdentityRepository } from '../src/identity.repository';
+import { IdentityWriter } from '../src/identity-writer.service';
+import { resolvedEventsSql } from '../src/resolved-events-sql';
+
+const merge = (projectId: number, a: string, b: string, timeMs: number, identified?: string): IdentityLink => ({ projectId, mode: 'original', a, b, timeMs, ...(identified && { identified }) });
+const device = (projectId: number, d: string, user: string, timeMs: number): IdentityLink => ({ projectId, mode: 'simplified', a: `$device:${d}`, b: user, timeMs });
+
+describe('identity writer on ClickHouse', () => {
+  let resource: TestResource;
+  let client: ClickHouseClient;
+  let repository: IdentityRepository;
+  let writer: IdentityWriter;
+
+  beforeAll(async () => {
+    resource = await createTestClickHouse();
+    client = createClickHouseClient(resource.url);
+    await new ClickHouseMigrator(client, new ClickHouseDdl()).migrate();
+    repository = new IdentityRepository(client);
+    writer = new IdentityWriter(repository, new IdentityMetrics({ registry: new Registry() } as unknown as MetricsService));
+  });
+  afterAll(async () => {
+    await client.close();
+    await resource.dispose();
+  });
+
+  /** Each stored event's id as the readers see it. */
+  async function resolvedIds(projectId: number): Promise<Record<string, string>> {
+    const result = await client.query({
+      query: `SELECT original_distinct_id, distinct_id FROM ${resolvedEventsSql()} ORDER BY original_distinct_id`,
+      query_params: { project: projectId },
+      format: 'JSONEachRow',
+    });
+    const rows = await result.json<{ original_distinct_id: string; distinct_id: string }>();
+    return Object.fromEntries(rows.map((r) => [r.original_distinct_id, r.distinct_id]));
+  }
+
+  async function storeEvents(projectId: number, ids: string[]): Promise<void> {
+    const values = ids.map((id, i) => ({ project_id: projectId, event: 'Viewed', time: formatEpochSeconds(1_700_000_000_000 + i), distinct_id: id, insert_id: `i${i}`, properties: '{}', processed_at: formatEpochSeconds(1_700_000_000_000) }));
+    await client.insert({ table: EVENTS_TABLE, values, format: 'JSONEachRow' });
+  }
+
+  it('joins a chain sent in several batches, out of order, exactly as the rules do in memory; other projects see nothing', async () => {
+    const links = [merge(1, 'anon-3', 'anon-2', 30), merge(1, 'anon-1', 'user', 10, 'user'), merge(1, 'anon-2', 'anon-1', 20), merge(1, 'other', 'u2', 5, 'u2')];
+    await writer.apply(links.slice(0, 1));
+    await writer.apply(links.slice(1, 2));
+    await writer.apply(links.slice(2));
+    const expected = IdentityClusters.of([...links].reverse());
+    await storeEvents(1, ['anon-1', 'anon-2', 'anon-3', 'user', 'stranger', 'other']);
+    await storeEvents(2, ['anon-1']);
+    expect(await resolvedIds(1)).toEqual({ 'anon-1': 'user', 'anon-2': 'user', 'anon-3': 'user', user: 'user', stranger: 'stranger', other: 'u2' });
+    for (const id of ['anon-1', 'anon-3', 'user', 'stranger']) expect(await repository.clusterOf(1, id)).toEqual(expected.clusterOf(id));
+    expect(await resolvedIds(2)).toEqual({ 'anon-1': 'anon-1' });
+    expect(await repository.clusterOf(2, 'anon-1')).toEqual(['anon-1']);
+  });
+
+  it('concurrent applies (two requests at once without a broker) lose no merge', async () => {
+    const links = Array.from({ length: 20 }, (_, i) => merge(5, `c${i}`, `c${i + 1}`, i));
+    await Promise.all(links.map((link) => writer.apply([link])));
+    expect(await repository.clusterOf(5, 'c0')).toEqual(IdentityClusters.of(links).clusterOf('c0'));
+    expect(await repository.clusterOf(5, 'c0')).toHaveLength(21);
+  });
+
+  it('a redelivered batch writes nothing new', async () => {
+    const count = async () => Number((await (await client.query({ query: 'SELECT count() AS n FROM identity_map WHERE project_id = 1', format: 'JSONEachRow' })).json<{ n: string }>())[0].n);
+    const before = await count();
+    await writer.apply([merge(1, 'anon-2', 'anon-1', 20), merge(1, 'anon-1', 'user', 10, 'user')]);
+    expect(await count()).toBe(before);
+  });
+
+  it(`refuses a link past ${MAX_CLUSTER_IDS} ids with the reason, and applies the others of its batch`, async () => {
+    const links = Array.from({ length: MAX_CLUSTER_IDS - 1 }, (_, i) => merge(3, `a${i}`, 'big', i, 'big'));
+    expect(await writer.apply(links)).toEqual([]);
+    expect(await repository.clusterOf(3, 'big')).toHaveLength(MAX_CLUSTER_IDS);
+    const refused = await writer.apply([merge(3, 'x', 'y', 1), merge(3, 'x', 'a7', 2), merge(3, 'z', 'y', 3)]);
+    expect(refused).toEqual([{ position: 1, reason: `identity cluster would hold ${MAX_CLUSTER_IDS + 2} ids; at most ${MAX_CLUSTER_IDS}` }]);
+    expect(await repository.clusterOf(3, 'x')).toEqual(['x', 'y', 'z']);
+  });
+
+  it('simplified: a device seen with a second user later stays with the first; an earlier link arriving late takes it', async () => {
+    await writer.apply([device(4, 'd1', 'alice', 100)]);
+    await writer.apply([device(4, 'd1', 'bob', 200)]);
+    await storeEvents(4, ['$device:d1', 'alice', 'bob']);
+    expect(await resolvedIds(4)).toEqual({ '$device:d1': 'alice', alice: 'alice', bob: 'bob' });
+    await writer.apply([device(4, 'd1', 'carol', 50)]);
+    expect((await resolvedIds(4))['$device:d1']).toBe('carol');
+    expect(await repository.clusterOf(4, 'carol')).toEqual(['$device:d1', 'carol']);
+  });
+});

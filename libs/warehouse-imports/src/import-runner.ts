@@ -1,0 +1,156 @@
+import { ProjectAuthenticator } from '@analytics/auth';
+import { Clock } from '@analytics/clock';
+import { EVENT_LIMITS } from '@analytics/events';
+import { IngestService } from '@analytics/ingest';
+import { ProfileIngestService } from '@analytics/profiles';
+import { Project } from '@analytics/projects';
+import { Inject, Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { CredentialsCipher } from './credentials-cipher';
+import { ImportedDataRepository } from './imported-data.repository';
+import { rowToEvent, rowToProfileUpdate, SourceRow } from './row-mapping';
+import { WAREHOUSE_IMPORT_SETTINGS, WarehouseImportSettings } from './warehouse-import-settings';
+import { openReader, WarehouseReader } from './warehouse-reader';
+import { ImportRunsRepository } from './import-runs.repository';
+import { RunStatus, StoredImport } from './warehouse-imports.rows';
+
+export type RunOutcome = RunStatus | 'busy' | 'skipped';
+
+interface Counts {
+  read: number;
+  imported: number;
+  failed: number;
+}
+
+class RunCancelled extends Error {
+  constructor() {
+    super('the run was stopped (shutdown or lease timeout); the next run resumes from the last committed page');
+  }
+}
+
+const NS_PER_MS = 1_000_000;
+
+/** Asked for by hand, or its schedule came (one_time: until it once succeeded); the same rule as the tick's query. */
+const isDue = (item: StoredImport, now: Date) =>
+  item.manualRequested || (item.runEveryNs > 0 && (!item.nextRunAt || item.nextRunAt <= now) && !(item.syncMode === 'one_time' && item.succeededOnce));
+
+/** The column that orders the reading: the insert time, else the column that identifies the record. */
+function orderColumn(item: StoredImport): string {
+  const m = item.mapping;
+  return m.insert_time_column_name ?? (item.kind === 'event-stream' ? m.time_column_name! : item.kind === 'people' ? m.user_column_name! : m.group_id_column_name!);
+}
+
+/**
+ * One run of one import, under its lease: pages from the last committed watermark, each handed to
+ * the intake and acknowledged before the watermark moves. A repeat of any page is harmless: events
+ * carry an `$insert_id` derived from the row, profile `$set`s are idempotent.
+ */
+@Injectable()
+export class ImportRunner {
+  constructor(
+    private readonly repository: ImportRunsRepository,
+    private readonly cipher: CredentialsCipher,
+    private readonly events: IngestService,
+    private readonly profiles: ProfileIngestService,
+    private readonly projects: ProjectAuthenticator,
+    private readonly data: ImportedDataRepository,
+    private readonly clock: Clock,
+    @Inject(WAREHOUSE_IMPORT_SETTINGS) private readonly settings: WarehouseImportSettings,
+  ) {}
+
+  /** `onlyIfDue`: a queued job whose run another one already did (a later tick filed it) does nothing. */
+  async run(importId: number, signal?: AbortSignal, { onlyIfDue = false } = {}): Promise<RunOutcome> {
+    const started = this.clock.date();
+    const owner = randomUUID();
+    const item = await this.repository.claim(importId, owner, started, new Date(started.getTime() + this.settings.leaseSeconds * 1000));
+    if (!item) return 'busy';
+    await this.repository.failAbandonedRuns(importId, started);
+    const manual = item.manualRequested;
+    if (item.paused || (onlyIfDue && !isDue(item, started))) {
+      await this.repository.release(importId, owner, { nextRunAt: item.nextRunAt, succeeded: false, manual: false });
+      return 'skipped';
+    }
+    const runId = await this.repository.startRun(importId, manual ? 'manual' : 'schedule', started);
+    const counts: Counts = { read: 0, imported: 0, failed: 0 };
+    let status: RunStatus = 'SUCCEEDED';
+    let error: string | undefined;
+    try {
+      await this.readAll(item, owner, counts, runId, signal);
+    } catch (failure) {
+      status = failure instanceof RunCancelled ? 'CANCELLED' : 'FAILED';
+      error = (failure as Error).message;
+    }
+    await this.repository.recordProgress(runId, counts);
+    await this.repository.finishRun(runId, status, this.clock.date(), error);
+    // A failed run waits for the next occurrence of its schedule (manual-only imports: the next manual sync).
+    const once = item.syncMode === 'one_time';
+    const nextRunAt = item.runEveryNs > 0 && !(once && status === 'SUCCEEDED') ? new Date(started.getTime() + item.runEveryNs / NS_PER_MS) : undefined;
+    await this.repository.release(importId, owner, { nextRunAt, succeeded: status === 'SUCCEEDED', manual });
+    return status;
+  }
+
+  private async readAll(item: StoredImport, owner: string, counts: Counts, runId: number, signal?: AbortSignal): Promise<void> {
+    const project = await this.projects.byId(item.projectId);
+    if (!project) throw new Error(`project ${item.projectId} no longer exists`);
+    const source = await this.repository.sourceById(item.sourceId);
+    if (!source) throw new Error(`warehouse source ${item.sourceId} no longer exists`);
+    const reader: WarehouseReader = await openReader(source.type, await this.cipher.open(source.connectionSealed));
+    const incremental = item.syncMode === 'time_based';
+    const seen = new Set<string>();
+    try {
+      let after = incremental ? item.watermark : undefined;
+      for (;;) {
+        if (signal?.aborted) throw new RunCancelled();
+        const page = await reader.readPage({ table: item.tableParams, orderColumn: orderColumn(item), after, pageSize: this.settings.pageSize });
+        if (!page.rows.length || page.watermark === undefined) break;
+        await this.deliver(item, project, source.type, page.rows, counts, seen);
+        // Acknowledged, not yet committed: a stop here re-reads the page next time, which dedup absorbs.
+        if (signal?.aborted) throw new RunCancelled();
+        if (incremental && !(await this.repository.commitWatermark(item.id, owner, page.watermark))) throw new Error('the run lost its lease to another worker');
+        after = page.watermark;
+        await this.repository.recordProgress(runId, counts);
+      }
+    } finally {
+      await reader.close();
+    }
+    if (item.syncMode === 'full_sync' && item.kind !== 'event-stream') await this.removeVanished(item, project, seen);
+  }
+
+  private async deliver(item: StoredImport, project: Project, warehouseType: string, rows: SourceRow[], counts: Counts, seen: Set<string>): Promise<void> {
+    const stamp = { importId: item.id, warehouseType };
+    // The intake takes at most a request's worth of records at a time, like /import.
+    for (let start = 0; start < rows.length; start += EVENT_LIMITS.maxEventsPerRequest) {
+      const chunk = rows.slice(start, start + EVENT_LIMITS.maxEventsPerRequest);
+      counts.read += chunk.length;
+      if (item.kind === 'event-stream') {
+        const records = chunk.map((row) => rowToEvent(row, item.mapping, stamp));
+        const outcome = await this.events.importEvents(project, records, { strict: true, requireInsertId: true, nowMs: this.clock.now() });
+        counts.imported += outcome.imported;
+        counts.failed += outcome.failed.length;
+      } else {
+        const records = chunk.map((row) => rowToProfileUpdate(row, item.mapping, stamp, project.token));
+        for (const record of records) seen.add(String(record.$distinct_id ?? record.$group_id));
+        const outcome = await this.profiles.receive(item.kind === 'people' ? 'user' : 'group', records, { strict: false, nowMs: this.clock.now() });
+        counts.imported += outcome.accepted;
+        counts.failed += outcome.failed.length;
+      }
+    }
+  }
+
+  /** full_sync replaces what the import set before: its profiles no longer in the source are deleted. */
+  private async removeVanished(item: StoredImport, project: Project, seen: Set<string>): Promise<void> {
+    const groupKey = item.kind === 'groups' ? item.mapping.group_key! : '';
+    const gone = (await this.data.profileIds(item.projectId, item.id, groupKey)).filter((id) => !seen.has(id));
+    await this.deleteProfiles(project, item.kind === 'groups' ? groupKey : undefined, gone);
+  }
+
+  /** `$delete`s through the profile path, so the store and its mirror agree. */
+  async deleteProfiles(project: Project, groupKey: string | undefined, ids: string[]): Promise<void> {
+    for (let start = 0; start < ids.length; start += EVENT_LIMITS.maxEventsPerRequest) {
+      const chunk = ids.slice(start, start + EVENT_LIMITS.maxEventsPerRequest);
+      const records = chunk.map((id) => (groupKey === undefined ? { $token: project.token, $distinct_id: id, $delete: '' } : { $token: project.token, $group_key: groupKey, $group_id: id, $delete: '' }));
+      const outcome = await this.profiles.receive(groupKey === undefined ? 'user' : 'group', records, { strict: false, nowMs: this.clock.now() });
+      if (outcome.failed.length) throw new Error(`profile deletion refused: ${outcome.failed[0].message}`);
+    }
+  }
+}

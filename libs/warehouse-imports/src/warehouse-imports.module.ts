@@ -1,0 +1,67 @@
+import { AuthModule } from '@analytics/auth';
+import { WriterProgress } from '@analytics/compliance';
+import { Clock } from '@analytics/clock';
+import { AppConfig } from '@analytics/config';
+import { jsonBody } from '@analytics/http';
+import { EventIntakeModule } from '@analytics/ingest';
+import { ProfileIntakeModule } from '@analytics/profiles';
+import { RateLimitsModule } from '@analytics/rate-limits';
+import { DynamicModule, MiddlewareConsumer, Module, NestModule, Provider } from '@nestjs/common';
+import { CredentialsCipher } from './credentials-cipher';
+import { ImportedDataRepository } from './imported-data.repository';
+import { ImportRunner } from './import-runner';
+import { ImportRunsRepository } from './import-runs.repository';
+import { DEFAULT_WAREHOUSE_IMPORT_SETTINGS, WAREHOUSE_IMPORT_SETTINGS, WarehouseImportSettings } from './warehouse-import-settings';
+import { WarehouseImportsController, WarehouseSourcesController } from './warehouse-imports.controller';
+import { WarehouseImportsRepository } from './warehouse-imports.repository';
+import { WarehouseImportsService } from './warehouse-imports.service';
+import { WarehouseImportsWorker } from './warehouse-imports.worker';
+
+/**
+ * The API of warehouse sources and imports, /api/app/projects/{projectId}/warehouse-sources (a
+ * management service part: Postgres only, no Kafka). The imports controller comes first: its
+ * literal `/imports` must win over `:sourceId`.
+ */
+@Module({
+  imports: [AuthModule, RateLimitsModule],
+  controllers: [WarehouseImportsController, WarehouseSourcesController],
+  providers: [WarehouseImportsRepository, WarehouseImportsService, CredentialsCipher],
+  exports: [WarehouseImportsService],
+})
+export class WarehouseImportsModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(jsonBody('app')).forRoutes(WarehouseImportsController, WarehouseSourcesController);
+  }
+}
+
+export interface WarehouseImportsWorkerOptions extends Partial<WarehouseImportSettings> {
+  /** Tests pass a ManualClock. */
+  clock?: Clock;
+}
+
+/**
+ * The runs: jobs (JobsModule, global, must be mounted in the process) that read warehouses and hand
+ * rows to the event and profile intake (Kafka, or in-process without a broker).
+ */
+@Module({})
+export class WarehouseImportsWorkerModule {
+  static forRoot(config: AppConfig, options: WarehouseImportsWorkerOptions = {}): DynamicModule {
+    const { clock, ...settings } = options;
+    const providers: Provider[] = [
+      { provide: WAREHOUSE_IMPORT_SETTINGS, useValue: { ...DEFAULT_WAREHOUSE_IMPORT_SETTINGS, ...settings } },
+      ImportRunsRepository,
+      CredentialsCipher,
+      ImportedDataRepository,
+      ImportRunner,
+      WarehouseImportsWorker,
+      WriterProgress,
+    ];
+    if (clock) providers.push({ provide: Clock, useValue: clock });
+    return {
+      module: WarehouseImportsWorkerModule,
+      imports: [AuthModule, EventIntakeModule.forRoot(config), ProfileIntakeModule.forRoot(config)],
+      providers,
+      exports: [ImportRunner, WarehouseImportsWorker],
+    };
+  }
+}

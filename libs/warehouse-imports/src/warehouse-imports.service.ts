@@ -1,0 +1,110 @@
+import { RateLimit, RateLimiterFactory } from '@analytics/rate-limits';
+import { JobQueue } from '@analytics/jobs';
+import { Injectable, Optional } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { CredentialsCipher } from './credentials-cipher';
+import { ImportKind, parseImportDefinition, parseRunEvery } from './import-definition';
+import { WAREHOUSE_RUN_QUEUE } from './warehouse-import-settings';
+import { PostgresReader } from './warehouse-reader';
+import { invalid, WarehouseImportsError, WarehouseImportsErrorCode } from './warehouse-imports-error';
+import { ImportRun, StoredImport, StoredSource, WarehouseImportsRepository } from './warehouse-imports.repository';
+import { parseSourceDefinition, SourceType } from './warehouse-source';
+
+/** The real product keeps the last 30 runs on show. */
+export const HISTORY_LENGTH = 30;
+/** Manual syncs allowed per import and hour (429 beyond). */
+export const MANUAL_SYNCS_PER_HOUR = 5;
+
+const notFound = (what: string) => new WarehouseImportsError(WarehouseImportsErrorCode.NotFound, `${what} not found in this project`);
+
+/**
+ * The rules of the warehouse-import API. It only writes the wish (an import, a pause, a manual
+ * sync, a deletion) to Postgres, and files a run job for a manual sync: the worker role acts on
+ * them, so this service needs no Kafka.
+ */
+@Injectable()
+export class WarehouseImportsService {
+  private readonly manualSyncs: RateLimit;
+
+  constructor(
+    private readonly repository: WarehouseImportsRepository,
+    private readonly cipher: CredentialsCipher,
+    rateLimits: RateLimiterFactory,
+    @Optional() private readonly queue?: JobQueue,
+  ) {
+    this.manualSyncs = rateLimits.create({ name: 'warehouse-manual-sync', points: MANUAL_SYNCS_PER_HOUR, durationSeconds: 3600 });
+  }
+
+  /** Postgres sources are connected to first: a source that cannot be reached is refused with the driver's reason. */
+  async createSource(projectId: number, body: unknown): Promise<StoredSource> {
+    const source = parseSourceDefinition(body);
+    if (source.type === 'postgres') {
+      try {
+        await (await PostgresReader.connect(source.connection)).close();
+      } catch (error) {
+        throw new WarehouseImportsError(WarehouseImportsErrorCode.ConnectionFailed, `connection test failed: ${(error as Error).message}`);
+      }
+    }
+    return this.repository.createSource(projectId, source, await this.cipher.seal(source.connection));
+  }
+
+  listSources(projectId: number): Promise<StoredSource[]> {
+    return this.repository.listSources(projectId);
+  }
+
+  async source(projectId: number, id: number): Promise<StoredSource> {
+    return (await this.repository.source(projectId, id)) ?? Promise.reject(notFound(`warehouse source ${id}`));
+  }
+
+  async deleteSource(projectId: number, id: number): Promise<void> {
+    await this.source(projectId, id);
+    if (!(await this.repository.deleteSource(projectId, id))) {
+      throw new WarehouseImportsError(WarehouseImportsErrorCode.InUse, `warehouse source ${id} still has imports: delete them first`);
+    }
+  }
+
+  async createImport(projectId: number, kind: ImportKind, body: unknown): Promise<number> {
+    const sourceId = (body as { warehouse_source_id?: unknown } | null)?.warehouse_source_id;
+    const source = Number.isSafeInteger(Number(sourceId)) && Number(sourceId) > 0 ? await this.repository.source(projectId, Number(sourceId)) : undefined;
+    if (!source) throw invalid('warehouse_source_id is required: the id of a warehouse source of this project');
+    return this.repository.createImport(projectId, parseImportDefinition(kind, body, source.type as SourceType));
+  }
+
+  listImports(projectId: number): Promise<StoredImport[]> {
+    return this.repository.listImports(projectId);
+  }
+
+  async import(projectId: number, id: number): Promise<StoredImport> {
+    return (await this.repository.import(projectId, id)) ?? Promise.reject(notFound(`warehouse import ${id}`));
+  }
+
+  async updateImport(projectId: number, id: number, body: Record<string, unknown>): Promise<StoredImport> {
+    if (typeof body.paused !== 'boolean') throw invalid('paused is required: true or false');
+    const runEvery = body.run_every === undefined ? undefined : parseRunEvery(body.run_every);
+    if (!(await this.repository.updateImport(projectId, id, body.paused, runEvery))) throw notFound(`warehouse import ${id}`);
+    return this.import(projectId, id);
+  }
+
+  /** The import goes at once for the API; the worker removes its data (delete_data) and then its record. */
+  async deleteImport(projectId: number, id: number, deleteData: unknown): Promise<void> {
+    if (deleteData !== undefined && typeof deleteData !== 'boolean') throw invalid('delete_data must be true or false');
+    if (!(await this.repository.markDeleting(projectId, id, deleteData === true))) throw notFound(`warehouse import ${id}`);
+  }
+
+  async history(projectId: number, id: number): Promise<ImportRun[]> {
+    await this.import(projectId, id);
+    return this.repository.history(id, HISTORY_LENGTH);
+  }
+
+  async manualSync(projectId: number, id: number): Promise<void> {
+    const found = await this.import(projectId, id);
+    if (found.paused) throw invalid(`warehouse import ${id} is paused: resume it (PATCH with "paused": false) before a manual sync`);
+    const decision = await this.manualSyncs.consume(`${projectId}:${id}`);
+    if (!decision.allowed) {
+      throw new WarehouseImportsError(WarehouseImportsErrorCode.TooManyManualSyncs, `at most ${MANUAL_SYNCS_PER_HOUR} manual syncs per import and hour`, decision.retryAfterSeconds);
+    }
+    await this.repository.requestManualSync(projectId, id);
+    // A run job now (a worker claims it within its polling interval); the minute tick is the fallback.
+    await this.queue?.enqueue(WAREHOUSE_RUN_QUEUE, { importId: id }, { key: `${id}:manual:${randomUUID()}` });
+  }
+}

@@ -1,0 +1,294 @@
+import { IngestService } from '@analytics/ingest';
+import { eventually } from '@analytics/testing';
+import { WarehouseHarness } from './warehouse-harness';
+
+const HOUR_NS = 3_600_000_000_000;
+const HOUR_MS = 3_600_000;
+
+describe('warehouse imports from a Postgres warehouse', () => {
+  let h: WarehouseHarness;
+  let project: { id: number; token: string; secret: string };
+  let sourceId: number;
+  const app = (rest: string, projectId = project.id) => `/api/app/projects/${projectId}/warehouse-sources${rest}`;
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const history = async (importId: string) => (await h.call('GET', app(`/imports/${importId}/history`))).body.results;
+
+  /** `n` order rows, inserted at `insertedAt` (several rows share an insert time, as batch loads do). */
+  const addOrders = async (rows: { user: string | null; ts: number | null; insertedAt: number; kind?: string; amount?: number }[]) => {
+    for (const row of rows) {
+      await h.warehouseSql('insert into shop.orders (kind, ts, user_id, device, props, amount, inserted_at) values ($1, $2, $3, $4, $5, $6, $7)', [
+        row.kind ?? 'Ordered',
+        row.ts === null ? null : iso(row.ts),
+        row.user,
+        `device-${row.user ?? 'none'}`,
+        JSON.stringify({ plan: 'pro', coupon: { code: 'X1' } }),
+        row.amount ?? 10,
+        iso(row.insertedAt),
+      ]);
+    }
+  };
+
+  const eventImport = async (name: string, extra: Record<string, unknown> = {}) => {
+    const created = await h.call('POST', app('/imports/event-stream'), {
+      warehouse_source_id: sourceId,
+      name,
+      table_params: { table_name: 'orders', schema: 'shop' },
+      time_column_name: 'ts',
+      event_column_name: 'kind',
+      user_column_name: 'user_id',
+      device_column_name: 'device',
+      insert_time_column_name: 'inserted_at',
+      json_properties_column_name: 'props',
+      ...extra,
+    });
+    expect(created).toEqual({ status: 200, body: { status: 'ok', results: { id: expect.any(String) } } });
+    return created.body.results.id as string;
+  };
+
+  beforeAll(async () => {
+    h = await WarehouseHarness.start(3);
+    project = await h.project('warehouse');
+    await h.warehouseSql('create schema shop');
+    await h.warehouseSql(`create table shop.orders (id serial primary key, kind text, ts timestamptz, user_id text, device text, props jsonb, amount int, inserted_at timestamptz not null)`);
+    await h.warehouseSql(`create table people (user_id text primary key, plan text, seats int, updated_at timestamptz not null)`);
+  }, 120_000);
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('creates a Postgres source after a connection test, and never shows its credentials', async () => {
+    const refused = await h.call('POST', app(''), { name: 'nowhere', type: 'postgres', connection: { ...h.connection, database: 'no_such_database_here' } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatch(/connection test failed: database "no_such_database_here" does not exist/);
+    const closed = await h.call('POST', app(''), { name: 'closed', type: 'postgres', connection: { ...h.connection, port: 1 } });
+    expect(closed.status).toBe(400);
+    expect(closed.body.error).toMatch(/connection test failed: .*ECONNREFUSED/);
+    expect((await h.call('POST', app(''), { name: 'x', type: 'oracle', connection: {} })).status).toBe(400);
+
+    const created = await h.call('POST', app(''), { name: 'warehouse', type: 'postgres', connection: h.connection });
+    expect(created.status).toBe(201);
+    sourceId = created.body.results.id;
+    const { password: _password, ...shown } = h.connection;
+    expect(created.body.results).toEqual({ id: sourceId, name: 'warehouse', type: 'postgres', connection: shown, created: expect.any(String) });
+    const listed = await h.call('GET', app(''));
+    expect(JSON.stringify(listed.body)).not.toContain('not-needed-under-trust');
+    const stored = await h.storedSource(sourceId);
+    expect(JSON.stringify(stored)).not.toContain('not-needed-under-trust');
+    expect(String(stored.connection_sealed)).toMatch(/^v1\$/);
+    // Another project sees nothing of it.
+    const other = await h.project('other');
+    expect((await h.call('GET', app(`/${sourceId}`, other.id))).status).toBe(404);
+  });
+
+  it('refuses bad imports with 400: mirror_mode on Postgres, run_every outside the four values, an unknown source', async () => {
+    const base = { warehouse_source_id: sourceId, name: 'bad', table_params: { table_name: 'orders' }, time_column_name: 'ts', event_name: 'E', user_column_name: 'user_id', insert_time_column_name: 'inserted_at' };
+    const mirror = await h.call('POST', app('/imports/event-stream'), { ...base, sync_mode: 'mirror_mode' });
+    expect(mirror).toEqual({ status: 400, body: { status: 'error', error: 'sync_mode mirror_mode is not supported for Postgres sources' } });
+    expect((await h.call('POST', app('/imports/event-stream'), { ...base, run_every: 60_000_000_000 })).status).toBe(400);
+    expect((await h.call('POST', app('/imports/event-stream'), { ...base, warehouse_source_id: 999_999 })).status).toBe(400);
+  });
+
+  it('imports every row once, counts bad rows as failed, and brings later rows (only them) on the next run', async () => {
+    const now = h.clock.now();
+    const t0 = now - 10 * HOUR_MS;
+    // Five rows share one insert time across the page boundary (pages of 3); two rows are bad.
+    await addOrders([
+      { user: 'u1', ts: now - 5 * HOUR_MS, insertedAt: t0 },
+      { user: 'u2', ts: now - 5 * HOUR_MS, insertedAt: t0 + 1000 },
+      { user: 'u3', ts: now - 4 * HOUR_MS, insertedAt: t0 + 1000 },
+      { user: 'u4', ts: now - 4 * HOUR_MS, insertedAt: t0 + 1000 },
+      { user: 'u5', ts: now - 4 * HOUR_MS, insertedAt: t0 + 1000 },
+      { user: 'u6', ts: now - 3 * HOUR_MS, insertedAt: t0 + 1000 },
+      { user: 'u7', ts: null, insertedAt: t0 + 2000 },
+      { user: 'u8', ts: Date.UTC(1965, 0, 1), insertedAt: t0 + 3000 },
+      { user: 'u9', ts: now - 2 * HOUR_MS, insertedAt: t0 + 4000, kind: 'Refunded' },
+    ]);
+    const id = await eventImport('orders');
+    expect(await h.runner.run(Number(id))).toBe('SUCCEEDED');
+    expect(await h.importedEvents(project.id, id)).toEqual({ visible: 7, stored: 7, insertIds: 7 });
+    const [run] = await history(id);
+    expect(run).toMatchObject({ status: 'SUCCEEDED', trigger: 'schedule', rows_read: 9, rows_imported: 7, rows_failed: 2, error: null });
+
+    const u9 = (await h.events(project.id)).find((event) => event.distinct_id === 'u9')!;
+    expect(u9.event).toBe('Refunded');
+    expect(u9.properties).toMatchObject({ plan: 'pro', coupon: { code: 'X1' }, amount: 10, $device_id: 'device-u9', $warehouse_import_id: id, $warehouse_type: 'postgres' });
+
+    await addOrders([
+      { user: 'u10', ts: now - HOUR_MS, insertedAt: t0 + 5000 },
+      { user: 'u11', ts: now - HOUR_MS, insertedAt: t0 + 5000 },
+    ]);
+    // Not due before its hour is over; then the next run reads the two new rows only.
+    expect(await h.worker.tick()).not.toContain(Number(id));
+    expect(await h.runner.run(Number(id))).toBe('SUCCEEDED');
+    const [second] = await history(id);
+    expect(second).toMatchObject({ status: 'SUCCEEDED', rows_read: 2, rows_imported: 2, rows_failed: 0 });
+    expect(await h.importedEvents(project.id, id)).toEqual({ visible: 9, stored: 9, insertIds: 9 });
+
+    const listed = await h.call('GET', app(`/imports/${id}`));
+    expect(listed.body.results).toMatchObject({ id, name: 'orders', type: 'event-stream', status: 'SUCCEEDED', paused: false, run_every: HOUR_NS, sync_mode: 'time_based', insert_time_column_name: 'inserted_at' });
+  });
+
+  it('a run stopped after a page was acknowledged but before its watermark was committed adds no duplicate when it runs again', async () => {
+    const id = await eventImport('orders-killed');
+    const intake = h.app.app.get(IngestService, { strict: false });
+    const stop = new AbortController();
+    const spy = jest.spyOn(intake, 'importEvents').mockImplementationOnce(async function (this: IngestService, ...args) {
+      spy.mockRestore();
+      const outcome = await intake.importEvents(...args);
+      stop.abort();
+      return outcome;
+    });
+    expect(await h.runner.run(Number(id), stop.signal)).toBe('CANCELLED');
+    const [cancelled] = await history(id);
+    // The first page holds every row up to the third row's insert time, which five rows share: six rows.
+    expect(cancelled).toMatchObject({ status: 'CANCELLED', rows_read: 6, rows_imported: 6 });
+    expect(await h.importedEvents(project.id, id)).toEqual({ visible: 6, stored: 6, insertIds: 6 });
+
+    expect(await h.runner.run(Number(id))).toBe('SUCCEEDED');
+    const [resumed] = await history(id);
+    // The first page is read again (its watermark never moved) and collapses onto the copies already stored.
+    expect(resumed).toMatchObject({ status: 'SUCCEEDED', rows_read: 11, rows_imported: 9, rows_failed: 2 });
+    const counts = await h.importedEvents(project.id, id);
+    expect(counts.visible).toBe(9);
+    expect(counts.insertIds).toBe(9);
+  });
+
+  it('never overlaps two runs of one import', async () => {
+    const id = await eventImport('orders-overlap');
+    const outcomes = await Promise.all([h.runner.run(Number(id)), h.runner.run(Number(id))]);
+    expect(outcomes.sort()).toEqual(['SUCCEEDED', 'busy']);
+    expect((await h.importedEvents(project.id, id)).visible).toBe(9);
+  });
+
+  it('pause and run_every: paused imports do not run, run_every 0 runs only on manual sync (through the job queue)', async () => {
+    const id = await eventImport('orders-scheduled');
+    expect(await h.worker.tick()).toContain(Number(id));
+    await eventually(async () => expect((await history(id))[0]?.status).toBe('SUCCEEDED'));
+    // A second job for the same occurrence (a tick repeated while the first waited) finds nothing due.
+    expect(await h.runner.run(Number(id), undefined, { onlyIfDue: true })).toBe('skipped');
+    expect(await history(id)).toHaveLength(1);
+
+    expect((await h.call('PATCH', app(`/imports/${id}`), { run_every: 0 })).status).toBe(400);
+    expect((await h.call('PATCH', app(`/imports/${id}`), { paused: true, run_every: 5 })).status).toBe(400);
+    const paused = await h.call('PATCH', app(`/imports/${id}`), { paused: true });
+    expect(paused.body.results).toMatchObject({ paused: true, run_every: HOUR_NS });
+    h.clock.advance(2 * HOUR_MS);
+    expect(await h.worker.tick()).not.toContain(Number(id));
+    expect(await h.runner.run(Number(id))).toBe('skipped');
+    expect((await h.call('PUT', app(`/imports/${id}/manual-sync`))).status).toBe(400);
+
+    expect((await h.call('PATCH', app(`/imports/${id}`), { paused: false, run_every: 0 })).body.results).toMatchObject({ paused: false, run_every: 0 });
+    h.clock.advance(8 * 24 * HOUR_MS);
+    expect(await h.worker.tick()).not.toContain(Number(id));
+    // The manual sync files its run job at once: no tick needed.
+    expect(await h.call('PUT', app(`/imports/${id}/manual-sync`))).toEqual({ status: 200, body: { status: 'ok' } });
+    await eventually(async () => expect((await history(id))[0]).toMatchObject({ status: 'SUCCEEDED', trigger: 'manual' }));
+    h.clock.advance(60_000);
+    expect(await h.worker.tick()).not.toContain(Number(id));
+  });
+
+  it('allows 5 manual syncs per hour and answers 429 beyond', async () => {
+    const id = await eventImport('orders-manual', { run_every: 0 });
+    for (let i = 0; i < 5; i += 1) expect((await h.call('PUT', app(`/imports/${id}/manual-sync`))).status).toBe(200);
+    const refused = await h.call('PUT', app(`/imports/${id}/manual-sync`));
+    expect(refused).toEqual({ status: 429, body: { status: 'error', error: 'at most 5 manual syncs per import and hour' } });
+  });
+
+  it('a BigQuery source is stored, and its runs fail saying that no connector is installed (retried at the next schedule)', async () => {
+    const lake = await h.call('POST', app(''), { name: 'lake', type: 'bigquery', connection: { project_id: 'lake', dataset: 'raw', service_account_key: '{"private_key":"secret"}' } });
+    expect(lake.status).toBe(201);
+    expect(lake.body.results.connection).toEqual({ project_id: 'lake', dataset: 'raw' });
+    const id = (await h.call('POST', app('/imports/event-stream'), { warehouse_source_id: lake.body.results.id, name: 'bq', table_params: { table_name: 'events', schema: 'raw' }, time_column_name: 'ts', event_name: 'E', user_column_name: 'u', insert_time_column_name: 'ins' })).body.results.id;
+    expect(await h.runner.run(Number(id))).toBe('FAILED');
+    const [run] = await history(id);
+    expect(run).toMatchObject({ status: 'FAILED', rows_read: 0, error: expect.stringMatching(/^no connector is installed for bigquery sources/) });
+    expect((await h.call('GET', app(`/imports/${id}`))).body.results.status).toBe('FAILED');
+    expect(await h.worker.tick()).not.toContain(Number(id));
+    h.clock.advance(HOUR_MS);
+    expect(await h.worker.tick()).toContain(Number(id));
+  });
+
+  it('people imports set profiles; full_sync removes the profiles whose rows left the source', async () => {
+    const now = h.clock.now();
+    await h.warehouseSql('insert into people values ($1, $2, $3, $4), ($5, $6, $7, $8)', ['p1', 'pro', 3, iso(now), 'p2', 'free', 1, iso(now)]);
+    const created = await h.call('POST', app('/imports/people'), { warehouse_source_id: sourceId, name: 'people', table_params: { table_name: 'people' }, user_column_name: 'user_id', sync_mode: 'full_sync' });
+    const id = created.body.results.id as string;
+    expect(await h.runner.run(Number(id))).toBe('SUCCEEDED');
+    const profiles = await h.profiles(project.id);
+    expect(profiles.p1).toMatchObject({ plan: 'pro', seats: 3, $warehouse_import_id: id });
+    expect(profiles.p2).toMatchObject({ plan: 'free' });
+
+    await h.warehouseSql("delete from people where user_id = 'p2'");
+    await h.warehouseSql("update people set plan = 'team' where user_id = 'p1'");
+    expect(await h.runner.run(Number(id))).toBe('SUCCEEDED');
+    const after = await h.profiles(project.id);
+    expect(after.p1).toMatchObject({ plan: 'team' });
+    expect(after.p2).toBeUndefined();
+  });
+
+  it('group imports (time_based) set group profiles and then update only the rows that changed', async () => {
+    expect((await h.call('POST', `/api/app/projects/${project.id}/group-keys`, { name: 'company' })).status).toBeLessThan(300);
+    await h.warehouseSql('create table companies (company_id int primary key, size int, attrs text, updated_at timestamptz not null)');
+    const now = h.clock.now();
+    await h.warehouseSql('insert into companies values (1, 40, $1, $2), (2, 7, $3, $2)', ['{"tier":"gold"}', iso(now - HOUR_MS), '{"tier":"silver"}']);
+    const created = await h.call('POST', app('/imports/groups'), {
+      warehouse_source_id: sourceId,
+      name: 'companies',
+      table_params: { table_name: 'companies' },
+      group_key: 'company',
+      group_id_column_name: 'company_id',
+      json_properties_column_name: 'attrs',
+      insert_time_column_name: 'updated_at',
+    });
+    const id = created.body.results.id as string;
+    expect(await h.runner.run(Number(id))).toBe('SUCCEEDED');
+    expect(await h.profiles(project.id, 'company')).toEqual({
+      '1': expect.objectContaining({ size: 40, tier: 'gold', $warehouse_import_id: id }),
+      '2': expect.objectContaining({ size: 7, tier: 'silver' }),
+    });
+    await h.warehouseSql('update companies set size = 41, updated_at = $1 where company_id = 1', [iso(now)]);
+    expect(await h.runner.run(Number(id))).toBe('SUCCEEDED');
+    expect((await history(id))[0]).toMatchObject({ status: 'SUCCEEDED', rows_read: 1, rows_imported: 1 });
+    const after = await h.profiles(project.id, 'company');
+    expect(after['1']).toMatchObject({ size: 41, tier: 'gold' });
+    expect(after['2']).toMatchObject({ size: 7 });
+  });
+
+  it('DELETE with delete_data removes exactly the events and profiles of that import', async () => {
+    const mine = await h.project('deleting');
+    const other = async (path: string, body?: unknown) => h.call(path.startsWith('GET') ? 'GET' : 'POST', app(path.replace(/^GET /, ''), mine.id), body);
+    const source = (await other('', { name: 'warehouse', type: 'postgres', connection: h.connection })).body.results.id;
+    const base = { warehouse_source_id: source, table_params: { table_name: 'orders', schema: 'shop' }, time_column_name: 'ts', event_column_name: 'kind', user_column_name: 'user_id', insert_time_column_name: 'inserted_at' };
+    const doomed = (await other('/imports/event-stream', { ...base, name: 'doomed' })).body.results.id;
+    const kept = (await other('/imports/event-stream', { ...base, name: 'kept' })).body.results.id;
+    const people = (await other('/imports/people', { warehouse_source_id: source, name: 'people', table_params: { table_name: 'people' }, user_column_name: 'user_id', sync_mode: 'full_sync' })).body.results.id;
+    for (const id of [doomed, kept, people]) expect(await h.runner.run(Number(id))).toBe('SUCCEEDED');
+    // An event of the same users sent to /import, outside any warehouse import.
+    const sent = await fetch(`${h.app.baseUrl}/import?strict=1`, {
+      method: 'POST',
+      headers: { Authorization: `Basic ${Buffer.from(`${mine.secret}:`).toString('base64')}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify([{ event: 'Ordered', properties: { time: Math.floor(Date.now() / 1000) - 60, distinct_id: 'u1', $insert_id: 'direct-1' } }]),
+    });
+    expect(sent.status).toBe(200);
+    expect((await h.importedEvents(mine.id, doomed)).visible).toBe(9);
+    expect(Object.keys(await h.profiles(mine.id))).toEqual(['p1']);
+
+    expect(await h.call('DELETE', app(`/imports/${doomed}`, mine.id), { delete_data: true })).toEqual({ status: 200, body: { status: 'ok' } });
+    expect(await h.call('DELETE', app(`/imports/${people}`, mine.id), { delete_data: true })).toEqual({ status: 200, body: { status: 'ok' } });
+    expect((await h.call('GET', app(`/imports/${doomed}`, mine.id))).status).toBe(404);
+    expect((await h.call('GET', app('/imports', mine.id))).body.results.map((i: { id: string }) => i.id)).toEqual([kept]);
+    await h.worker.processDeletions();
+
+    expect(await h.importedEvents(mine.id, doomed)).toEqual({ visible: 0, stored: 0, insertIds: 0 });
+    expect((await h.importedEvents(mine.id, kept)).visible).toBe(9);
+    const direct = await h.events(mine.id);
+    expect(direct.filter((event) => event.properties.$warehouse_import_id === undefined)).toHaveLength(1);
+    expect(await h.profiles(mine.id)).toEqual({});
+    // The first project's imports are untouched.
+    expect((await h.importedEvents(project.id, (await h.call('GET', app('/imports'))).body.results[0].id)).visible).toBe(9);
+    // A plain delete keeps the data.
+    expect(await h.call('DELETE', app(`/imports/${kept}`, mine.id))).toEqual({ status: 200, body: { status: 'ok' } });
+    await h.worker.processDeletions();
+    expect((await h.importedEvents(mine.id, kept)).visible).toBe(9);
+  });
+});

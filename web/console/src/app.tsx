@@ -1,0 +1,160 @@
+import { useCallback, useEffect, useState } from 'react';
+import { meControllerMe, projectControllerGet } from './api/generated';
+import { forgetCredentials, readApi, results, setCredentials } from './api/http';
+import { clearSession, loadSession, saveSession, Session } from './api/session';
+import { ErrorNote, Loading, PageErrorBoundary } from './components';
+import { CohortsPage } from './pages/cohorts';
+import { DictionaryPage } from './pages/dictionary';
+import { EventsPage } from './pages/events';
+import { FunnelsPage } from './pages/funnels';
+import { InsightsPage } from './pages/insights';
+import { ProfilesPage } from './pages/profiles';
+import { RetentionPage } from './pages/retention';
+import { SettingsPage } from './pages/settings';
+import { ConsoleContext, ConsoleState, Project } from './project';
+import { Link, navigate, PAGES, useLocation } from './router';
+import { MeAnswer, SignIn } from './sign-in';
+
+const PAGE_COMPONENTS: Record<string, () => React.JSX.Element> = {
+  '/events': EventsPage,
+  '/insights': InsightsPage,
+  '/funnels': FunnelsPage,
+  '/retention': RetentionPage,
+  '/cohorts': CohortsPage,
+  '/profiles': ProfilesPage,
+  '/dictionary': DictionaryPage,
+  '/settings': SettingsPage,
+};
+
+export function App() {
+  const [session, setSession] = useState<Session | undefined>(() => {
+    const saved = loadSession();
+    if (saved) setCredentials(saved.username, saved.secret);
+    return saved;
+  });
+  const signOut = useCallback(() => {
+    clearSession();
+    forgetCredentials();
+    setSession(undefined);
+  }, []);
+  if (!session) return <SignIn onSignedIn={setSession} />;
+  return <SignedIn key={`${session.username}:${session.projectId}`} session={session} onSession={setSession} onSignOut={signOut} />;
+}
+
+interface Loaded {
+  project: Project;
+  me?: MeAnswer;
+}
+
+function SignedIn({ session, onSession, onSignOut }: { session: Session; onSession(s: Session): void; onSignOut(): void }) {
+  const location = useLocation();
+  const [loaded, setLoaded] = useState<Loaded>();
+  const [error, setError] = useState<unknown>();
+  const [empty, setEmpty] = useState(false);
+  const [emptyTick, setEmptyTick] = useState(0);
+
+  useEffect(() => {
+    (async () => {
+      const me = session.username ? await results<MeAnswer>(meControllerMe()) : undefined;
+      const project = await results<Project>(projectControllerGet({ path: { projectId: session.projectId } }));
+      setLoaded({ project, me });
+    })().catch(setError);
+  }, [session]);
+
+  useEffect(() => {
+    readApi<string[]>('/api/query/events/names', { project_id: session.projectId, limit: 1 }).then(
+      (names) => setEmpty(names.length === 0),
+      () => setEmpty(false),
+    );
+  }, [session, emptyTick]);
+
+  if (error) {
+    return (
+      <main className="sign-in">
+        <ErrorNote error={error} />
+        <button onClick={onSignOut}>Sign in again</button>
+      </main>
+    );
+  }
+  if (!loaded) return <Loading what="the project" />;
+
+  const context: ConsoleContext = {
+    project: loaded.project,
+    account: { username: session.username, role: loaded.me?.service_account.role ?? 'admin', organizationId: loaded.me?.organization.id },
+    empty,
+    refreshEmpty: () => setEmptyTick((n) => n + 1),
+  };
+  const path = location.pathname.replace(/\/+$/, '') || '/';
+  if (path === '/') return <Redirect to="/events" />;
+  const Page = PAGE_COMPONENTS[path];
+  const projects = loaded.me?.projects ?? [];
+
+  return (
+    <ConsoleState.Provider value={context}>
+      <a className="skip" href="#main">
+        Skip to content
+      </a>
+      <header className="top">
+        <strong className="brand">Analytics</strong>
+        {projects.length > 1 ? (
+          <label className="picker">
+            <span>Project</span>
+            <select value={session.projectId} onChange={(e) => switchProject(Number(e.target.value))}>
+              {projects.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name} ({p.id})
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : (
+          <span>
+            Project <strong>{loaded.project.name}</strong> ({loaded.project.id})
+          </span>
+        )}
+        <span className="region" aria-label={`Data region ${loaded.project.region}`}>
+          Region {loaded.project.region}
+        </span>
+        <span className="muted">{session.username || 'project secret'}</span>
+        <button onClick={onSignOut}>Sign out</button>
+      </header>
+      <nav aria-label="Pages" className="pages">
+        <ul>
+          {PAGES.map((p) => (
+            <li key={p.path}>
+              <Link href={p.path} aria-current={p.path === path ? 'page' : undefined}>
+                {p.title}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main id="main" tabIndex={-1}>
+        <PageErrorBoundary key={path}>{Page ? <Page /> : <NotFound path={path} />}</PageErrorBoundary>
+      </main>
+    </ConsoleState.Provider>
+  );
+
+  function switchProject(projectId: number) {
+    const next = { ...session, projectId };
+    saveSession(next);
+    onSession(next);
+  }
+}
+
+function NotFound({ path }: { path: string }) {
+  return (
+    <>
+      <h1>No page at {path}</h1>
+      <p>
+        Pick one from the list above, or go to <Link href="/events">Events</Link>.
+      </p>
+    </>
+  );
+}
+
+/** The console's root opens the live events. */
+function Redirect({ to }: { to: string }) {
+  useEffect(() => navigate(to, { replace: true }), [to]);
+  return null;
+}

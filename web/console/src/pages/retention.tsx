@@ -1,0 +1,136 @@
+import { FormEvent, useState } from 'react';
+import { readApi } from '../api/http';
+import { ErrorNote, Field, FirstStep, PageTitle, useLoad } from '../components';
+import { daysAgo, useConsole } from '../project';
+
+type RetentionResult = Record<string, { counts: number[]; first: number }>;
+
+interface Query {
+  from_date: string;
+  to_date: string;
+  born_event: string;
+  event: string;
+  retention_type: 'birth' | 'compounded';
+  unit: 'day' | 'week' | 'month';
+}
+
+/** Light blue to mid blue: black text keeps at least 7:1 on every shade. */
+function shade(ratio: number): string {
+  const mix = Math.max(0, Math.min(1, ratio));
+  const channel = (from: number, to: number) => Math.round(from + (to - from) * mix);
+  return `rgb(${channel(255, 147)}, ${channel(255, 180)}, ${channel(255, 245)})`;
+}
+
+/** Retention: the cohort table (birth or compounded) as a heat map. */
+export function RetentionPage() {
+  const { project, empty } = useConsole();
+  const [query, setQuery] = useState<Query>({ from_date: daysAgo(13), to_date: daysAgo(0), born_event: '', event: '', retention_type: 'birth', unit: 'day' });
+  // Birth retention needs a born event: the most common one until the user picks another.
+  const names = useLoad(() => readApi<string[]>('/api/query/events/names', { project_id: project.id, limit: 20 }), [project.id]);
+  const bornEvent = query.born_event || names.value?.find((n) => !n.startsWith('$')) || names.value?.[0] || '';
+  const result = useLoad(
+    async () =>
+      query.retention_type === 'birth' && !bornEvent
+        ? undefined
+        : readApi<RetentionResult>('/api/query/retention', {
+        project_id: project.id,
+        ...query,
+            born_event: query.retention_type === 'birth' ? bornEvent : undefined,
+            event: query.event || undefined,
+          }),
+    [project.id, query, bornEvent],
+  );
+
+  function apply(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setQuery({
+      from_date: String(form.get('from_date')),
+      to_date: String(form.get('to_date')),
+      born_event: String(form.get('born_event') ?? '').trim(),
+      event: String(form.get('event') ?? '').trim(),
+      retention_type: form.get('retention_type') === 'compounded' ? 'compounded' : 'birth',
+      unit: String(form.get('unit')) as Query['unit'],
+    });
+  }
+
+  const rows = Object.entries(result.value ?? {}).sort(([a], [b]) => a.localeCompare(b));
+  const width = Math.max(0, ...rows.map(([, r]) => r.counts.length));
+  return (
+    <>
+      <PageTitle>Retention</PageTitle>
+      {empty ? <FirstStep /> : null}
+      <form className="filters" onSubmit={apply} aria-label="Retention query">
+        <Field label="Type">
+          <select name="retention_type" defaultValue={query.retention_type}>
+            <option value="birth">birth (first time)</option>
+            <option value="compounded">compounded (recurring)</option>
+          </select>
+        </Field>
+        <Field label="Born event" hint="Birth retention: the event that puts a user in a cohort">
+          <input name="born_event" key={bornEvent} defaultValue={bornEvent} list="event-names" />
+          <datalist id="event-names">
+            {(names.value ?? []).map((n) => (
+              <option key={n} value={n} />
+            ))}
+          </datalist>
+        </Field>
+        <Field label="Returning event" hint="Empty for any event">
+          <input name="event" defaultValue={query.event} />
+        </Field>
+        <Field label="From">
+          <input name="from_date" type="date" defaultValue={query.from_date} />
+        </Field>
+        <Field label="To">
+          <input name="to_date" type="date" defaultValue={query.to_date} />
+        </Field>
+        <Field label="Unit">
+          <select name="unit" defaultValue={query.unit}>
+            {['day', 'week', 'month'].map((u) => (
+              <option key={u}>{u}</option>
+            ))}
+          </select>
+        </Field>
+        <button type="submit">Run</button>
+      </form>
+      <ErrorNote error={result.error ?? names.error} />
+      {result.loading ? <p role="status">Running…</p> : null}
+      {rows.length ? (
+        <div className="scroll" tabIndex={0} aria-label="Retention table, scrollable">
+          <table className="heat" aria-label="Retention by cohort">
+            <thead>
+              <tr>
+                <th scope="col">Cohort</th>
+                <th scope="col">Users</th>
+                {Array.from({ length: width }, (_, i) => (
+                  <th scope="col" key={i}>
+                    {query.unit} {i}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map(([date, row]) => (
+                <tr key={date}>
+                  <th scope="row">{date}</th>
+                  <td>{row.first}</td>
+                  {Array.from({ length: width }, (_, i) => {
+                    const count = row.counts[i];
+                    const ratio = row.first && count !== undefined ? count / row.first : 0;
+                    return (
+                      <td key={i} style={{ background: shade(ratio) }}>
+                        {count === undefined ? '' : `${count} (${Math.round(ratio * 100)} %)`}
+                      </td>
+                    );
+                  })}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : result.value ? (
+        <p className="muted">No user was born in this range.</p>
+      ) : null}
+    </>
+  );
+}
