@@ -16,7 +16,7 @@ export interface FuzzOptions {
   /** Without brokers the standalone runs embedded (no bus). */
   kafkaBrokers?: string;
   concurrency?: number;
-  /** The run stops sending after this long, whatever the count. */
+  /** The run stops sending after this long (counted from the first request, not the start), whatever the count. */
   timeLimitMs?: number;
   print?: (line: string) => void;
 }
@@ -84,7 +84,7 @@ async function fuzzTarget(target: Target, options: FuzzOptions, print: (line: st
     return queue.shift();
   };
   const stopReason = () =>
-    crashed || !target.alive() ? 'crash' : sent >= options.requests ? 'count' : Date.now() - started > (options.timeLimitMs ?? Infinity) ? 'time limit' : undefined;
+    crashed || !target.alive() ? 'crash' : sent >= options.requests ? 'count' : Date.now() - sending > (options.timeLimitMs ?? Infinity) ? 'time limit' : undefined;
 
   const times = new RouteStats();
   const record = (plan: RequestPlan, answer: Awaited<ReturnType<FuzzClient['send']>>) => {

@@ -1,24 +1,14 @@
-import { ClickHouseClient, ClickHouseDdl, ClickHouseMigrator, createClickHouseClient, EVENTS_TABLE } from '@analytics/clickhouse';
-import { createTestClickHouse, TestResource } from '@analytics/testing';
+import { ClickHouseDdl, ClickHouseMigrator, EVENTS_TABLE } from '@analytics/clickhouse';
+import { useTestClickHouseClient } from '@analytics/testing';
 
 describe('ClickHouse (real engine)', () => {
-  let resource: TestResource;
-  let client: ClickHouseClient;
-
-  beforeAll(async () => {
-    resource = await createTestClickHouse();
-    client = createClickHouseClient(resource.url);
-  });
-  afterAll(async () => {
-    await client.close();
-    await resource.dispose();
-  });
+  const clickhouse = useTestClickHouseClient();
 
   const rows = async <T>(query: string, query_params?: Record<string, unknown>) =>
-    (await client.query({ query, query_params, format: 'JSONEachRow' })).json<T>();
+    (await clickhouse.client.query({ query, query_params, format: 'JSONEachRow' })).json<T>();
 
   it('applies migrations once; a second run changes nothing', async () => {
-    const migrator = new ClickHouseMigrator(client, new ClickHouseDdl());
+    const migrator = new ClickHouseMigrator(clickhouse.client, new ClickHouseDdl());
     const first = await migrator.migrate();
     const tablesAfterFirst = await rows<{ name: string }>('SELECT name FROM system.tables WHERE database = currentDatabase() ORDER BY name');
     const second = await migrator.migrate();
@@ -38,8 +28,8 @@ describe('ClickHouse (real engine)', () => {
       properties,
       processed_at: processed,
     });
-    await client.insert({ table: EVENTS_TABLE, values: [row('{"v":1}', '2026-01-02 03:05:00.000')], format: 'JSONEachRow' });
-    await client.insert({ table: EVENTS_TABLE, values: [row('{"v":2}', '2026-01-02 03:06:00.000')], format: 'JSONEachRow' });
+    await clickhouse.client.insert({ table: EVENTS_TABLE, values: [row('{"v":1}', '2026-01-02 03:05:00.000')], format: 'JSONEachRow' });
+    await clickhouse.client.insert({ table: EVENTS_TABLE, values: [row('{"v":2}', '2026-01-02 03:06:00.000')], format: 'JSONEachRow' });
     const stored = await rows<{ properties: string }>(
       'SELECT properties FROM events FINAL WHERE project_id = {project:UInt32}',
       { project: 7 },
@@ -50,18 +40,18 @@ describe('ClickHouse (real engine)', () => {
   it('drops a retried insert that carries the same deduplication token', async () => {
     const values = [{ project_id: 8, event: 'e', time: '2026-01-01 00:00:00', distinct_id: 'u', insert_id: 'i', properties: '{}', processed_at: '2026-01-01 00:00:00' }];
     const settings = { insert_deduplication_token: 'events/0/100-199' };
-    await client.insert({ table: EVENTS_TABLE, values, format: 'JSONEachRow', clickhouse_settings: settings });
-    await client.insert({ table: EVENTS_TABLE, values, format: 'JSONEachRow', clickhouse_settings: settings });
+    await clickhouse.client.insert({ table: EVENTS_TABLE, values, format: 'JSONEachRow', clickhouse_settings: settings });
+    await clickhouse.client.insert({ table: EVENTS_TABLE, values, format: 'JSONEachRow', clickhouse_settings: settings });
     expect(await rows('SELECT count() AS c FROM events WHERE project_id = 8')).toEqual([{ c: 1 }]);
   });
 
   it("keeps one call's settings to that call: a time limit or a dedup token never reaches the next", async () => {
     const setting = async (name: string) => (await rows<{ v: string }>(`SELECT toString(getSetting('${name}')) AS v`))[0].v;
-    await client.query({ query: 'SELECT 1', clickhouse_settings: { max_execution_time: 7 } });
-    await client.command({ query: 'SELECT 1', clickhouse_settings: { insert_deduplication_token: 'batch-1' } });
+    await clickhouse.client.query({ query: 'SELECT 1', clickhouse_settings: { max_execution_time: 7 } });
+    await clickhouse.client.command({ query: 'SELECT 1', clickhouse_settings: { insert_deduplication_token: 'batch-1' } });
     expect({ limit: await setting('max_execution_time'), token: await setting('insert_deduplication_token') }).toEqual({ limit: '0', token: '' });
     // …and a call still gets what it asks for.
-    const limited = await client.query({ query: "SELECT toString(getSetting('max_execution_time')) AS v", format: 'JSONEachRow', clickhouse_settings: { max_execution_time: 9 } });
+    const limited = await clickhouse.client.query({ query: "SELECT toString(getSetting('max_execution_time')) AS v", format: 'JSONEachRow', clickhouse_settings: { max_execution_time: 9 } });
     expect(await limited.json()).toEqual([{ v: '9' }]);
   });
 });

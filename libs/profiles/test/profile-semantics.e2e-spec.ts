@@ -14,9 +14,10 @@ const POSTGRES: PostgresKind[] = postgresServerAvailable() ? ['server', 'pglite'
 describe.each(POSTGRES)(`stored profiles and the reference semantics on the Postgres %s (PROFILES_SEED=${SEED})`, (postgres) => {
   let h: ProfilesHarness;
 
+  // Two apps on PGlite start in seconds alone, but took over a minute on a machine at load 30.
   beforeAll(async () => {
     h = await startProfilesHarness({ postgres });
-  });
+  }, 180_000);
   afterAll(() => h?.close());
 
   it('agree after any sequence of updates, sent in any split into requests (Postgres and the mirror)', async () => {

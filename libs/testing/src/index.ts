@@ -11,6 +11,7 @@ export {
   testKafkaBrokers,
   uniqueTopicPrefix,
 } from './test-engines';
+export { useTestClickHouseClient } from './test-clickhouse-client';
 export { createTestEnvironment, TestEnvironment, TestEnvironmentOptions } from './test-environment';
 export { ServiceProcess, spawnService } from './service-process';
 export { freePort } from './free-port';
