@@ -22,6 +22,9 @@ export interface TableDefinition {
  * `ON CLUSTER`, `Replicated*MergeTree` local tables and a `Distributed` table under the public name,
  * so the rest of the code reads and writes the same table names either way.
  */
+/** Settings for `deleteRows`: the delete returns once every replica applied it. */
+export const DELETE_ON_EVERY_REPLICA_SETTINGS = { lightweight_deletes_sync: '2' } as const;
+
 export class ClickHouseDdl {
   constructor(readonly cluster?: string) {
     if (cluster) identifier(cluster);
@@ -63,6 +66,14 @@ export class ClickHouseDdl {
       );
     }
     return statements;
+  }
+
+  /**
+   * A lightweight delete of the rows matching `where`, on every node. Run it with
+   * `DELETE_ON_EVERY_REPLICA_SETTINGS` so that a count right after it sees the rows gone.
+   */
+  deleteRows(name: string, where: string): string {
+    return `DELETE FROM ${this.storageTable(name)}${this.onCluster} WHERE ${where}`;
   }
 
   /** Statements changing the stored table go to the storage table, on every node. */

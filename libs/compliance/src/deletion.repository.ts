@@ -1,4 +1,4 @@
-import { ClickHouseClient, ClickHouseDdl } from '@analytics/clickhouse';
+import { ClickHouseClient, ClickHouseDdl, DELETE_ON_EVERY_REPLICA_SETTINGS } from '@analytics/clickhouse';
 import { AppConfig } from '@analytics/config';
 import { Postgres, selectRows } from '@analytics/postgres';
 import { Inject, Injectable } from '@nestjs/common';
@@ -53,10 +53,9 @@ export class DeletionRepository {
       if (table.kept) continue;
       if (table.engine === 'clickhouse') {
         await this.clickhouse.command({
-          query: `DELETE FROM ${this.ddl.storageTable(table.table)}${this.ddl.onCluster} WHERE ${this.chPredicate(table)}`,
+          query: this.ddl.deleteRows(table.table, this.chPredicate(table)),
           query_params: this.chParams(scope),
-          // Wait for the delete on every replica, so the count below sees it.
-          clickhouse_settings: { lightweight_deletes_sync: '2' },
+          clickhouse_settings: DELETE_ON_EVERY_REPLICA_SETTINGS,
           abort_signal: signal,
         });
       } else {

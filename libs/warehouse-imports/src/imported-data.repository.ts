@@ -1,4 +1,4 @@
-import { ClickHouseClient, ClickHouseDdl, EVENTS_TABLE } from '@analytics/clickhouse';
+import { ClickHouseClient, ClickHouseDdl, DELETE_ON_EVERY_REPLICA_SETTINGS, EVENTS_TABLE } from '@analytics/clickhouse';
 import { AppConfig } from '@analytics/config';
 import { Postgres, selectRows } from '@analytics/postgres';
 import { Inject, Injectable } from '@nestjs/common';
@@ -26,10 +26,9 @@ export class ImportedDataRepository {
 
   async deleteEvents(projectId: number, importId: number): Promise<void> {
     await this.clickhouse.command({
-      query: `DELETE FROM ${this.ddl.storageTable(EVENTS_TABLE)}${this.ddl.onCluster} WHERE ${IMPORTED_BY}`,
+      query: this.ddl.deleteRows(EVENTS_TABLE, IMPORTED_BY),
       query_params: { project: projectId, importId: String(importId) },
-      // Wait for every replica, so the count that follows sees the delete.
-      clickhouse_settings: { lightweight_deletes_sync: '2' },
+      clickhouse_settings: DELETE_ON_EVERY_REPLICA_SETTINGS,
     });
   }
 
