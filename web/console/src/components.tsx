@@ -81,6 +81,20 @@ export function Field({ label, children, hint }: { label: string; children: Reac
   );
 }
 
+/** The From and To days of a report (inputs `from_date` and `to_date`). */
+export function DateRangeFields({ from, to }: { from: string; to: string }) {
+  return (
+    <>
+      <Field label="From">
+        <input name="from_date" type="date" defaultValue={from} />
+      </Field>
+      <Field label="To">
+        <input name="to_date" type="date" defaultValue={to} />
+      </Field>
+    </>
+  );
+}
+
 export function PageTitle({ children }: { children: ReactNode }) {
   useEffect(() => {
     document.title = `${typeof children === 'string' ? children : 'Console'} · Analytics`;

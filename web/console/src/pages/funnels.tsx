@@ -2,7 +2,7 @@ import { FormEvent, useMemo, useState } from 'react';
 import { savedFunnelsControllerCreate, savedFunnelsControllerGet, savedFunnelsControllerList, savedFunnelsControllerUpdate } from '../api/generated';
 import { readApi, results } from '../api/http';
 import { Chart, MAX_SERIES, Series } from '../chart';
-import { ErrorNote, Field, FirstStep, PageTitle, useLoad } from '../components';
+import { DateRangeFields, ErrorNote, Field, FirstStep, PageTitle, useLoad } from '../components';
 import { daysAgo, useConsole } from '../project';
 import { Link, navigate, useLocation } from '../router';
 
@@ -145,12 +145,7 @@ export function FunnelsPage() {
       </form>
       {funnel.value ? (
         <form className="filters" onSubmit={applyRange} aria-label="Date range and breakdown">
-          <Field label="From">
-            <input name="from_date" type="date" defaultValue={range.from} />
-          </Field>
-          <Field label="To">
-            <input name="to_date" type="date" defaultValue={range.to} />
-          </Field>
+          <DateRangeFields from={range.from} to={range.to} />
           <Field label="Breakdown property" hint="e.g. $browser">
             <input name="on" defaultValue={range.on} />
           </Field>

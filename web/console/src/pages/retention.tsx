@@ -1,6 +1,6 @@
 import { FormEvent, useState } from 'react';
 import { readApi } from '../api/http';
-import { ErrorNote, Field, FirstStep, PageTitle, useLoad } from '../components';
+import { DateRangeFields, ErrorNote, Field, FirstStep, PageTitle, useLoad } from '../components';
 import { daysAgo, useConsole } from '../project';
 
 type RetentionResult = Record<string, { counts: number[]; first: number }>;
@@ -78,12 +78,7 @@ export function RetentionPage() {
         <Field label="Returning event" hint="Empty for any event">
           <input name="event" defaultValue={query.event} />
         </Field>
-        <Field label="From">
-          <input name="from_date" type="date" defaultValue={query.from_date} />
-        </Field>
-        <Field label="To">
-          <input name="to_date" type="date" defaultValue={query.to_date} />
-        </Field>
+        <DateRangeFields from={query.from_date} to={query.to_date} />
         <Field label="Unit">
           <select name="unit" defaultValue={query.unit}>
             {['day', 'week', 'month'].map((u) => (
