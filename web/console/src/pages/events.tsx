@@ -1,6 +1,7 @@
 import { FormEvent, useEffect, useRef, useState } from 'react';
 import { ApiError, readApi } from '../api/http';
 import { ErrorNote, Field, FirstStep, PageTitle, useLoad } from '../components';
+import { liveWhere, readNewest } from '../live-window';
 import { daysAgo, useConsole } from '../project';
 
 interface ExportedEvent {
@@ -8,15 +9,15 @@ interface ExportedEvent {
   properties: Record<string, unknown> & { time: number; distinct_id: string; $insert_id: string };
 }
 
-/** How often the live view asks again, and how many events it shows. */
+/** How often the live view asks again, how many events it shows, and the most one read returns. */
 const POLL_MS = 10_000;
 const SHOWN = 100;
-/** The export is ordered by event and day, not time: read this many and keep the newest. */
 const READ = 2000;
 
 /**
- * The newest events through the raw export (`/api/2.0/export`, today and yesterday in UTC), asked
- * again every 10 s while the tab is visible; a 429 waits for its Retry-After.
+ * The newest events through the raw export (`/api/2.0/export`, at most today and yesterday in
+ * UTC, in a window of event time that one read holds: see live-window.ts), asked again every 10 s
+ * while the tab is visible; a 429 waits for its Retry-After.
  */
 export function EventsPage() {
   const { project, empty, refreshEmpty } = useConsole();
@@ -26,6 +27,7 @@ export function EventsPage() {
   const [selected, setSelected] = useState<ExportedEvent>();
   const [updated, setUpdated] = useState<Date>();
   const timer = useRef<number | undefined>(undefined);
+  const liveWindow = useRef(1);
   const names = useLoad(() => readApi<string[]>('/api/query/events/names', { project_id: project.id, limit: 100 }), [project.id, empty]);
 
   useEffect(() => {
@@ -34,23 +36,28 @@ export function EventsPage() {
       let wait = POLL_MS;
       if (document.visibilityState === 'visible') {
         try {
-          const text = await readApi<string>(
-            '/api/2.0/export',
-            {
-              project_id: project.id,
-              from_date: daysAgo(1),
-              to_date: daysAgo(0),
-              limit: READ,
-              event: filter.event ? JSON.stringify([filter.event]) : undefined,
-              where: filter.where || undefined,
-            },
-            'text',
-          );
+          const read = async (windowS: number) => {
+            const text = await readApi<string>(
+              '/api/2.0/export',
+              {
+                project_id: project.id,
+                from_date: daysAgo(1),
+                to_date: daysAgo(0),
+                limit: READ,
+                event: filter.event ? JSON.stringify([filter.event]) : undefined,
+                where: liveWhere(windowS, Date.now(), filter.where),
+              },
+              'text',
+            );
+            return text
+              .split('\n')
+              .filter((line) => line.trim())
+              .map((line) => JSON.parse(line) as ExportedEvent);
+          };
+          const newest = await readNewest(liveWindow.current, read, { readLimit: READ, wanted: SHOWN });
           if (stopped) return;
-          const parsed = text
-            .split('\n')
-            .filter((line) => line.trim())
-            .map((line) => JSON.parse(line) as ExportedEvent);
+          liveWindow.current = newest.window;
+          const parsed = newest.rows;
           parsed.sort((a, b) => b.properties.time - a.properties.time);
           setEvents(parsed.slice(0, SHOWN));
           setError(undefined);
