@@ -1,6 +1,6 @@
 import { CurrentAccess, ProjectAccess, ProjectAccessGuard, RequireRole } from '@analytics/auth';
 import { AppConfig } from '@analytics/config';
-import { QueryFamilyController } from '@analytics/http';
+import { ApiQueryParameters, QueryFamilyController } from '@analytics/http';
 import { RateLimiterFactory, RequestQuota } from '@analytics/rate-limits';
 import { Get, Req, Res } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
@@ -9,7 +9,7 @@ import { pipeline } from 'node:stream/promises';
 import { PassThrough } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import { ExportError, ExportErrorCode } from './export-error';
-import { parseExportRequest } from './export-request';
+import { EXPORT_PARAMETERS, parseExportRequest } from './export-request';
 import { ExportService } from './export.service';
 
 @QueryFamilyController('api/2.0', { tag: 'export', access: ProjectAccessGuard })
@@ -27,6 +27,7 @@ export class ExportController {
   @Get('export')
   @RequireRole('consumer')
   @ApiOperation({ summary: 'Raw event export: one JSON event per line (NDJSON), deduplicated' })
+  @ApiQueryParameters(EXPORT_PARAMETERS)
   async export(@Req() req: Request, @Res() res: Response, @CurrentAccess() access: ProjectAccess): Promise<void> {
     const params = new URL(req.originalUrl, 'http://local').searchParams;
     const request = parseExportRequest(params, new Date().toISOString().slice(0, 10));

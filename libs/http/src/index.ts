@@ -8,3 +8,13 @@ export { UnknownRoutesModule } from './unknown-routes.module';
 export { strictValidation } from './validation';
 export { ok } from './app-api-envelope';
 export { IdPipe, isDatabaseId, MAX_DATABASE_ID } from './id.pipe';
+export {
+  ApiFormFields,
+  ApiQueryParameters,
+  FROM_DATE_PARAMETER,
+  PROJECT_ID_PARAMETER,
+  QueryParameterDoc,
+  requiredParameter,
+  TO_DATE_PARAMETER,
+  WHERE_PARAMETER,
+} from './api-query-parameters';

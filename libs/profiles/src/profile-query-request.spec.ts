@@ -1,4 +1,4 @@
-import { parseProfileQuery } from './profile-query-request';
+import { parseProfileQuery, PROFILE_QUERY_PARAMETERS } from './profile-query-request';
 
 const NOW = 1_732_262_400_123;
 const parse = (fields: Record<string, unknown>) => parseProfileQuery(fields, NOW);
@@ -63,5 +63,22 @@ describe('parseProfileQuery', () => {
     ['a where that is not text', { where: { not: 'text' } }, 'where must be a string'],
   ])('refuses %s', (_, fields, message) => {
     expect(() => parse(fields)).toThrow(message);
+  });
+});
+
+describe('the profile query parameters in the OpenAPI document', () => {
+  it('accepts every documented example and reads no field the document leaves out', () => {
+    const read = new Set<string>();
+    const examples = Object.fromEntries(PROFILE_QUERY_PARAMETERS.filter((p) => p.example !== undefined && p.name !== 'data_group_id').map((p) => [p.name, p.example]));
+    const fields = new Proxy(examples, {
+      get: (target, name) => {
+        if (typeof name === 'string') read.add(name);
+        return target[name as string];
+      },
+    });
+    expect(parseProfileQuery(fields, Date.UTC(2026, 0, 2))).toMatchObject({ profileIds: ['user-42', 'user-43'], cohort: { id: 1 }, pageSize: 100 });
+    const documented = new Set(PROFILE_QUERY_PARAMETERS.map((p) => p.name));
+    // `behaviors` is read only to refuse it with a 400 (docs/profiles.md).
+    expect([...read].filter((name) => !documented.has(name) && name !== 'behaviors')).toEqual([]);
   });
 });

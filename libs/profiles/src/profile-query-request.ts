@@ -1,3 +1,4 @@
+import { PROJECT_ID_PARAMETER, QueryParameterDoc } from '@analytics/http';
 import { EVENT_LIMITS } from '@analytics/events';
 import { isDatabaseId } from '@analytics/http';
 import { CohortDefinition, validateCohortDefinition } from '@analytics/report-definitions';
@@ -156,3 +157,19 @@ export function parseProfileQuery(fields: QueryFields, nowMs: number): ProfileQu
     sessionId: sessionId ?? String(snapshotMs),
   };
 }
+
+/** The profile query's parameters (query string or form fields), for the OpenAPI document. */
+export const PROFILE_QUERY_PARAMETERS: readonly QueryParameterDoc[] = [
+  PROJECT_ID_PARAMETER,
+  { name: 'distinct_id', description: 'One profile (any id of an identity cluster: its one profile comes back).', example: 'user-42' },
+  { name: 'distinct_ids', description: `A JSON array of at most ${MAX_PROFILE_IDS} ids.`, example: '["user-42","user-43"]' },
+  { name: 'data_group_id', description: 'A group key: query that group\'s profiles instead of user profiles.', example: 'company_id' },
+  { name: 'where', description: 'A filter expression over profile properties, e.g. properties["plan"] == "pro".', example: 'properties["plan"] == "pro"' },
+  { name: 'output_properties', description: 'A JSON array of the property names to return (default: all).', example: '["$email","plan"]' },
+  { name: 'filter_by_cohort', description: 'The members of a saved cohort: {"id": <cohort id>}, or {"raw_cohort": …}.', example: '{"id":1}' },
+  { name: 'include_all_users', type: 'boolean', description: 'With filter_by_cohort: members without a profile too, with empty $properties; default true.', example: 'true' },
+  { name: 'as_of_timestamp', type: 'integer', description: 'Profiles as they were at this unix time (seconds).', example: '1767225600' },
+  { name: 'page', type: 'integer', description: 'The page, from 0; pages after the first need the first page\'s session_id.', example: '0' },
+  { name: 'page_size', type: 'integer', description: `Profiles per page (1 to ${MAX_PAGE_SIZE}, default ${MAX_PAGE_SIZE}).`, example: '100' },
+  { name: 'session_id', description: 'The session_id of the first page: later pages read the same snapshot.' },
+];

@@ -1,17 +1,14 @@
 import { CurrentAccess, ProjectAccess, QueryAccessGuard, RequireRole } from '@analytics/auth';
-import { QueryFamilyController } from '@analytics/http';
+import { ApiFormFields, ApiQueryParameters, QueryFamilyController } from '@analytics/http';
 import { QueryQuotaInterceptor, QuerySignal } from '@analytics/rate-limits';
 import { Get, HttpCode, Post, Req, UseInterceptors } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { parseProfileQuery } from './profile-query-request';
+import { parseProfileQuery, PROFILE_QUERY_PARAMETERS } from './profile-query-request';
 import { ProfileQueryResult, ProfileQueryService } from './profile-query.service';
 
 const PATHS = ['api/query/engage', 'api/2.0/engage'];
-const SUMMARY =
-  'Query profiles: distinct_id, distinct_ids, data_group_id, where, output_properties, page, page_size, session_id, ' +
-  'filter_by_cohort ({"id"} or {"raw_cohort"}), include_all_users, as_of_timestamp; ' +
-  '`{"page","page_size","session_id","status","total","results":[{"$distinct_id","$properties"}]}`';
+const SUMMARY = 'Query profiles: `{"page","page_size","session_id","status","total","results":[{"$distinct_id","$properties"}]}`';
 
 /** The profile query, as query parameters or form (or JSON) fields; it spends the query API's quota and keeps its data residency. */
 @QueryFamilyController('/', { tag: 'query', access: QueryAccessGuard })
@@ -22,6 +19,7 @@ export class ProfileQueryController {
   @Get(PATHS)
   @RequireRole('consumer')
   @ApiOperation({ summary: SUMMARY })
+  @ApiQueryParameters(PROFILE_QUERY_PARAMETERS)
   queryFromParameters(@Req() req: Request, @CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal): Promise<ProfileQueryResult> {
     return this.answer(req, access, signal);
   }
@@ -30,6 +28,7 @@ export class ProfileQueryController {
   @HttpCode(200)
   @RequireRole('consumer')
   @ApiOperation({ summary: SUMMARY })
+  @ApiFormFields(PROFILE_QUERY_PARAMETERS)
   queryFromForm(@Req() req: Request, @CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal): Promise<ProfileQueryResult> {
     return this.answer(req, access, signal);
   }

@@ -2,6 +2,8 @@ import { CurrentAccess, ProjectAccess } from '@analytics/auth';
 import { QuerySignal } from '@analytics/rate-limits';
 import { Get, Req } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
+import { ApiQueryParameters } from '@analytics/http';
+import { QUERY_PARAMETERS } from '../http/query-parameters';
 import type { Request } from 'express';
 import { QueryApiController, queryParams } from '../http/query-api';
 import { SEGMENTATION_TYPES } from '../segmentation/segmentation-spec';
@@ -13,6 +15,7 @@ export class EventCatalogController {
 
   @Get('events/names')
   @ApiOperation({ summary: 'The most common event names of the last 31 days' })
+  @ApiQueryParameters(QUERY_PARAMETERS.eventNames)
   names(@Req() req: Request, @CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal) {
     const params = queryParams(req);
     return this.catalog.eventNames(access.project.id, params.oneOf('type', SEGMENTATION_TYPES) ?? 'general', params.integer('limit', 1, 10_000) ?? 255, signal);
@@ -20,6 +23,7 @@ export class EventCatalogController {
 
   @Get('events/properties/top')
   @ApiOperation({ summary: "An event's most used property names over the last 31 days, with counts" })
+  @ApiQueryParameters(QUERY_PARAMETERS.topProperties)
   topProperties(@Req() req: Request, @CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal) {
     const params = queryParams(req);
     return this.catalog.topProperties(access.project.id, params.requiredText('event'), params.integer('limit', 1, 10_000) ?? 10, signal);
@@ -27,6 +31,7 @@ export class EventCatalogController {
 
   @Get('events/properties/values')
   @ApiOperation({ summary: "A property's most common values on an event over the last 31 days" })
+  @ApiQueryParameters(QUERY_PARAMETERS.propertyValues)
   values(@Req() req: Request, @CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal) {
     const params = queryParams(req);
     return this.catalog.propertyValues(access.project.id, params.requiredText('event'), params.requiredText('name'), params.integer('limit', 1, 10_000) ?? 255, signal);

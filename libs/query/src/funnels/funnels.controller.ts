@@ -2,6 +2,8 @@ import { CurrentAccess, ProjectAccess } from '@analytics/auth';
 import { QuerySignal } from '@analytics/rate-limits';
 import { Get, Req } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
+import { ApiQueryParameters } from '@analytics/http';
+import { QUERY_PARAMETERS } from '../http/query-parameters';
 import type { Request } from 'express';
 import { QueryApiController, queryParams } from '../http/query-api';
 import { parseFunnelQuery } from './funnel-spec';
@@ -13,12 +15,14 @@ export class FunnelsController {
 
   @Get('funnels')
   @ApiOperation({ summary: 'A saved funnel over from_date..to_date, by date bucket (and segment with on)' })
+  @ApiQueryParameters(QUERY_PARAMETERS.funnels)
   funnel(@Req() req: Request, @CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal) {
     return this.funnels.query(access.project.id, parseFunnelQuery(queryParams(req)), signal);
   }
 
   @Get('funnels/list')
   @ApiOperation({ summary: 'The saved funnels: funnel_id and name' })
+  @ApiQueryParameters(QUERY_PARAMETERS.funnelList)
   list(@CurrentAccess() access: ProjectAccess) {
     return this.funnels.list(access.project.id);
   }

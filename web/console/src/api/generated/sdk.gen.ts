@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, ClientMeta, Options as Options2, RequestResult, TDataShape } from './client/index.js';
-import type { AnnotationsControllerCreateData, AnnotationsControllerCreateResponses, AnnotationsControllerDeleteData, AnnotationsControllerDeleteResponses, AnnotationsControllerGetData, AnnotationsControllerGetResponses, AnnotationsControllerListData, AnnotationsControllerListResponses, AnnotationsControllerUpdateData, AnnotationsControllerUpdateResponses, AnnotationTagsControllerCreateData, AnnotationTagsControllerCreateResponses, AnnotationTagsControllerListData, AnnotationTagsControllerListResponses, BookmarksControllerCreateData, BookmarksControllerCreateResponses, BookmarksControllerDeleteData, BookmarksControllerDeleteResponses, BookmarksControllerGetData, BookmarksControllerGetResponses, BookmarksControllerListData, BookmarksControllerListResponses, BookmarksControllerUpdateData, BookmarksControllerUpdateResponses, CohortsControllerCreateData, CohortsControllerCreateResponses, CohortsControllerDeleteData, CohortsControllerDeleteResponses, CohortsControllerGetData, CohortsControllerGetResponses, CohortsControllerListData, CohortsControllerListResponses, CohortsControllerUpdateData, CohortsControllerUpdateResponses, CohortsListControllerList0Data, CohortsListControllerList0Responses, CohortsListControllerList1Data, CohortsListControllerList1Responses, CohortsListControllerListByGet0Data, CohortsListControllerListByGet0Responses, CohortsListControllerListByGet1Data, CohortsListControllerListByGet1Responses, DataDeletionsControllerCancelData, DataDeletionsControllerCancelResponses, DataDeletionsControllerCreateDeletionData, DataDeletionsControllerCreateDeletionResponses, DataDeletionsControllerStatusData, DataDeletionsControllerStatusResponses, DataRetrievalsControllerCreateRetrievalData, DataRetrievalsControllerCreateRetrievalResponses, DataRetrievalsControllerStatusData, DataRetrievalsControllerStatusResponses, DownloadsControllerDownloadData, DownloadsControllerDownloadResponses, EventCatalogControllerNames0Data, EventCatalogControllerNames0Responses, EventCatalogControllerNames1Data, EventCatalogControllerNames1Responses, EventCatalogControllerTopProperties0Data, EventCatalogControllerTopProperties0Responses, EventCatalogControllerTopProperties1Data, EventCatalogControllerTopProperties1Responses, EventCatalogControllerValues0Data, EventCatalogControllerValues0Responses, EventCatalogControllerValues1Data, EventCatalogControllerValues1Responses, ExportControllerExportData, ExportControllerExportResponses, FunnelsControllerFunnel0Data, FunnelsControllerFunnel0Responses, FunnelsControllerFunnel1Data, FunnelsControllerFunnel1Responses, FunnelsControllerList0Data, FunnelsControllerList0Responses, FunnelsControllerList1Data, FunnelsControllerList1Responses, GroupKeysControllerDefineData, GroupKeysControllerDefineResponses, GroupKeysControllerListData, GroupKeysControllerListResponses, GroupKeysControllerRemoveData, GroupKeysControllerRemoveResponses, ImportControllerImportData, ImportControllerImportFromQueryData, ImportControllerImportFromQueryResponses, ImportControllerImportResponses, InsightsControllerReport0Data, InsightsControllerReport0Responses, InsightsControllerReport1Data, InsightsControllerReport1Responses, MeControllerCreateOrganizationData, MeControllerCreateOrganizationResponses, MeControllerMeData, MeControllerMeResponses, OrganizationControllerCreateOAuthTokenData, OrganizationControllerCreateOAuthTokenResponses, OrganizationControllerCreateProjectData, OrganizationControllerCreateProjectResponses, OrganizationControllerListProjectsData, OrganizationControllerListProjectsResponses, ProfileQueryControllerQueryFromForm0Data, ProfileQueryControllerQueryFromForm0Responses, ProfileQueryControllerQueryFromForm1Data, ProfileQueryControllerQueryFromForm1Responses, ProfileQueryControllerQueryFromParameters0Data, ProfileQueryControllerQueryFromParameters0Responses, ProfileQueryControllerQueryFromParameters1Data, ProfileQueryControllerQueryFromParameters1Responses, ProfileUpdatesControllerEngageData, ProfileUpdatesControllerEngageFromQueryData, ProfileUpdatesControllerEngageFromQueryResponses, ProfileUpdatesControllerEngageResponses, ProfileUpdatesControllerGroupsData, ProfileUpdatesControllerGroupsFromQueryData, ProfileUpdatesControllerGroupsFromQueryResponses, ProfileUpdatesControllerGroupsResponses, ProjectControllerGetData, ProjectControllerGetResponses, ProjectControllerRotateSecretData, ProjectControllerRotateSecretResponses, ProjectControllerUpdateData, ProjectControllerUpdateResponses, RetentionControllerAddiction0Data, RetentionControllerAddiction0Responses, RetentionControllerAddiction1Data, RetentionControllerAddiction1Responses, RetentionControllerCohorts0Data, RetentionControllerCohorts0Responses, RetentionControllerCohorts1Data, RetentionControllerCohorts1Responses, SavedFunnelsControllerCreateData, SavedFunnelsControllerCreateResponses, SavedFunnelsControllerDeleteData, SavedFunnelsControllerDeleteResponses, SavedFunnelsControllerGetData, SavedFunnelsControllerGetResponses, SavedFunnelsControllerListData, SavedFunnelsControllerListResponses, SavedFunnelsControllerUpdateData, SavedFunnelsControllerUpdateResponses, SchemasControllerDeleteAllData, SchemasControllerDeleteAllResponses, SchemasControllerDeleteOneData, SchemasControllerDeleteOneResponses, SchemasControllerDeleteTypeData, SchemasControllerDeleteTypeResponses, SchemasControllerGetData, SchemasControllerGetResponses, SchemasControllerListData, SchemasControllerListResponses, SchemasControllerListTypeData, SchemasControllerListTypeResponses, SchemasControllerSeenData, SchemasControllerSeenResponses, SchemasControllerUploadData, SchemasControllerUploadOneData, SchemasControllerUploadOneResponses, SchemasControllerUploadResponses, SegmentationControllerAverage0Data, SegmentationControllerAverage0Responses, SegmentationControllerAverage1Data, SegmentationControllerAverage1Responses, SegmentationControllerEventProperties0Data, SegmentationControllerEventProperties0Responses, SegmentationControllerEventProperties1Data, SegmentationControllerEventProperties1Responses, SegmentationControllerEvents0Data, SegmentationControllerEvents0Responses, SegmentationControllerEvents1Data, SegmentationControllerEvents1Responses, SegmentationControllerNumeric0Data, SegmentationControllerNumeric0Responses, SegmentationControllerNumeric1Data, SegmentationControllerNumeric1Responses, SegmentationControllerSegment0Data, SegmentationControllerSegment0Responses, SegmentationControllerSegment1Data, SegmentationControllerSegment1Responses, SegmentationControllerSum0Data, SegmentationControllerSum0Responses, SegmentationControllerSum1Data, SegmentationControllerSum1Responses, ServiceAccountsControllerAddToProjectData, ServiceAccountsControllerAddToProjectResponses, ServiceAccountsControllerCreateData, ServiceAccountsControllerCreateResponses, ServiceAccountsControllerDeleteData, ServiceAccountsControllerDeleteResponses, ServiceAccountsControllerGetData, ServiceAccountsControllerGetResponses, ServiceAccountsControllerListData, ServiceAccountsControllerListResponses, ServiceAccountsControllerRemoveFromProjectData, ServiceAccountsControllerRemoveFromProjectResponses, TrackControllerTrackData, TrackControllerTrackFromQueryData, TrackControllerTrackFromQueryResponses, TrackControllerTrackResponses } from './types.gen.js';
+import type { AnnotationsControllerCreateData, AnnotationsControllerCreateResponses, AnnotationsControllerDeleteData, AnnotationsControllerDeleteResponses, AnnotationsControllerGetData, AnnotationsControllerGetResponses, AnnotationsControllerListData, AnnotationsControllerListResponses, AnnotationsControllerUpdateData, AnnotationsControllerUpdateResponses, AnnotationTagsControllerCreateData, AnnotationTagsControllerCreateResponses, AnnotationTagsControllerListData, AnnotationTagsControllerListResponses, BookmarksControllerCreateData, BookmarksControllerCreateResponses, BookmarksControllerDeleteData, BookmarksControllerDeleteResponses, BookmarksControllerGetData, BookmarksControllerGetResponses, BookmarksControllerListData, BookmarksControllerListResponses, BookmarksControllerUpdateData, BookmarksControllerUpdateResponses, CohortsControllerCreateData, CohortsControllerCreateResponses, CohortsControllerDeleteData, CohortsControllerDeleteResponses, CohortsControllerGetData, CohortsControllerGetResponses, CohortsControllerListData, CohortsControllerListResponses, CohortsControllerUpdateData, CohortsControllerUpdateResponses, CohortsListControllerList0Data, CohortsListControllerList0Responses, CohortsListControllerList1Data, CohortsListControllerList1Responses, CohortsListControllerListByGet0Data, CohortsListControllerListByGet0Responses, CohortsListControllerListByGet1Data, CohortsListControllerListByGet1Responses, DataDeletionsControllerCancelData, DataDeletionsControllerCancelResponses, DataDeletionsControllerCreateDeletionData, DataDeletionsControllerCreateDeletionResponses, DataDeletionsControllerStatusData, DataDeletionsControllerStatusResponses, DataRetrievalsControllerCreateRetrievalData, DataRetrievalsControllerCreateRetrievalResponses, DataRetrievalsControllerStatusData, DataRetrievalsControllerStatusResponses, DownloadsControllerDownloadData, DownloadsControllerDownloadResponses, EventCatalogControllerNames0Data, EventCatalogControllerNames0Responses, EventCatalogControllerNames1Data, EventCatalogControllerNames1Responses, EventCatalogControllerTopProperties0Data, EventCatalogControllerTopProperties0Responses, EventCatalogControllerTopProperties1Data, EventCatalogControllerTopProperties1Responses, EventCatalogControllerValues0Data, EventCatalogControllerValues0Responses, EventCatalogControllerValues1Data, EventCatalogControllerValues1Responses, ExportControllerExportData, ExportControllerExportResponses, FunnelsControllerFunnel0Data, FunnelsControllerFunnel0Responses, FunnelsControllerFunnel1Data, FunnelsControllerFunnel1Responses, FunnelsControllerList0Data, FunnelsControllerList0Responses, FunnelsControllerList1Data, FunnelsControllerList1Responses, GroupKeysControllerDefineData, GroupKeysControllerDefineResponses, GroupKeysControllerListData, GroupKeysControllerListResponses, GroupKeysControllerRemoveData, GroupKeysControllerRemoveResponses, ImportControllerImportData, ImportControllerImportFromQueryData, ImportControllerImportFromQueryResponses, ImportControllerImportResponses, InsightsControllerReport0Data, InsightsControllerReport0Responses, InsightsControllerReport1Data, InsightsControllerReport1Responses, MeControllerCreateOrganizationData, MeControllerCreateOrganizationResponses, MeControllerMeData, MeControllerMeResponses, OrganizationControllerCreateOAuthTokenData, OrganizationControllerCreateOAuthTokenResponses, OrganizationControllerCreateProjectData, OrganizationControllerCreateProjectResponses, OrganizationControllerListProjectsData, OrganizationControllerListProjectsResponses, PipelinesControllerCancelData, PipelinesControllerCancelResponses, PipelinesControllerCreateData, PipelinesControllerCreateResponses, PipelinesControllerJobsData, PipelinesControllerJobsResponses, PipelinesControllerPauseData, PipelinesControllerPauseResponses, PipelinesControllerResumeData, PipelinesControllerResumeResponses, PipelinesControllerStatusData, PipelinesControllerStatusResponses, PipelinesControllerTimelineData, PipelinesControllerTimelineResponses, ProfileQueryControllerQueryFromForm0Data, ProfileQueryControllerQueryFromForm0Responses, ProfileQueryControllerQueryFromForm1Data, ProfileQueryControllerQueryFromForm1Responses, ProfileQueryControllerQueryFromParameters0Data, ProfileQueryControllerQueryFromParameters0Responses, ProfileQueryControllerQueryFromParameters1Data, ProfileQueryControllerQueryFromParameters1Responses, ProfileUpdatesControllerEngageData, ProfileUpdatesControllerEngageFromQueryData, ProfileUpdatesControllerEngageFromQueryResponses, ProfileUpdatesControllerEngageResponses, ProfileUpdatesControllerGroupsData, ProfileUpdatesControllerGroupsFromQueryData, ProfileUpdatesControllerGroupsFromQueryResponses, ProfileUpdatesControllerGroupsResponses, ProjectControllerGetData, ProjectControllerGetResponses, ProjectControllerRotateSecretData, ProjectControllerRotateSecretResponses, ProjectControllerUpdateData, ProjectControllerUpdateResponses, RetentionControllerAddiction0Data, RetentionControllerAddiction0Responses, RetentionControllerAddiction1Data, RetentionControllerAddiction1Responses, RetentionControllerCohorts0Data, RetentionControllerCohorts0Responses, RetentionControllerCohorts1Data, RetentionControllerCohorts1Responses, SavedFunnelsControllerCreateData, SavedFunnelsControllerCreateResponses, SavedFunnelsControllerDeleteData, SavedFunnelsControllerDeleteResponses, SavedFunnelsControllerGetData, SavedFunnelsControllerGetResponses, SavedFunnelsControllerListData, SavedFunnelsControllerListResponses, SavedFunnelsControllerUpdateData, SavedFunnelsControllerUpdateResponses, SchemasControllerDeleteAllData, SchemasControllerDeleteAllResponses, SchemasControllerDeleteOneData, SchemasControllerDeleteOneResponses, SchemasControllerDeleteTypeData, SchemasControllerDeleteTypeResponses, SchemasControllerGetData, SchemasControllerGetResponses, SchemasControllerListData, SchemasControllerListResponses, SchemasControllerListTypeData, SchemasControllerListTypeResponses, SchemasControllerSeenData, SchemasControllerSeenResponses, SchemasControllerUploadData, SchemasControllerUploadOneData, SchemasControllerUploadOneResponses, SchemasControllerUploadResponses, SegmentationControllerAverage0Data, SegmentationControllerAverage0Responses, SegmentationControllerAverage1Data, SegmentationControllerAverage1Responses, SegmentationControllerEventProperties0Data, SegmentationControllerEventProperties0Responses, SegmentationControllerEventProperties1Data, SegmentationControllerEventProperties1Responses, SegmentationControllerEvents0Data, SegmentationControllerEvents0Responses, SegmentationControllerEvents1Data, SegmentationControllerEvents1Responses, SegmentationControllerNumeric0Data, SegmentationControllerNumeric0Responses, SegmentationControllerNumeric1Data, SegmentationControllerNumeric1Responses, SegmentationControllerSegment0Data, SegmentationControllerSegment0Responses, SegmentationControllerSegment1Data, SegmentationControllerSegment1Responses, SegmentationControllerSum0Data, SegmentationControllerSum0Responses, SegmentationControllerSum1Data, SegmentationControllerSum1Responses, ServiceAccountsControllerAddToProjectData, ServiceAccountsControllerAddToProjectResponses, ServiceAccountsControllerCreateData, ServiceAccountsControllerCreateResponses, ServiceAccountsControllerDeleteData, ServiceAccountsControllerDeleteResponses, ServiceAccountsControllerGetData, ServiceAccountsControllerGetResponses, ServiceAccountsControllerListData, ServiceAccountsControllerListResponses, ServiceAccountsControllerRemoveFromProjectData, ServiceAccountsControllerRemoveFromProjectResponses, TrackControllerTrackData, TrackControllerTrackFromQueryData, TrackControllerTrackFromQueryResponses, TrackControllerTrackResponses, WarehouseImportsControllerCreateEventsData, WarehouseImportsControllerCreateEventsResponses, WarehouseImportsControllerCreateGroupsData, WarehouseImportsControllerCreateGroupsResponses, WarehouseImportsControllerCreatePeopleData, WarehouseImportsControllerCreatePeopleResponses, WarehouseImportsControllerDeleteData, WarehouseImportsControllerDeleteResponses, WarehouseImportsControllerGetData, WarehouseImportsControllerGetResponses, WarehouseImportsControllerHistoryData, WarehouseImportsControllerHistoryResponses, WarehouseImportsControllerListData, WarehouseImportsControllerListResponses, WarehouseImportsControllerManualSyncData, WarehouseImportsControllerManualSyncResponses, WarehouseImportsControllerUpdateData, WarehouseImportsControllerUpdateResponses, WarehouseSourcesControllerCreateData, WarehouseSourcesControllerCreateResponses, WarehouseSourcesControllerDeleteData, WarehouseSourcesControllerDeleteResponses, WarehouseSourcesControllerGetData, WarehouseSourcesControllerGetResponses, WarehouseSourcesControllerListData, WarehouseSourcesControllerListResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -61,7 +61,7 @@ export const profileUpdatesControllerGroups = <ThrowOnError extends boolean = fa
 /**
  * A saved funnel over from_date..to_date, by date bucket (and segment with on)
  */
-export const funnelsControllerFunnel0 = <ThrowOnError extends boolean = false>(options?: Options<FunnelsControllerFunnel0Data, ThrowOnError>): RequestResult<FunnelsControllerFunnel0Responses, unknown, ThrowOnError> => (options?.client ?? client).get<FunnelsControllerFunnel0Responses, unknown, ThrowOnError>({
+export const funnelsControllerFunnel0 = <ThrowOnError extends boolean = false>(options: Options<FunnelsControllerFunnel0Data, ThrowOnError>): RequestResult<FunnelsControllerFunnel0Responses, unknown, ThrowOnError> => (options.client ?? client).get<FunnelsControllerFunnel0Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/query/funnels',
     ...options
@@ -70,7 +70,7 @@ export const funnelsControllerFunnel0 = <ThrowOnError extends boolean = false>(o
 /**
  * A saved funnel over from_date..to_date, by date bucket (and segment with on)
  */
-export const funnelsControllerFunnel1 = <ThrowOnError extends boolean = false>(options?: Options<FunnelsControllerFunnel1Data, ThrowOnError>): RequestResult<FunnelsControllerFunnel1Responses, unknown, ThrowOnError> => (options?.client ?? client).get<FunnelsControllerFunnel1Responses, unknown, ThrowOnError>({
+export const funnelsControllerFunnel1 = <ThrowOnError extends boolean = false>(options: Options<FunnelsControllerFunnel1Data, ThrowOnError>): RequestResult<FunnelsControllerFunnel1Responses, unknown, ThrowOnError> => (options.client ?? client).get<FunnelsControllerFunnel1Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/2.0/funnels',
     ...options
@@ -97,7 +97,7 @@ export const funnelsControllerList1 = <ThrowOnError extends boolean = false>(opt
 /**
  * Birth or compounded retention, keyed by cohort date: {counts, first}
  */
-export const retentionControllerCohorts0 = <ThrowOnError extends boolean = false>(options?: Options<RetentionControllerCohorts0Data, ThrowOnError>): RequestResult<RetentionControllerCohorts0Responses, unknown, ThrowOnError> => (options?.client ?? client).get<RetentionControllerCohorts0Responses, unknown, ThrowOnError>({
+export const retentionControllerCohorts0 = <ThrowOnError extends boolean = false>(options: Options<RetentionControllerCohorts0Data, ThrowOnError>): RequestResult<RetentionControllerCohorts0Responses, unknown, ThrowOnError> => (options.client ?? client).get<RetentionControllerCohorts0Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/query/retention',
     ...options
@@ -106,7 +106,7 @@ export const retentionControllerCohorts0 = <ThrowOnError extends boolean = false
 /**
  * Birth or compounded retention, keyed by cohort date: {counts, first}
  */
-export const retentionControllerCohorts1 = <ThrowOnError extends boolean = false>(options?: Options<RetentionControllerCohorts1Data, ThrowOnError>): RequestResult<RetentionControllerCohorts1Responses, unknown, ThrowOnError> => (options?.client ?? client).get<RetentionControllerCohorts1Responses, unknown, ThrowOnError>({
+export const retentionControllerCohorts1 = <ThrowOnError extends boolean = false>(options: Options<RetentionControllerCohorts1Data, ThrowOnError>): RequestResult<RetentionControllerCohorts1Responses, unknown, ThrowOnError> => (options.client ?? client).get<RetentionControllerCohorts1Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/2.0/retention',
     ...options
@@ -115,7 +115,7 @@ export const retentionControllerCohorts1 = <ThrowOnError extends boolean = false
 /**
  * Frequency: per period, users active in at least k+1 hours or days of it
  */
-export const retentionControllerAddiction0 = <ThrowOnError extends boolean = false>(options?: Options<RetentionControllerAddiction0Data, ThrowOnError>): RequestResult<RetentionControllerAddiction0Responses, unknown, ThrowOnError> => (options?.client ?? client).get<RetentionControllerAddiction0Responses, unknown, ThrowOnError>({
+export const retentionControllerAddiction0 = <ThrowOnError extends boolean = false>(options: Options<RetentionControllerAddiction0Data, ThrowOnError>): RequestResult<RetentionControllerAddiction0Responses, unknown, ThrowOnError> => (options.client ?? client).get<RetentionControllerAddiction0Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/query/retention/addiction',
     ...options
@@ -124,7 +124,7 @@ export const retentionControllerAddiction0 = <ThrowOnError extends boolean = fal
 /**
  * Frequency: per period, users active in at least k+1 hours or days of it
  */
-export const retentionControllerAddiction1 = <ThrowOnError extends boolean = false>(options?: Options<RetentionControllerAddiction1Data, ThrowOnError>): RequestResult<RetentionControllerAddiction1Responses, unknown, ThrowOnError> => (options?.client ?? client).get<RetentionControllerAddiction1Responses, unknown, ThrowOnError>({
+export const retentionControllerAddiction1 = <ThrowOnError extends boolean = false>(options: Options<RetentionControllerAddiction1Data, ThrowOnError>): RequestResult<RetentionControllerAddiction1Responses, unknown, ThrowOnError> => (options.client ?? client).get<RetentionControllerAddiction1Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/2.0/retention/addiction',
     ...options
@@ -133,7 +133,7 @@ export const retentionControllerAddiction1 = <ThrowOnError extends boolean = fal
 /**
  * An event per period: total, unique or average; segmented by on
  */
-export const segmentationControllerSegment0 = <ThrowOnError extends boolean = false>(options?: Options<SegmentationControllerSegment0Data, ThrowOnError>): RequestResult<SegmentationControllerSegment0Responses, unknown, ThrowOnError> => (options?.client ?? client).get<SegmentationControllerSegment0Responses, unknown, ThrowOnError>({
+export const segmentationControllerSegment0 = <ThrowOnError extends boolean = false>(options: Options<SegmentationControllerSegment0Data, ThrowOnError>): RequestResult<SegmentationControllerSegment0Responses, unknown, ThrowOnError> => (options.client ?? client).get<SegmentationControllerSegment0Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/query/segmentation',
     ...options
@@ -142,7 +142,7 @@ export const segmentationControllerSegment0 = <ThrowOnError extends boolean = fa
 /**
  * An event per period: total, unique or average; segmented by on
  */
-export const segmentationControllerSegment1 = <ThrowOnError extends boolean = false>(options?: Options<SegmentationControllerSegment1Data, ThrowOnError>): RequestResult<SegmentationControllerSegment1Responses, unknown, ThrowOnError> => (options?.client ?? client).get<SegmentationControllerSegment1Responses, unknown, ThrowOnError>({
+export const segmentationControllerSegment1 = <ThrowOnError extends boolean = false>(options: Options<SegmentationControllerSegment1Data, ThrowOnError>): RequestResult<SegmentationControllerSegment1Responses, unknown, ThrowOnError> => (options.client ?? client).get<SegmentationControllerSegment1Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/2.0/segmentation',
     ...options
@@ -151,7 +151,7 @@ export const segmentationControllerSegment1 = <ThrowOnError extends boolean = fa
 /**
  * An event per period, one series per round range of the number on
  */
-export const segmentationControllerNumeric0 = <ThrowOnError extends boolean = false>(options?: Options<SegmentationControllerNumeric0Data, ThrowOnError>): RequestResult<SegmentationControllerNumeric0Responses, unknown, ThrowOnError> => (options?.client ?? client).get<SegmentationControllerNumeric0Responses, unknown, ThrowOnError>({
+export const segmentationControllerNumeric0 = <ThrowOnError extends boolean = false>(options: Options<SegmentationControllerNumeric0Data, ThrowOnError>): RequestResult<SegmentationControllerNumeric0Responses, unknown, ThrowOnError> => (options.client ?? client).get<SegmentationControllerNumeric0Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/query/segmentation/numeric',
     ...options
@@ -160,7 +160,7 @@ export const segmentationControllerNumeric0 = <ThrowOnError extends boolean = fa
 /**
  * An event per period, one series per round range of the number on
  */
-export const segmentationControllerNumeric1 = <ThrowOnError extends boolean = false>(options?: Options<SegmentationControllerNumeric1Data, ThrowOnError>): RequestResult<SegmentationControllerNumeric1Responses, unknown, ThrowOnError> => (options?.client ?? client).get<SegmentationControllerNumeric1Responses, unknown, ThrowOnError>({
+export const segmentationControllerNumeric1 = <ThrowOnError extends boolean = false>(options: Options<SegmentationControllerNumeric1Data, ThrowOnError>): RequestResult<SegmentationControllerNumeric1Responses, unknown, ThrowOnError> => (options.client ?? client).get<SegmentationControllerNumeric1Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/2.0/segmentation/numeric',
     ...options
@@ -169,7 +169,7 @@ export const segmentationControllerNumeric1 = <ThrowOnError extends boolean = fa
 /**
  * The on expression summed per period (0 where it is not a number)
  */
-export const segmentationControllerSum0 = <ThrowOnError extends boolean = false>(options?: Options<SegmentationControllerSum0Data, ThrowOnError>): RequestResult<SegmentationControllerSum0Responses, unknown, ThrowOnError> => (options?.client ?? client).get<SegmentationControllerSum0Responses, unknown, ThrowOnError>({
+export const segmentationControllerSum0 = <ThrowOnError extends boolean = false>(options: Options<SegmentationControllerSum0Data, ThrowOnError>): RequestResult<SegmentationControllerSum0Responses, unknown, ThrowOnError> => (options.client ?? client).get<SegmentationControllerSum0Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/query/segmentation/sum',
     ...options
@@ -178,7 +178,7 @@ export const segmentationControllerSum0 = <ThrowOnError extends boolean = false>
 /**
  * The on expression summed per period (0 where it is not a number)
  */
-export const segmentationControllerSum1 = <ThrowOnError extends boolean = false>(options?: Options<SegmentationControllerSum1Data, ThrowOnError>): RequestResult<SegmentationControllerSum1Responses, unknown, ThrowOnError> => (options?.client ?? client).get<SegmentationControllerSum1Responses, unknown, ThrowOnError>({
+export const segmentationControllerSum1 = <ThrowOnError extends boolean = false>(options: Options<SegmentationControllerSum1Data, ThrowOnError>): RequestResult<SegmentationControllerSum1Responses, unknown, ThrowOnError> => (options.client ?? client).get<SegmentationControllerSum1Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/2.0/segmentation/sum',
     ...options
@@ -187,7 +187,7 @@ export const segmentationControllerSum1 = <ThrowOnError extends boolean = false>
 /**
  * The on expression averaged over events per period (0 where it is not a number)
  */
-export const segmentationControllerAverage0 = <ThrowOnError extends boolean = false>(options?: Options<SegmentationControllerAverage0Data, ThrowOnError>): RequestResult<SegmentationControllerAverage0Responses, unknown, ThrowOnError> => (options?.client ?? client).get<SegmentationControllerAverage0Responses, unknown, ThrowOnError>({
+export const segmentationControllerAverage0 = <ThrowOnError extends boolean = false>(options: Options<SegmentationControllerAverage0Data, ThrowOnError>): RequestResult<SegmentationControllerAverage0Responses, unknown, ThrowOnError> => (options.client ?? client).get<SegmentationControllerAverage0Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/query/segmentation/average',
     ...options
@@ -196,7 +196,7 @@ export const segmentationControllerAverage0 = <ThrowOnError extends boolean = fa
 /**
  * The on expression averaged over events per period (0 where it is not a number)
  */
-export const segmentationControllerAverage1 = <ThrowOnError extends boolean = false>(options?: Options<SegmentationControllerAverage1Data, ThrowOnError>): RequestResult<SegmentationControllerAverage1Responses, unknown, ThrowOnError> => (options?.client ?? client).get<SegmentationControllerAverage1Responses, unknown, ThrowOnError>({
+export const segmentationControllerAverage1 = <ThrowOnError extends boolean = false>(options: Options<SegmentationControllerAverage1Data, ThrowOnError>): RequestResult<SegmentationControllerAverage1Responses, unknown, ThrowOnError> => (options.client ?? client).get<SegmentationControllerAverage1Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/2.0/segmentation/average',
     ...options
@@ -205,7 +205,7 @@ export const segmentationControllerAverage1 = <ThrowOnError extends boolean = fa
 /**
  * Several events per period: total, unique or average
  */
-export const segmentationControllerEvents0 = <ThrowOnError extends boolean = false>(options?: Options<SegmentationControllerEvents0Data, ThrowOnError>): RequestResult<SegmentationControllerEvents0Responses, unknown, ThrowOnError> => (options?.client ?? client).get<SegmentationControllerEvents0Responses, unknown, ThrowOnError>({
+export const segmentationControllerEvents0 = <ThrowOnError extends boolean = false>(options: Options<SegmentationControllerEvents0Data, ThrowOnError>): RequestResult<SegmentationControllerEvents0Responses, unknown, ThrowOnError> => (options.client ?? client).get<SegmentationControllerEvents0Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/query/events',
     ...options
@@ -214,7 +214,7 @@ export const segmentationControllerEvents0 = <ThrowOnError extends boolean = fal
 /**
  * Several events per period: total, unique or average
  */
-export const segmentationControllerEvents1 = <ThrowOnError extends boolean = false>(options?: Options<SegmentationControllerEvents1Data, ThrowOnError>): RequestResult<SegmentationControllerEvents1Responses, unknown, ThrowOnError> => (options?.client ?? client).get<SegmentationControllerEvents1Responses, unknown, ThrowOnError>({
+export const segmentationControllerEvents1 = <ThrowOnError extends boolean = false>(options: Options<SegmentationControllerEvents1Data, ThrowOnError>): RequestResult<SegmentationControllerEvents1Responses, unknown, ThrowOnError> => (options.client ?? client).get<SegmentationControllerEvents1Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/2.0/events',
     ...options
@@ -223,7 +223,7 @@ export const segmentationControllerEvents1 = <ThrowOnError extends boolean = fal
 /**
  * One event per period, segmented by the values of the property name
  */
-export const segmentationControllerEventProperties0 = <ThrowOnError extends boolean = false>(options?: Options<SegmentationControllerEventProperties0Data, ThrowOnError>): RequestResult<SegmentationControllerEventProperties0Responses, unknown, ThrowOnError> => (options?.client ?? client).get<SegmentationControllerEventProperties0Responses, unknown, ThrowOnError>({
+export const segmentationControllerEventProperties0 = <ThrowOnError extends boolean = false>(options: Options<SegmentationControllerEventProperties0Data, ThrowOnError>): RequestResult<SegmentationControllerEventProperties0Responses, unknown, ThrowOnError> => (options.client ?? client).get<SegmentationControllerEventProperties0Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/query/events/properties',
     ...options
@@ -232,7 +232,7 @@ export const segmentationControllerEventProperties0 = <ThrowOnError extends bool
 /**
  * One event per period, segmented by the values of the property name
  */
-export const segmentationControllerEventProperties1 = <ThrowOnError extends boolean = false>(options?: Options<SegmentationControllerEventProperties1Data, ThrowOnError>): RequestResult<SegmentationControllerEventProperties1Responses, unknown, ThrowOnError> => (options?.client ?? client).get<SegmentationControllerEventProperties1Responses, unknown, ThrowOnError>({
+export const segmentationControllerEventProperties1 = <ThrowOnError extends boolean = false>(options: Options<SegmentationControllerEventProperties1Data, ThrowOnError>): RequestResult<SegmentationControllerEventProperties1Responses, unknown, ThrowOnError> => (options.client ?? client).get<SegmentationControllerEventProperties1Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/2.0/events/properties',
     ...options
@@ -259,7 +259,7 @@ export const eventCatalogControllerNames1 = <ThrowOnError extends boolean = fals
 /**
  * An event's most used property names over the last 31 days, with counts
  */
-export const eventCatalogControllerTopProperties0 = <ThrowOnError extends boolean = false>(options?: Options<EventCatalogControllerTopProperties0Data, ThrowOnError>): RequestResult<EventCatalogControllerTopProperties0Responses, unknown, ThrowOnError> => (options?.client ?? client).get<EventCatalogControllerTopProperties0Responses, unknown, ThrowOnError>({
+export const eventCatalogControllerTopProperties0 = <ThrowOnError extends boolean = false>(options: Options<EventCatalogControllerTopProperties0Data, ThrowOnError>): RequestResult<EventCatalogControllerTopProperties0Responses, unknown, ThrowOnError> => (options.client ?? client).get<EventCatalogControllerTopProperties0Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/query/events/properties/top',
     ...options
@@ -268,7 +268,7 @@ export const eventCatalogControllerTopProperties0 = <ThrowOnError extends boolea
 /**
  * An event's most used property names over the last 31 days, with counts
  */
-export const eventCatalogControllerTopProperties1 = <ThrowOnError extends boolean = false>(options?: Options<EventCatalogControllerTopProperties1Data, ThrowOnError>): RequestResult<EventCatalogControllerTopProperties1Responses, unknown, ThrowOnError> => (options?.client ?? client).get<EventCatalogControllerTopProperties1Responses, unknown, ThrowOnError>({
+export const eventCatalogControllerTopProperties1 = <ThrowOnError extends boolean = false>(options: Options<EventCatalogControllerTopProperties1Data, ThrowOnError>): RequestResult<EventCatalogControllerTopProperties1Responses, unknown, ThrowOnError> => (options.client ?? client).get<EventCatalogControllerTopProperties1Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/2.0/events/properties/top',
     ...options
@@ -277,7 +277,7 @@ export const eventCatalogControllerTopProperties1 = <ThrowOnError extends boolea
 /**
  * A property's most common values on an event over the last 31 days
  */
-export const eventCatalogControllerValues0 = <ThrowOnError extends boolean = false>(options?: Options<EventCatalogControllerValues0Data, ThrowOnError>): RequestResult<EventCatalogControllerValues0Responses, unknown, ThrowOnError> => (options?.client ?? client).get<EventCatalogControllerValues0Responses, unknown, ThrowOnError>({
+export const eventCatalogControllerValues0 = <ThrowOnError extends boolean = false>(options: Options<EventCatalogControllerValues0Data, ThrowOnError>): RequestResult<EventCatalogControllerValues0Responses, unknown, ThrowOnError> => (options.client ?? client).get<EventCatalogControllerValues0Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/query/events/properties/values',
     ...options
@@ -286,7 +286,7 @@ export const eventCatalogControllerValues0 = <ThrowOnError extends boolean = fal
 /**
  * A property's most common values on an event over the last 31 days
  */
-export const eventCatalogControllerValues1 = <ThrowOnError extends boolean = false>(options?: Options<EventCatalogControllerValues1Data, ThrowOnError>): RequestResult<EventCatalogControllerValues1Responses, unknown, ThrowOnError> => (options?.client ?? client).get<EventCatalogControllerValues1Responses, unknown, ThrowOnError>({
+export const eventCatalogControllerValues1 = <ThrowOnError extends boolean = false>(options: Options<EventCatalogControllerValues1Data, ThrowOnError>): RequestResult<EventCatalogControllerValues1Responses, unknown, ThrowOnError> => (options.client ?? client).get<EventCatalogControllerValues1Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/2.0/events/properties/values',
     ...options
@@ -295,7 +295,7 @@ export const eventCatalogControllerValues1 = <ThrowOnError extends boolean = fal
 /**
  * A saved insights report (bookmark_id), computed now
  */
-export const insightsControllerReport0 = <ThrowOnError extends boolean = false>(options?: Options<InsightsControllerReport0Data, ThrowOnError>): RequestResult<InsightsControllerReport0Responses, unknown, ThrowOnError> => (options?.client ?? client).get<InsightsControllerReport0Responses, unknown, ThrowOnError>({
+export const insightsControllerReport0 = <ThrowOnError extends boolean = false>(options: Options<InsightsControllerReport0Data, ThrowOnError>): RequestResult<InsightsControllerReport0Responses, unknown, ThrowOnError> => (options.client ?? client).get<InsightsControllerReport0Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/query/insights',
     ...options
@@ -304,7 +304,7 @@ export const insightsControllerReport0 = <ThrowOnError extends boolean = false>(
 /**
  * A saved insights report (bookmark_id), computed now
  */
-export const insightsControllerReport1 = <ThrowOnError extends boolean = false>(options?: Options<InsightsControllerReport1Data, ThrowOnError>): RequestResult<InsightsControllerReport1Responses, unknown, ThrowOnError> => (options?.client ?? client).get<InsightsControllerReport1Responses, unknown, ThrowOnError>({
+export const insightsControllerReport1 = <ThrowOnError extends boolean = false>(options: Options<InsightsControllerReport1Data, ThrowOnError>): RequestResult<InsightsControllerReport1Responses, unknown, ThrowOnError> => (options.client ?? client).get<InsightsControllerReport1Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/2.0/insights',
     ...options
@@ -347,7 +347,7 @@ export const cohortsListControllerList1 = <ThrowOnError extends boolean = false>
 });
 
 /**
- * Query profiles: distinct_id, distinct_ids, data_group_id, where, output_properties, page, page_size, session_id; `{"page","page_size","session_id","status","total","results":[{"$distinct_id","$properties"}]}`
+ * Query profiles: `{"page","page_size","session_id","status","total","results":[{"$distinct_id","$properties"}]}`
  */
 export const profileQueryControllerQueryFromParameters0 = <ThrowOnError extends boolean = false>(options?: Options<ProfileQueryControllerQueryFromParameters0Data, ThrowOnError>): RequestResult<ProfileQueryControllerQueryFromParameters0Responses, unknown, ThrowOnError> => (options?.client ?? client).get<ProfileQueryControllerQueryFromParameters0Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
@@ -356,16 +356,20 @@ export const profileQueryControllerQueryFromParameters0 = <ThrowOnError extends 
 });
 
 /**
- * Query profiles: distinct_id, distinct_ids, data_group_id, where, output_properties, page, page_size, session_id; `{"page","page_size","session_id","status","total","results":[{"$distinct_id","$properties"}]}`
+ * Query profiles: `{"page","page_size","session_id","status","total","results":[{"$distinct_id","$properties"}]}`
  */
 export const profileQueryControllerQueryFromForm0 = <ThrowOnError extends boolean = false>(options?: Options<ProfileQueryControllerQueryFromForm0Data, ThrowOnError>): RequestResult<ProfileQueryControllerQueryFromForm0Responses, unknown, ThrowOnError> => (options?.client ?? client).post<ProfileQueryControllerQueryFromForm0Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/query/engage',
-    ...options
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options?.headers
+    }
 });
 
 /**
- * Query profiles: distinct_id, distinct_ids, data_group_id, where, output_properties, page, page_size, session_id; `{"page","page_size","session_id","status","total","results":[{"$distinct_id","$properties"}]}`
+ * Query profiles: `{"page","page_size","session_id","status","total","results":[{"$distinct_id","$properties"}]}`
  */
 export const profileQueryControllerQueryFromParameters1 = <ThrowOnError extends boolean = false>(options?: Options<ProfileQueryControllerQueryFromParameters1Data, ThrowOnError>): RequestResult<ProfileQueryControllerQueryFromParameters1Responses, unknown, ThrowOnError> => (options?.client ?? client).get<ProfileQueryControllerQueryFromParameters1Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
@@ -374,18 +378,22 @@ export const profileQueryControllerQueryFromParameters1 = <ThrowOnError extends 
 });
 
 /**
- * Query profiles: distinct_id, distinct_ids, data_group_id, where, output_properties, page, page_size, session_id; `{"page","page_size","session_id","status","total","results":[{"$distinct_id","$properties"}]}`
+ * Query profiles: `{"page","page_size","session_id","status","total","results":[{"$distinct_id","$properties"}]}`
  */
 export const profileQueryControllerQueryFromForm1 = <ThrowOnError extends boolean = false>(options?: Options<ProfileQueryControllerQueryFromForm1Data, ThrowOnError>): RequestResult<ProfileQueryControllerQueryFromForm1Responses, unknown, ThrowOnError> => (options?.client ?? client).post<ProfileQueryControllerQueryFromForm1Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/2.0/engage',
-    ...options
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options?.headers
+    }
 });
 
 /**
  * Raw event export: one JSON event per line (NDJSON), deduplicated
  */
-export const exportControllerExport = <ThrowOnError extends boolean = false>(options?: Options<ExportControllerExportData, ThrowOnError>): RequestResult<ExportControllerExportResponses, unknown, ThrowOnError> => (options?.client ?? client).get<ExportControllerExportResponses, unknown, ThrowOnError>({
+export const exportControllerExport = <ThrowOnError extends boolean = false>(options: Options<ExportControllerExportData, ThrowOnError>): RequestResult<ExportControllerExportResponses, unknown, ThrowOnError> => (options.client ?? client).get<ExportControllerExportResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/2.0/export',
     ...options
@@ -395,6 +403,69 @@ export const exportControllerExport = <ThrowOnError extends boolean = false>(opt
  * Download a stored file through a signed, expiring link (?expires=…&signature=…)
  */
 export const downloadsControllerDownload = <ThrowOnError extends boolean = false>(options: Options<DownloadsControllerDownloadData, ThrowOnError>): RequestResult<DownloadsControllerDownloadResponses, unknown, ThrowOnError> => (options.client ?? client).get<DownloadsControllerDownloadResponses, unknown, ThrowOnError>({ url: '/downloads/{key}', ...options });
+
+/**
+ * Create a pipeline: scheduled exports of events or people into a bucket or warehouse
+ */
+export const pipelinesControllerCreate = <ThrowOnError extends boolean = false>(options?: Options<PipelinesControllerCreateData, ThrowOnError>): RequestResult<PipelinesControllerCreateResponses, unknown, ThrowOnError> => (options?.client ?? client).post<PipelinesControllerCreateResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/2.0/nessie/pipeline/create',
+    ...options
+});
+
+/**
+ * List the project's pipelines
+ */
+export const pipelinesControllerJobs = <ThrowOnError extends boolean = false>(options?: Options<PipelinesControllerJobsData, ThrowOnError>): RequestResult<PipelinesControllerJobsResponses, unknown, ThrowOnError> => (options?.client ?? client).get<PipelinesControllerJobsResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/2.0/nessie/pipeline/jobs',
+    ...options
+});
+
+/**
+ * Pause a pipeline: no new window starts until it is resumed
+ */
+export const pipelinesControllerPause = <ThrowOnError extends boolean = false>(options?: Options<PipelinesControllerPauseData, ThrowOnError>): RequestResult<PipelinesControllerPauseResponses, unknown, ThrowOnError> => (options?.client ?? client).post<PipelinesControllerPauseResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/2.0/nessie/pipeline/pause',
+    ...options
+});
+
+/**
+ * Resume a paused pipeline where it stopped
+ */
+export const pipelinesControllerResume = <ThrowOnError extends boolean = false>(options?: Options<PipelinesControllerResumeData, ThrowOnError>): RequestResult<PipelinesControllerResumeResponses, unknown, ThrowOnError> => (options?.client ?? client).post<PipelinesControllerResumeResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/2.0/nessie/pipeline/resume',
+    ...options
+});
+
+/**
+ * Cancel a pipeline for good (exported objects stay)
+ */
+export const pipelinesControllerCancel = <ThrowOnError extends boolean = false>(options?: Options<PipelinesControllerCancelData, ThrowOnError>): RequestResult<PipelinesControllerCancelResponses, unknown, ThrowOnError> => (options?.client ?? client).post<PipelinesControllerCancelResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/2.0/nessie/pipeline/cancel',
+    ...options
+});
+
+/**
+ * State, last run, last error and next run of a pipeline
+ */
+export const pipelinesControllerStatus = <ThrowOnError extends boolean = false>(options?: Options<PipelinesControllerStatusData, ThrowOnError>): RequestResult<PipelinesControllerStatusResponses, unknown, ThrowOnError> => (options?.client ?? client).get<PipelinesControllerStatusResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/2.0/nessie/pipeline/status',
+    ...options
+});
+
+/**
+ * Per day: when it was written (each re-sync too) and its status
+ */
+export const pipelinesControllerTimeline = <ThrowOnError extends boolean = false>(options?: Options<PipelinesControllerTimelineData, ThrowOnError>): RequestResult<PipelinesControllerTimelineResponses, unknown, ThrowOnError> => (options?.client ?? client).get<PipelinesControllerTimelineResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/2.0/nessie/pipeline/timeline',
+    ...options
+});
 
 export const meControllerCreateOrganization = <ThrowOnError extends boolean = false>(options: Options<MeControllerCreateOrganizationData, ThrowOnError>): RequestResult<MeControllerCreateOrganizationResponses, unknown, ThrowOnError> => (options.client ?? client).post<MeControllerCreateOrganizationResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
@@ -807,6 +878,108 @@ export const groupKeysControllerDefine = <ThrowOnError extends boolean = false>(
 export const groupKeysControllerRemove = <ThrowOnError extends boolean = false>(options: Options<GroupKeysControllerRemoveData, ThrowOnError>): RequestResult<GroupKeysControllerRemoveResponses, unknown, ThrowOnError> => (options.client ?? client).delete<GroupKeysControllerRemoveResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/group-keys/{name}',
+    ...options
+});
+
+/**
+ * Create an event import: `{"status":"ok","results":{"id"}}`
+ */
+export const warehouseImportsControllerCreateEvents = <ThrowOnError extends boolean = false>(options: Options<WarehouseImportsControllerCreateEventsData, ThrowOnError>): RequestResult<WarehouseImportsControllerCreateEventsResponses, unknown, ThrowOnError> => (options.client ?? client).post<WarehouseImportsControllerCreateEventsResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/app/projects/{projectId}/warehouse-sources/imports/event-stream',
+    ...options
+});
+
+/**
+ * Create a user-profile import
+ */
+export const warehouseImportsControllerCreatePeople = <ThrowOnError extends boolean = false>(options: Options<WarehouseImportsControllerCreatePeopleData, ThrowOnError>): RequestResult<WarehouseImportsControllerCreatePeopleResponses, unknown, ThrowOnError> => (options.client ?? client).post<WarehouseImportsControllerCreatePeopleResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/app/projects/{projectId}/warehouse-sources/imports/people',
+    ...options
+});
+
+/**
+ * Create a group-profile import (`group_key`, `group_id_column_name`)
+ */
+export const warehouseImportsControllerCreateGroups = <ThrowOnError extends boolean = false>(options: Options<WarehouseImportsControllerCreateGroupsData, ThrowOnError>): RequestResult<WarehouseImportsControllerCreateGroupsResponses, unknown, ThrowOnError> => (options.client ?? client).post<WarehouseImportsControllerCreateGroupsResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/app/projects/{projectId}/warehouse-sources/imports/groups',
+    ...options
+});
+
+export const warehouseImportsControllerList = <ThrowOnError extends boolean = false>(options: Options<WarehouseImportsControllerListData, ThrowOnError>): RequestResult<WarehouseImportsControllerListResponses, unknown, ThrowOnError> => (options.client ?? client).get<WarehouseImportsControllerListResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/app/projects/{projectId}/warehouse-sources/imports',
+    ...options
+});
+
+/**
+ * Delete an import; `delete_data: true` also removes the events and profiles it brought
+ */
+export const warehouseImportsControllerDelete = <ThrowOnError extends boolean = false>(options: Options<WarehouseImportsControllerDeleteData, ThrowOnError>): RequestResult<WarehouseImportsControllerDeleteResponses, unknown, ThrowOnError> => (options.client ?? client).delete<WarehouseImportsControllerDeleteResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/app/projects/{projectId}/warehouse-sources/imports/{importId}',
+    ...options
+});
+
+export const warehouseImportsControllerGet = <ThrowOnError extends boolean = false>(options: Options<WarehouseImportsControllerGetData, ThrowOnError>): RequestResult<WarehouseImportsControllerGetResponses, unknown, ThrowOnError> => (options.client ?? client).get<WarehouseImportsControllerGetResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/app/projects/{projectId}/warehouse-sources/imports/{importId}',
+    ...options
+});
+
+/**
+ * `paused` (required) and `run_every` (0, 3600000000000, 86400000000000 or 604800000000000 ns)
+ */
+export const warehouseImportsControllerUpdate = <ThrowOnError extends boolean = false>(options: Options<WarehouseImportsControllerUpdateData, ThrowOnError>): RequestResult<WarehouseImportsControllerUpdateResponses, unknown, ThrowOnError> => (options.client ?? client).patch<WarehouseImportsControllerUpdateResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/app/projects/{projectId}/warehouse-sources/imports/{importId}',
+    ...options
+});
+
+/**
+ * The last 30 runs, newest first
+ */
+export const warehouseImportsControllerHistory = <ThrowOnError extends boolean = false>(options: Options<WarehouseImportsControllerHistoryData, ThrowOnError>): RequestResult<WarehouseImportsControllerHistoryResponses, unknown, ThrowOnError> => (options.client ?? client).get<WarehouseImportsControllerHistoryResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/app/projects/{projectId}/warehouse-sources/imports/{importId}/history',
+    ...options
+});
+
+/**
+ * Run the import now (at most 5 per hour: 429 beyond)
+ */
+export const warehouseImportsControllerManualSync = <ThrowOnError extends boolean = false>(options: Options<WarehouseImportsControllerManualSyncData, ThrowOnError>): RequestResult<WarehouseImportsControllerManualSyncResponses, unknown, ThrowOnError> => (options.client ?? client).put<WarehouseImportsControllerManualSyncResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/app/projects/{projectId}/warehouse-sources/imports/{importId}/manual-sync',
+    ...options
+});
+
+export const warehouseSourcesControllerList = <ThrowOnError extends boolean = false>(options: Options<WarehouseSourcesControllerListData, ThrowOnError>): RequestResult<WarehouseSourcesControllerListResponses, unknown, ThrowOnError> => (options.client ?? client).get<WarehouseSourcesControllerListResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/app/projects/{projectId}/warehouse-sources',
+    ...options
+});
+
+/**
+ * Create a source `{name, type, connection}`; Postgres is connected to first (400 with the reason)
+ */
+export const warehouseSourcesControllerCreate = <ThrowOnError extends boolean = false>(options: Options<WarehouseSourcesControllerCreateData, ThrowOnError>): RequestResult<WarehouseSourcesControllerCreateResponses, unknown, ThrowOnError> => (options.client ?? client).post<WarehouseSourcesControllerCreateResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/app/projects/{projectId}/warehouse-sources',
+    ...options
+});
+
+export const warehouseSourcesControllerDelete = <ThrowOnError extends boolean = false>(options: Options<WarehouseSourcesControllerDeleteData, ThrowOnError>): RequestResult<WarehouseSourcesControllerDeleteResponses, unknown, ThrowOnError> => (options.client ?? client).delete<WarehouseSourcesControllerDeleteResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/app/projects/{projectId}/warehouse-sources/{sourceId}',
+    ...options
+});
+
+export const warehouseSourcesControllerGet = <ThrowOnError extends boolean = false>(options: Options<WarehouseSourcesControllerGetData, ThrowOnError>): RequestResult<WarehouseSourcesControllerGetResponses, unknown, ThrowOnError> => (options.client ?? client).get<WarehouseSourcesControllerGetResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/app/projects/{projectId}/warehouse-sources/{sourceId}',
     ...options
 });
 

@@ -167,7 +167,52 @@ export type ProfileUpdatesControllerGroupsResponses = {
 export type FunnelsControllerFunnel0Data = {
     body?: never;
     path?: never;
-    query?: never;
+    query: {
+        /**
+         * The project. Required with service-account credentials; a project secret implies it.
+         */
+        project_id?: number;
+        /**
+         * The saved funnel.
+         */
+        funnel_id: number;
+        /**
+         * First day, yyyy-mm-dd, inclusive (UTC).
+         */
+        from_date: string;
+        /**
+         * Last day, yyyy-mm-dd, inclusive (UTC).
+         */
+        to_date: string;
+        /**
+         * The conversion window, in length_unit (default: the saved funnel’s; at most 90 days).
+         */
+        length?: number;
+        /**
+         * The unit of length (default: the saved funnel’s).
+         */
+        length_unit?: 'second' | 'minute' | 'hour' | 'day';
+        /**
+         * Days per bucket; give either interval or unit.
+         */
+        interval?: number;
+        /**
+         * Calendar buckets; give either interval or unit.
+         */
+        unit?: 'day' | 'week' | 'month';
+        /**
+         * A filter expression over the event, e.g. properties["plan"] == "pro" (docs/expressions.md).
+         */
+        where?: string;
+        /**
+         * A property expression to segment by, e.g. properties["$browser"].
+         */
+        on?: string;
+        /**
+         * With on: the top values kept, default 255 (1 to 10000).
+         */
+        limit?: number;
+    };
     url: '/api/query/funnels';
 };
 
@@ -178,7 +223,52 @@ export type FunnelsControllerFunnel0Responses = {
 export type FunnelsControllerFunnel1Data = {
     body?: never;
     path?: never;
-    query?: never;
+    query: {
+        /**
+         * The project. Required with service-account credentials; a project secret implies it.
+         */
+        project_id?: number;
+        /**
+         * The saved funnel.
+         */
+        funnel_id: number;
+        /**
+         * First day, yyyy-mm-dd, inclusive (UTC).
+         */
+        from_date: string;
+        /**
+         * Last day, yyyy-mm-dd, inclusive (UTC).
+         */
+        to_date: string;
+        /**
+         * The conversion window, in length_unit (default: the saved funnel’s; at most 90 days).
+         */
+        length?: number;
+        /**
+         * The unit of length (default: the saved funnel’s).
+         */
+        length_unit?: 'second' | 'minute' | 'hour' | 'day';
+        /**
+         * Days per bucket; give either interval or unit.
+         */
+        interval?: number;
+        /**
+         * Calendar buckets; give either interval or unit.
+         */
+        unit?: 'day' | 'week' | 'month';
+        /**
+         * A filter expression over the event, e.g. properties["plan"] == "pro" (docs/expressions.md).
+         */
+        where?: string;
+        /**
+         * A property expression to segment by, e.g. properties["$browser"].
+         */
+        on?: string;
+        /**
+         * With on: the top values kept, default 255 (1 to 10000).
+         */
+        limit?: number;
+    };
     url: '/api/2.0/funnels';
 };
 
@@ -189,7 +279,12 @@ export type FunnelsControllerFunnel1Responses = {
 export type FunnelsControllerList0Data = {
     body?: never;
     path?: never;
-    query?: never;
+    query?: {
+        /**
+         * The project. Required with service-account credentials; a project secret implies it.
+         */
+        project_id?: number;
+    };
     url: '/api/query/funnels/list';
 };
 
@@ -200,7 +295,12 @@ export type FunnelsControllerList0Responses = {
 export type FunnelsControllerList1Data = {
     body?: never;
     path?: never;
-    query?: never;
+    query?: {
+        /**
+         * The project. Required with service-account credentials; a project secret implies it.
+         */
+        project_id?: number;
+    };
     url: '/api/2.0/funnels/list';
 };
 
@@ -211,7 +311,56 @@ export type FunnelsControllerList1Responses = {
 export type RetentionControllerCohorts0Data = {
     body?: never;
     path?: never;
-    query?: never;
+    query: {
+        /**
+         * The project. Required with service-account credentials; a project secret implies it.
+         */
+        project_id?: number;
+        /**
+         * First day, yyyy-mm-dd, inclusive (UTC).
+         */
+        from_date: string;
+        /**
+         * Last day, yyyy-mm-dd, inclusive (UTC).
+         */
+        to_date: string;
+        /**
+         * birth (default): users counted from born_event; compounded: from any event.
+         */
+        retention_type?: 'birth' | 'compounded';
+        /**
+         * The event that puts a user in a cohort; required for birth retention.
+         */
+        born_event?: string;
+        /**
+         * The returning event (default: any event).
+         */
+        event?: string;
+        /**
+         * A filter expression on the born event.
+         */
+        born_where?: string;
+        /**
+         * A filter expression over the event, e.g. properties["plan"] == "pro" (docs/expressions.md).
+         */
+        where?: string;
+        /**
+         * Days per bucket; give either interval or unit.
+         */
+        interval?: number;
+        /**
+         * Calendar buckets; give either interval or unit.
+         */
+        unit?: 'day' | 'week' | 'month';
+        /**
+         * How many buckets after birth (0 to 1000, default 1).
+         */
+        interval_count?: number;
+        /**
+         * Count a user in every bucket up to their last return; default false.
+         */
+        unbounded_retention?: boolean;
+    };
     url: '/api/query/retention';
 };
 
@@ -222,7 +371,56 @@ export type RetentionControllerCohorts0Responses = {
 export type RetentionControllerCohorts1Data = {
     body?: never;
     path?: never;
-    query?: never;
+    query: {
+        /**
+         * The project. Required with service-account credentials; a project secret implies it.
+         */
+        project_id?: number;
+        /**
+         * First day, yyyy-mm-dd, inclusive (UTC).
+         */
+        from_date: string;
+        /**
+         * Last day, yyyy-mm-dd, inclusive (UTC).
+         */
+        to_date: string;
+        /**
+         * birth (default): users counted from born_event; compounded: from any event.
+         */
+        retention_type?: 'birth' | 'compounded';
+        /**
+         * The event that puts a user in a cohort; required for birth retention.
+         */
+        born_event?: string;
+        /**
+         * The returning event (default: any event).
+         */
+        event?: string;
+        /**
+         * A filter expression on the born event.
+         */
+        born_where?: string;
+        /**
+         * A filter expression over the event, e.g. properties["plan"] == "pro" (docs/expressions.md).
+         */
+        where?: string;
+        /**
+         * Days per bucket; give either interval or unit.
+         */
+        interval?: number;
+        /**
+         * Calendar buckets; give either interval or unit.
+         */
+        unit?: 'day' | 'week' | 'month';
+        /**
+         * How many buckets after birth (0 to 1000, default 1).
+         */
+        interval_count?: number;
+        /**
+         * Count a user in every bucket up to their last return; default false.
+         */
+        unbounded_retention?: boolean;
+    };
     url: '/api/2.0/retention';
 };
 
@@ -233,7 +431,36 @@ export type RetentionControllerCohorts1Responses = {
 export type RetentionControllerAddiction0Data = {
     body?: never;
     path?: never;
-    query?: never;
+    query: {
+        /**
+         * The project. Required with service-account credentials; a project secret implies it.
+         */
+        project_id?: number;
+        /**
+         * First day, yyyy-mm-dd, inclusive (UTC).
+         */
+        from_date: string;
+        /**
+         * Last day, yyyy-mm-dd, inclusive (UTC).
+         */
+        to_date: string;
+        /**
+         * The event counted (default: any event).
+         */
+        event?: string;
+        /**
+         * A filter expression over the event, e.g. properties["plan"] == "pro" (docs/expressions.md).
+         */
+        where?: string;
+        /**
+         * The period users are grouped by; default day.
+         */
+        unit?: 'day' | 'week' | 'month';
+        /**
+         * What is counted in each period; default day.
+         */
+        addiction_unit?: 'hour' | 'day';
+    };
     url: '/api/query/retention/addiction';
 };
 
@@ -244,7 +471,36 @@ export type RetentionControllerAddiction0Responses = {
 export type RetentionControllerAddiction1Data = {
     body?: never;
     path?: never;
-    query?: never;
+    query: {
+        /**
+         * The project. Required with service-account credentials; a project secret implies it.
+         */
+        project_id?: number;
+        /**
+         * First day, yyyy-mm-dd, inclusive (UTC).
+         */
+        from_date: string;
+        /**
+         * Last day, yyyy-mm-dd, inclusive (UTC).
+         */
+        to_date: string;
+        /**
+         * The event counted (default: any event).
+         */
+        event?: string;
+        /**
+         * A filter expression over the event, e.g. properties["plan"] == "pro" (docs/expressions.md).
+         */
+        where?: string;
+        /**
+         * The period users are grouped by; default day.
+         */
+        unit?: 'day' | 'week' | 'month';
+        /**
+         * What is counted in each period; default day.
+         */
+        addiction_unit?: 'hour' | 'day';
+    };
     url: '/api/2.0/retention/addiction';
 };
 
@@ -255,7 +511,44 @@ export type RetentionControllerAddiction1Responses = {
 export type SegmentationControllerSegment0Data = {
     body?: never;
     path?: never;
-    query?: never;
+    query: {
+        /**
+         * The project. Required with service-account credentials; a project secret implies it.
+         */
+        project_id?: number;
+        /**
+         * The event name.
+         */
+        event: string;
+        /**
+         * First day, yyyy-mm-dd, inclusive (UTC).
+         */
+        from_date: string;
+        /**
+         * Last day, yyyy-mm-dd, inclusive (UTC).
+         */
+        to_date: string;
+        /**
+         * The period of each value; default day (hourly series span at most 31 days).
+         */
+        unit?: 'hour' | 'day' | 'week' | 'month';
+        /**
+         * general counts events, unique counts users, average is events per user; default general.
+         */
+        type?: 'general' | 'unique' | 'average';
+        /**
+         * A filter expression over the event, e.g. properties["plan"] == "pro" (docs/expressions.md).
+         */
+        where?: string;
+        /**
+         * A property expression to segment by, e.g. properties["$browser"].
+         */
+        on?: string;
+        /**
+         * With on: the top values kept, default 60 (1 to 10000).
+         */
+        limit?: number;
+    };
     url: '/api/query/segmentation';
 };
 
@@ -266,7 +559,44 @@ export type SegmentationControllerSegment0Responses = {
 export type SegmentationControllerSegment1Data = {
     body?: never;
     path?: never;
-    query?: never;
+    query: {
+        /**
+         * The project. Required with service-account credentials; a project secret implies it.
+         */
+        project_id?: number;
+        /**
+         * The event name.
+         */
+        event: string;
+        /**
+         * First day, yyyy-mm-dd, inclusive (UTC).
+         */
+        from_date: string;
+        /**
+         * Last day, yyyy-mm-dd, inclusive (UTC).
+         */
+        to_date: string;
+        /**
+         * The period of each value; default day (hourly series span at most 31 days).
+         */
+        unit?: 'hour' | 'day' | 'week' | 'month';
+        /**
+         * general counts events, unique counts users, average is events per user; default general.
+         */
+        type?: 'general' | 'unique' | 'average';
+        /**
+         * A filter expression over the event, e.g. properties["plan"] == "pro" (docs/expressions.md).
+         */
+        where?: string;
+        /**
+         * A property expression to segment by, e.g. properties["$browser"].
+         */
+        on?: string;
+        /**
+         * With on: the top values kept, default 60 (1 to 10000).
+         */
+        limit?: number;
+    };
     url: '/api/2.0/segmentation';
 };
 
@@ -277,7 +607,40 @@ export type SegmentationControllerSegment1Responses = {
 export type SegmentationControllerNumeric0Data = {
     body?: never;
     path?: never;
-    query?: never;
+    query: {
+        /**
+         * The project. Required with service-account credentials; a project secret implies it.
+         */
+        project_id?: number;
+        /**
+         * The event name.
+         */
+        event: string;
+        /**
+         * First day, yyyy-mm-dd, inclusive (UTC).
+         */
+        from_date: string;
+        /**
+         * Last day, yyyy-mm-dd, inclusive (UTC).
+         */
+        to_date: string;
+        /**
+         * A numeric property expression, e.g. properties["amount"].
+         */
+        on: string;
+        /**
+         * The period of each value; default day (hourly series span at most 31 days).
+         */
+        unit?: 'hour' | 'day' | 'week' | 'month';
+        /**
+         * general counts events, unique counts users, average is events per user; default general.
+         */
+        type?: 'general' | 'unique' | 'average';
+        /**
+         * A filter expression over the event, e.g. properties["plan"] == "pro" (docs/expressions.md).
+         */
+        where?: string;
+    };
     url: '/api/query/segmentation/numeric';
 };
 
@@ -288,7 +651,40 @@ export type SegmentationControllerNumeric0Responses = {
 export type SegmentationControllerNumeric1Data = {
     body?: never;
     path?: never;
-    query?: never;
+    query: {
+        /**
+         * The project. Required with service-account credentials; a project secret implies it.
+         */
+        project_id?: number;
+        /**
+         * The event name.
+         */
+        event: string;
+        /**
+         * First day, yyyy-mm-dd, inclusive (UTC).
+         */
+        from_date: string;
+        /**
+         * Last day, yyyy-mm-dd, inclusive (UTC).
+         */
+        to_date: string;
+        /**
+         * A numeric property expression, e.g. properties["amount"].
+         */
+        on: string;
+        /**
+         * The period of each value; default day (hourly series span at most 31 days).
+         */
+        unit?: 'hour' | 'day' | 'week' | 'month';
+        /**
+         * general counts events, unique counts users, average is events per user; default general.
+         */
+        type?: 'general' | 'unique' | 'average';
+        /**
+         * A filter expression over the event, e.g. properties["plan"] == "pro" (docs/expressions.md).
+         */
+        where?: string;
+    };
     url: '/api/2.0/segmentation/numeric';
 };
 
@@ -299,7 +695,36 @@ export type SegmentationControllerNumeric1Responses = {
 export type SegmentationControllerSum0Data = {
     body?: never;
     path?: never;
-    query?: never;
+    query: {
+        /**
+         * The project. Required with service-account credentials; a project secret implies it.
+         */
+        project_id?: number;
+        /**
+         * The event name.
+         */
+        event: string;
+        /**
+         * First day, yyyy-mm-dd, inclusive (UTC).
+         */
+        from_date: string;
+        /**
+         * Last day, yyyy-mm-dd, inclusive (UTC).
+         */
+        to_date: string;
+        /**
+         * A numeric property expression, e.g. properties["amount"].
+         */
+        on: string;
+        /**
+         * The period of each value; default day (hourly series span at most 31 days).
+         */
+        unit?: 'hour' | 'day' | 'week' | 'month';
+        /**
+         * A filter expression over the event, e.g. properties["plan"] == "pro" (docs/expressions.md).
+         */
+        where?: string;
+    };
     url: '/api/query/segmentation/sum';
 };
 
@@ -310,7 +735,36 @@ export type SegmentationControllerSum0Responses = {
 export type SegmentationControllerSum1Data = {
     body?: never;
     path?: never;
-    query?: never;
+    query: {
+        /**
+         * The project. Required with service-account credentials; a project secret implies it.
+         */
+        project_id?: number;
+        /**
+         * The event name.
+         */
+        event: string;
+        /**
+         * First day, yyyy-mm-dd, inclusive (UTC).
+         */
+        from_date: string;
+        /**
+         * Last day, yyyy-mm-dd, inclusive (UTC).
+         */
+        to_date: string;
+        /**
+         * A numeric property expression, e.g. properties["amount"].
+         */
+        on: string;
+        /**
+         * The period of each value; default day (hourly series span at most 31 days).
+         */
+        unit?: 'hour' | 'day' | 'week' | 'month';
+        /**
+         * A filter expression over the event, e.g. properties["plan"] == "pro" (docs/expressions.md).
+         */
+        where?: string;
+    };
     url: '/api/2.0/segmentation/sum';
 };
 
@@ -321,7 +775,36 @@ export type SegmentationControllerSum1Responses = {
 export type SegmentationControllerAverage0Data = {
     body?: never;
     path?: never;
-    query?: never;
+    query: {
+        /**
+         * The project. Required with service-account credentials; a project secret implies it.
+         */
+        project_id?: number;
+        /**
+         * The event name.
+         */
+        event: string;
+        /**
+         * First day, yyyy-mm-dd, inclusive (UTC).
+         */
+        from_date: string;
+        /**
+         * Last day, yyyy-mm-dd, inclusive (UTC).
+         */
+        to_date: string;
+        /**
+         * A numeric property expression, e.g. properties["amount"].
+         */
+        on: string;
+        /**
+         * The period of each value; default day (hourly series span at most 31 days).
+         */
+        unit?: 'hour' | 'day' | 'week' | 'month';
+        /**
+         * A filter expression over the event, e.g. properties["plan"] == "pro" (docs/expressions.md).
+         */
+        where?: string;
+    };
     url: '/api/query/segmentation/average';
 };
 
@@ -332,7 +815,36 @@ export type SegmentationControllerAverage0Responses = {
 export type SegmentationControllerAverage1Data = {
     body?: never;
     path?: never;
-    query?: never;
+    query: {
+        /**
+         * The project. Required with service-account credentials; a project secret implies it.
+         */
+        project_id?: number;
+        /**
+         * The event name.
+         */
+        event: string;
+        /**
+         * First day, yyyy-mm-dd, inclusive (UTC).
+         */
+        from_date: string;
+        /**
+         * Last day, yyyy-mm-dd, inclusive (UTC).
+         */
+        to_date: string;
+        /**
+         * A numeric property expression, e.g. properties["amount"].
+         */
+        on: string;
+        /**
+         * The period of each value; default day (hourly series span at most 31 days).
+         */
+        unit?: 'hour' | 'day' | 'week' | 'month';
+        /**
+         * A filter expression over the event, e.g. properties["plan"] == "pro" (docs/expressions.md).
+         */
+        where?: string;
+    };
     url: '/api/2.0/segmentation/average';
 };
 
@@ -343,7 +855,36 @@ export type SegmentationControllerAverage1Responses = {
 export type SegmentationControllerEvents0Data = {
     body?: never;
     path?: never;
-    query?: never;
+    query: {
+        /**
+         * The project. Required with service-account credentials; a project secret implies it.
+         */
+        project_id?: number;
+        /**
+         * A JSON array of event names, each its own series.
+         */
+        event: string;
+        /**
+         * The period of each value; default day (hourly series span at most 31 days).
+         */
+        unit?: 'hour' | 'day' | 'week' | 'month';
+        /**
+         * general counts events, unique counts users, average is events per user; default general.
+         */
+        type?: 'general' | 'unique' | 'average';
+        /**
+         * First day, yyyy-mm-dd (UTC); with to_date, instead of interval.
+         */
+        from_date?: string;
+        /**
+         * Last day, yyyy-mm-dd (UTC); with from_date, instead of interval.
+         */
+        to_date?: string;
+        /**
+         * The last N periods of unit up to now (default 1), when no dates are given.
+         */
+        interval?: number;
+    };
     url: '/api/query/events';
 };
 
@@ -354,7 +895,36 @@ export type SegmentationControllerEvents0Responses = {
 export type SegmentationControllerEvents1Data = {
     body?: never;
     path?: never;
-    query?: never;
+    query: {
+        /**
+         * The project. Required with service-account credentials; a project secret implies it.
+         */
+        project_id?: number;
+        /**
+         * A JSON array of event names, each its own series.
+         */
+        event: string;
+        /**
+         * The period of each value; default day (hourly series span at most 31 days).
+         */
+        unit?: 'hour' | 'day' | 'week' | 'month';
+        /**
+         * general counts events, unique counts users, average is events per user; default general.
+         */
+        type?: 'general' | 'unique' | 'average';
+        /**
+         * First day, yyyy-mm-dd (UTC); with to_date, instead of interval.
+         */
+        from_date?: string;
+        /**
+         * Last day, yyyy-mm-dd (UTC); with from_date, instead of interval.
+         */
+        to_date?: string;
+        /**
+         * The last N periods of unit up to now (default 1), when no dates are given.
+         */
+        interval?: number;
+    };
     url: '/api/2.0/events';
 };
 
@@ -365,7 +935,48 @@ export type SegmentationControllerEvents1Responses = {
 export type SegmentationControllerEventProperties0Data = {
     body?: never;
     path?: never;
-    query?: never;
+    query: {
+        /**
+         * The project. Required with service-account credentials; a project secret implies it.
+         */
+        project_id?: number;
+        /**
+         * The event name.
+         */
+        event: string;
+        /**
+         * The property to segment by.
+         */
+        name: string;
+        /**
+         * A JSON array of the values to keep.
+         */
+        values?: string;
+        /**
+         * The period of each value; default day (hourly series span at most 31 days).
+         */
+        unit?: 'hour' | 'day' | 'week' | 'month';
+        /**
+         * general counts events, unique counts users, average is events per user; default general.
+         */
+        type?: 'general' | 'unique' | 'average';
+        /**
+         * First day, yyyy-mm-dd (UTC); with to_date, instead of interval.
+         */
+        from_date?: string;
+        /**
+         * Last day, yyyy-mm-dd (UTC); with from_date, instead of interval.
+         */
+        to_date?: string;
+        /**
+         * The last N periods of unit up to now (default 1), when no dates are given.
+         */
+        interval?: number;
+        /**
+         * The top values kept, default 255 (1 to 10000).
+         */
+        limit?: number;
+    };
     url: '/api/query/events/properties';
 };
 
@@ -376,7 +987,48 @@ export type SegmentationControllerEventProperties0Responses = {
 export type SegmentationControllerEventProperties1Data = {
     body?: never;
     path?: never;
-    query?: never;
+    query: {
+        /**
+         * The project. Required with service-account credentials; a project secret implies it.
+         */
+        project_id?: number;
+        /**
+         * The event name.
+         */
+        event: string;
+        /**
+         * The property to segment by.
+         */
+        name: string;
+        /**
+         * A JSON array of the values to keep.
+         */
+        values?: string;
+        /**
+         * The period of each value; default day (hourly series span at most 31 days).
+         */
+        unit?: 'hour' | 'day' | 'week' | 'month';
+        /**
+         * general counts events, unique counts users, average is events per user; default general.
+         */
+        type?: 'general' | 'unique' | 'average';
+        /**
+         * First day, yyyy-mm-dd (UTC); with to_date, instead of interval.
+         */
+        from_date?: string;
+        /**
+         * Last day, yyyy-mm-dd (UTC); with from_date, instead of interval.
+         */
+        to_date?: string;
+        /**
+         * The last N periods of unit up to now (default 1), when no dates are given.
+         */
+        interval?: number;
+        /**
+         * The top values kept, default 255 (1 to 10000).
+         */
+        limit?: number;
+    };
     url: '/api/2.0/events/properties';
 };
 
@@ -387,7 +1039,20 @@ export type SegmentationControllerEventProperties1Responses = {
 export type EventCatalogControllerNames0Data = {
     body?: never;
     path?: never;
-    query?: never;
+    query?: {
+        /**
+         * The project. Required with service-account credentials; a project secret implies it.
+         */
+        project_id?: number;
+        /**
+         * general counts events, unique counts users, average is events per user; default general.
+         */
+        type?: 'general' | 'unique' | 'average';
+        /**
+         * How many names, default 255 (1 to 10000).
+         */
+        limit?: number;
+    };
     url: '/api/query/events/names';
 };
 
@@ -398,7 +1063,20 @@ export type EventCatalogControllerNames0Responses = {
 export type EventCatalogControllerNames1Data = {
     body?: never;
     path?: never;
-    query?: never;
+    query?: {
+        /**
+         * The project. Required with service-account credentials; a project secret implies it.
+         */
+        project_id?: number;
+        /**
+         * general counts events, unique counts users, average is events per user; default general.
+         */
+        type?: 'general' | 'unique' | 'average';
+        /**
+         * How many names, default 255 (1 to 10000).
+         */
+        limit?: number;
+    };
     url: '/api/2.0/events/names';
 };
 
@@ -409,7 +1087,20 @@ export type EventCatalogControllerNames1Responses = {
 export type EventCatalogControllerTopProperties0Data = {
     body?: never;
     path?: never;
-    query?: never;
+    query: {
+        /**
+         * The project. Required with service-account credentials; a project secret implies it.
+         */
+        project_id?: number;
+        /**
+         * The event name.
+         */
+        event: string;
+        /**
+         * How many properties, default 10 (1 to 10000).
+         */
+        limit?: number;
+    };
     url: '/api/query/events/properties/top';
 };
 
@@ -420,7 +1111,20 @@ export type EventCatalogControllerTopProperties0Responses = {
 export type EventCatalogControllerTopProperties1Data = {
     body?: never;
     path?: never;
-    query?: never;
+    query: {
+        /**
+         * The project. Required with service-account credentials; a project secret implies it.
+         */
+        project_id?: number;
+        /**
+         * The event name.
+         */
+        event: string;
+        /**
+         * How many properties, default 10 (1 to 10000).
+         */
+        limit?: number;
+    };
     url: '/api/2.0/events/properties/top';
 };
 
@@ -431,7 +1135,24 @@ export type EventCatalogControllerTopProperties1Responses = {
 export type EventCatalogControllerValues0Data = {
     body?: never;
     path?: never;
-    query?: never;
+    query: {
+        /**
+         * The project. Required with service-account credentials; a project secret implies it.
+         */
+        project_id?: number;
+        /**
+         * The event name.
+         */
+        event: string;
+        /**
+         * The property.
+         */
+        name: string;
+        /**
+         * How many values, default 255 (1 to 10000).
+         */
+        limit?: number;
+    };
     url: '/api/query/events/properties/values';
 };
 
@@ -442,7 +1163,24 @@ export type EventCatalogControllerValues0Responses = {
 export type EventCatalogControllerValues1Data = {
     body?: never;
     path?: never;
-    query?: never;
+    query: {
+        /**
+         * The project. Required with service-account credentials; a project secret implies it.
+         */
+        project_id?: number;
+        /**
+         * The event name.
+         */
+        event: string;
+        /**
+         * The property.
+         */
+        name: string;
+        /**
+         * How many values, default 255 (1 to 10000).
+         */
+        limit?: number;
+    };
     url: '/api/2.0/events/properties/values';
 };
 
@@ -453,7 +1191,16 @@ export type EventCatalogControllerValues1Responses = {
 export type InsightsControllerReport0Data = {
     body?: never;
     path?: never;
-    query?: never;
+    query: {
+        /**
+         * The project. Required with service-account credentials; a project secret implies it.
+         */
+        project_id?: number;
+        /**
+         * The saved insights report to compute.
+         */
+        bookmark_id: number;
+    };
     url: '/api/query/insights';
 };
 
@@ -464,7 +1211,16 @@ export type InsightsControllerReport0Responses = {
 export type InsightsControllerReport1Data = {
     body?: never;
     path?: never;
-    query?: never;
+    query: {
+        /**
+         * The project. Required with service-account credentials; a project secret implies it.
+         */
+        project_id?: number;
+        /**
+         * The saved insights report to compute.
+         */
+        bookmark_id: number;
+    };
     url: '/api/2.0/insights';
 };
 
@@ -475,7 +1231,12 @@ export type InsightsControllerReport1Responses = {
 export type CohortsListControllerListByGet0Data = {
     body?: never;
     path?: never;
-    query?: never;
+    query?: {
+        /**
+         * The project. Required with service-account credentials; a project secret implies it.
+         */
+        project_id?: number;
+    };
     url: '/api/query/cohorts/list';
 };
 
@@ -486,7 +1247,12 @@ export type CohortsListControllerListByGet0Responses = {
 export type CohortsListControllerList0Data = {
     body?: never;
     path?: never;
-    query?: never;
+    query?: {
+        /**
+         * The project. Required with service-account credentials; a project secret implies it.
+         */
+        project_id?: number;
+    };
     url: '/api/query/cohorts/list';
 };
 
@@ -497,7 +1263,12 @@ export type CohortsListControllerList0Responses = {
 export type CohortsListControllerListByGet1Data = {
     body?: never;
     path?: never;
-    query?: never;
+    query?: {
+        /**
+         * The project. Required with service-account credentials; a project secret implies it.
+         */
+        project_id?: number;
+    };
     url: '/api/2.0/cohorts/list';
 };
 
@@ -508,7 +1279,12 @@ export type CohortsListControllerListByGet1Responses = {
 export type CohortsListControllerList1Data = {
     body?: never;
     path?: never;
-    query?: never;
+    query?: {
+        /**
+         * The project. Required with service-account credentials; a project secret implies it.
+         */
+        project_id?: number;
+    };
     url: '/api/2.0/cohorts/list';
 };
 
@@ -519,7 +1295,56 @@ export type CohortsListControllerList1Responses = {
 export type ProfileQueryControllerQueryFromParameters0Data = {
     body?: never;
     path?: never;
-    query?: never;
+    query?: {
+        /**
+         * The project. Required with service-account credentials; a project secret implies it.
+         */
+        project_id?: number;
+        /**
+         * One profile (any id of an identity cluster: its one profile comes back).
+         */
+        distinct_id?: string;
+        /**
+         * A JSON array of at most 2000 ids.
+         */
+        distinct_ids?: string;
+        /**
+         * A group key: query that group's profiles instead of user profiles.
+         */
+        data_group_id?: string;
+        /**
+         * A filter expression over profile properties, e.g. properties["plan"] == "pro".
+         */
+        where?: string;
+        /**
+         * A JSON array of the property names to return (default: all).
+         */
+        output_properties?: string;
+        /**
+         * The members of a saved cohort: {"id": <cohort id>}, or {"raw_cohort": …}.
+         */
+        filter_by_cohort?: string;
+        /**
+         * With filter_by_cohort: members without a profile too, with empty $properties; default true.
+         */
+        include_all_users?: boolean;
+        /**
+         * Profiles as they were at this unix time (seconds).
+         */
+        as_of_timestamp?: number;
+        /**
+         * The page, from 0; pages after the first need the first page's session_id.
+         */
+        page?: number;
+        /**
+         * Profiles per page (1 to 1000, default 1000).
+         */
+        page_size?: number;
+        /**
+         * The session_id of the first page: later pages read the same snapshot.
+         */
+        session_id?: string;
+    };
     url: '/api/query/engage';
 };
 
@@ -528,7 +1353,56 @@ export type ProfileQueryControllerQueryFromParameters0Responses = {
 };
 
 export type ProfileQueryControllerQueryFromForm0Data = {
-    body?: never;
+    body?: {
+        /**
+         * The project. Required with service-account credentials; a project secret implies it.
+         */
+        project_id?: number;
+        /**
+         * One profile (any id of an identity cluster: its one profile comes back).
+         */
+        distinct_id?: string;
+        /**
+         * A JSON array of at most 2000 ids.
+         */
+        distinct_ids?: string;
+        /**
+         * A group key: query that group's profiles instead of user profiles.
+         */
+        data_group_id?: string;
+        /**
+         * A filter expression over profile properties, e.g. properties["plan"] == "pro".
+         */
+        where?: string;
+        /**
+         * A JSON array of the property names to return (default: all).
+         */
+        output_properties?: string;
+        /**
+         * The members of a saved cohort: {"id": <cohort id>}, or {"raw_cohort": …}.
+         */
+        filter_by_cohort?: string;
+        /**
+         * With filter_by_cohort: members without a profile too, with empty $properties; default true.
+         */
+        include_all_users?: boolean;
+        /**
+         * Profiles as they were at this unix time (seconds).
+         */
+        as_of_timestamp?: number;
+        /**
+         * The page, from 0; pages after the first need the first page's session_id.
+         */
+        page?: number;
+        /**
+         * Profiles per page (1 to 1000, default 1000).
+         */
+        page_size?: number;
+        /**
+         * The session_id of the first page: later pages read the same snapshot.
+         */
+        session_id?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/query/engage';
@@ -541,7 +1415,56 @@ export type ProfileQueryControllerQueryFromForm0Responses = {
 export type ProfileQueryControllerQueryFromParameters1Data = {
     body?: never;
     path?: never;
-    query?: never;
+    query?: {
+        /**
+         * The project. Required with service-account credentials; a project secret implies it.
+         */
+        project_id?: number;
+        /**
+         * One profile (any id of an identity cluster: its one profile comes back).
+         */
+        distinct_id?: string;
+        /**
+         * A JSON array of at most 2000 ids.
+         */
+        distinct_ids?: string;
+        /**
+         * A group key: query that group's profiles instead of user profiles.
+         */
+        data_group_id?: string;
+        /**
+         * A filter expression over profile properties, e.g. properties["plan"] == "pro".
+         */
+        where?: string;
+        /**
+         * A JSON array of the property names to return (default: all).
+         */
+        output_properties?: string;
+        /**
+         * The members of a saved cohort: {"id": <cohort id>}, or {"raw_cohort": …}.
+         */
+        filter_by_cohort?: string;
+        /**
+         * With filter_by_cohort: members without a profile too, with empty $properties; default true.
+         */
+        include_all_users?: boolean;
+        /**
+         * Profiles as they were at this unix time (seconds).
+         */
+        as_of_timestamp?: number;
+        /**
+         * The page, from 0; pages after the first need the first page's session_id.
+         */
+        page?: number;
+        /**
+         * Profiles per page (1 to 1000, default 1000).
+         */
+        page_size?: number;
+        /**
+         * The session_id of the first page: later pages read the same snapshot.
+         */
+        session_id?: string;
+    };
     url: '/api/2.0/engage';
 };
 
@@ -550,7 +1473,56 @@ export type ProfileQueryControllerQueryFromParameters1Responses = {
 };
 
 export type ProfileQueryControllerQueryFromForm1Data = {
-    body?: never;
+    body?: {
+        /**
+         * The project. Required with service-account credentials; a project secret implies it.
+         */
+        project_id?: number;
+        /**
+         * One profile (any id of an identity cluster: its one profile comes back).
+         */
+        distinct_id?: string;
+        /**
+         * A JSON array of at most 2000 ids.
+         */
+        distinct_ids?: string;
+        /**
+         * A group key: query that group's profiles instead of user profiles.
+         */
+        data_group_id?: string;
+        /**
+         * A filter expression over profile properties, e.g. properties["plan"] == "pro".
+         */
+        where?: string;
+        /**
+         * A JSON array of the property names to return (default: all).
+         */
+        output_properties?: string;
+        /**
+         * The members of a saved cohort: {"id": <cohort id>}, or {"raw_cohort": …}.
+         */
+        filter_by_cohort?: string;
+        /**
+         * With filter_by_cohort: members without a profile too, with empty $properties; default true.
+         */
+        include_all_users?: boolean;
+        /**
+         * Profiles as they were at this unix time (seconds).
+         */
+        as_of_timestamp?: number;
+        /**
+         * The page, from 0; pages after the first need the first page's session_id.
+         */
+        page?: number;
+        /**
+         * Profiles per page (1 to 1000, default 1000).
+         */
+        page_size?: number;
+        /**
+         * The session_id of the first page: later pages read the same snapshot.
+         */
+        session_id?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/2.0/engage';
@@ -563,7 +1535,36 @@ export type ProfileQueryControllerQueryFromForm1Responses = {
 export type ExportControllerExportData = {
     body?: never;
     path?: never;
-    query?: never;
+    query: {
+        /**
+         * The project. Required with service-account credentials; a project secret implies it.
+         */
+        project_id?: number;
+        /**
+         * First day, yyyy-mm-dd, inclusive (UTC).
+         */
+        from_date: string;
+        /**
+         * Last day, yyyy-mm-dd, inclusive (UTC).
+         */
+        to_date: string;
+        /**
+         * A JSON array of event names to keep.
+         */
+        event?: string;
+        /**
+         * A filter expression over the event, e.g. properties["plan"] == "pro" (the real API names it `where`).
+         */
+        where?: string;
+        /**
+         * At most this many events (1 to 100000).
+         */
+        limit?: number;
+        /**
+         * Event times in milliseconds instead of seconds; default false.
+         */
+        time_in_ms?: boolean;
+    };
     url: '/api/2.0/export';
 };
 
@@ -581,6 +1582,83 @@ export type DownloadsControllerDownloadData = {
 };
 
 export type DownloadsControllerDownloadResponses = {
+    200: unknown;
+};
+
+export type PipelinesControllerCreateData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/2.0/nessie/pipeline/create';
+};
+
+export type PipelinesControllerCreateResponses = {
+    200: unknown;
+};
+
+export type PipelinesControllerJobsData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/2.0/nessie/pipeline/jobs';
+};
+
+export type PipelinesControllerJobsResponses = {
+    200: unknown;
+};
+
+export type PipelinesControllerPauseData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/2.0/nessie/pipeline/pause';
+};
+
+export type PipelinesControllerPauseResponses = {
+    200: unknown;
+};
+
+export type PipelinesControllerResumeData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/2.0/nessie/pipeline/resume';
+};
+
+export type PipelinesControllerResumeResponses = {
+    200: unknown;
+};
+
+export type PipelinesControllerCancelData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/2.0/nessie/pipeline/cancel';
+};
+
+export type PipelinesControllerCancelResponses = {
+    200: unknown;
+};
+
+export type PipelinesControllerStatusData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/2.0/nessie/pipeline/status';
+};
+
+export type PipelinesControllerStatusResponses = {
+    200: unknown;
+};
+
+export type PipelinesControllerTimelineData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/2.0/nessie/pipeline/timeline';
+};
+
+export type PipelinesControllerTimelineResponses = {
     200: unknown;
 };
 
@@ -1227,6 +2305,184 @@ export type GroupKeysControllerRemoveData = {
 };
 
 export type GroupKeysControllerRemoveResponses = {
+    200: unknown;
+};
+
+export type WarehouseImportsControllerCreateEventsData = {
+    body?: never;
+    path: {
+        projectId: number;
+    };
+    query?: never;
+    url: '/api/app/projects/{projectId}/warehouse-sources/imports/event-stream';
+};
+
+export type WarehouseImportsControllerCreateEventsResponses = {
+    200: unknown;
+};
+
+export type WarehouseImportsControllerCreatePeopleData = {
+    body?: never;
+    path: {
+        projectId: number;
+    };
+    query?: never;
+    url: '/api/app/projects/{projectId}/warehouse-sources/imports/people';
+};
+
+export type WarehouseImportsControllerCreatePeopleResponses = {
+    200: unknown;
+};
+
+export type WarehouseImportsControllerCreateGroupsData = {
+    body?: never;
+    path: {
+        projectId: number;
+    };
+    query?: never;
+    url: '/api/app/projects/{projectId}/warehouse-sources/imports/groups';
+};
+
+export type WarehouseImportsControllerCreateGroupsResponses = {
+    200: unknown;
+};
+
+export type WarehouseImportsControllerListData = {
+    body?: never;
+    path: {
+        projectId: number;
+    };
+    query?: never;
+    url: '/api/app/projects/{projectId}/warehouse-sources/imports';
+};
+
+export type WarehouseImportsControllerListResponses = {
+    200: unknown;
+};
+
+export type WarehouseImportsControllerDeleteData = {
+    body?: never;
+    path: {
+        importId: number;
+        projectId: number;
+    };
+    query: {
+        delete_data: string;
+    };
+    url: '/api/app/projects/{projectId}/warehouse-sources/imports/{importId}';
+};
+
+export type WarehouseImportsControllerDeleteResponses = {
+    200: unknown;
+};
+
+export type WarehouseImportsControllerGetData = {
+    body?: never;
+    path: {
+        importId: number;
+        projectId: number;
+    };
+    query?: never;
+    url: '/api/app/projects/{projectId}/warehouse-sources/imports/{importId}';
+};
+
+export type WarehouseImportsControllerGetResponses = {
+    200: unknown;
+};
+
+export type WarehouseImportsControllerUpdateData = {
+    body?: never;
+    path: {
+        importId: number;
+        projectId: number;
+    };
+    query?: never;
+    url: '/api/app/projects/{projectId}/warehouse-sources/imports/{importId}';
+};
+
+export type WarehouseImportsControllerUpdateResponses = {
+    200: unknown;
+};
+
+export type WarehouseImportsControllerHistoryData = {
+    body?: never;
+    path: {
+        importId: number;
+        projectId: number;
+    };
+    query?: never;
+    url: '/api/app/projects/{projectId}/warehouse-sources/imports/{importId}/history';
+};
+
+export type WarehouseImportsControllerHistoryResponses = {
+    200: unknown;
+};
+
+export type WarehouseImportsControllerManualSyncData = {
+    body?: never;
+    path: {
+        importId: number;
+        projectId: number;
+    };
+    query?: never;
+    url: '/api/app/projects/{projectId}/warehouse-sources/imports/{importId}/manual-sync';
+};
+
+export type WarehouseImportsControllerManualSyncResponses = {
+    200: unknown;
+};
+
+export type WarehouseSourcesControllerListData = {
+    body?: never;
+    path: {
+        projectId: number;
+    };
+    query?: never;
+    url: '/api/app/projects/{projectId}/warehouse-sources';
+};
+
+export type WarehouseSourcesControllerListResponses = {
+    200: unknown;
+};
+
+export type WarehouseSourcesControllerCreateData = {
+    body?: never;
+    path: {
+        projectId: number;
+    };
+    query?: never;
+    url: '/api/app/projects/{projectId}/warehouse-sources';
+};
+
+export type WarehouseSourcesControllerCreateResponses = {
+    201: unknown;
+};
+
+export type WarehouseSourcesControllerDeleteData = {
+    body?: never;
+    path: {
+        sourceId: number;
+        projectId: number;
+    };
+    query?: never;
+    url: '/api/app/projects/{projectId}/warehouse-sources/{sourceId}';
+};
+
+export type WarehouseSourcesControllerDeleteResponses = {
+    200: unknown;
+};
+
+export type WarehouseSourcesControllerGetData = {
+    body?: never;
+    path: {
+        sourceId: number;
+        projectId: number;
+    };
+    query?: never;
+    url: '/api/app/projects/{projectId}/warehouse-sources/{sourceId}';
+};
+
+export type WarehouseSourcesControllerGetResponses = {
     200: unknown;
 };
 
