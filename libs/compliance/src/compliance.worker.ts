@@ -19,9 +19,9 @@ export const retrievalKey = (job: ComplianceJob) => `data-retrievals/${job.proje
 
 /**
  * Runs compliance jobs: PENDING → STAGING (bounds fixed at the request, ids expanded to their
- * identity clusters) → STARTED (no way
- * back) → SUCCESS, or FAILURE once the last attempt failed. Attempts are idempotent: deletions are
- * bounded by the request time, retrieval files have one name per job.
+ * identity clusters) → STARTED (no way back) → SUCCESS, or FAILURE once the last attempt failed.
+ * Attempts are idempotent: deletions are bounded by the request time, retrieval files have one
+ * name per job.
  */
 @Injectable()
 export class ComplianceWorker implements OnModuleInit {

@@ -27,6 +27,10 @@ import { ProfilesRepository } from './profiles.repository';
 @Module({ providers: [ProfileMetrics], exports: [ProfileMetrics] })
 class ProfileMetricsModule {}
 
+/** The two profile stores' repositories, one instance each for the writer and the fold. */
+@Module({ providers: [ProfilesRepository, ProfilesMirrorRepository], exports: [ProfilesRepository, ProfilesMirrorRepository] })
+class ProfileRepositoriesModule {}
+
 /**
  * Profile folding after identity merges, as the identity writer's merge hook. Global because the
  * identity lib cannot import this one (profiles already import identity): wherever the identity
@@ -34,16 +38,17 @@ class ProfileMetricsModule {}
  */
 @Global()
 @Module({
-  providers: [ProfilesRepository, ProfilesMirrorRepository, { provide: IdentityMergeHook, useClass: ProfileFolder }],
+  imports: [ProfileRepositoriesModule],
+  providers: [{ provide: IdentityMergeHook, useClass: ProfileFolder }],
   exports: [IdentityMergeHook],
 })
 class ProfileFoldModule {}
 
 /** The Postgres profiles, their ClickHouse mirror, and the code that applies updates to both. */
 @Module({
-  imports: [ProfileMetricsModule, ProfileFoldModule],
-  providers: [ProfilesRepository, ProfilesMirrorRepository, ProfileWriter, IdentityRepository],
-  exports: [ProfilesRepository, ProfilesMirrorRepository, ProfileWriter, IdentityRepository],
+  imports: [ProfileMetricsModule, ProfileRepositoriesModule, ProfileFoldModule],
+  providers: [ProfileWriter, IdentityRepository],
+  exports: [ProfileRepositoriesModule, ProfileWriter, IdentityRepository],
 })
 export class ProfileStoreModule {}
 
