@@ -1,11 +1,13 @@
 import { AuthModule } from '@analytics/auth';
 import { jsonBody } from '@analytics/http';
+import { IdentityRepository } from '@analytics/identity';
 import { ObjectStoreModule } from '@analytics/object-store';
 import { GroupKeyRegistryModule } from '@analytics/profiles';
 import { RateLimitsModule } from '@analytics/rate-limits';
 import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { ComplianceAccessGuard } from './compliance-access.guard';
 import { ComplianceJobsRepository } from './compliance-jobs.repository';
+import { ComplianceStaging } from './compliance-staging';
 import { COMPLIANCE_SETTINGS, ComplianceSettings, DEFAULT_COMPLIANCE_SETTINGS } from './compliance-settings';
 import { DataDeletionsController, DataRetrievalsController } from './compliance.controller';
 import { ComplianceService } from './compliance.service';
@@ -30,8 +32,10 @@ export class ComplianceModule implements NestModule {
         ComplianceAccessGuard,
         ComplianceJobsRepository,
         ComplianceService,
+        ComplianceStaging,
         ComplianceWorker,
         DeletionRepository,
+        IdentityRepository,
         RetrievalRepository,
         WriterProgress,
       ],

@@ -4,11 +4,11 @@ import { GroupKeysService } from '@analytics/profiles';
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { ComplianceJob, ComplianceKind, FINISHED } from './compliance-job';
 import { ComplianceJobsRepository } from './compliance-jobs.repository';
+import { ComplianceStaging } from './compliance-staging';
 import { COMPLIANCE_SETTINGS, ComplianceSettings } from './compliance-settings';
 import { queueOf } from './compliance.service';
 import { DeletionRepository } from './deletion.repository';
 import { RetrievalRepository } from './retrieval.repository';
-import { WriterProgress } from './writer-progress';
 
 interface WorkItem {
   id: string;
@@ -18,9 +18,10 @@ interface WorkItem {
 export const retrievalKey = (job: ComplianceJob) => `data-retrievals/${job.projectId}/${job.id}.ndjson.gz`;
 
 /**
- * Runs compliance jobs: PENDING → STAGING (ids and bounds fixed at the request) → STARTED (no way
- * back) → SUCCESS, or FAILURE once the last attempt failed. Attempts are idempotent: deletions are
- * bounded by the request time, retrieval files have one name per job.
+ * Runs compliance jobs: PENDING → STAGING (bounds fixed at the request, ids expanded to their
+ * identity clusters) → STARTED (no way back) → SUCCESS, or FAILURE once the last attempt failed.
+ * Attempts are idempotent: deletions are bounded by the request time, retrieval files have one
+ * name per job.
  */
 @Injectable()
 export class ComplianceWorker implements OnModuleInit {
@@ -33,7 +34,7 @@ export class ComplianceWorker implements OnModuleInit {
     private readonly retrievals: RetrievalRepository,
     private readonly links: DownloadLinks,
     @Inject(COMPLIANCE_SETTINGS) private readonly settings: ComplianceSettings,
-    private readonly writers: WriterProgress,
+    private readonly staging: ComplianceStaging,
     private readonly groupKeys: GroupKeysService,
   ) {}
 
@@ -50,12 +51,12 @@ export class ComplianceWorker implements OnModuleInit {
     if (!job || FINISHED.includes(job.status)) return;
     await this.jobs.transition(job.id, ['PENDING'], 'STAGING');
     try {
-      // Still cancellable while the writers catch up with what was acknowledged before the request.
-      if (job.kind === 'deletion') await this.writers.waitFor(await this.writers.produced(), { timeoutMs: this.settings.writerWaitSeconds * 1000, signal: item.signal });
+      // Still cancellable while the writers catch up and the ids are expanded to their identity clusters.
+      const distinctIds = await this.staging.scope(job, item.signal);
       // A cancel that won the race leaves the job REVOKED: nothing is done.
       if (!(await this.jobs.transition(job.id, ['STAGING', 'STARTED'], 'STARTED'))) return;
-      if (job.kind === 'deletion') await this.delete(job, item.signal);
-      else await this.retrieve(job, item.signal);
+      if (job.kind === 'deletion') await this.delete(job, distinctIds, item.signal);
+      else await this.retrieve(job, distinctIds, item.signal);
     } catch (error) {
       const reason = (error as Error).message;
       if (item.attempt <= this.settings.retryLimit) throw error;
@@ -64,19 +65,20 @@ export class ComplianceWorker implements OnModuleInit {
     }
   }
 
-  private async delete(job: ComplianceJob, signal: AbortSignal): Promise<void> {
-    const scope = { projectId: job.projectId, distinctIds: job.distinctIds, ingestedBefore: job.requestedAt };
+  /** `distinctIds`: the requested ids and every id of their clusters; the job record keeps the requested ones (the status answers with them). */
+  private async delete(job: ComplianceJob, distinctIds: string[], signal: AbortSignal): Promise<void> {
+    const scope = { projectId: job.projectId, distinctIds, ingestedBefore: job.requestedAt };
     await this.deletions.delete(scope, signal);
     const left = Object.entries(await this.deletions.remaining(scope, signal)).filter(([, n]) => n > 0);
     if (left.length) throw new Error(`rows left after the delete: ${left.map(([table, n]) => `${table} ${n}`).join(', ')}`);
     await this.jobs.transition(job.id, ['STARTED'], 'SUCCESS');
   }
 
-  private async retrieve(job: ComplianceJob, signal: AbortSignal): Promise<void> {
+  private async retrieve(job: ComplianceJob, distinctIds: string[], signal: AbortSignal): Promise<void> {
     const key = retrievalKey(job);
     const since = job.complianceType === 'CCPA' ? new Date(job.requestedAt.getTime() - this.settings.ccpaWindowDays * 86_400_000) : undefined;
     const groupKeys = (await this.groupKeys.list(job.projectId)).map((groupKey) => groupKey.name);
-    await this.retrievals.write(key, { projectId: job.projectId, distinctIds: job.distinctIds, disclosureType: job.disclosureType, since, groupKeys }, signal);
+    await this.retrievals.write(key, { projectId: job.projectId, distinctIds, disclosureType: job.disclosureType, since, groupKeys }, signal);
     await this.jobs.transition(job.id, ['STARTED'], 'SUCCESS', { resultUrl: this.links.url(key, { ttlSeconds: this.settings.linkTtlSeconds }) });
   }
 }

@@ -21,10 +21,11 @@ export interface DistinctIdTable {
 export const DISTINCT_ID_TABLES: readonly DistinctIdTable[] = [
   { engine: 'clickhouse', table: EVENTS_TABLE, column: 'distinct_id', boundedBy: 'processed_at' },
   { engine: 'clickhouse', table: PROFILES_TABLE, column: 'profile_id', where: "group_key = ''" },
-  // Identity merge (docs/identity.md): an id's link to its person goes with it; to erase a whole
-  // person, name every id of its cluster (IdentityRepository.clusterOf).
-  { engine: 'clickhouse', table: IDENTITY_MAP_TABLE, column: 'distinct_id' },
   { engine: 'postgres', table: 'profiles', column: 'profile_id', where: "group_key = ''" },
+  // Identity merge (docs/identity.md): the worker names every id of the requested ids' clusters,
+  // and their links go too. Last, so an attempt that fails before the end finds the same clusters
+  // when it is retried.
+  { engine: 'clickhouse', table: IDENTITY_MAP_TABLE, column: 'distinct_id' },
   { engine: 'postgres', table: 'compliance_jobs', column: 'distinct_ids', kept: 'the record of the request itself, which the status endpoint answers with' },
 ];
 

@@ -22,14 +22,15 @@ describe('WriterProgress', () => {
   });
 
   it('names the partitions whose writer has not committed past what was produced', async () => {
-    const kafka = broker({ 't.events': [5, 0, 3], 't.profiles': [2] }, { 't.events-writer': [5, -1, 1], 't.profiles-writer': [-1] });
+    const kafka = broker({ 't.events': [5, 0, 3], 't.profiles': [2], 't.identities': [1] }, { 't.events-writer': [5, -1, 1], 't.profiles-writer': [-1], 't.identities-writer': [0] });
     const progress = new WriterProgress(config, kafka as never);
     const marks = (await progress.produced())!;
     expect(marks).toEqual([
       { topic: 't.events', group: 't.events-writer', partitions: [{ partition: 0, offset: 5 }, { partition: 1, offset: 0 }, { partition: 2, offset: 3 }] },
       { topic: 't.profiles', group: 't.profiles-writer', partitions: [{ partition: 0, offset: 2 }] },
+      { topic: 't.identities', group: 't.identities-writer', partitions: [{ partition: 0, offset: 1 }] },
     ]);
-    expect(await progress.behind(marks)).toEqual(['t.events[2] at 1 of 3', 't.profiles[0] at 0 of 2']);
+    expect(await progress.behind(marks)).toEqual(['t.events[2] at 1 of 3', 't.profiles[0] at 0 of 2', 't.identities[0] at 0 of 1']);
     await expect(progress.waitFor(marks, { timeoutMs: 0 })).rejects.toThrow(/have not stored.*t\.events\[2\] at 1 of 3/);
   });
 

@@ -6,10 +6,15 @@ import { setTimeout as sleep } from 'node:timers/promises';
 /** The end of each partition of the writers' topics at one moment: what had been produced by then. */
 export type ProducedMarks = { topic: string; group: string; partitions: { partition: number; offset: number }[] }[];
 
-/** What the writers consume: the topic and the group whose committed offsets say what is stored. */
+/**
+ * What the writers consume: the topic and the group whose committed offsets say what is stored.
+ * Identity links too: a deletion expands its ids to their clusters only once the links
+ * acknowledged before it are in the mapping.
+ */
 const WRITTEN: readonly [ConsumedTopicKey, ConsumerGroupKey][] = [
   ['events', 'eventsWriter'],
   ['profiles', 'profilesWriter'],
+  ['identities', 'identitiesWriter'],
 ];
 
 /** The admin calls used (a subset of kafkajs's), so tests can stand in for a broker. */
@@ -22,7 +27,7 @@ export interface KafkaOffsetsAdmin {
 
 /**
  * Lets a deletion wait until the writers have stored everything the gateways acknowledged before
- * it: the end offsets of the events and profiles topics, then the writers' committed offsets
+ * it: the end offsets of the events, profiles and identities topics, then the writers' committed offsets
  * reaching them (a writer commits only after ClickHouse/Postgres confirmed). Without a broker the
  * gateway writes before it answers, so there is nothing to wait for.
  */

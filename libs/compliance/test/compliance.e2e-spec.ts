@@ -1,3 +1,4 @@
+import { ClickHouseClient } from '@analytics/clickhouse';
 import { GroupKeysService } from '@analytics/profiles';
 import { ProjectsService } from '@analytics/projects';
 import { eventually } from '@analytics/testing';
@@ -226,6 +227,59 @@ describe('compliance jobs (GDPR/CCPA) through the API, on the real engines', () 
         { distinct_id: 'alice', sources: ['web'] },
         { distinct_id: 'bob', sources: ['android'] },
       ]);
+    });
+  });
+
+  describe('identity clusters (docs/identity.md): a job covers every id an alias maps to', () => {
+    let project: TestProject;
+    const download = async (link: string) => {
+      const url = new URL(link);
+      const response = await fetch(`${h.app.baseUrl}${url.pathname}${url.search}`);
+      return gunzipSync(Buffer.from(await response.arrayBuffer())).toString().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    };
+    const mappedIds = async () => {
+      const result = await h.app.app.get(ClickHouseClient).query({ query: 'SELECT distinct_id FROM identity_map WHERE project_id = {p:UInt32} ORDER BY distinct_id', query_params: { p: project.id }, format: 'JSONEachRow' });
+      return (await result.json<{ distinct_id: string }>()).map((row) => row.distinct_id);
+    };
+
+    beforeAll(async () => {
+      // Simplified (a new project's mode): a browsing device, then the same device signed in as user-1.
+      project = await h.project();
+      const time = nowSeconds() - 60;
+      await h.engage(project, '$device:abc', { utm_source: 'ad' });
+      await h.import(project, [
+        { event: 'Viewed', properties: { time, $device_id: 'abc', $insert_id: 'd1' } },
+        { event: 'Signed up', properties: { time: time + 1, $device_id: 'abc', $user_id: 'user-1', $insert_id: 'u1' } },
+        event('stranger', 's1'),
+      ]);
+      await h.engage(project, 'stranger', { plan: 'free' });
+      expect(await mappedIds()).toEqual(['$device:abc']);
+    });
+
+    it("retrieval for the device id holds the user's events and profile, each event under the id it was sent with", async () => {
+      const created = await create(RETRIEVALS, project, { distinct_ids: ['$device:abc'] });
+      expect(created.status).toBe(201);
+      const done = await finished(RETRIEVALS, project, created.body.results.task_id as string);
+      // The status echoes the request, as the real API does.
+      expect(done).toMatchObject({ status: 'SUCCESS', distinct_ids: ['$device:abc'] });
+      const lines = await download(done.results as string);
+      const events = lines.filter((l) => 'event' in l).map((e) => [e.properties.$insert_id, e.properties.distinct_id]);
+      expect(events.sort()).toEqual([['d1', '$device:abc'], ['u1', 'user-1']]);
+      // The device's profile was folded into the user's when they merged.
+      expect(lines.filter((l) => '$properties' in l)).toEqual([{ $distinct_id: 'user-1', $properties: expect.objectContaining({ utm_source: 'ad' }) }]);
+      expect(JSON.stringify(lines)).not.toContain('stranger');
+    });
+
+    it("deletion for the user id removes the device's events, the profile and the link; an unrelated id is untouched", async () => {
+      // One create per second per project: the retrieval above took longer than that.
+      const created = await create(DELETIONS, project, { distinct_ids: ['user-1'] });
+      expect(created.status).toBe(201);
+      expect(await finished(DELETIONS, project, created.body.results.task_id as string)).toMatchObject({ status: 'SUCCESS', distinct_ids: ['user-1'] });
+      expect(await h.eventIds(project, ['$device:abc', 'user-1'])).toEqual([]);
+      expect(await h.profileRows(project, ['$device:abc', 'user-1'])).toEqual({ postgres: 0, mirror: 0 });
+      expect(await mappedIds()).toEqual([]);
+      expect(await h.eventIds(project, ['stranger'])).toEqual(['s1']);
+      expect((await h.profileRows(project, ['stranger'])).postgres).toBe(1);
     });
   });
 });

@@ -1,5 +1,6 @@
 import { IdentityClusters, IdentityLink } from '@analytics/events';
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, Optional } from '@nestjs/common';
+import { IdentityMergeHook } from './identity-merge-hook';
 import { IdentityMetrics } from './identity-metrics';
 import { IdentityRepository } from './identity.repository';
 
@@ -12,7 +13,8 @@ export interface RefusedLink {
 /**
  * Applies identity links to the mapping, project by project and in the order given: reads the
  * clusters they touch (one query), runs the rules in memory, writes the rows that changed. Applying
- * the same links again writes nothing new, so a redelivered batch is harmless.
+ * the same links again writes nothing new, so a redelivered batch is harmless. Then the merge hook
+ * (profile folding) sees the merged ids of the clusters the batch touched.
  */
 @Injectable()
 export class IdentityWriter {
@@ -23,6 +25,8 @@ export class IdentityWriter {
   constructor(
     private readonly repository: IdentityRepository,
     private readonly metrics: IdentityMetrics,
+    /** Profile folding, when the profiles lib is mounted in this process (docs/identity.md). */
+    @Optional() private readonly hook?: IdentityMergeHook,
   ) {}
 
   apply(links: IdentityLink[]): Promise<RefusedLink[]> {
@@ -52,6 +56,8 @@ export class IdentityWriter {
       }
       const changed = clusters.changed();
       await this.repository.write(projectId, changed, version + 1);
+      const merged = clusters.rows().filter((m) => m.distinctId !== m.personId);
+      if (this.hook && merged.length) await this.hook.merged(projectId, merged.map(({ distinctId, personId }) => ({ distinctId, personId })));
       this.metrics.applied.inc(items.length);
     }
     this.metrics.refused.inc(refused.length);

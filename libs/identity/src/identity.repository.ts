@@ -62,17 +62,18 @@ export class IdentityRepository {
   }
 
   /**
-   * Every id of the cluster `distinctId` belongs to, sorted (the id alone when it was never
-   * merged): what deletion and retrieval of a person cover.
+   * Every id of the clusters the given ids belong to, sorted (an id never merged stands for
+   * itself): what deletion and retrieval of a person cover. One query however many ids.
    */
-  async clusterOf(projectId: number, distinctId: string): Promise<string[]> {
-    const rows = await this.select(
-      `SELECT distinct_id, person_id, identified_ms, linked_ms, version FROM ${IDENTITY_MAP_TABLE} FINAL
-       WHERE project_id = {project:UInt32} AND person_id = (
-         SELECT if(count() = 0, {id:String}, any(person_id)) FROM ${IDENTITY_MAP_TABLE} FINAL WHERE project_id = {project:UInt32} AND distinct_id = {id:String})`,
-      { project: projectId, id: distinctId },
-    );
-    return [...new Set([distinctId, ...rows.flatMap((r) => [r.distinct_id, r.person_id])])].sort();
+  async clustersOf(projectId: number, distinctIds: string[]): Promise<string[]> {
+    if (!distinctIds.length) return [];
+    const { members } = await this.load(projectId, distinctIds);
+    return [...new Set([...distinctIds, ...members.flatMap((m) => [m.distinctId, m.personId])])].sort();
+  }
+
+  /** Every id of the cluster `distinctId` belongs to, sorted (the id alone when it was never merged). */
+  clusterOf(projectId: number, distinctId: string): Promise<string[]> {
+    return this.clustersOf(projectId, [distinctId]);
   }
 
   private async select(query: string, params: Record<string, unknown>): Promise<MapRow[]> {

@@ -1,5 +1,6 @@
 export { IdentitiesConsumer } from './identities.consumer';
 export { decodeLink, encodeLink, linkPartition } from './identity-link-message';
+export { IdentityMergeHook, MergedId } from './identity-merge-hook';
 export { IdentityMetrics } from './identity-metrics';
 export { IdentityModule } from './identity.module';
 export { IdentityRepository } from './identity.repository';

@@ -1,9 +1,10 @@
 import { AppConfig } from '@analytics/config';
 import { parseJson } from '@analytics/events';
 import { CompiledSql, compileWhere, ExpressionError, profilesScope } from '@analytics/expression';
+import { IdentityRepository } from '@analytics/identity';
 import { CohortMembership } from '@analytics/query';
 import { Injectable } from '@nestjs/common';
-import { Properties } from './profile-update';
+import { Properties, USER_PROFILES } from './profile-update';
 import { ProfilesError, ProfilesErrorCode } from './profiles-error';
 import { CohortMembers, MirroredProperties, MirrorQuery, ProfilesMirrorRepository } from './profiles-mirror.repository';
 import { ProfileQueryRequest } from './profile-query-request';
@@ -31,6 +32,7 @@ export class ProfileQueryService {
     private readonly mirror: ProfilesMirrorRepository,
     private readonly config: AppConfig,
     private readonly membership: CohortMembership,
+    private readonly identities: IdentityRepository,
   ) {}
 
   async query(projectId: number, request: ProfileQueryRequest, signal?: AbortSignal): Promise<ProfileQueryResult> {
@@ -38,7 +40,7 @@ export class ProfileQueryService {
       projectId,
       groupKey: request.groupKey,
       snapshotMs: request.snapshotMs,
-      profileIds: request.profileIds,
+      profileIds: await this.canonicalIds(projectId, request),
       where: request.where === undefined ? undefined : compile(request.where),
       cohort: await this.cohortMembers(projectId, request),
     };
@@ -52,6 +54,17 @@ export class ProfileQueryService {
       total,
       results: rows.map((row) => result(row, request.outputProperties)),
     };
+  }
+
+  /**
+   * `distinct_id(s)` may name any id of a person: each is read as its cluster's canonical id (one
+   * query for all), whose one profile answers under that id, as the real API answers (docs/identity.md).
+   */
+  private async canonicalIds(projectId: number, request: ProfileQueryRequest): Promise<string[] | undefined> {
+    const { profileIds, groupKey } = request;
+    if (!profileIds || groupKey !== USER_PROFILES) return profileIds;
+    const canonical = await this.identities.resolve(projectId, profileIds);
+    return [...new Set(profileIds.map((id) => canonical.get(id) ?? id))];
   }
 
   /** An unknown cohort, or another project's, answers the reports lib's 404. */

@@ -60,12 +60,15 @@ export class ProfileWriter {
   /**
    * Each user profile update re-addressed to the canonical id of its cluster, so `/engage` on any id
    * of a person changes the person's one profile; `$delete` with `$ignore_alias` keeps to the id named.
+   * Resolved inside the batch's transaction under its projects' shared fold locks (see
+   * `ProfilesTransaction.lockProjects`), so a merge's profile fold never misses what this batch stores.
    */
-  private async resolved<R>(pending: PendingUpdate<R>[]): Promise<PendingUpdate<R>[]> {
+  private async resolved<R>(tx: ProfilesTransaction, pending: PendingUpdate<R>[]): Promise<PendingUpdate<R>[]> {
     if (!this.identities) return pending;
     const follows = ({ update }: PendingUpdate<R>) => update.groupKey === USER_PROFILES && !(update.op === '$delete' && update.ignoreAlias);
     const byProject = new Map<number, Set<string>>();
     for (const item of pending.filter(follows)) byProject.set(item.update.projectId, (byProject.get(item.update.projectId) ?? new Set()).add(item.update.profileId));
+    await tx.lockProjects([...byProject.keys()], 'shared');
     const canonical = new Map<number, Map<string, string>>();
     for (const [projectId, ids] of byProject) canonical.set(projectId, await this.identities.resolve(projectId, [...ids]));
     return pending.map((item) => {
@@ -77,8 +80,7 @@ export class ProfileWriter {
   /** Without a broker: the gateway's batch, stored and mirrored before it answers. */
   async apply<R>(updates: PendingUpdate<R>[]): Promise<Rejection<R>[]> {
     const stop = this.metrics.applySeconds.startTimer();
-    const resolved = await this.resolved(updates);
-    const { rejected, mirrored } = await this.profiles.transaction((tx) => this.fold(tx, resolved, []));
+    const { rejected, mirrored } = await this.profiles.transaction(async (tx) => this.fold(tx, await this.resolved(tx, updates), []));
     stop();
     await this.mirror.insert(mirrored);
     return rejected;
@@ -98,9 +100,11 @@ export class ProfileWriter {
    * for the mirror again, in case the earlier delivery stopped between Postgres and ClickHouse.
    */
   async store(batches: PartitionUpdates[]): Promise<{ rejected: Rejection<KafkaRef>[]; mirrored: MirrorProfile[] }> {
-    batches = await Promise.all(batches.map(async (batch) => ({ ...batch, updates: await this.resolved(batch.updates) })));
     const stop = this.metrics.applySeconds.startTimer();
     const result = await this.profiles.transaction(async (tx) => {
+      const resolved = await this.resolved(tx, batches.flatMap((batch) => batch.updates));
+      let at = 0;
+      batches = batches.map((batch) => ({ ...batch, updates: resolved.slice(at, (at += batch.updates.length)) }));
       const checkpoints = await tx.lockCheckpoints(batches);
       const fresh: PendingUpdate<KafkaRef>[] = [];
       const replayed: ProfileIdentity[] = [];

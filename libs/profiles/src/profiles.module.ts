@@ -1,15 +1,16 @@
 import { AuthModule } from '@analytics/auth';
 import { AppConfig, ServiceName } from '@analytics/config';
 import { jsonBody } from '@analytics/http';
-import { IdentityRepository } from '@analytics/identity';
+import { IdentityMergeHook, IdentityRepository } from '@analytics/identity';
 import { CohortMembershipModule } from '@analytics/query';
 import { RateLimitsModule } from '@analytics/rate-limits';
-import { DynamicModule, MiddlewareConsumer, Module, NestModule, Type } from '@nestjs/common';
+import { DynamicModule, Global, MiddlewareConsumer, Module, NestModule, Type } from '@nestjs/common';
 import { GroupKeysController } from './group-keys.controller';
 import { GroupKeysRepository } from './group-keys.repository';
 import { GroupKeysService } from './group-keys.service';
 import { InProcessProfileSink } from './in-process-profile.sink';
 import { KafkaProfileSink } from './kafka-profile.sink';
+import { ProfileFolder } from './profile-folder.service';
 import { ProfileGeolocator } from './profile-geolocator';
 import { ProfileIngestService } from './profile-ingest.service';
 import { ProfileMetrics } from './profile-metrics';
@@ -26,11 +27,28 @@ import { ProfilesRepository } from './profiles.repository';
 @Module({ providers: [ProfileMetrics], exports: [ProfileMetrics] })
 class ProfileMetricsModule {}
 
+/** The two profile stores' repositories, one instance each for the writer and the fold. */
+@Module({ providers: [ProfilesRepository, ProfilesMirrorRepository], exports: [ProfilesRepository, ProfilesMirrorRepository] })
+class ProfileRepositoriesModule {}
+
+/**
+ * Profile folding after identity merges, as the identity writer's merge hook. Global because the
+ * identity lib cannot import this one (profiles already import identity): wherever the identity
+ * writer runs in a process that stores profiles, it finds the hook (docs/identity.md, "Profiles").
+ */
+@Global()
+@Module({
+  imports: [ProfileRepositoriesModule],
+  providers: [{ provide: IdentityMergeHook, useClass: ProfileFolder }],
+  exports: [IdentityMergeHook],
+})
+class ProfileFoldModule {}
+
 /** The Postgres profiles, their ClickHouse mirror, and the code that applies updates to both. */
 @Module({
-  imports: [ProfileMetricsModule],
-  providers: [ProfilesRepository, ProfilesMirrorRepository, ProfileWriter, IdentityRepository],
-  exports: [ProfilesRepository, ProfilesMirrorRepository, ProfileWriter],
+  imports: [ProfileMetricsModule, ProfileRepositoriesModule, ProfileFoldModule],
+  providers: [ProfileWriter, IdentityRepository],
+  exports: [ProfileRepositoriesModule, ProfileWriter, IdentityRepository],
 })
 export class ProfileStoreModule {}
 

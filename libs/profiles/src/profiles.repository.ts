@@ -65,6 +65,9 @@ const toWritten = (row: WrittenRow): WrittenProfile => ({
   updatedMs: Math.floor(Number(row.updated_ms)),
 });
 
+/** Arbitrary constant naming the per-project advisory locks between profile folding and update batches. */
+const FOLD_LOCK_CLASS = 5_005_002;
+
 /** Whole milliseconds since the epoch, as a number on both drivers. */
 const epochMs = (column: string) => sql.raw(`(extract(epoch from ${column}) * 1000)::float8`);
 
@@ -76,6 +79,19 @@ const epochMs = (column: string) => sql.raw(`(extract(epoch from ${column}) * 10
  */
 export class ProfilesTransaction {
   constructor(private readonly db: Database) {}
+
+  /**
+   * Per-project advisory locks until commit: folding after a merge takes its project's lock
+   * exclusively, a batch of updates shares those of its projects before it resolves ids. So an
+   * update resolved before a merge is stored before the fold reads the profiles, and one resolved
+   * after it sees the merge (docs/identity.md, "Profiles").
+   */
+  async lockProjects(projectIds: number[], mode: 'shared' | 'exclusive'): Promise<void> {
+    const ids = [...new Set(projectIds)].sort((a, b) => a - b);
+    if (!ids.length) return;
+    const lock = sql.raw(mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock');
+    await this.db.execute(sql`select ${lock}(${FOLD_LOCK_CLASS}::int, p) from (select p from unnest(${`{${ids.join(',')}}`}::int[]) as p order by p) as ordered`);
+  }
 
   /** The stored profiles among `keys`, locked until commit, in key order (so concurrent batches cannot deadlock). */
   lockProfiles(keys: ProfileIdentity[]): Promise<StoredProfile[]> {

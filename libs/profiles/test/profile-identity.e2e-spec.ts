@@ -31,6 +31,21 @@ describe('/engage on merged ids', () => {
     });
   });
 
+  it('the profile query reads any id of a cluster as its canonical id: one profile, under the canonical id', async () => {
+    const user = { $distinct_id: 'user-1', $properties: expect.objectContaining({ plan: 'pro', name: 'Ada' }) };
+    await eventually(async () => expect((await h.query({ distinct_id: 'anon-2' })).body.results).toEqual([user]));
+    const many = await h.query({ distinct_ids: JSON.stringify(['anon-1', 'anon-2', 'user-1', 'stranger']) });
+    expect(many.status).toBe(200);
+    expect(many.body).toMatchObject({ total: 2, results: [{ $distinct_id: 'stranger' }, user] });
+    // The real API's other path answers alike.
+    const other = await fetch(`${h.app.baseUrl}/api/2.0/engage?project_id=${h.project.id}`, {
+      method: 'POST',
+      headers: { Authorization: h.project.basic, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ distinct_id: 'anon-1' }).toString(),
+    });
+    expect(((await other.json()) as { results: unknown[] }).results).toEqual([user]);
+  });
+
   it('$delete with $ignore_alias keeps to the id named; without it the person goes', async () => {
     expect((await engage({ $distinct_id: 'anon-1', $delete: null, $ignore_alias: true })).status).toBe(200);
     expect([...(await h.stored(['user-1'])).keys()]).toEqual(['user-1']);

@@ -2,7 +2,7 @@ import { ClickHouseClient } from '@analytics/clickhouse';
 import { AppConfig, loadConfig, ServiceName } from '@analytics/config';
 import { ProjectsModule, ProjectsService } from '@analytics/projects';
 import { PlatformModule } from '@analytics/runtime';
-import { engineNeeds } from '@analytics/service-map';
+import { engineNeeds, serviceModules } from '@analytics/service-map';
 import { createTestEnvironment, startTestApp, TestApp, TestEnvironment, TestEnvironmentOptions } from '@analytics/testing';
 import { DynamicModule } from '@nestjs/common';
 import { Properties, ProfilesModule, ProfilesRepository } from '../src';
@@ -53,11 +53,12 @@ export interface ProfilesHarness {
   close(): Promise<void>;
 }
 
-function profilesApp(config: AppConfig): DynamicModule {
-  return {
+/** The profile modules of the services; with `events`, all the services' modules (event intake and writers, identity merge). */
+function profilesApp(events: boolean) {
+  return (config: AppConfig): DynamicModule => ({
     module: class ProfilesTestModule {},
-    imports: [PlatformModule.forRoot(config, engineNeeds(config, SERVICES)), ProjectsModule, ProfilesModule.forRoot(config, SERVICES)],
-  };
+    imports: [PlatformModule.forRoot(config, engineNeeds(config, SERVICES)), ProjectsModule, ...(events ? serviceModules(config, SERVICES) : [ProfilesModule.forRoot(config, SERVICES)])],
+  });
 }
 
 /**
@@ -67,9 +68,9 @@ function profilesApp(config: AppConfig): DynamicModule {
 const POLLING_LIMITS = { QUERY_LIMIT_PER_HOUR: '1000000', QUERY_LIMIT_PER_SECOND: '100000', QUERY_LIMIT_CONCURRENT: '1000' };
 
 /** The profile services of one process (gateway, writer, query, management) on fresh engines, with a project. */
-export async function startProfilesHarness(options: TestEnvironmentOptions = {}, existing?: TestEnvironment): Promise<ProfilesHarness> {
+export async function startProfilesHarness(options: TestEnvironmentOptions = {}, existing?: TestEnvironment, mount: { events?: boolean } = {}): Promise<ProfilesHarness> {
   const environment = existing ?? (await createTestEnvironment(options));
-  const app = await startTestApp(profilesApp, loadConfig({ ...POLLING_LIMITS, ...environment.env }));
+  const app = await startTestApp(profilesApp(mount.events ?? false), loadConfig({ ...POLLING_LIMITS, ...environment.env }));
   const projects = app.app.get(ProjectsService);
   const clickhouse = app.app.get(ClickHouseClient);
   const organization = await projects.createOrganization('Test');

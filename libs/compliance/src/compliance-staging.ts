@@ -1,0 +1,25 @@
+import { IdentityRepository } from '@analytics/identity';
+import { Inject, Injectable } from '@nestjs/common';
+import { ComplianceJob } from './compliance-job';
+import { COMPLIANCE_SETTINGS, ComplianceSettings } from './compliance-settings';
+import { WriterProgress } from './writer-progress';
+
+/**
+ * The STAGING phase of a job: the ids it covers, fixed before it starts. A deletion first waits
+ * for the writers to store what was acknowledged before the request (identity links included);
+ * then every requested id is expanded to all the ids of its identity cluster (docs/identity.md), as
+ * the real API deletes and retrieves "the data of every id an alias maps to". One query for all ids.
+ */
+@Injectable()
+export class ComplianceStaging {
+  constructor(
+    private readonly writers: WriterProgress,
+    private readonly identities: IdentityRepository,
+    @Inject(COMPLIANCE_SETTINGS) private readonly settings: ComplianceSettings,
+  ) {}
+
+  async scope(job: ComplianceJob, signal: AbortSignal): Promise<string[]> {
+    if (job.kind === 'deletion') await this.writers.waitFor(await this.writers.produced(), { timeoutMs: this.settings.writerWaitSeconds * 1000, signal });
+    return this.identities.clustersOf(job.projectId, job.distinctIds);
+  }
+}
