@@ -1,8 +1,8 @@
 import { AppConfig } from '@analytics/config';
 import { classifyInsertFailure, messagesOf } from '@analytics/event-writer';
 import { IdentityLink } from '@analytics/events';
-import { Attempter, BatchOutcome, BatchPart, BatchWorker, DeadLetter, Kafka } from '@analytics/kafka';
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Attempter, BatchConsumer, BatchOutcome, BatchPart, BatchWorker, DeadLetter, Kafka } from '@analytics/kafka';
+import { Injectable, Logger } from '@nestjs/common';
 import { IdentityMetrics } from './identity-metrics';
 import { decodeLink } from './identity-link-message';
 import { IdentityWriter } from './identity-writer.service';
@@ -14,8 +14,8 @@ import { IdentityWriter } from './identity-writer.service';
  * or that is not a link goes to identities.dlq with the reason.
  */
 @Injectable()
-export class IdentitiesConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly worker: BatchWorker;
+export class IdentitiesConsumer extends BatchConsumer {
+  protected readonly worker: BatchWorker;
 
   constructor(
     kafka: Kafka,
@@ -23,6 +23,7 @@ export class IdentitiesConsumer implements OnApplicationBootstrap, OnApplication
     private readonly writer: IdentityWriter,
     metrics: IdentityMetrics,
   ) {
+    super();
     const settings = config.kafka!;
     this.worker = new BatchWorker(kafka, settings, {
       group: 'identitiesWriter',
@@ -35,14 +36,6 @@ export class IdentitiesConsumer implements OnApplicationBootstrap, OnApplication
       metrics: { retries: metrics.retries, deadLetters: metrics.deadLetters },
       logger: new Logger(IdentitiesConsumer.name),
     });
-  }
-
-  onApplicationBootstrap(): Promise<void> {
-    return this.worker.start();
-  }
-
-  onApplicationShutdown(): Promise<void> {
-    return this.worker.stop();
   }
 
   private async apply(parts: BatchPart[], attempt: Attempter): Promise<BatchOutcome> {

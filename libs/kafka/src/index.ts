@@ -2,6 +2,7 @@ export { Kafka } from 'kafkajs';
 export { Attempt, Attempter, attemptWithRetries, backoffMs, ClassifyFailure, errorCode, FailureOutcome, RetryPolicy } from './attempt';
 export { BatchPart, BatchRecord, DeadLetter, nextOffset, RecordRef } from './batch-part';
 export { BatchGatherer, GatherOptions } from './batch-gatherer';
+export { BatchConsumer } from './batch-consumer';
 export { BatchOutcome, BatchWorker, BatchWorkerOptions } from './batch-worker';
 export { createKafka } from './create-kafka';
 export { deadLetterMessage } from './dead-letters';

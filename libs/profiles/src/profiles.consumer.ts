@@ -1,7 +1,7 @@
 import { AppConfig } from '@analytics/config';
 import { parseJson } from '@analytics/events';
-import { Attempter, BatchOutcome, BatchPart, BatchWorker, CONSUMER_GROUPS, DeadLetter, Kafka } from '@analytics/kafka';
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Attempter, BatchConsumer, BatchOutcome, BatchPart, BatchWorker, CONSUMER_GROUPS, DeadLetter, Kafka } from '@analytics/kafka';
+import { Injectable, Logger } from '@nestjs/common';
 import { ProfileMetrics } from './profile-metrics';
 import { decodeProfileUpdate } from './profile-update';
 import { MirrorProfile } from './profiles-mirror.repository';
@@ -21,8 +21,8 @@ const MAX_BATCH_UPDATES = 10_000;
  * have the batch. Updates that can never apply go to the dead-letter topic with the reason.
  */
 @Injectable()
-export class ProfilesConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly worker: BatchWorker;
+export class ProfilesConsumer extends BatchConsumer {
+  protected readonly worker: BatchWorker;
 
   constructor(
     kafka: Kafka,
@@ -30,6 +30,7 @@ export class ProfilesConsumer implements OnApplicationBootstrap, OnApplicationSh
     private readonly writer: ProfileWriter,
     metrics: ProfileMetrics,
   ) {
+    super();
     const settings = config.kafka!;
     this.worker = new BatchWorker(kafka, settings, {
       group: 'profilesWriter',
@@ -42,14 +43,6 @@ export class ProfilesConsumer implements OnApplicationBootstrap, OnApplicationSh
       metrics,
       logger: new Logger(ProfilesConsumer.name),
     });
-  }
-
-  onApplicationBootstrap(): Promise<void> {
-    return this.worker.start();
-  }
-
-  onApplicationShutdown(): Promise<void> {
-    return this.worker.stop();
   }
 
   /**
