@@ -182,7 +182,8 @@ export class AppConfig {
     this.warehouseCredentialsKey = env.WAREHOUSE_CREDENTIALS_KEY;
     this.exportPublicUrl = (env.EXPORT_PUBLIC_URL ?? `http://localhost:${this.port}`).replace(/\/+$/, '');
     this.writer = {
-      flushIntervalMs: env.WRITER_FLUSH_INTERVAL_MS ?? 500,
+      // 250 ms keeps acknowledged → stored under 1 s at p99 (docs/benchmarks.md, "Issue 21 — writer").
+      flushIntervalMs: env.WRITER_FLUSH_INTERVAL_MS ?? 250,
       maxBatchRows: env.WRITER_MAX_BATCH_ROWS ?? 200_000,
       maxBatchBytes: env.WRITER_MAX_BATCH_BYTES ?? 16_777_216,
     };
