@@ -384,6 +384,8 @@ async function main(): Promise<Record<string, unknown>> {
       partitions,
       failures: saturated.failures + paced.failures,
       projected_events_per_s_alone: saturationCpu.projected_events_per_s_alone,
+      // The sum: gateway + writer + broker at saturation (the load generator is not ours).
+      cpu_us_per_event_total: round(['gateway', 'writer', 'broker'].reduce((sum, name) => sum + (saturationCpu.cpu_us_per_event[name] ?? 0), 0), 1),
       projected_bare_events_per_s_alone: bareCores.projected_events_per_s_alone,
       other_processes_cores: saturationCpu.cores['other processes'],
       cpu_saturation: saturationCpu,

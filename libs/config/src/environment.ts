@@ -120,6 +120,7 @@ export class Environment {
   @Integer(1000, 120_000) INGEST_KAFKA_SEND_TIMEOUT_MS?: number;
   @Integer(50, 60_000) WRITER_FLUSH_INTERVAL_MS?: number;
   @Integer(1, 10_000_000) WRITER_MAX_BATCH_ROWS?: number;
+  @Integer(65_536, 1_073_741_824) WRITER_MAX_BATCH_BYTES?: number;
 
   @Integer(1, 1_000_000_000) EXPORT_LIMIT_PER_HOUR?: number;
   @Integer(1, 1_000_000_000) EXPORT_LIMIT_PER_SECOND?: number;

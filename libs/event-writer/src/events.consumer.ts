@@ -11,6 +11,21 @@ import { WriterMetrics } from './writer-metrics';
 export const EVENTS_WRITER_GROUP = CONSUMER_GROUPS.eventsWriter;
 
 /**
+ * One fetch brings at most a batch's bytes (the gatherer holds one batch while another is written,
+ * so memory stays about two batches), and the broker answers once 1 MiB or 100 ms is there rather
+ * than for every produce: with the fetch no longer waiting for the insert, small fetches would cost
+ * the broker more than the writer saves.
+ */
+function fetchSizes(maxBatchBytes: number) {
+  return {
+    maxBytes: maxBatchBytes,
+    maxBytesPerPartition: Math.min(16 * 1024 * 1024, maxBatchBytes),
+    minBytes: Math.min(1024 * 1024, Math.floor(maxBatchBytes / 4)),
+    maxWaitTimeInMs: 100,
+  };
+}
+
+/**
  * The writer: a consumer group on the events topic. Batches from all partitions are inserted
  * together; offsets are committed only after ClickHouse confirmed the insert, so a writer killed
  * at any point loses nothing (the batch is consumed again, and deduplicated). A message ClickHouse
@@ -31,8 +46,8 @@ export class EventsConsumer implements OnApplicationBootstrap, OnApplicationShut
       group: 'eventsWriter',
       topic: 'events',
       partitions: settings.eventsPartitions,
-      fetch: { maxBytesPerPartition: 16 * 1024 * 1024, maxBytes: 64 * 1024 * 1024, maxWaitTimeInMs: 100 },
-      gather: { flushIntervalMs: config.writer.flushIntervalMs, maxRows: config.writer.maxBatchRows },
+      fetch: fetchSizes(config.writer.maxBatchBytes),
+      gather: { flushIntervalMs: config.writer.flushIntervalMs, maxRows: config.writer.maxBatchRows, maxBytes: config.writer.maxBatchBytes },
       rowsOf: (message) => Number(message.headers?.[ROWS_HEADER]?.toString() ?? 1),
       classify: classifyInsertFailure,
       handle: (parts, attempt) => this.insert(parts, attempt),

@@ -24,7 +24,7 @@ export interface BatchWorkerOptions {
   group: ConsumerGroupKey;
   topic: ConsumedTopicKey;
   partitions: number;
-  fetch: Pick<ConsumerConfig, 'maxBytesPerPartition' | 'maxBytes' | 'maxWaitTimeInMs'>;
+  fetch: Pick<ConsumerConfig, 'maxBytesPerPartition' | 'maxBytes' | 'maxWaitTimeInMs' | 'minBytes'>;
   gather: GatherOptions;
   /** The rows a message holds, which the gatherer counts; 1 when absent. */
   rowsOf?(message: KafkaMessage): number;
@@ -42,6 +42,11 @@ export interface BatchWorkerOptions {
  * can never be written go to the dead-letter topic with the reason, and offsets are committed only
  * after the write (and the dead letters) succeeded. A writer killed at any point loses nothing: the
  * batch is consumed again, and the write is idempotent.
+ *
+ * The consumer fetches on while a batch is written (the gatherer holds the next one), so a write
+ * that fails can no longer fail the fetch that brought it: its partitions are rewound instead (a
+ * seek back to the batch's first offset), and every part of them fetched after it is dropped
+ * uncommitted, so no later commit passes over a message that was not written.
  */
 export class BatchWorker {
   private readonly consumer: Consumer;
@@ -51,6 +56,9 @@ export class BatchWorker {
   private stopping = false;
   /** The settling, dead letters and commit of the last handled batch. */
   private finishing: Promise<void> = Promise.resolve();
+  /** Rewinds per partition; a part fetched before its partition's last rewind is stale. */
+  private readonly rewinds = new Map<string, number>();
+  private readonly fetched = new WeakMap<BatchPart, { rewinds: number; firstOffset: string }>();
 
   constructor(
     kafka: Kafka,
@@ -66,7 +74,7 @@ export class BatchWorker {
     });
     this.deadLetters = createIdempotentProducer(kafka);
     this.deadLetterTopic = topicName(settings, DEAD_LETTER_TOPICS[options.topic]);
-    this.gatherer = new BatchGatherer((parts) => this.flush(parts), options.gather);
+    this.gatherer = new BatchGatherer((parts) => this.flush(parts), options.gather, (error, parts) => this.rewind(parts, error));
   }
 
   /**
@@ -91,7 +99,7 @@ export class BatchWorker {
   /** Drain: what is gathered is written and committed before the consumer leaves the group. */
   async stop(): Promise<void> {
     this.stopping = true;
-    await this.gatherer.flushNow().catch(() => undefined);
+    await this.gatherer.flushNow();
     await this.finishing;
     await this.consumer.disconnect();
     await this.deadLetters.disconnect();
@@ -120,25 +128,26 @@ export class BatchWorker {
       lastOffset: batch.lastOffset(),
       rows: records.reduce((sum, r) => sum + r.rows, 0),
     };
+    this.fetched.set(part, { rewinds: this.rewinds.get(partitionKey(part)) ?? 0, firstOffset: batch.firstOffset() ?? batch.lastOffset() });
     const beat = setInterval(() => heartbeat().catch(() => undefined), HEARTBEAT_MS);
     try {
       await this.gatherer.add(part);
     } finally {
       clearInterval(beat);
     }
-    resolveOffset(batch.lastOffset());
+    // Fetched, not yet written: the commit after the write is what makes it count.
+    if (!isStale()) resolveOffset(batch.lastOffset());
   }
 
-  /** At most one batch is past its write and not yet committed: if the writer stops there, it is consumed again. */
+  /** One batch at a time; its commit waits for the one before, so commits go in offset order. */
   private async flush(parts: BatchPart[]): Promise<void> {
-    const outcome = await this.options.handle(parts, this.attempt);
+    const live = this.current(parts);
+    if (!live.length) return;
+    const outcome = await this.options.handle(live, this.attempt);
     await this.finishing;
-    const finishing = this.finish(parts, outcome);
-    this.finishing = finishing.catch((error: Error) => {
-      // Offsets stay uncommitted: the batch comes again, and the write is idempotent.
-      this.options.logger.error(`batch not committed: ${error.message}`);
-    });
-    if (!outcome.settle) await finishing;
+    const finishing = this.finish(live, outcome);
+    this.finishing = finishing.catch((error: unknown) => this.rewind(live, error));
+    if (!outcome.settle) await this.finishing;
   }
 
   private async finish(parts: BatchPart[], { deadLetters, settle }: BatchOutcome): Promise<void> {
@@ -149,6 +158,39 @@ export class BatchWorker {
       deadLetters.forEach(({ ref, reason }) => this.options.logger.error(`Dead-lettering ${ref.topic}[${ref.partition}]@${ref.offset}: ${reason}`));
       await this.attempt(() => sendDeadLetters(this.deadLetters, this.deadLetterTopic, parts, deadLetters), always);
     }
-    await this.consumer.commitOffsets(parts.map((p) => ({ topic: p.topic, partition: p.partition, offset: nextOffset(p.lastOffset) })));
+    // A partition rewound meanwhile (a batch before this one failed) is written again from there.
+    const commits = new Map<string, { topic: string; partition: number; offset: string }>();
+    for (const part of this.current(parts)) commits.set(partitionKey(part), { topic: part.topic, partition: part.partition, offset: nextOffset(part.lastOffset) });
+    await this.consumer.commitOffsets([...commits.values()]).catch((error: Error) => {
+      // Written already: a later commit covers it, or the batch comes again and is deduplicated.
+      this.options.logger.error(`batch written but not committed: ${error.message}`);
+    });
+  }
+
+  /** The parts fetched since their partition's last rewind. */
+  private current(parts: BatchPart[]): BatchPart[] {
+    return parts.filter((part) => (this.fetched.get(part)?.rewinds ?? 0) === (this.rewinds.get(partitionKey(part)) ?? 0));
+  }
+
+  /** A batch not written: its partitions are consumed again from its first offset, and nothing after it is committed until then. */
+  private rewind(parts: BatchPart[], error: unknown): void {
+    this.options.logger.error(`batch not written (${(error as Error)?.message ?? error}); its partitions are consumed again`);
+    const firstOffsets = new Map<string, { topic: string; partition: number; offset: string }>();
+    for (const part of this.current(parts)) {
+      const key = partitionKey(part);
+      const offset = this.fetched.get(part)?.firstOffset ?? part.lastOffset;
+      const known = firstOffsets.get(key);
+      if (!known || BigInt(offset) < BigInt(known.offset)) firstOffsets.set(key, { topic: part.topic, partition: part.partition, offset });
+    }
+    for (const [key, target] of firstOffsets) {
+      this.rewinds.set(key, (this.rewinds.get(key) ?? 0) + 1);
+      try {
+        this.consumer.seek(target);
+      } catch {
+        // Not running (stopping): nothing was committed past it, so the next owner starts there.
+      }
+    }
   }
 }
+
+const partitionKey = ({ topic, partition }: { topic: string; partition: number }) => `${topic}:${partition}`;

@@ -1,0 +1,46 @@
+import { ClickHouseClient, ClickHouseSettings, parseError } from '@clickhouse/client';
+import { Readable } from 'node:stream';
+
+/** Row-per-line text formats that rows can arrive in ready-made. */
+export type InsertFormat = 'JSONEachRow' | 'JSONCompactEachRow' | 'TabSeparated';
+
+export interface FormattedInsert {
+  table: string;
+  format: InsertFormat;
+  /** The rows, already in `format`; nothing here parses or copies them. */
+  rows: Buffer | string;
+  /** For this insert only. */
+  settings?: ClickHouseSettings;
+}
+
+type ChdbRawInsert = (params: { table: string; format: InsertFormat; values: Buffer | string; settings: Record<string, string | number | boolean> }) => Promise<unknown>;
+
+/** chDB's Buffer insert of each client `createClickHouseClient` opened in-process. */
+const chdbInserts = new WeakMap<ClickHouseClient, ChdbRawInsert>();
+
+export function rememberChdbInsert(client: ClickHouseClient, insert: ChdbRawInsert): void {
+  chdbInserts.set(client, insert);
+}
+
+/**
+ * Inserts ready-made rows. On chDB the bytes go to the engine's parser as they are (its raw insert):
+ * the client's `exec` with values decodes them into a string and builds one SQL text, which cost
+ * 3× the CPU per row (docs/benchmarks.md, "Issue 21 — writer"). Errors keep the client's shape
+ * (`ClickHouseError` with code and type) on both backends.
+ */
+export async function insertFormatted(client: ClickHouseClient, { table, format, rows, settings = {} }: FormattedInsert): Promise<void> {
+  if (!rows.length) return;
+  const chdbInsert = chdbInserts.get(client);
+  if (chdbInsert) {
+    try {
+      await chdbInsert({ table, format, values: rows, settings: settings as Record<string, string | number | boolean> });
+    } catch (error) {
+      const mapped = parseError((error as Error).message ?? String(error));
+      if (mapped !== error) mapped.cause = error;
+      throw mapped;
+    }
+    return;
+  }
+  const result = await client.exec({ query: `INSERT INTO ${table} FORMAT ${format}`, values: Readable.from([rows]), clickhouse_settings: settings });
+  result.stream.destroy();
+}
