@@ -1,6 +1,6 @@
 import { AppConfig } from '@analytics/config';
-import { Attempter, BatchOutcome, BatchPart, BatchWorker, CONSUMER_GROUPS, Kafka, ROWS_HEADER } from '@analytics/kafka';
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Attempter, BatchConsumer, BatchOutcome, BatchPart, BatchWorker, CONSUMER_GROUPS, Kafka, ROWS_HEADER } from '@analytics/kafka';
+import { Injectable, Logger } from '@nestjs/common';
 import { dedupToken, messagesOf } from './dedup-token';
 import { EventsRepository } from './events.repository';
 import { insertBisecting } from './insert-bisect';
@@ -32,8 +32,8 @@ function fetchSizes(maxBatchBytes: number) {
  * refuses even alone goes to the dead-letter topic; it never holds up its partition.
  */
 @Injectable()
-export class EventsConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly worker: BatchWorker;
+export class EventsConsumer extends BatchConsumer {
+  protected readonly worker: BatchWorker;
 
   constructor(
     kafka: Kafka,
@@ -41,6 +41,7 @@ export class EventsConsumer implements OnApplicationBootstrap, OnApplicationShut
     private readonly events: EventsRepository,
     private readonly metrics: WriterMetrics,
   ) {
+    super();
     const settings = config.kafka!;
     this.worker = new BatchWorker(kafka, settings, {
       group: 'eventsWriter',
@@ -54,14 +55,6 @@ export class EventsConsumer implements OnApplicationBootstrap, OnApplicationShut
       metrics: { retries: metrics.insertRetries, deadLetters: metrics.deadLetters },
       logger: new Logger(EventsConsumer.name),
     });
-  }
-
-  onApplicationBootstrap(): Promise<void> {
-    return this.worker.start();
-  }
-
-  onApplicationShutdown(): Promise<void> {
-    return this.worker.stop();
   }
 
   /** Passing failures are retried (same messages, same token); a refusal splits the batch until the refused message stands alone. */
