@@ -175,6 +175,7 @@ describe('serializeProperties', () => {
     expect(serializeProperties({ d: 121613589069471140000, small: 12345 })).toBe('{"d":1.2161358906947114e+20,"small":12345}');
     expect(serializeProperties({ exact: JSON.rawJSON('123456789012345678901234') })).toBe('{"exact":123456789012345678901234}');
     expect(serializeProperties({ text: '12345678901234567890123' })).toBe('{"text":"12345678901234567890123"}');
+    expect(serializeProperties({ l: [{ d: 2 ** 64 }], neg: -(2 ** 70), below: 2 ** 62 })).toBe('{"l":[{"d":1.8446744073709552e+19}],"neg":-1.1805916207174113e+21,"below":4611686018427388000}');
   });
 });
 
