@@ -2,8 +2,8 @@ import { Logger } from '@nestjs/common';
 import { Kafka, Partitioners, Producer } from 'kafkajs';
 import { CRC32C_IN_USE } from './kafkajs-crc32c';
 
-// Imported for its effect before any producer exists: kafkajs checksums batches with the native CRC32C.
-if (CRC32C_IN_USE !== 'native') new Logger('kafkajs').warn(`record batches are checksummed by kafkajs's JavaScript CRC32C: ${CRC32C_IN_USE}`);
+// Imported for its effect before any producer exists: kafkajs checksums batches with our CRC32C.
+if (CRC32C_IN_USE.startsWith('kafkajs')) new Logger('kafkajs').warn(`record batches are checksummed by kafkajs's own CRC32C: ${CRC32C_IN_USE}`);
 
 export interface IdempotentProducerOptions {
   /**
