@@ -16,10 +16,16 @@ export interface EventRow {
   distinctId: string;
   insertId: string;
   line: string;
-  byteLength: number;
   /** The identity link the event makes (docs/identity.md), published beside it. */
   link?: IdentityLink;
 }
+
+/**
+ * At least the UTF-8 size of a text: three bytes per UTF-16 unit at most (a surrogate pair is two
+ * units for four bytes). Free, where `Buffer.byteLength` scans (and first flattens) the text: it
+ * took 2.4 % of the gateway per event. Exact sizes are taken only where the bound is too high.
+ */
+export const utf8SizeBound = (text: string): number => text.length * 3;
 
 /** `seconds.mmm`: the text DateTime64(3) parses exactly. */
 export function formatEpochSeconds(ms: number): string {
@@ -70,5 +76,5 @@ export function encodeEventRow(input: EventRowInput): EventRow {
     `"time":"${formatEpochSeconds(input.timeMs)}","distinct_id":${JSON.stringify(input.distinctId)},` +
     `"insert_id":"${input.insertId}","properties":${serializeProperties(input.properties)},` +
     `"processed_at":"${formatEpochSeconds(input.processedAtMs)}"}\n`;
-  return { distinctId: input.distinctId, insertId: input.insertId, line, byteLength: Buffer.byteLength(line) };
+  return { distinctId: input.distinctId, insertId: input.insertId, line };
 }
