@@ -204,7 +204,8 @@ async function main(): Promise<Record<string, unknown>> {
     services.push(writer);
     await waitReady(writer, `http://127.0.0.1:${writerPort}`);
     const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
-    const gateway = spawnScript('gateway', join(root, 'dist/apps/ingest/src/main.js'), { ...env, PORT: String(gatewayPort) }, nodeFlags('gateway'));
+    // The gateway's Node flags as deploy/docker/entrypoint.sh gives them.
+    const gateway = spawnScript('gateway', join(root, 'dist/apps/ingest/src/main.js'), { ...env, PORT: String(gatewayPort) }, ['--max-semi-space-size=16', ...nodeFlags('gateway')]);
     services.push(gateway);
     await waitReady(gateway, gatewayUrl);
 

@@ -1,5 +1,5 @@
 import { EVENT_LIMITS } from './event-limits';
-import { serializeProperties } from './event-row';
+import { serializeProperties, utf8SizeBound } from './event-row';
 import { parseJson } from './parse-json';
 import { partitionFor } from './partition';
 import { EventContext, EventOutcome, validateEvent } from './validate-event';
@@ -175,6 +175,15 @@ describe('serializeProperties', () => {
     expect(serializeProperties({ d: 121613589069471140000, small: 12345 })).toBe('{"d":1.2161358906947114e+20,"small":12345}');
     expect(serializeProperties({ exact: JSON.rawJSON('123456789012345678901234') })).toBe('{"exact":123456789012345678901234}');
     expect(serializeProperties({ text: '12345678901234567890123' })).toBe('{"text":"12345678901234567890123"}');
+    expect(serializeProperties({ l: [{ d: 2 ** 64 }], neg: -(2 ** 70), below: 2 ** 62 })).toBe('{"l":[{"d":1.8446744073709552e+19}],"neg":-1.1805916207174113e+21,"below":4611686018427388000}');
+  });
+});
+
+describe('utf8SizeBound', () => {
+  it('is never below the UTF-8 size: ASCII, accents, CJK, emoji, lone surrogates', () => {
+    for (const text of ['', 'plain ascii', 'é', '€uro', '漢字かな', '😀😀', '\ud800', 'a\udfffb', '\u0000\u007f\u0080\u07ff\u0800\uffff']) {
+      expect(utf8SizeBound(text)).toBeGreaterThanOrEqual(Buffer.byteLength(text));
+    }
   });
 });
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { EVENT_LIMITS, FORBIDDEN_IDS, INSERT_ID_PATTERN, RESERVED_PROPERTIES } from './event-limits';
 import { resolveEventTime, TimePolicy } from './event-time';
-import { encodeEventRow, EventRow } from './event-row';
+import { encodeEventRow, EventRow, utf8SizeBound } from './event-row';
 import { IdentityMode, identityLinkOf } from './identity-link';
 
 /** The data dictionary's say over ingestion (its `dropped` flags); none by default. */
@@ -179,7 +179,9 @@ function validateAsSent(raw: unknown, context: EventContext): EventOutcome {
     if (context.ip !== undefined && custom.$ip === undefined) custom.$ip = context.ip;
 
     const row = encodeEventRow({ projectId: context.projectId, event, timeMs: time.timeMs, distinctId, insertId, properties: custom, processedAtMs: context.nowMs });
-    if (row.byteLength >= EVENT_LIMITS.maxEventBytes) throw new InvalidField('properties', 'event is 1 MB or larger');
+    if (utf8SizeBound(row.line) >= EVENT_LIMITS.maxEventBytes && Buffer.byteLength(row.line) >= EVENT_LIMITS.maxEventBytes) {
+      throw new InvalidField('properties', 'event is 1 MB or larger');
+    }
     if (context.identityMerge && context.identityMerge !== 'disabled') {
       const link = identityLinkOf({ projectId: context.projectId, mode: context.identityMerge, policy: context.policy, event, properties: rawProperties, distinctId, timeMs: time.timeMs });
       if (link) row.link = link;

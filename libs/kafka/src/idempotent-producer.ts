@@ -1,4 +1,9 @@
+import { Logger } from '@nestjs/common';
 import { Kafka, Partitioners, Producer } from 'kafkajs';
+import { CRC32C_IN_USE } from './kafkajs-crc32c';
+
+// Imported for its effect before any producer exists: kafkajs checksums batches with our CRC32C.
+if (CRC32C_IN_USE.startsWith('kafkajs')) new Logger('kafkajs').warn(`record batches are checksummed by kafkajs's own CRC32C: ${CRC32C_IN_USE}`);
 
 export interface IdempotentProducerOptions {
   /**
