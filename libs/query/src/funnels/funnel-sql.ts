@@ -123,7 +123,8 @@ function sameInstantLayers(spec: FunnelSpec): Layers {
   }
   return [
     [
-      'arrayExists(xd -> xd = 0, arrayPopFront(arrayDifference(times))) AS dup',
+      // arrayDifference starts with 0: a second 0 is a same-instant pair (no lambda, one array).
+      'countEqual(arrayDifference(times), 0) > 1 AS dup',
       'length(times) AS len',
       'arrayEnumerate(times) AS idx',
     ],
@@ -175,11 +176,19 @@ const ORDER_KEY = {
   index: 2 ** 32 - 1,
 };
 
+/**
+ * Each attempt's step times, as many as its depth: the time of each chain event repeated for every
+ * step it filled (a same-instant group may fill several), built without lambdas that capture the
+ * user's arrays (ClickHouse copies a captured array for every element mapped).
+ */
+function stepTimesSql(n: number): string {
+  const filled = (i: number) => (i === 0 ? '0' : `xp${i} % ${STATE}`);
+  const parts = range(n + 1, 1).map((i) => `arrayResize(CAST([], 'Array(Int64)'), toUInt64(${filled(i)} - ${filled(i - 1)}), times[intDiv(xp${i}, ${STATE})])`);
+  return `arrayMap((${range(n + 1, 1).map((i) => `xp${i}`).join(', ')}, xd) -> arraySlice(arrayConcat(${parts.join(', ')}), 1, xd), ${range(n + 1, 1).map((i) => `P${i}`).join(', ')}, D)`;
+}
+
 /** Step 4: the user's attempt per bucket: deepest, then earliest start (starts are in time order). */
 function bestPerBucketLayers(spec: FunnelSpec): Layers {
-  const n = spec.steps.length;
-  const steps = `[${range(n + 1, 1).map((i) => `P${i}[xo] % ${STATE}`).join(', ')}]`;
-  const times = `[${range(n + 1, 1).map((i) => `times[intDiv(P${i}[xo], ${STATE})]`).join(', ')}]`;
   const { bucketShift, bucketOffset, depthShift, index } = ORDER_KEY;
   const key = `bitOr(bitShiftLeft(toUInt64(xb + ${bucketOffset}), ${bucketShift}), bitOr(bitShiftLeft(toUInt64(${STATE - 1} - xd), ${depthShift}), toUInt64(xo)))`;
   return [
@@ -187,8 +196,9 @@ function bestPerBucketLayers(spec: FunnelSpec): Layers {
       `arraySort(arrayMap((xo, xb, xd) -> ${key}, arrayEnumerate(P1), B, D)) AS ord`,
       // The first attempt of each bucket; the key before the first is 0, no bucket's.
       `arrayMap(xk -> toUInt32(bitAnd(xk, ${index})), arrayFilter((xk, xq) -> bitShiftRight(xk, ${bucketShift}) != bitShiftRight(xq, ${bucketShift}), ord, arrayPopBack(arrayPushFront(ord, toUInt64(0))))) AS chosen`,
-      `arrayMap(xo -> (B[xo], ${spec.on ? `startSegs[intDiv(P1[xo], ${STATE})]` : "''"}, D[xo], ${steps}, ${times}), chosen) AS bests`,
+      `${stepTimesSql(spec.steps.length)} AS T`,
     ],
+    [`arrayMap(xo -> (B[xo], ${spec.on ? `startSegs[intDiv(P1[xo], ${STATE})]` : "''"}, D[xo], T[xo]), chosen) AS bests`],
   ];
 }
 
@@ -199,8 +209,7 @@ function tallySql(spec: FunnelSpec, users: string): string {
       sumForEach(arrayMap((xa, xb) -> xa - xb, st, arrayPushFront(arrayPopBack(st), st[1]))) AS previous,
       sumForEach(arrayMap(xa -> xa - st[1], st)) AS start
     FROM (
-      SELECT best.1 AS bucket, ${segment} AS segment, best.3 AS depth,
-        arrayMap(xk -> best.5[arrayFirstIndex(xs -> xs > xk, best.4)], range(depth)) AS st
+      SELECT best.1 AS bucket, ${segment} AS segment, best.3 AS depth, best.4 AS st
       FROM (${users}) ARRAY JOIN bests AS best
     )
     GROUP BY bucket, segment`;
