@@ -142,13 +142,15 @@ const reachOf = (s: string, i: string) => `if(dup, reachAll[${s} * len + ${i}], 
  */
 function attemptsLayers(spec: FunnelSpec): Layers {
   const n = spec.steps.length;
-  const next = (s: string, g: string) => `multiIf(${range(n, 1).map((step) => `${s} = ${step}, next${step}[${g}]`).join(', ')}, 0)`;
+  // One array of every step's next pointers (step s at (s − 1)·len): one lookup, one captured array;
+  // past the last step the index runs off the end, where ClickHouse reads 0.
+  const next = (s: string, g: string) => `nextAll[(${s} - 1) * len + ${g}]`;
   const layers: Layers = [
     [
       ...range(n, 1).map((step) => `arrayPushBack(arrayPopFront(arrayReverseFill(xv -> xv != 0, arrayMap((xm, xi) -> if(bitTest(xm, ${step}), xi, 0), fillMasks, idx))), 0) AS next${step}`),
       'arrayFilter((xi, xm, xt) -> bitTest(xm, 0) AND xt >= {fromMs:Int64} AND xt < {toEndMs:Int64}, idx, fillMasks, times) AS starts',
     ],
-    [`arrayMap(xi -> xi * ${STATE} + ${reachOf('0', 'xi')}, starts) AS P1`],
+    [`arrayMap(xi -> xi * ${STATE} + ${reachOf('0', 'xi')}, starts) AS P1`, `arrayConcat(${range(n, 1).map((step) => `next${step}`).join(', ')}) AS nextAll`],
   ];
   for (const i of range(n + 1, 2)) {
     const found = `(if(intDiv(xp, ${STATE}) = 0, 0, ${next(`xp % ${STATE}`, `intDiv(xp, ${STATE})`)}) AS xg)`;
