@@ -6,11 +6,14 @@
  *   npm run bench:query                        # chDB in a temporary directory
  *   BENCH_CLICKHOUSE_URL=http://… npm run bench:query   # a ClickHouse server (a database you can drop)
  *   BENCH_EVENTS=1000000 BENCH_USERS=100000 BENCH_RUNS=5 npm run bench:query
+ *   BENCH_DATA_DIR=/tmp/bench-query-data npm run bench:query   # keep the generated data; later runs reuse it
  *
  * The last line is JSON: {funnel_ms, funnel_ratio, insights_ms, insights_ratio, retention_ms, retention_ratio,
  * merged_funnel_ms, merged_funnel_ratio, merged_insights_ms, merged_insights_ratio} (medians over BENCH_RUNS
  * runs; ratio = ours / hand-written; merged ratio = ours on a copy of the project with 10% of its
- * users merged / ours on the project without merges, run alternately).
+ * users merged / ours on the project without merges, run alternately), then the same ratios in CPU
+ * time (`*_cpu_ratio`, and `funnel_cpu_ms`): chDB runs in this process, whose CPU time is the
+ * queries', and it varies far less than wall time when other work shares the cores.
  */
 import { ClickHouseClient, ClickHouseDdl, ClickHouseMigrator, createClickHouseClient, EVENTS_TABLE, IDENTITY_MAP_TABLE } from '@analytics/clickhouse';
 import { deepStrictEqual } from 'node:assert';
@@ -164,50 +167,60 @@ const rangeParams = { project: PROJECT, fromMs: funnel.fromDay * DAY_MS, toEndMs
 
 interface Timed<T> {
   ms: number;
+  /** CPU time of this process (chDB runs in it, on every core it uses): steadier than wall time on a loaded machine. */
+  cpuMs: number;
   result: T;
 }
 
 async function timed<T>(run: () => Promise<T>): Promise<Timed<T>> {
   const start = process.hrtime.bigint();
+  const cpu = process.cpuUsage();
   const result = await run();
-  return { ms: Number(process.hrtime.bigint() - start) / 1e6, result };
+  const used = process.cpuUsage(cpu);
+  return { ms: Number(process.hrtime.bigint() - start) / 1e6, cpuMs: (used.user + used.system) / 1000, result };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-/** Ours on the project without merges and on its merged copy alternately, RUNS times each; merging must change the answer. */
-async function compareMerged<T>(name: string, unmerged: () => Promise<T>, merged: () => Promise<T>): Promise<{ ms: number; ratio: number }> {
-  const plainMs: number[] = [];
-  const mergedMs: number[] = [];
-  for (let run = 0; run < RUNS; run++) {
-    const a = await timed(unmerged);
-    const b = await timed(merged);
-    if (isDeepStrictEqual(a.result, b.result)) throw new Error(`${name}: merging 10% of the users changed nothing`);
-    plainMs.push(a.ms);
-    mergedMs.push(b.ms);
-  }
-  const ms = median(mergedMs);
-  const ratio = ms / median(plainMs);
-  process.stdout.write(`${name} with 10% of users merged: ${mergedMs.map(Math.round).join('/')} ms, unmerged ${plainMs.map(Math.round).join('/')} ms, ratio ${ratio.toFixed(2)}\n`);
-  return { ms: Math.round(ms), ratio: Number(ratio.toFixed(2)) };
+interface Figures {
+  ms: number;
+  ratio: number;
+  cpu_ms: number;
+  cpu_ratio: number;
 }
 
-/** Ours and the hand-written query alternately, RUNS times each; the answers must be the same. */
-async function compare<T>(name: string, ours: () => Promise<T>, hand: () => Promise<T>): Promise<{ ms: number; ratio: number }> {
-  const oursMs: number[] = [];
-  const handMs: number[] = [];
+/**
+ * `subject` and `baseline` alternately, RUNS times each, `check` on every pair of answers; medians
+ * of `subject` and their ratios to the baseline's, in wall and CPU time.
+ */
+async function compare<T>(label: string, subject: () => Promise<T>, baseline: () => Promise<T>, baselineName: string, check: (a: T, b: T) => void): Promise<Figures> {
+  const times: Timed<T>[][] = [[], []];
   for (let run = 0; run < RUNS; run++) {
-    const a = await timed(ours);
-    const b = await timed(hand);
-    deepStrictEqual(a.result, b.result, `${name}: the hand-written query gives another answer`);
-    oursMs.push(a.ms);
-    handMs.push(b.ms);
+    const a = await timed(subject);
+    const b = await timed(baseline);
+    check(a.result, b.result);
+    times[0].push(a);
+    times[1].push(b);
   }
-  const ms = median(oursMs);
-  const ratio = ms / median(handMs);
-  process.stdout.write(`${name}: ours ${oursMs.map(Math.round).join('/')} ms, hand-written ${handMs.map(Math.round).join('/')} ms, ratio ${ratio.toFixed(2)}\n`);
-  return { ms: Math.round(ms), ratio: Number(ratio.toFixed(2)) };
+  const [ms, baseMs] = times.map((runs) => median(runs.map((t) => t.ms)));
+  const [cpuMs, baseCpuMs] = times.map((runs) => median(runs.map((t) => t.cpuMs)));
+  const list = (runs: Timed<T>[], key: 'ms' | 'cpuMs') => runs.map((t) => Math.round(t[key])).join('/');
+  process.stdout.write(
+    `${label}: ${list(times[0], 'ms')} ms (CPU ${list(times[0], 'cpuMs')}), ${baselineName} ${list(times[1], 'ms')} ms (CPU ${list(times[1], 'cpuMs')}), ` +
+      `ratio ${(ms / baseMs).toFixed(2)}, CPU ratio ${(cpuMs / baseCpuMs).toFixed(2)}\n`,
+  );
+  return { ms: Math.round(ms), ratio: Number((ms / baseMs).toFixed(2)), cpu_ms: Math.round(cpuMs), cpu_ratio: Number((cpuMs / baseCpuMs).toFixed(2)) };
 }
+
+/** Ours and the hand-written query; the answers must be the same. */
+const againstHand = <T>(name: string, ours: () => Promise<T>, hand: () => Promise<T>) =>
+  compare(`${name} ours`, ours, hand, 'hand-written', (a, b) => deepStrictEqual(a, b, `${name}: the hand-written query gives another answer`));
+
+/** Ours on the merged copy against the project without merges; merging must change the answer. */
+const againstUnmerged = <T>(name: string, unmerged: () => Promise<T>, merged: () => Promise<T>) =>
+  compare(`${name} with 10% of users merged`, merged, unmerged, 'unmerged', (a, b) => {
+    if (isDeepStrictEqual(a, b)) throw new Error(`${name}: merging 10% of the users changed nothing`);
+  });
 
 async function rows<T>(client: ClickHouseClient, query: string, params: Record<string, unknown>): Promise<T[]> {
   return (await client.query({ query, query_params: params, format: 'JSONEachRow' })).json<T>();
@@ -216,6 +229,17 @@ async function rows<T>(client: ClickHouseClient, query: string, params: Record<s
 async function generate(client: ClickHouseClient): Promise<void> {
   const start = Date.now();
   await new ClickHouseMigrator(client, new ClickHouseDdl()).migrate();
+  // A kept directory (BENCH_DATA_DIR) already holding this size of data skips the minutes of generating it.
+  const [held] = await rows<{ events: number; users: number }>(
+    client,
+    `SELECT count() AS events, uniqExact(distinct_id) AS users FROM ${EVENTS_TABLE} WHERE project_id = {merged:UInt32}`,
+    { merged: MERGED_PROJECT },
+  );
+  if (Number(held.events) === EVENTS && Number(held.users) === USERS) {
+    process.stdout.write(`reusing ${held.events} events of ${held.users} users\n`);
+    return;
+  }
+  if (Number(held.events) !== 0) throw new Error(`BENCH_DATA_DIR holds ${held.events} events of ${held.users} users, not ${EVENTS} of ${USERS}: use another directory`);
   await client.command({ query: GENERATE, query_params: { project: PROJECT, users: USERS, events: EVENTS }, clickhouse_settings: { max_insert_block_size: '1048576' } });
   await client.command({ query: COPY, query_params: { project: PROJECT, merged: MERGED_PROJECT }, clickhouse_settings: { max_insert_block_size: '1048576' } });
   await client.command({ query: MERGE, query_params: { merged: MERGED_PROJECT, users: USERS } });
@@ -226,8 +250,9 @@ async function generate(client: ClickHouseClient): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const directory = process.env.BENCH_CLICKHOUSE_URL ? undefined : mkdtempSync(join(tmpdir(), 'bench-query-'));
-  const client = createClickHouseClient(process.env.BENCH_CLICKHOUSE_URL ?? `chdb:${join(directory!, 'clickhouse')}`);
+  const kept = process.env.BENCH_DATA_DIR;
+  const directory = process.env.BENCH_CLICKHOUSE_URL || kept ? undefined : mkdtempSync(join(tmpdir(), 'bench-query-'));
+  const client = createClickHouseClient(process.env.BENCH_CLICKHOUSE_URL ?? `chdb:${kept ?? join(directory!, 'clickhouse')}`);
   try {
     await generate(client);
     const runner = new QueryRunner(client, loadQuerySettings({ QUERY_MAX_EXECUTION_SECONDS: '600' }));
@@ -244,7 +269,7 @@ async function main(): Promise<void> {
       }));
       return funnelResult(funnel, { cells });
     };
-    const funnelFigures = await compare('funnel', async () => funnelResult(funnel, await funnels.tally(PROJECT, funnel)), handFunnel);
+    const funnelFigures = await againstHand('funnel', async () => funnelResult(funnel, await funnels.tally(PROJECT, funnel)), handFunnel);
 
     const insightsRepository = new InsightsRepository(runner);
     const handInsights = async () => {
@@ -255,7 +280,7 @@ async function main(): Promise<void> {
       ]);
       return insightsResult(insights, { cells }, NOW);
     };
-    const insightsFigures = await compare('insights', async () => insightsResult(insights, await insightsRepository.tally(PROJECT, insights), NOW), handInsights);
+    const insightsFigures = await againstHand('insights', async () => insightsResult(insights, await insightsRepository.tally(PROJECT, insights), NOW), handInsights);
 
     const retentionRepository = new RetentionRepository(runner);
     const handRetention = async (): Promise<RetentionResult> => {
@@ -268,11 +293,11 @@ async function main(): Promise<void> {
       }));
       return retentionResult(retention, cohorts);
     };
-    const retentionFigures = await compare('retention', async () => retentionResult(retention, await retentionRepository.cohorts(PROJECT, retention)), handRetention);
+    const retentionFigures = await againstHand('retention', async () => retentionResult(retention, await retentionRepository.cohorts(PROJECT, retention)), handRetention);
 
     // The same queries on the copy with 10% of the users merged: what resolution through identity_map costs.
-    const mergedFunnel = await compareMerged('funnel', () => funnels.tally(PROJECT, funnel), () => funnels.tally(MERGED_PROJECT, funnel));
-    const mergedInsights = await compareMerged('insights', () => insightsRepository.tally(PROJECT, insights), () => insightsRepository.tally(MERGED_PROJECT, insights));
+    const mergedFunnel = await againstUnmerged('funnel', () => funnels.tally(PROJECT, funnel), () => funnels.tally(MERGED_PROJECT, funnel));
+    const mergedInsights = await againstUnmerged('insights', () => insightsRepository.tally(PROJECT, insights), () => insightsRepository.tally(MERGED_PROJECT, insights));
 
     process.stdout.write(
       `${JSON.stringify({
@@ -286,6 +311,12 @@ async function main(): Promise<void> {
         merged_funnel_ratio: mergedFunnel.ratio,
         merged_insights_ms: mergedInsights.ms,
         merged_insights_ratio: mergedInsights.ratio,
+        funnel_cpu_ms: funnelFigures.cpu_ms,
+        funnel_cpu_ratio: funnelFigures.cpu_ratio,
+        insights_cpu_ratio: insightsFigures.cpu_ratio,
+        retention_cpu_ratio: retentionFigures.cpu_ratio,
+        merged_funnel_cpu_ratio: mergedFunnel.cpu_ratio,
+        merged_insights_cpu_ratio: mergedInsights.cpu_ratio,
       })}\n`,
     );
   } finally {

@@ -1,4 +1,5 @@
 import { ClickHouseClient } from '@analytics/clickhouse';
+import { mergedIdExistsSql } from '@analytics/identity';
 import { Inject, Injectable } from '@nestjs/common';
 import { QUERY_SETTINGS, QuerySettings } from '../query-settings';
 
@@ -28,5 +29,14 @@ export class QueryRunner {
       clickhouse_settings: { max_execution_time: this.settings.maxExecutionSeconds },
     });
     return result.json<T>();
+  }
+
+  /**
+   * Whether reports on the project must resolve ids through identity_map: only once one of its ids
+   * is merged (docs/queries.md, "Performance"). A link arriving between this and the report's query
+   * leaves the report as it was just before the link.
+   */
+  async resolvesIdentities(projectId: number, signal?: AbortSignal): Promise<boolean> {
+    return (await this.rows({ sql: mergedIdExistsSql(), params: { project: projectId } }, signal)).length > 0;
   }
 }

@@ -50,12 +50,12 @@ function stepMasks(spec: FunnelSpec): BoundQuery {
 }
 
 /** Step 1: the events that can fill a step, with their masks (and the `on` value of step-1 events). */
-function eventsSql(spec: FunnelSpec): BoundQuery {
+function eventsSql(spec: FunnelSpec, resolve: boolean): BoundQuery {
   const masks = stepMasks(spec);
   const filters = allOf(spec.filters, 'f');
   const segment = spec.on ? segmentSql(spec.on, 'on') : undefined;
   const sql = `SELECT distinct_id, toUnixTimestamp64Milli(time) AS t, ${masks.sql} AS mask${segment ? `, if(bitTest(mask, 0), ${segment.sql}, NULL) AS seg` : ''}
-    FROM ${resolvedEventsSql()}
+    FROM ${resolvedEventsSql('project', resolve)}
     WHERE project_id = {project:UInt32} AND event IN {stepEvents:Array(String)}
       AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({scanEndMs:Int64}, 'UTC')
       AND ${filters.sql} AND mask != 0`;
@@ -123,7 +123,8 @@ function sameInstantLayers(spec: FunnelSpec): Layers {
   }
   return [
     [
-      'arrayExists(xd -> xd = 0, arrayPopFront(arrayDifference(times))) AS dup',
+      // arrayDifference starts with 0: a second 0 is a same-instant pair (no lambda, one array).
+      'countEqual(arrayDifference(times), 0) > 1 AS dup',
       'length(times) AS len',
       'arrayEnumerate(times) AS idx',
     ],
@@ -141,13 +142,15 @@ const reachOf = (s: string, i: string) => `if(dup, reachAll[${s} * len + ${i}], 
  */
 function attemptsLayers(spec: FunnelSpec): Layers {
   const n = spec.steps.length;
-  const next = (s: string, g: string) => `multiIf(${range(n, 1).map((step) => `${s} = ${step}, next${step}[${g}]`).join(', ')}, 0)`;
+  // One array of every step's next pointers (step s at (s − 1)·len): one lookup, one captured array;
+  // past the last step the index runs off the end, where ClickHouse reads 0.
+  const next = (s: string, g: string) => `nextAll[(${s} - 1) * len + ${g}]`;
   const layers: Layers = [
     [
       ...range(n, 1).map((step) => `arrayPushBack(arrayPopFront(arrayReverseFill(xv -> xv != 0, arrayMap((xm, xi) -> if(bitTest(xm, ${step}), xi, 0), fillMasks, idx))), 0) AS next${step}`),
       'arrayFilter((xi, xm, xt) -> bitTest(xm, 0) AND xt >= {fromMs:Int64} AND xt < {toEndMs:Int64}, idx, fillMasks, times) AS starts',
     ],
-    [`arrayMap(xi -> xi * ${STATE} + ${reachOf('0', 'xi')}, starts) AS P1`],
+    [`arrayMap(xi -> xi * ${STATE} + ${reachOf('0', 'xi')}, starts) AS P1`, `arrayConcat(${range(n, 1).map((step) => `next${step}`).join(', ')}) AS nextAll`],
   ];
   for (const i of range(n + 1, 2)) {
     const found = `(if(intDiv(xp, ${STATE}) = 0, 0, ${next(`xp % ${STATE}`, `intDiv(xp, ${STATE})`)}) AS xg)`;
@@ -163,17 +166,41 @@ function attemptsLayers(spec: FunnelSpec): Layers {
   return layers;
 }
 
+/**
+ * An attempt's sort key in one UInt64: its bucket (a day number, offset to stay positive: times
+ * span 1900 to 2299), 63 − depth, then its index. Sorting plain integers is several times cheaper
+ * than sorting tuples through a lambda.
+ */
+const ORDER_KEY = {
+  bucketShift: 38,
+  bucketOffset: 2 ** 22,
+  depthShift: 32,
+  index: 2 ** 32 - 1,
+};
+
+/**
+ * Each attempt's step times, as many as its depth: the time of each chain event repeated for every
+ * step it filled (a same-instant group may fill several), built without lambdas that capture the
+ * user's arrays (ClickHouse copies a captured array for every element mapped).
+ */
+function stepTimesSql(n: number): string {
+  const filled = (i: number) => (i === 0 ? '0' : `xp${i} % ${STATE}`);
+  const parts = range(n + 1, 1).map((i) => `arrayResize(CAST([], 'Array(Int64)'), toUInt64(${filled(i)} - ${filled(i - 1)}), times[intDiv(xp${i}, ${STATE})])`);
+  return `arrayMap((${range(n + 1, 1).map((i) => `xp${i}`).join(', ')}, xd) -> arraySlice(arrayConcat(${parts.join(', ')}), 1, xd), ${range(n + 1, 1).map((i) => `P${i}`).join(', ')}, D)`;
+}
+
 /** Step 4: the user's attempt per bucket: deepest, then earliest start (starts are in time order). */
 function bestPerBucketLayers(spec: FunnelSpec): Layers {
-  const n = spec.steps.length;
-  const steps = `[${range(n + 1, 1).map((i) => `P${i}[xo] % ${STATE}`).join(', ')}]`;
-  const times = `[${range(n + 1, 1).map((i) => `times[intDiv(P${i}[xo], ${STATE})]`).join(', ')}]`;
+  const { bucketShift, bucketOffset, depthShift, index } = ORDER_KEY;
+  const key = `bitOr(bitShiftLeft(toUInt64(xb + ${bucketOffset}), ${bucketShift}), bitOr(bitShiftLeft(toUInt64(${STATE - 1} - xd), ${depthShift}), toUInt64(xo)))`;
   return [
     [
-      'arraySort((xo, xb, xd) -> (xb, -toInt64(xd), xo), arrayEnumerate(P1), B, D) AS ord',
-      'arrayFilter((xo, xk) -> xk = 1 OR B[xo] != B[ord[xk - 1]], ord, arrayEnumerate(ord)) AS chosen',
-      `arrayMap(xo -> (B[xo], ${spec.on ? `startSegs[intDiv(P1[xo], ${STATE})]` : "''"}, D[xo], ${steps}, ${times}), chosen) AS bests`,
+      `arraySort(arrayMap((xo, xb, xd) -> ${key}, arrayEnumerate(P1), B, D)) AS ord`,
+      // The first attempt of each bucket; the key before the first is 0, no bucket's.
+      `arrayMap(xk -> toUInt32(bitAnd(xk, ${index})), arrayFilter((xk, xq) -> bitShiftRight(xk, ${bucketShift}) != bitShiftRight(xq, ${bucketShift}), ord, arrayPopBack(arrayPushFront(ord, toUInt64(0))))) AS chosen`,
+      `${stepTimesSql(spec.steps.length)} AS T`,
     ],
+    [`arrayMap(xo -> (B[xo], ${spec.on ? `startSegs[intDiv(P1[xo], ${STATE})]` : "''"}, D[xo], T[xo]), chosen) AS bests`],
   ];
 }
 
@@ -184,8 +211,7 @@ function tallySql(spec: FunnelSpec, users: string): string {
       sumForEach(arrayMap((xa, xb) -> xa - xb, st, arrayPushFront(arrayPopBack(st), st[1]))) AS previous,
       sumForEach(arrayMap(xa -> xa - st[1], st)) AS start
     FROM (
-      SELECT best.1 AS bucket, ${segment} AS segment, best.3 AS depth,
-        arrayMap(xk -> best.5[arrayFirstIndex(xs -> xs > xk, best.4)], range(depth)) AS st
+      SELECT best.1 AS bucket, ${segment} AS segment, best.3 AS depth, best.4 AS st
       FROM (${users}) ARRAY JOIN bests AS best
     )
     GROUP BY bucket, segment`;
@@ -217,8 +243,9 @@ function perUserSql(spec: FunnelSpec, events: string): string {
   return `SELECT ${columns} FROM (${events}) GROUP BY distinct_id`;
 }
 
-export function funnelSql(projectId: number, spec: FunnelSpec): BoundQuery {
-  const events = eventsSql(spec);
+/** `resolve`: whether to resolve ids through identity_map (QueryRunner.resolvesIdentities). */
+export function funnelSql(projectId: number, spec: FunnelSpec, resolve = true): BoundQuery {
+  const events = eventsSql(spec, resolve);
   const perUser = perUserSql(spec, events.sql);
   const layers = [...sameInstantLayers(spec), ...attemptsLayers(spec), ...bestPerBucketLayers(spec)];
   const users = layers.reduce((from, columns) => `SELECT *, ${columns.join(',\n      ')} FROM (${from})`, perUser);

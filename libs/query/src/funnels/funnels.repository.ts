@@ -24,7 +24,8 @@ export class FunnelsRepository {
   constructor(private readonly runner: QueryRunner) {}
 
   async tally(projectId: number, spec: FunnelSpec, signal?: AbortSignal): Promise<FunnelTally> {
-    const rows = await this.runner.rows<FunnelRow>(funnelSql(projectId, spec), signal);
+    const resolve = await this.runner.resolvesIdentities(projectId, signal);
+    const rows = await this.runner.rows<FunnelRow>(funnelSql(projectId, spec, resolve), signal);
     const cells = rows.map((row) => toCell(row, spec.steps.length));
     if (!spec.on) return { cells };
     const ranks = new Map(rows.map((row) => [row.segment, Number(row.rank)]));

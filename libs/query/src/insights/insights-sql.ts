@@ -1,4 +1,3 @@
-import { EVENTS_TABLE } from '@analytics/clickhouse';
 import { resolvedEventsSql } from '@analytics/identity';
 import { BoundQuery } from '../clickhouse/query-runner';
 import { seriesKeySql } from '../clickhouse/series-sql';
@@ -17,13 +16,13 @@ export interface InsightsRow {
 }
 
 /** One metric's events in range with their period key, numeric value and segment. */
-function metricEventsSql(spec: InsightsSpec, metric: InsightsMetricSpec, i: number): BoundQuery {
+function metricEventsSql(spec: InsightsSpec, metric: InsightsMetricSpec, i: number, resolve: boolean): BoundQuery {
   const where = metric.where ? whereSql(metric.where, `m${i}w`) : { sql: '1', params: {} };
   const value = metric.property ? numberOrZeroSql(metric.property, `m${i}v`) : { sql: '0', params: {} };
   const isNumber = metric.property ? isNumberSql(metric.property, `m${i}n`) : { sql: '0', params: {} };
   const segment = spec.on ? segmentSql(spec.on, `m${i}s`) : { sql: 'NULL', params: {} };
   // Only unique counts read users: other maths skip the identity join (docs/identity.md).
-  const events = metric.math === 'unique' ? resolvedEventsSql() : `${EVENTS_TABLE} FINAL`;
+  const events = resolvedEventsSql('project', resolve && metric.math === 'unique');
   const sql = `SELECT ${seriesKeySql('toUnixTimestamp64Milli(time)', spec.unit)} AS key, distinct_id, ${value.sql} AS v, ${isNumber.sql} AS isNumber, ${segment.sql} AS seg
     FROM ${events}
     WHERE project_id = {project:UInt32} AND event = {event${i}:String}
@@ -32,8 +31,8 @@ function metricEventsSql(spec: InsightsSpec, metric: InsightsMetricSpec, i: numb
 }
 
 /** A metric's overall series and, with `on`, its `limit` segments with the most events (ties by value). */
-function metricSql(spec: InsightsSpec, metric: InsightsMetricSpec, i: number): BoundQuery {
-  const events = metricEventsSql(spec, metric, i);
+function metricSql(spec: InsightsSpec, metric: InsightsMetricSpec, i: number, resolve: boolean): BoundQuery {
+  const events = metricEventsSql(spec, metric, i, resolve);
   const math = propertyMathSql(metric.math);
   const overall = `SELECT toUInt32(${i}) AS metric, key, '${OVERALL}' AS segment, ${math} AS value, toUInt64(0) AS rank FROM (${events.sql}) GROUP BY key`;
   if (!spec.on) return { sql: overall, params: events.params };
@@ -46,8 +45,9 @@ function metricSql(spec: InsightsSpec, metric: InsightsMetricSpec, i: number): B
   return { sql: `${overall} UNION ALL ${segments}`, params: events.params };
 }
 
-export function insightsSql(projectId: number, spec: InsightsSpec): BoundQuery {
-  const metrics = spec.metrics.map((metric, i) => metricSql(spec, metric, i));
+/** `resolve`: whether to resolve ids through identity_map (QueryRunner.resolvesIdentities). */
+export function insightsSql(projectId: number, spec: InsightsSpec, resolve = true): BoundQuery {
+  const metrics = spec.metrics.map((metric, i) => metricSql(spec, metric, i, resolve));
   return {
     sql: metrics.map((m) => m.sql).join('\nUNION ALL\n'),
     params: {

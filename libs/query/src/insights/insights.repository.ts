@@ -9,7 +9,9 @@ export class InsightsRepository {
   constructor(private readonly runner: QueryRunner) {}
 
   async tally(projectId: number, spec: InsightsSpec, signal?: AbortSignal): Promise<InsightsTally> {
-    const rows = await this.runner.rows<InsightsRow>(insightsSql(projectId, spec), signal);
+    // Only unique counts read users: a report without one never asks.
+    const resolve = spec.metrics.some((metric) => metric.math === 'unique') && (await this.runner.resolvesIdentities(projectId, signal));
+    const rows = await this.runner.rows<InsightsRow>(insightsSql(projectId, spec, resolve), signal);
     const cells = rows.map((row) => ({ metric: Number(row.metric), key: Number(row.key), segment: row.segment, value: Number(row.value) }));
     if (!spec.on) return { cells };
     const segments = spec.metrics.map((_, i) => {

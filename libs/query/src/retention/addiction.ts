@@ -40,12 +40,12 @@ export function parseAddictionQuery(params: QueryParams): AddictionSpec {
 
 const periodBuckets = (spec: AddictionSpec): DateBuckets => (spec.unit === 'day' ? { kind: 'days', days: 1 } : { kind: spec.unit });
 
-export function addictionSql(projectId: number, spec: AddictionSpec): BoundQuery {
+export function addictionSql(projectId: number, spec: AddictionSpec, resolve = true): BoundQuery {
   const where = spec.where ? whereSql(spec.where, 'w') : { sql: '1', params: {} };
   const unitOf = spec.addictionUnit === 'hour' ? `intDiv(t, ${HOUR_MS})` : `intDiv(t, ${DAY_MS})`;
   const sql = `SELECT period, units, count() AS users FROM (
       SELECT distinct_id, ${bucketDaySql('t', periodBuckets(spec))} AS period, uniqExact(${unitOf}) AS units
-      FROM (SELECT distinct_id, toUnixTimestamp64Milli(time) AS t FROM ${resolvedEventsSql()}
+      FROM (SELECT distinct_id, toUnixTimestamp64Milli(time) AS t FROM ${resolvedEventsSql('project', resolve)}
         WHERE project_id = {project:UInt32}${spec.event !== undefined ? ' AND event = {event:String}' : ''}
           AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC') AND ${where.sql})
       GROUP BY distinct_id, period)

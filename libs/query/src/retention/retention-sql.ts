@@ -40,7 +40,7 @@ function keyed(spec: RetentionSpec): boolean {
   return spec.type === 'compounded' || spec.event === undefined || spec.event === spec.bornEvent;
 }
 
-function eventsSql(spec: RetentionSpec): BoundQuery {
+function eventsSql(spec: RetentionSpec, resolve: boolean): BoundQuery {
   const bornWhere = condition(spec.bornWhere, 'bw');
   const where = condition(spec.where, 'w');
   const bornName = spec.type === 'birth' ? 'event = {bornEvent:String}' : spec.event !== undefined ? 'event = {returnEvent:String}' : '1';
@@ -52,7 +52,7 @@ function eventsSql(spec: RetentionSpec): BoundQuery {
       ${bornName} AND ${bornTime} AND ${bornWhere.sql} AS isBorn,
       ${returnName} AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({returnsEndMs:Int64}, 'UTC') AND ${where.sql} AS isReturn,
       ${key} AS bornKey
-    FROM ${resolvedEventsSql()}
+    FROM ${resolvedEventsSql('project', resolve)}
     WHERE project_id = {project:UInt32} AND (isBorn OR isReturn)`;
   return { sql, params: { ...bornWhere.params, ...where.params } };
 }
@@ -74,8 +74,9 @@ function returnsSql(spec: RetentionSpec): { column: string; time: string; notBir
   return { column: 'groupArrayIf((t, bornKey), isReturn) AS returns', time: 'xr.1', notBirth: 'NOT (xr.1 = birth.1 AND ifNull(xr.2 = birth.2, 0))' };
 }
 
-export function retentionSql(projectId: number, spec: RetentionSpec): BoundQuery {
-  const events = eventsSql(spec);
+/** `resolve`: whether to resolve ids through identity_map (QueryRunner.resolvesIdentities). */
+export function retentionSql(projectId: number, spec: RetentionSpec, resolve = true): BoundQuery {
+  const events = eventsSql(spec, resolve);
   const returns = returnsSql(spec);
   const index = intervalIndexSql('birth.1', returns.time, spec.buckets);
   // The latest interval returned in, for unbounded counts.

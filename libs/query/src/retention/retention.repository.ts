@@ -12,11 +12,13 @@ export class RetentionRepository {
   constructor(private readonly runner: QueryRunner) {}
 
   async cohorts(projectId: number, spec: RetentionSpec, signal?: AbortSignal): Promise<RetentionCohort[]> {
-    const rows = await this.runner.rows<RetentionRow>(retentionSql(projectId, spec), signal);
+    const resolve = await this.runner.resolvesIdentities(projectId, signal);
+    const rows = await this.runner.rows<RetentionRow>(retentionSql(projectId, spec, resolve), signal);
     return rows.map((row) => ({ cohort: Number(row.cohort), first: Number(row.first), returned: toMap(row.returned), lastReturned: toMap(row.last_returned) }));
   }
 
   async addiction(projectId: number, spec: AddictionSpec, signal?: AbortSignal): Promise<AddictionRow[]> {
-    return this.runner.rows<AddictionRow>(addictionSql(projectId, spec), signal);
+    const resolve = await this.runner.resolvesIdentities(projectId, signal);
+    return this.runner.rows<AddictionRow>(addictionSql(projectId, spec, resolve), signal);
   }
 }

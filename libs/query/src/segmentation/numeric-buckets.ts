@@ -28,13 +28,13 @@ export function rangeLabel(slot: number, width: number): string {
   return `${format(slot * width)} - ${format((slot + 1) * width)}`;
 }
 
-function numbersSql(spec: SegmentationSpec): { from: string; params: Record<string, unknown> } {
+function numbersSql(spec: SegmentationSpec, resolve: boolean): { from: string; params: Record<string, unknown> } {
   const where = spec.where ? whereSql(spec.where, 'w') : { sql: '1', params: {} };
   const value = numberOrZeroSql(spec.on!, 'on');
   const isNumber = isNumberSql(spec.on!, 'onn');
   return {
     from: `(SELECT distinct_id, ${seriesKeySql('toUnixTimestamp64Milli(time)', spec.unit)} AS key, ${value.sql} AS v
-      FROM ${resolvedEventsSql()}
+      FROM ${resolvedEventsSql('project', resolve)}
       WHERE project_id = {project:UInt32} AND event IN {events:Array(String)}
         AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC')
         AND ${where.sql} AND ${isNumber.sql})`,
@@ -43,13 +43,13 @@ function numbersSql(spec: SegmentationSpec): { from: string; params: Record<stri
 }
 
 /** The smallest and largest number, or nothing when there is none. */
-export function numericRangeSql(projectId: number, spec: SegmentationSpec): BoundQuery {
-  const numbers = numbersSql(spec);
+export function numericRangeSql(projectId: number, spec: SegmentationSpec, resolve = true): BoundQuery {
+  const numbers = numbersSql(spec, resolve);
   return { sql: `SELECT min(v) AS low, max(v) AS high, count() AS n FROM ${numbers.from}`, params: { ...numbers.params, project: projectId } };
 }
 
-export function numericSlotsSql(projectId: number, spec: SegmentationSpec, width: number): BoundQuery {
-  const numbers = numbersSql(spec);
+export function numericSlotsSql(projectId: number, spec: SegmentationSpec, width: number, resolve = true): BoundQuery {
+  const numbers = numbersSql(spec, resolve);
   return {
     sql: `SELECT key, toInt64(floor(v / {width:Float64})) AS slot, count() AS events, uniqExact(distinct_id) AS users FROM ${numbers.from} GROUP BY key, slot`,
     params: { ...numbers.params, project: projectId, width: String(width) },

@@ -17,7 +17,8 @@ export interface SegmentationRow {
  * Events and distinct users per series and period; series ranked by their events over the range
  * (ties by value) and cut at `limit` in ClickHouse, so a high-cardinality `on` never floods the service.
  */
-export function segmentationSql(projectId: number, spec: SegmentationSpec): BoundQuery {
+/** `resolve`: whether to resolve ids through identity_map (QueryRunner.resolvesIdentities). */
+export function segmentationSql(projectId: number, spec: SegmentationSpec, resolve = true): BoundQuery {
   const where = spec.where ? whereSql(spec.where, 'w') : { sql: '1', params: {} };
   const series = spec.on ? segmentSql(spec.on, 'on') : { sql: 'event', params: {} };
   const sql = `SELECT key, series, events, users, rank FROM (
@@ -27,7 +28,7 @@ export function segmentationSql(projectId: number, spec: SegmentationSpec): Boun
         FROM (
           SELECT ${seriesKeySql('toUnixTimestamp64Milli(time)', spec.unit)} AS key, assumeNotNull(${series.sql}) AS series,
             count() AS events, uniqExact(distinct_id) AS users
-          FROM ${resolvedEventsSql()}
+          FROM ${resolvedEventsSql('project', resolve)}
           WHERE project_id = {project:UInt32} AND event IN {events:Array(String)}
             AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC')
             AND ${where.sql} AND isNotNull(${series.sql})${spec.values ? ` AND ${series.sql} IN {values:Array(String)}` : ''}

@@ -11,7 +11,8 @@ export class SegmentationRepository {
   constructor(private readonly runner: QueryRunner) {}
 
   async cells(projectId: number, spec: SegmentationSpec, signal?: AbortSignal): Promise<{ cells: SegmentationCell[]; ranked: string[] }> {
-    const rows = await this.runner.rows<SegmentationRow>(segmentationSql(projectId, spec), signal);
+    const resolve = await this.runner.resolvesIdentities(projectId, signal);
+    const rows = await this.runner.rows<SegmentationRow>(segmentationSql(projectId, spec, resolve), signal);
     const ranks = new Map(rows.map((row) => [row.series, Number(row.rank)]));
     return {
       cells: rows.map((row) => ({ key: Number(row.key), series: row.series, events: Number(row.events), users: Number(row.users) })),
@@ -25,9 +26,10 @@ export class SegmentationRepository {
 
   /** /segmentation/numeric: two passes, the range of the numbers, then the counts per round range. */
   async numericBuckets(projectId: number, spec: SegmentationSpec, signal?: AbortSignal): Promise<{ cells: SegmentationCell[]; ranked: string[] }> {
-    const [range] = await this.runner.rows<{ low: number; high: number; n: number }>(numericRangeSql(projectId, spec), signal);
+    const resolve = await this.runner.resolvesIdentities(projectId, signal);
+    const [range] = await this.runner.rows<{ low: number; high: number; n: number }>(numericRangeSql(projectId, spec, resolve), signal);
     if (!range || Number(range.n) === 0) return { cells: [], ranked: [] };
     const width = roundWidth(Number(range.low), Number(range.high));
-    return numericCells(await this.runner.rows<NumericSlotRow>(numericSlotsSql(projectId, spec, width), signal), width);
+    return numericCells(await this.runner.rows<NumericSlotRow>(numericSlotsSql(projectId, spec, width, resolve), signal), width);
   }
 }
