@@ -12,10 +12,13 @@ import { waitReady } from './support/setup';
  * `/import` batches (the bench:ingest events) in a closed loop for BENCH_SECONDS (20) after a 4 s
  * warm-up. An acknowledgement here means stored: the in-process sink answers after the insert.
  * Figures: events/s acknowledged, request latency, the process's CPU per event and peak RSS, and the
- * cores other processes took meanwhile (the machine is shared). The last line is JSON.
+ * cores other processes took meanwhile (the machine is shared). BENCH_NODE_FLAGS passes Node flags
+ * to the standalone. The last line is JSON.
  */
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 8);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+/** Node flags for the standalone, e.g. BENCH_NODE_FLAGS=--max-semi-space-size=16. */
+const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 const OWNER = { username: 'bench-owner', secret: 'bench-owner-secret-0123456789abcdef' };
 const PROJECT = { token: 'benchtoken0123456789abcdef', secret: 'bench-project-secret-0123456789abcdef' };
 
@@ -32,7 +35,7 @@ async function main(): Promise<void> {
     BOOTSTRAP_PROJECT_TOKEN: PROJECT.token,
     BOOTSTRAP_PROJECT_SECRET: PROJECT.secret,
     INGEST_LIMIT_EVENTS_PER_MINUTE: '1000000000',
-  });
+  }, NODE_FLAGS);
   const url = `http://127.0.0.1:${port}`;
   try {
     await waitReady(standalone, url);
@@ -68,6 +71,7 @@ async function main(): Promise<void> {
       rss_after_warmup_mb: Math.round(idleRss),
       other_processes_cores: round(Math.max(others, 0), 2),
       seconds: round(result.seconds),
+      node_flags: NODE_FLAGS.join(' '),
     };
     console.log(`embedded standalone, ${CLIENTS} clients × ${EVENTS_PER_BATCH}-event /import for ${figures.seconds} s: ${figures.embedded_events_per_s} events/s (p50 ${figures.p50_ms} ms, p99 ${figures.p99_ms} ms, ${result.failures} failed)`);
     console.log(`CPU ${figures.cpu_us_per_event} µs/event (${figures.cores_used} cores; load generator ${figures.load_generator_cpu_us_per_event} µs/event; other processes ${figures.other_processes_cores} cores); projected alone ${figures.projected_events_per_s_alone}/s; peak RSS ${figures.peak_rss_mb} MB`);
