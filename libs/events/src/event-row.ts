@@ -1,4 +1,5 @@
 import { IdentityLink } from './identity-link';
+import { mayHoldNumber } from './number-walk';
 
 export interface EventRowInput {
   projectId: number;
@@ -35,24 +36,11 @@ export function formatEpochSeconds(ms: number): string {
 
 /** Beyond 64-bit integers, ClickHouse's JSON functions refuse the whole document. */
 const LARGEST_JSON_INTEGER = 2 ** 63;
-/** Deeper than any stored property (3 levels); beyond it the slower replacer runs, to be safe. */
-const MAX_WALK_DEPTH = 32;
 
 const isHugeDouble = (value: unknown): boolean => typeof value === 'number' && Number.isInteger(value) && Math.abs(value) >= LARGEST_JSON_INTEGER;
 
 function exponentForHugeDoubles(_key: string, value: unknown): unknown {
   return isHugeDouble(value) ? JSON.rawJSON((value as number).toExponential()) : value;
-}
-
-function holdsHugeDouble(value: unknown, depth: number): boolean {
-  if (typeof value !== 'object' || value === null) return isHugeDouble(value);
-  if (depth >= MAX_WALK_DEPTH) return true;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) if (holdsHugeDouble(value[i], depth + 1)) return true;
-    return false;
-  }
-  for (const key in value) if (holdsHugeDouble((value as Record<string, unknown>)[key], depth + 1)) return true;
-  return false;
 }
 
 /**
@@ -63,7 +51,7 @@ function holdsHugeDouble(value: unknown, depth: number): boolean {
  * checked before writing (a tenth of the cost of scanning the written text for digit runs).
  */
 export function serializeProperties(properties: Record<string, unknown>): string {
-  return holdsHugeDouble(properties, 0) ? JSON.stringify(properties, exponentForHugeDoubles) : JSON.stringify(properties);
+  return mayHoldNumber(properties, isHugeDouble) ? JSON.stringify(properties, exponentForHugeDoubles) : JSON.stringify(properties);
 }
 
 /**
