@@ -213,8 +213,8 @@ describe('the entrypoint (run with sh against a stub node)', () => {
     const { status, lines, pid, stderr } = run([service, '--extra']);
     expect(stderr).toBe('');
     expect(status).toBe(0);
-    // The gateway's young generation is capped (deploy/docker/entrypoint.sh).
-    const nodeFlags = service === 'ingest' ? ['--max-semi-space-size=16'] : [];
+    // The gateway's and the writer's young generations are capped (deploy/docker/entrypoint.sh).
+    const nodeFlags = { ingest: ['--max-semi-space-size=16'], writer: ['--max-semi-space-size=4'] }[service as string] ?? [];
     expect(lines).toEqual([`pid=${pid}`, ...nodeFlags, join(appHome, `dist/apps/${service}/src/main.js`), '--extra']);
   });
 
