@@ -111,13 +111,16 @@ describe('a compliance worker killed mid-deletion (real processes, chDB and the 
       const taskId = created.body.results.task_id as string;
       const status = async () => (await call('GET', `${DELETIONS}/${taskId}?token=${PROJECT_TOKEN}`, { authorization: oauth })).body.results.status as string;
 
-      // Mid-deletion: STARTED, and the worker's delete of the profile is blocked on the lock.
+      // Mid-deletion: STARTED, and the worker's delete of the profile is blocked on the lock. Found by
+      // who blocks it, not by its text: on a busy machine pg_stat_activity showed the waiting backend
+      // as `idle` with its previous statement's text (transactionid wait), which a text match missed.
       await eventually(async () => expect(await status()).toBe('STARTED'), { timeoutMs: 30_000 });
       await eventually(
         async () => {
-          const activity = await lock.query("select state, wait_event_type, left(query, 60) as query from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()");
-          const blocked = activity.rows.filter((row) => row.wait_event_type === 'Lock' && /^delete from "profiles"/i.test(row.query));
-          if (blocked.length !== 1) throw new Error(`the worker's profile delete is not blocked yet: ${JSON.stringify(activity.rows)}`);
+          const activity = await lock.query(
+            "select pid, state, wait_event_type, wait_event, left(query, 60) as query from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and pg_backend_pid() = any(pg_blocking_pids(pid))",
+          );
+          if (activity.rows.length !== 1) throw new Error(`the worker's profile delete is not blocked yet: ${JSON.stringify(activity.rows)}`);
         },
         { timeoutMs: 90_000, intervalMs: 250 },
       );
@@ -127,7 +130,7 @@ describe('a compliance worker killed mid-deletion (real processes, chDB and the 
       running!.child.kill('SIGKILL');
       await running!.exited;
       // The killed process's blocked statement must not finish the job behind the restart's back.
-      await lock.query("select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and pid <> pg_backend_pid()");
+      await lock.query("select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and pg_backend_pid() = any(pg_blocking_pids(pid))");
       await lock.query('rollback');
       const profile = await lock.query("select count(*)::int as n from profiles where project_id = $1 and profile_id = 'alice'", [projectId]);
       expect(profile.rows[0].n).toBe(1);
