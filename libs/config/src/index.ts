@@ -3,3 +3,4 @@ export { ConfigModule } from './config.module';
 export { LOG_LEVELS, LogLevel, SERVICE_NAMES, ServiceName } from './constants';
 export { ConfigError, describeEnvironment, environmentVariableNames, loadConfig } from './load-config';
 export { maskSecret } from './secret.decorator';
+export { oncePerConfig } from './once-per-config';

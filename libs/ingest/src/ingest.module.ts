@@ -1,5 +1,5 @@
 import { AuthModule } from '@analytics/auth';
-import { AppConfig } from '@analytics/config';
+import { AppConfig, oncePerConfig } from '@analytics/config';
 import { EventDictionaryModule, SchemaEventDictionaryProvider } from '@analytics/dictionary';
 import { EventWriterModule } from '@analytics/event-writer';
 import { IdentityModule } from '@analytics/identity';
@@ -24,16 +24,8 @@ import { TrackController } from './track.controller';
 @Module({})
 export class EventIntakeModule {
   /** One module object per config: the gateway and a worker in one process share one intake (its metrics register once). */
-  private static readonly mounted = new WeakMap<AppConfig, DynamicModule>();
-
-  static forRoot(config: AppConfig): DynamicModule {
-    const mounted = EventIntakeModule.mounted.get(config) ?? EventIntakeModule.build(config);
-    EventIntakeModule.mounted.set(config, mounted);
-    return mounted;
-  }
-
-  private static build(config: AppConfig): DynamicModule {
-    return {
+  static readonly forRoot = oncePerConfig(
+    (config): DynamicModule => ({
       module: EventIntakeModule,
       imports: [AuthModule, RateLimitsModule, EventDictionaryModule, ...(config.kafka ? [] : [EventWriterModule.forRoot(config), IdentityModule.forRoot(config)])],
       providers: [
@@ -43,8 +35,8 @@ export class EventIntakeModule {
         { provide: EventSink, useClass: config.kafka ? KafkaEventSink : InProcessEventSink },
       ],
       exports: [IngestService],
-    };
-  }
+    }),
+  );
 }
 
 /** The ingestion gateway: /import and /track over the event intake. */

@@ -1,5 +1,5 @@
 import { AuthModule } from '@analytics/auth';
-import { AppConfig, ServiceName } from '@analytics/config';
+import { AppConfig, oncePerConfig, ServiceName } from '@analytics/config';
 import { jsonBody } from '@analytics/http';
 import { IdentityMergeHook, IdentityRepository } from '@analytics/identity';
 import { CohortMembershipModule } from '@analytics/query';
@@ -63,22 +63,14 @@ export class GroupKeyRegistryModule {}
 @Module({})
 export class ProfileIntakeModule {
   /** One module object per config, so the gateway and a worker in one process share one intake. */
-  private static readonly mounted = new WeakMap<AppConfig, DynamicModule>();
-
-  static forRoot(config: AppConfig): DynamicModule {
-    const mounted = ProfileIntakeModule.mounted.get(config) ?? ProfileIntakeModule.build(config);
-    ProfileIntakeModule.mounted.set(config, mounted);
-    return mounted;
-  }
-
-  private static build(config: AppConfig): DynamicModule {
-    return {
+  static readonly forRoot = oncePerConfig(
+    (config): DynamicModule => ({
       module: ProfileIntakeModule,
       imports: [AuthModule, RateLimitsModule, ProfileMetricsModule, GroupKeyRegistryModule, ...(config.kafka ? [] : [ProfileStoreModule])],
       providers: [ProfileIngestService, ProfileGeolocator, { provide: ProfileUpdateSink, useClass: config.kafka ? KafkaProfileSink : InProcessProfileSink }],
       exports: [ProfileIngestService],
-    };
-  }
+    }),
+  );
 }
 
 /** The gateway's /engage and /groups: to Kafka, or without a broker applied in-process before answering. */

@@ -1,6 +1,6 @@
 import { AnnotationsModule } from '@analytics/annotations';
 import { ComplianceModule } from '@analytics/compliance';
-import { AppConfig, ServiceName } from '@analytics/config';
+import { AppConfig, oncePerConfig, ServiceName } from '@analytics/config';
 import { ConsoleModule } from '@analytics/console';
 import { DictionaryModule } from '@analytics/dictionary';
 import { EventWriterModule } from '@analytics/event-writer';
@@ -29,17 +29,12 @@ export interface ServiceDefinition {
   modules(config: AppConfig): ServiceModule[];
 }
 
-const jobsModules = new WeakMap<AppConfig, ServiceModule>();
 /**
  * The one JobsModule of the process (global), shared by every row that runs or files jobs
  * (compliance, pipeline windows, warehouse-import runs and manual syncs): one module object per config, so Nest mounts it once however many rows a
  * process runs.
  */
-export function jobsModule(config: AppConfig): ServiceModule {
-  const module = jobsModules.get(config) ?? JobsModule.forRoot({ expiryCheckIntervalSeconds: config.jobsExpiryCheckSeconds });
-  jobsModules.set(config, module);
-  return module;
-}
+export const jobsModule = oncePerConfig((config): ServiceModule => JobsModule.forRoot({ expiryCheckIntervalSeconds: config.jobsExpiryCheckSeconds }));
 
 /**
  * The one service map: what each deployable mounts. The routes each one owns are in the role matrix
