@@ -3,8 +3,7 @@ import { lockDirectory } from '@analytics/directory-lock';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseClickHouseUrl } from './clickhouse-url';
-import { rememberChdbInsert } from './insert-formatted';
-import { rememberChdbDirectory } from './stream-query';
+import { rememberChdb } from './chdb-handles';
 
 /**
  * Both backends answer alike: 64-bit integers as JSON numbers (chDB's default; counts stay numbers
@@ -39,10 +38,12 @@ function openChdb(path: string): ClickHouseClient {
     // chDB types the connection against its own copy of @clickhouse/client-common; the contract is the same.
     const connection = chdbConnection as unknown as ClickHouseClientConfigOptions['connection'];
     const client = createClient({ connection, clickhouse_settings: { ...CLICKHOUSE_SETTINGS, ...CHDB_CALL_DEFAULTS } });
-    rememberChdbDirectory(client, directory);
-    // The raw insert's settings go in its own SETTINGS clause, which lasts for that statement only;
-    // the defaults are restated since earlier calls' SETs stay on the session.
-    rememberChdbInsert(client, ({ settings, ...insert }) => chdbConnection.chdb.rawInsert({ ...insert, settings: { ...CHDB_CALL_DEFAULTS, ...settings } }));
+    rememberChdb(client, {
+      directory,
+      // The raw insert's settings go in its own SETTINGS clause, which lasts for that statement only;
+      // the defaults are restated since earlier calls' SETs stay on the session.
+      rawInsert: ({ settings, ...insert }) => chdbConnection.chdb.rawInsert({ ...insert, settings: { ...CHDB_CALL_DEFAULTS, ...settings } }),
+    });
     const close = client.close.bind(client);
     client.close = async () => {
       await close();

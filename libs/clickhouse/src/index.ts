@@ -9,4 +9,5 @@ export { CLICKHOUSE_MIGRATIONS } from './migrations';
 export { EVENTS_TABLE, IDENTITY_MAP_TABLE, MIGRATIONS_TABLE, PROFILES_TABLE } from './tables';
 export { CLICKHOUSE_TIMEOUT_EXCEEDED, clickHouseErrorCode } from './clickhouse-error';
 export { ResultChunk, streamQuery, StreamQueryParams } from './stream-query';
-export { FormattedInsert, InsertFormat, insertFormatted } from './insert-formatted';
+export { InsertFormat } from './chdb-handles';
+export { FormattedInsert, insertFormatted } from './insert-formatted';

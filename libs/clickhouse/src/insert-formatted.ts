@@ -1,8 +1,6 @@
 import { ClickHouseClient, ClickHouseSettings, parseError } from '@clickhouse/client';
 import { Readable } from 'node:stream';
-
-/** Row-per-line text formats that rows can arrive in ready-made. */
-export type InsertFormat = 'JSONEachRow' | 'JSONCompactEachRow' | 'TabSeparated';
+import { chdbHandleOf, InsertFormat } from './chdb-handles';
 
 export interface FormattedInsert {
   table: string;
@@ -13,15 +11,6 @@ export interface FormattedInsert {
   settings?: ClickHouseSettings;
 }
 
-type ChdbRawInsert = (params: { table: string; format: InsertFormat; values: Buffer | string; settings: Record<string, string | number | boolean> }) => Promise<unknown>;
-
-/** chDB's Buffer insert of each client `createClickHouseClient` opened in-process. */
-const chdbInserts = new WeakMap<ClickHouseClient, ChdbRawInsert>();
-
-export function rememberChdbInsert(client: ClickHouseClient, insert: ChdbRawInsert): void {
-  chdbInserts.set(client, insert);
-}
-
 /**
  * Inserts ready-made rows. On chDB the bytes go to the engine's parser as they are (its raw insert):
  * the client's `exec` with values decodes them into a string and builds one SQL text, which cost
@@ -30,10 +19,10 @@ export function rememberChdbInsert(client: ClickHouseClient, insert: ChdbRawInse
  */
 export async function insertFormatted(client: ClickHouseClient, { table, format, rows, settings = {} }: FormattedInsert): Promise<void> {
   if (!rows.length) return;
-  const chdbInsert = chdbInserts.get(client);
-  if (chdbInsert) {
+  const chdb = chdbHandleOf(client);
+  if (chdb) {
     try {
-      await chdbInsert({ table, format, values: rows, settings: settings as Record<string, string | number | boolean> });
+      await chdb.rawInsert({ table, format, values: rows, settings: settings as Record<string, string | number | boolean> });
     } catch (error) {
       const mapped = parseError((error as Error).message ?? String(error));
       if (mapped !== error) mapped.cause = error;

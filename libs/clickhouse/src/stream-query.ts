@@ -1,4 +1,5 @@
 import { ClickHouseClient } from '@clickhouse/client';
+import { chdbHandleOf } from './chdb-handles';
 
 /** A piece of a streamed result: the bytes as the engine formatted them, ending on a row boundary. */
 export interface ResultChunk {
@@ -16,13 +17,6 @@ export interface StreamQueryParams {
   abort_signal?: AbortSignal;
 }
 
-/** The chDB data directory of each client `createClickHouseClient` opened in-process. */
-const chdbDirectories = new WeakMap<ClickHouseClient, string>();
-
-export function rememberChdbDirectory(client: ClickHouseClient, directory: string): void {
-  chdbDirectories.set(client, directory);
-}
-
 /**
  * Streams a query's output as the engine produces it: the next chunk is computed only when the
  * consumer asks for it (backpressure), and leaving the loop or aborting `abort_signal` cancels the
@@ -32,7 +26,7 @@ export function rememberChdbDirectory(client: ClickHouseClient, directory: strin
  * client's connection keeps serving every other query meanwhile.
  */
 export async function* streamQuery(client: ClickHouseClient, params: StreamQueryParams): AsyncGenerator<ResultChunk> {
-  const directory = chdbDirectories.get(client);
+  const directory = chdbHandleOf(client)?.directory;
   if (directory === undefined) {
     const result = await client.exec({
       query: `${params.query} FORMAT ${params.format}`,
