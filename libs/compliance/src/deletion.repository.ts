@@ -73,7 +73,6 @@ export class DeletionRepository {
     const counts: Record<string, number> = {};
     for (const table of DISTINCT_ID_TABLES) {
       if (table.kept) continue;
-      const started = Date.now();
       if (table.engine === 'clickhouse') {
         const result = await this.clickhouse.query({
           query: `SELECT count() AS n FROM ${table.table} WHERE ${this.chPredicate(table)}`,

@@ -4,6 +4,7 @@ import { isDatabaseId } from '@analytics/http';
 import { CohortDefinition, validateCohortDefinition } from '@analytics/report-definitions';
 import { ProfilesError, ProfilesErrorCode } from './profiles-error';
 import { USER_PROFILES } from './profile-update';
+import { isPlainObject } from './property-values';
 
 /** The real API's page size, also the most a page may hold. */
 export const MAX_PAGE_SIZE = 1000;
@@ -79,16 +80,15 @@ function flag(fields: QueryFields, name: string, fallback: boolean): boolean {
   throw invalid(`${name} must be true or false`);
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A `raw_cohort`: `{"where": "<profile expression>"}` or `{"behavior": {event, where?, min_count, last_days}}`, checked like a saved one. */
 function rawCohort(raw: unknown): CohortDefinition {
   const shape = 'filter_by_cohort.raw_cohort must be {"where": "<expression>"} or {"behavior": {"event", "where"?, "min_count", "last_days"}}';
-  if (!isRecord(raw)) throw invalid(shape);
+  if (!isPlainObject(raw)) throw invalid(shape);
   const { where, behavior } = raw;
   if (where !== undefined && typeof where !== 'string') throw invalid(shape);
   if (behavior !== undefined) {
-    if (!isRecord(behavior) || typeof behavior.event !== 'string' || (behavior.where !== undefined && typeof behavior.where !== 'string')) throw invalid(shape);
+    if (!isPlainObject(behavior) || typeof behavior.event !== 'string' || (behavior.where !== undefined && typeof behavior.where !== 'string')) throw invalid(shape);
     if (typeof behavior.min_count !== 'number' || typeof behavior.last_days !== 'number') throw invalid(shape);
   }
   // The definition rules (one of the two, valid expressions, bounds) answer 400 in the reports lib's words.
@@ -106,7 +106,7 @@ function cohortFilter(fields: QueryFields): CohortFilter | undefined {
       throw invalid('filter_by_cohort must be a JSON object such as {"id": 12}');
     }
   }
-  if (!isRecord(value)) throw invalid('filter_by_cohort must be a JSON object such as {"id": 12}');
+  if (!isPlainObject(value)) throw invalid('filter_by_cohort must be a JSON object such as {"id": 12}');
   if (value.raw_cohort !== undefined) return { definition: rawCohort(value.raw_cohort) };
   const id = typeof value.id === 'string' && /^\d+$/.test(value.id) ? Number(value.id) : value.id;
   if (typeof id !== 'number' || !isDatabaseId(id)) throw invalid('filter_by_cohort.id must be a cohort id (a positive integer)');

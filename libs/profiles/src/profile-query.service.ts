@@ -36,13 +36,15 @@ export class ProfileQueryService {
   ) {}
 
   async query(projectId: number, request: ProfileQueryRequest, signal?: AbortSignal): Promise<ProfileQueryResult> {
+    // Independent reads (ClickHouse for the ids, Postgres for the cohort): at once.
+    const [profileIds, cohort] = await Promise.all([this.canonicalIds(projectId, request), this.cohortMembers(projectId, request)]);
     const query: MirrorQuery = {
       projectId,
       groupKey: request.groupKey,
       snapshotMs: request.snapshotMs,
-      profileIds: await this.canonicalIds(projectId, request),
+      profileIds,
       where: request.where === undefined ? undefined : compile(request.where),
-      cohort: await this.cohortMembers(projectId, request),
+      cohort,
     };
     const limits = { maxExecutionSeconds: this.config.query.maxExecutionSeconds, signal };
     const [total, rows] = await Promise.all([this.mirror.count(query, limits), this.mirror.page(query, request.page * request.pageSize, request.pageSize, limits)]);

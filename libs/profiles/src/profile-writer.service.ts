@@ -1,5 +1,5 @@
 import { IdentityRepository } from '@analytics/identity';
-import { Injectable, Optional } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { applyProfileUpdate, ProfileState } from './apply-profile-update';
 import { ProfileMetrics } from './profile-metrics';
 import { identityKey, ProfileIdentity, ProfileUpdate, USER_PROFILES } from './profile-update';
@@ -54,7 +54,7 @@ export class ProfileWriter {
     private readonly mirror: ProfilesMirrorRepository,
     private readonly metrics: ProfileMetrics,
     /** Identity merge (docs/identity.md): a user profile update lands on its person's canonical id. */
-    @Optional() private readonly identities?: IdentityRepository,
+    private readonly identities: IdentityRepository,
   ) {}
 
   /**
@@ -64,13 +64,12 @@ export class ProfileWriter {
    * `ProfilesTransaction.lockProjects`), so a merge's profile fold never misses what this batch stores.
    */
   private async resolved<R>(tx: ProfilesTransaction, pending: PendingUpdate<R>[]): Promise<PendingUpdate<R>[]> {
-    if (!this.identities) return pending;
     const follows = ({ update }: PendingUpdate<R>) => update.groupKey === USER_PROFILES && !(update.op === '$delete' && update.ignoreAlias);
     const byProject = new Map<number, Set<string>>();
     for (const item of pending.filter(follows)) byProject.set(item.update.projectId, (byProject.get(item.update.projectId) ?? new Set()).add(item.update.profileId));
     await tx.lockProjects([...byProject.keys()], 'shared');
-    const canonical = new Map<number, Map<string, string>>();
-    for (const [projectId, ids] of byProject) canonical.set(projectId, await this.identities.resolve(projectId, [...ids]));
+    // One lookup per project, all at once: the shared locks are held while they run.
+    const canonical = new Map(await Promise.all([...byProject].map(async ([projectId, ids]) => [projectId, await this.identities.resolve(projectId, [...ids])] as const)));
     return pending.map((item) => {
       const profileId = follows(item) ? canonical.get(item.update.projectId)?.get(item.update.profileId) : undefined;
       return profileId ? { ...item, update: { ...item.update, profileId } } : item;
