@@ -81,3 +81,6 @@ export class ClickHouseDdl {
     return `ALTER TABLE ${this.storageTable(name)}${this.onCluster} ${change}`;
   }
 }
+
+/** A time as a `DateTime64(3, 'UTC')` parameter takes it: `2026-01-02 03:04:05.678`. */
+export const clickhouseDateTime = (date: Date): string => date.toISOString().replace('T', ' ').replace('Z', '');

@@ -1,5 +1,5 @@
 export { ClickHouseClient } from '@clickhouse/client';
-export { ClickHouseDdl, DELETE_ON_EVERY_REPLICA_SETTINGS, TableDefinition } from './clickhouse-ddl';
+export { clickhouseDateTime, ClickHouseDdl, DELETE_ON_EVERY_REPLICA_SETTINGS, TableDefinition } from './clickhouse-ddl';
 export { ClickHouseMigration, ClickHouseMigrationContext, ddlMigration } from './clickhouse-migration';
 export { ClickHouseMigrator } from './clickhouse-migrator';
 export { ClickHouseModule } from './clickhouse.module';

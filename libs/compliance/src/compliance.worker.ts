@@ -77,7 +77,8 @@ export class ComplianceWorker implements OnModuleInit {
   private async retrieve(job: ComplianceJob, distinctIds: string[], signal: AbortSignal): Promise<void> {
     const key = retrievalKey(job);
     const since = job.complianceType === 'CCPA' ? new Date(job.requestedAt.getTime() - this.settings.ccpaWindowDays * 86_400_000) : undefined;
-    const groupKeys = (await this.groupKeys.list(job.projectId)).map((groupKey) => groupKey.name);
+    // Only a Data retrieval lists group memberships.
+    const groupKeys = job.disclosureType === 'Data' ? (await this.groupKeys.list(job.projectId)).map((groupKey) => groupKey.name) : [];
     await this.retrievals.write(key, { projectId: job.projectId, distinctIds, disclosureType: job.disclosureType, since, groupKeys }, signal);
     await this.jobs.transition(job.id, ['STARTED'], 'SUCCESS', { resultUrl: this.links.url(key, { ttlSeconds: this.settings.linkTtlSeconds }) });
   }

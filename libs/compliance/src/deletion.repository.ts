@@ -1,4 +1,4 @@
-import { ClickHouseClient, ClickHouseDdl, DELETE_ON_EVERY_REPLICA_SETTINGS } from '@analytics/clickhouse';
+import { ClickHouseClient, clickhouseDateTime, ClickHouseDdl, DELETE_ON_EVERY_REPLICA_SETTINGS } from '@analytics/clickhouse';
 import { AppConfig } from '@analytics/config';
 import { Postgres, selectRows } from '@analytics/postgres';
 import { Inject, Injectable, Logger } from '@nestjs/common';
@@ -12,8 +12,6 @@ export interface DeletionScope {
   /** Rows ingested (`processed_at`) before this are deleted; later ones are kept. */
   ingestedBefore: Date;
 }
-
-const chTime = (date: Date) => date.toISOString().replace('T', ' ').replace('Z', '');
 
 /**
  * Erases the ids from every table of the registry: ClickHouse lightweight `DELETE` (on each shard's
@@ -40,7 +38,7 @@ export class DeletionRepository {
   }
 
   private chParams(scope: DeletionScope) {
-    return { project: scope.projectId, ids: scope.distinctIds, bound: chTime(scope.ingestedBefore) };
+    return { project: scope.projectId, ids: scope.distinctIds, bound: clickhouseDateTime(scope.ingestedBefore) };
   }
 
   private pgPredicate(table: DistinctIdTable, scope: DeletionScope) {

@@ -1,4 +1,4 @@
-import { ClickHouseClient, EVENTS_TABLE, parseClickHouseUrl, PROFILES_TABLE } from '@analytics/clickhouse';
+import { ClickHouseClient, clickhouseDateTime, EVENTS_TABLE, parseClickHouseUrl, PROFILES_TABLE } from '@analytics/clickhouse';
 import { AppConfig } from '@analytics/config';
 import { exportedEventLineSql } from '@analytics/export';
 import { LocalObjectStore, ObjectStore, objectKey } from '@analytics/object-store';
@@ -20,8 +20,6 @@ export interface RetrievalScope {
   /** The project's group keys: a user's memberships are the values of these properties. */
   groupKeys: string[];
 }
-
-const chTime = (date: Date) => date.toISOString().replace('T', ' ').replace('Z', '');
 
 /** The raw export's line: retrieval files hold the events as the export gives them. */
 const EXPORTED_EVENT = exportedEventLineSql();
@@ -47,15 +45,16 @@ const MEMBERSHIPS = `SELECT concat('{"$distinct_id":', toJSONString(id), ',"$gro
       ) WHERE notEmpty(values) GROUP BY id, key
     ) GROUP BY id`;
 
-/** One `line String` per output line, for each disclosure type. */
-const LINES: Record<DisclosureType, string> = {
-  Data: `SELECT line FROM (
+/** A Data retrieval's lines; the memberships part (a second read of the events) only when the project has group keys. */
+const dataLines = (memberships: boolean) => `SELECT line FROM (
       SELECT ${EXPORTED_EVENT} AS line, 0 AS part, time AS t, insert_id AS k ${EVENTS}
       UNION ALL
       SELECT concat('{"$distinct_id":', toJSONString(profile_id), ',"$properties":', properties, '}'), 1, toDateTime64(0, 3, 'UTC'), profile_id ${PROFILES}
-      UNION ALL
-      ${MEMBERSHIPS}
-    ) ORDER BY part, t, k`,
+      ${memberships ? `UNION ALL ${MEMBERSHIPS}` : ''}
+    ) ORDER BY part, t, k`;
+
+/** One `line String` per output line, for each disclosure type. */
+const LINES: Record<Exclude<DisclosureType, 'Data'>, string> = {
   Categories: `SELECT line FROM (
       SELECT concat('{"distinct_id":', toJSONString(distinct_id), ',"event_properties":', toJSONString(arraySort(groupUniqArrayArray(JSONExtractKeys(properties)))), '}') AS line, 0 AS part, distinct_id AS k ${EVENTS} GROUP BY distinct_id
       UNION ALL
@@ -84,8 +83,8 @@ export class RetrievalRepository {
   }
 
   async write(key: string, scope: RetrievalScope, signal?: AbortSignal): Promise<void> {
-    const params = { project: scope.projectId, ids: scope.distinctIds, since: chTime(scope.since ?? new Date(0)), keys: scope.groupKeys };
-    const select = LINES[scope.disclosureType];
+    const params = { project: scope.projectId, ids: scope.distinctIds, since: clickhouseDateTime(scope.since ?? new Date(0)), keys: scope.groupKeys };
+    const select = scope.disclosureType === 'Data' ? dataLines(scope.groupKeys.length > 0) : LINES[scope.disclosureType];
     if (this.inProcess && this.store instanceof LocalObjectStore) return this.writeFile(this.store.root, key, select, params, signal);
     const result = await this.clickhouse.exec({ query: `${select} FORMAT TabSeparatedRaw`, query_params: params, abort_signal: signal });
     const body = new PassThrough();

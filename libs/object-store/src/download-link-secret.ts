@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { link, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { AppConfig } from '@analytics/config';
 
 /** The embedded default's link key, beside the engines' files: stable across restarts of one installation. */
 export const DOWNLOAD_LINK_SECRET_FILE = 'download-link.secret';
@@ -33,4 +34,12 @@ export async function embeddedDownloadLinkSecret(dataDir: string): Promise<strin
     throw new Error(`${path} does not hold a download link key (32 to 256 printable characters): remove it to generate a new one, or set DOWNLOAD_LINK_SECRET`);
   }
   return secret;
+}
+
+/**
+ * The installation's secret: DOWNLOAD_LINK_SECRET, else the embedded default's generated key. Signs
+ * download links, and keys (through HKDF, each with its own purpose) what is sealed at rest.
+ */
+export async function installationSecret(config: AppConfig): Promise<string> {
+  return config.downloadLinks.secret ?? (await embeddedDownloadLinkSecret(config.dataDir));
 }

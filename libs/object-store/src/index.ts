@@ -1,6 +1,6 @@
 export { contentTypeOfKey } from './content-type';
 export { createObjectStore } from './create-object-store';
-export { DOWNLOAD_LINK_SECRET_FILE, embeddedDownloadLinkSecret } from './download-link-secret';
+export { DOWNLOAD_LINK_SECRET_FILE, embeddedDownloadLinkSecret, installationSecret } from './download-link-secret';
 export { DOWNLOAD_LINK_SETTINGS, DOWNLOADS_PATH, DownloadLinkOptions, DownloadLinks } from './download-links';
 export { checkDownload, LinkCheck, signDownload } from './download-signature';
 export { DownloadsModule } from './downloads.module';

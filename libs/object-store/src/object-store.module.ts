@@ -1,12 +1,12 @@
 import { AppConfig } from '@analytics/config';
 import { Module } from '@nestjs/common';
 import { createObjectStore } from './create-object-store';
-import { embeddedDownloadLinkSecret } from './download-link-secret';
+import { installationSecret } from './download-link-secret';
 import { DOWNLOAD_LINK_SETTINGS, DownloadLinkOptions, DownloadLinks } from './download-links';
 import { ObjectStore } from './object-store';
 
 const downloadLinkOptions = async (config: AppConfig): Promise<DownloadLinkOptions> => ({
-  secret: config.downloadLinks.secret ?? (await embeddedDownloadLinkSecret(config.dataDir)),
+  secret: await installationSecret(config),
   ttlSeconds: config.downloadLinks.ttlSeconds,
   publicUrl: config.exportPublicUrl,
 });

@@ -1,11 +1,9 @@
-import { ClickHouseClient, EVENTS_TABLE, PROFILES_TABLE } from '@analytics/clickhouse';
+import { ClickHouseClient, clickhouseDateTime, EVENTS_TABLE, PROFILES_TABLE } from '@analytics/clickhouse';
 import { exportedEventLineSql } from '@analytics/export';
 import { Inject, Injectable } from '@nestjs/common';
 import { DestinationAccess, objectUrl } from './destination';
 import { DataFormat, MASTER_EVENT_TABLE, Pipeline } from './pipeline-definition';
 import { PipelineWindow } from './pipeline-windows';
-
-const chTime = (date: Date) => date.toISOString().replace('T', ' ').replace('Z', '');
 
 const EVENTS_WHERE = "project_id = {project:UInt32} AND time >= {from:DateTime64(3, 'UTC')} AND time < {to:DateTime64(3, 'UTC')}";
 
@@ -70,7 +68,7 @@ export class PipelineExportRepository {
   }
 
   private windowParams(projectId: number, window: PipelineWindow) {
-    return { project: projectId, from: chTime(window.start), to: chTime(window.end) };
+    return { project: projectId, from: clickhouseDateTime(window.start), to: clickhouseDateTime(window.end) };
   }
 
   async fingerprint(projectId: number, window: PipelineWindow, signal?: AbortSignal): Promise<WindowFingerprint> {

@@ -1,7 +1,7 @@
 import { AuthModule } from '@analytics/auth';
 import { jsonBody } from '@analytics/http';
 import { AppConfig } from '@analytics/config';
-import { embeddedDownloadLinkSecret } from '@analytics/object-store';
+import { installationSecret } from '@analytics/object-store';
 import { SecretBox } from '@analytics/secrets';
 import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { PipelineExportRepository } from './pipeline-export.repository';
@@ -17,7 +17,7 @@ import { WindowExportService } from './window-export.service';
  * Destination keys are sealed under the installation's link secret (DOWNLOAD_LINK_SECRET, or the
  * generated one): already required to be one value on every replica, so no new setting is needed.
  */
-const secretBox = async (config: AppConfig) => new SecretBox(config.downloadLinks.secret ?? (await embeddedDownloadLinkSecret(config.dataDir)), 'pipeline-destination-keys');
+const secretBox = async (config: AppConfig) => new SecretBox(await installationSecret(config), 'pipeline-destination-keys');
 
 /**
  * Data pipelines: /api/2.0/nessie/pipeline/* and the window exports behind them. Needs JobsModule

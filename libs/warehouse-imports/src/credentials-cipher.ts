@@ -1,5 +1,5 @@
 import { AppConfig } from '@analytics/config';
-import { embeddedDownloadLinkSecret } from '@analytics/object-store';
+import { installationSecret } from '@analytics/object-store';
 import { SecretBox } from '@analytics/secrets';
 import { Injectable } from '@nestjs/common';
 
@@ -15,7 +15,7 @@ export class CredentialsCipher {
 
   private secrets(): Promise<SecretBox> {
     this.box ??= (async () => {
-      const secret = this.config.warehouseCredentialsKey ?? this.config.downloadLinks.secret ?? (await embeddedDownloadLinkSecret(this.config.dataDir));
+      const secret = this.config.warehouseCredentialsKey ?? (await installationSecret(this.config));
       return new SecretBox(secret, 'warehouse-source-credentials');
     })();
     return this.box;
