@@ -1,5 +1,5 @@
 import { ClickHouseClient, EVENTS_TABLE, ResultChunk, streamQuery } from '@analytics/clickhouse';
-import { resolvedEventsSql } from '@analytics/identity';
+import { mergedIdExistsSql, resolvedEventsSql } from '@analytics/identity';
 import { Inject, Injectable } from '@nestjs/common';
 import { ExportRequest } from './export-request';
 import { exportedEventLineSql } from './exported-line';
@@ -20,6 +20,8 @@ export interface ExportPage {
   rows: number;
   /** Estimated output bytes. */
   bytes: number;
+  /** Whether ids are resolved through identity_map (the default): `plan` clears it until the project has a merged id. */
+  resolve?: boolean;
 }
 
 /** Above this many events in a page, one range each would make a long OR; a key list is used instead. */
@@ -59,6 +61,12 @@ export class ExportRepository {
     return result.json<ExportBucket>();
   }
 
+  /** Whether the project has a merged id: until it has, pages read the events without the identity join. */
+  async hasMergedIds(projectId: number, signal: AbortSignal): Promise<boolean> {
+    const result = await this.clickhouse.query({ query: mergedIdExistsSql(), query_params: { project: projectId }, format: 'JSONEachRow', abort_signal: signal });
+    return (await result.json()).length > 0;
+  }
+
   /** The page's exported events as NDJSON, streamed as the engine produces it (see `streamQuery`). */
   page(projectId: number, request: ExportRequest, page: ExportPage, limit: number | undefined, signal: AbortSignal): AsyncIterable<ResultChunk> {
     const { sql, params } = this.filter(projectId, request);
@@ -88,9 +96,10 @@ export class ExportRepository {
       where += ' AND cityHash64(distinct_id) % {shares:UInt32} = {share:UInt32}';
       Object.assign(pageParams, { shares: page.share.of, share: page.share.index });
     }
+    const resolve = page.resolve ?? true;
     return streamQuery(this.clickhouse, {
       // Ids resolved to the person's canonical id (docs/identity.md); the buckets above count the same rows unresolved.
-      query: `SELECT ${exportedEventLineSql(request.timeInMs, true)} FROM ${resolvedEventsSql()} WHERE ${where}${limit === undefined ? '' : ' LIMIT {limit:UInt32}'}`,
+      query: `SELECT ${exportedEventLineSql(request.timeInMs, resolve)} FROM ${resolvedEventsSql('project', resolve)} WHERE ${where}${limit === undefined ? '' : ' LIMIT {limit:UInt32}'}`,
       query_params: limit === undefined ? pageParams : { ...pageParams, limit },
       format: 'TabSeparatedRaw',
       abort_signal: signal,

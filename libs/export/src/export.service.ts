@@ -32,7 +32,8 @@ export class ExportService {
 
   /** Plans the pages; a bad request fails here, before any byte is sent. */
   async plan(projectId: number, request: ExportRequest, signal: AbortSignal): Promise<ExportPage[]> {
-    return planPages(await this.repository.buckets(projectId, request, signal), PAGE_BYTES);
+    const [buckets, resolve] = await Promise.all([this.repository.buckets(projectId, request, signal), this.repository.hasMergedIds(projectId, signal)]);
+    return planPages(buckets, PAGE_BYTES).map((page) => ({ ...page, resolve }));
   }
 
   /**
