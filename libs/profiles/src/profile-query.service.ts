@@ -76,7 +76,7 @@ export class ProfileQueryService {
     const members =
       'id' in cohort
         ? await this.membership.membersQuery(projectId, cohort.id, request.snapshotMs)
-        : this.membership.definitionMembersQuery(projectId, cohort.definition, request.snapshotMs);
+        : await this.membership.definitionMembersQuery(projectId, cohort.definition, request.snapshotMs);
     return { members, includeAllUsers: request.includeAllUsers };
   }
 }

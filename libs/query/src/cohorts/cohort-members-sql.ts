@@ -8,10 +8,10 @@ import { QueryError, QueryErrorCode } from '../query-error';
 import { DAY_MS, today } from '../time/utc-days';
 
 /** Parameter names start with `cohort` so the SQL can sit inside another query (the profile query's filter_by_cohort). */
-function behaviorMembersSql(projectId: number, behavior: CohortBehavior, nowMs: number): BoundQuery {
+function behaviorMembersSql(projectId: number, behavior: CohortBehavior, nowMs: number, resolve: boolean): BoundQuery {
   const where = behavior.where ? whereSql(parseEventExpression('definition.behavior.where', behavior.where), 'cohortw') : { sql: '1', params: {} };
   return {
-    sql: `SELECT distinct_id FROM ${resolvedEventsSql('cohortProject')}
+    sql: `SELECT distinct_id FROM ${resolvedEventsSql('cohortProject', resolve)}
       WHERE project_id = {cohortProject:UInt32} AND event = {cohortEvent:String}
         AND time >= fromUnixTimestamp64Milli({cohortSinceMs:Int64}, 'UTC') AND time <= fromUnixTimestamp64Milli({cohortAsOfMs:Int64}, 'UTC') AND ${where.sql}
       GROUP BY distinct_id HAVING count() >= {cohortMinCount:UInt64}`,
@@ -46,8 +46,9 @@ function profileMembersSql(projectId: number, where: string, nowMs: number): Bou
 
 /**
  * `SELECT distinct_id …` of the cohort's members at `nowMs` (events and profiles up to then): a
- * subquery with its own bound parameters.
+ * subquery with its own bound parameters. `resolve`: whether events' ids go through identity_map
+ * (QueryRunner.resolvesIdentities).
  */
-export function cohortMembersSql(projectId: number, definition: CohortDefinition, nowMs: number): BoundQuery {
-  return isBehaviorCohort(definition) ? behaviorMembersSql(projectId, definition.behavior, nowMs) : profileMembersSql(projectId, definition.where, nowMs);
+export function cohortMembersSql(projectId: number, definition: CohortDefinition, nowMs: number, resolve = true): BoundQuery {
+  return isBehaviorCohort(definition) ? behaviorMembersSql(projectId, definition.behavior, nowMs, resolve) : profileMembersSql(projectId, definition.where, nowMs);
 }

@@ -24,16 +24,21 @@ export class CohortMembership {
    */
   async membersQuery(projectId: number, cohortId: number, asOfMs: number = this.clock.now()): Promise<BoundQuery> {
     const cohort = await this.reports.get(projectId, 'cohort', cohortId);
-    return cohortMembersSql(projectId, cohort.definition, asOfMs);
+    return this.definitionMembersQuery(projectId, cohort.definition, asOfMs);
   }
 
   /** The same for a definition that is not saved (the profile query's `raw_cohort`); it must be validated already. */
-  definitionMembersQuery(projectId: number, definition: CohortDefinition, asOfMs: number = this.clock.now()): BoundQuery {
-    return cohortMembersSql(projectId, definition, asOfMs);
+  async definitionMembersQuery(projectId: number, definition: CohortDefinition, asOfMs: number = this.clock.now()): Promise<BoundQuery> {
+    return cohortMembersSql(projectId, definition, asOfMs, await this.runner.resolvesIdentities(projectId));
   }
 
-  async count(cohort: SavedReport<'cohort'>, signal?: AbortSignal): Promise<number> {
-    const members = cohortMembersSql(cohort.projectId, cohort.definition, this.clock.now());
+  /** Whether the project's cohorts resolve ids (one check for a list of cohorts). */
+  resolvesIdentities(projectId: number, signal?: AbortSignal): Promise<boolean> {
+    return this.runner.resolvesIdentities(projectId, signal);
+  }
+
+  async count(cohort: SavedReport<'cohort'>, resolve: boolean, signal?: AbortSignal): Promise<number> {
+    const members = cohortMembersSql(cohort.projectId, cohort.definition, this.clock.now(), resolve);
     const [row] = await this.runner.rows<{ members: number }>({ sql: `SELECT count() AS members FROM (${members.sql})`, params: members.params }, signal);
     return Number(row?.members ?? 0);
   }

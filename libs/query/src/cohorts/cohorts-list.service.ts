@@ -25,11 +25,11 @@ export class CohortsListService {
 
   /** Every cohort of the project with how many users are in it now. */
   async list(projectId: number, signal?: AbortSignal): Promise<CohortListItem[]> {
-    const cohorts = await this.reports.list(projectId, 'cohort');
+    const [cohorts, resolve] = await Promise.all([this.reports.list(projectId, 'cohort'), this.membership.resolvesIdentities(projectId, signal)]);
     const items: CohortListItem[] = [];
     for (const cohort of cohorts) {
       items.push({
-        count: await this.membership.count(cohort, signal),
+        count: await this.membership.count(cohort, resolve, signal),
         is_visible: cohort.isVisible ? 1 : 0,
         description: cohort.description,
         created: listTime(cohort.createdAt),
