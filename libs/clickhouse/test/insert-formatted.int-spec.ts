@@ -1,21 +1,16 @@
 import { ClickHouseClient, ClickHouseError } from '@clickhouse/client';
-import { createClickHouseClient, insertFormatted } from '@analytics/clickhouse';
-import { createTestClickHouse, TestResource } from '@analytics/testing';
+import { insertFormatted } from '@analytics/clickhouse';
+import { useTestClickHouseClient } from '@analytics/testing';
 
 describe('insertFormatted (real engine)', () => {
-  let resource: TestResource;
+  const clickhouse = useTestClickHouseClient();
   let client: ClickHouseClient;
 
   beforeAll(async () => {
-    resource = await createTestClickHouse();
-    client = createClickHouseClient(resource.url);
+    client = clickhouse.client;
     await client.command({
       query: 'CREATE TABLE docs (id UInt32, body String) ENGINE = MergeTree ORDER BY id SETTINGS non_replicated_deduplication_window = 100',
     });
-  });
-  afterAll(async () => {
-    await client.close();
-    await resource.dispose();
   });
 
   const stored = async () => (await client.query({ query: 'SELECT id, body FROM docs ORDER BY id, body', format: 'JSONEachRow' })).json<{ id: number; body: string }>();

@@ -1,8 +1,9 @@
 import { EVENT_LIMITS, FORBIDDEN_IDS } from './event-limits';
 import { TimePolicy } from './event-time';
 
-/** The project's identity merge mode (docs/identity.md); the same values as the project setting. */
-export type IdentityMode = 'simplified' | 'original' | 'disabled';
+/** The project setting `identity_merge` (docs/identity.md): which events link ids into one user. */
+export const IDENTITY_MODES = ['simplified', 'original', 'disabled'] as const;
+export type IdentityMode = (typeof IDENTITY_MODES)[number];
 
 /**
  * Two ids of one person, as one event says. `simplified`: `a` is a device (`$device:<id>`), `b`

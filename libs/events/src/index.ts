@@ -4,5 +4,5 @@ export { EARLIEST_EVENT_TIME_MS, resolveEventTime, TimePolicy, toEpochMs } from 
 export { parseJson } from './parse-json';
 export { partitionFor } from './partition';
 export { EventContext, EventDictionary, EventOutcome, validateEvent } from './validate-event';
-export { distinctLinks, IdentityLink, identityLinkOf, IdentityMode, LinkSource } from './identity-link';
+export { distinctLinks, IDENTITY_MODES, IdentityLink, identityLinkOf, IdentityMode, LinkSource } from './identity-link';
 export { IdentityClusters, IdentityMember, LinkOutcome, MAX_CLUSTER_IDS } from './identity-clusters';

@@ -1,7 +1,7 @@
-import { ClickHouseClient, ClickHouseDdl, ClickHouseMigrator, createClickHouseClient, EVENTS_TABLE } from '@analytics/clickhouse';
+import { ClickHouseClient, EVENTS_TABLE } from '@analytics/clickhouse';
 import { formatEpochSeconds, IdentityClusters, IdentityLink, MAX_CLUSTER_IDS } from '@analytics/events';
 import { MetricsService } from '@analytics/observability';
-import { createTestClickHouse, TestResource } from '@analytics/testing';
+import { useTestClickHouseClient } from '@analytics/testing';
 import { Registry } from 'prom-client';
 import { IdentityMetrics } from '../src/identity-metrics';
 import { IdentityRepository } from '../src/identity.repository';
@@ -12,21 +12,15 @@ const merge = (projectId: number, a: string, b: string, timeMs: number, identifi
 const device = (projectId: number, d: string, user: string, timeMs: number): IdentityLink => ({ projectId, mode: 'simplified', a: `$device:${d}`, b: user, timeMs });
 
 describe('identity writer on ClickHouse', () => {
-  let resource: TestResource;
+  const clickhouse = useTestClickHouseClient({ migrate: true });
   let client: ClickHouseClient;
   let repository: IdentityRepository;
   let writer: IdentityWriter;
 
   beforeAll(async () => {
-    resource = await createTestClickHouse();
-    client = createClickHouseClient(resource.url);
-    await new ClickHouseMigrator(client, new ClickHouseDdl()).migrate();
+    client = clickhouse.client;
     repository = new IdentityRepository(client);
     writer = new IdentityWriter(repository, new IdentityMetrics({ registry: new Registry() } as unknown as MetricsService));
-  });
-  afterAll(async () => {
-    await client.close();
-    await resource.dispose();
   });
 
   /** Each stored event's id as the readers see it. */

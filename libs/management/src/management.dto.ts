@@ -1,6 +1,7 @@
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsISO8601, IsOptional, IsPositive, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
-import { DATA_REGIONS, DataRegion, IDENTITY_MERGE_MODES, IdentityMergeMode } from '@analytics/projects';
+import { IDENTITY_MODES, IdentityMode } from '@analytics/events';
+import { DATA_REGIONS, DataRegion } from '@analytics/projects';
 import { MAX_OAUTH_TOKEN_SECONDS, RoleName } from '@analytics/accounts';
 
 const ROLE_NAMES = ['owner', 'admin', 'analyst', 'consumer'];
@@ -39,7 +40,7 @@ export class CreateProjectDto {
 export class UpdateProjectDto {
   @IsOptional() @IsString() @MinLength(1) @MaxLength(255) name?: string;
   @IsOptional() @IsIn(DATA_REGIONS) region?: DataRegion;
-  @IsOptional() @IsIn(IDENTITY_MERGE_MODES) identity_merge?: IdentityMergeMode;
+  @IsOptional() @IsIn(IDENTITY_MODES) identity_merge?: IdentityMode;
 }
 
 export class CreateOAuthTokenDto {

@@ -1,3 +1,4 @@
+import { IdentityMode } from '@analytics/events';
 import { integer, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
 
 export const organizations = pgTable('organizations', {
@@ -16,16 +17,12 @@ export const projects = pgTable('projects', {
   secretHash: text('secret_hash').notNull(),
   secretLookup: text('secret_lookup').notNull(),
   region: text('region').$type<DataRegion>().notNull().default('US'),
-  identityMerge: text('identity_merge').$type<IdentityMergeMode>().notNull().default('simplified'),
+  identityMerge: text('identity_merge').$type<IdentityMode>().notNull().default('simplified'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
 export const DATA_REGIONS = ['US', 'EU', 'IN'] as const;
 export type DataRegion = (typeof DATA_REGIONS)[number];
-
-/** How events join anonymous and identified ids into one user (docs/identity.md). */
-export const IDENTITY_MERGE_MODES = ['simplified', 'original', 'disabled'] as const;
-export type IdentityMergeMode = (typeof IDENTITY_MERGE_MODES)[number];
 
 export type Organization = typeof organizations.$inferSelect;
 export type Project = typeof projects.$inferSelect;

@@ -1,7 +1,8 @@
 import { generateCredential, hashSecret, secretLookupKey, verifySecret } from '@analytics/secrets';
 import { Injectable } from '@nestjs/common';
 import { ProjectsRepository } from './projects.repository';
-import { DataRegion, IdentityMergeMode, Organization, Project } from './projects.schema';
+import { IdentityMode } from '@analytics/events';
+import { DataRegion, Organization, Project } from './projects.schema';
 
 export interface CreatedProject {
   project: Project;
@@ -68,7 +69,7 @@ export class ProjectsService {
   }
 
   /** Changes what is given; an empty change (every field optional) changes nothing and answers the project. */
-  async update(projectId: number, changes: { name?: string; region?: DataRegion; identityMerge?: IdentityMergeMode }): Promise<Project | undefined> {
+  async update(projectId: number, changes: { name?: string; region?: DataRegion; identityMerge?: IdentityMode }): Promise<Project | undefined> {
     const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
     if (!Object.keys(given).length) return this.repository.findById(projectId);
     const project = await this.repository.update(projectId, given);
