@@ -52,14 +52,17 @@ export function InsightsPage() {
   const run = useLoad(
     async () => {
       if (!report.value) return undefined;
-      const result = await readApi<InsightsResult>('/api/query/insights', { project_id: project.id, bookmark_id: report.value.id });
-      const annotations = await results<Annotation[]>(annotationsControllerList({
+      const [result, annotations] = await Promise.all([
+        readApi<InsightsResult>('/api/query/insights', { project_id: project.id, bookmark_id: report.value.id }),
+        results<Annotation[]>(annotationsControllerList({
           path: { projectId: project.id },
           query: { fromDate: daysAgo(report.value.params.last_days ?? 30), toDate: daysAgo(0) },
-        }));
+        })),
+      ]);
       return { result, annotations };
     },
-    [report.value, tick],
+    // A save reloads the report (or opens the new one), which runs it: once per save.
+    [report.value],
   );
 
   const params = report.value?.params;
