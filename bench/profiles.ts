@@ -159,7 +159,9 @@ class MirrorLagProbe {
           const response = await fetch(`${this.queryUrl}/api/query/engage?project_id=${this.project.id}&distinct_id=${distinctId}`, {
             headers: { Authorization: this.project.authorization },
           });
-          const { results } = (await response.json()) as { results: { $properties: { marker?: number } }[] };
+          const answer = (await response.json()) as { results?: { $properties: { marker?: number } }[] };
+          if (!answer.results) throw new Error(`the profile query answered ${response.status}: ${JSON.stringify(answer)}`);
+          const { results } = answer;
           if (results[0]?.$properties.marker !== k) throw new Error('not yet');
         },
         60_000,
@@ -207,6 +209,10 @@ async function main(): Promise<Record<string, unknown>> {
       KAFKA_PROFILES_PARTITIONS: String(PARTITIONS),
       LOG_LEVEL: 'warn',
       INGEST_LIMIT_EVENTS_PER_MINUTE: '1000000000',
+      // The lag probe polls the profile query, which spends the query API's quota (3 a second by default).
+      QUERY_LIMIT_PER_SECOND: '1000',
+      QUERY_LIMIT_PER_HOUR: '10000000',
+      QUERY_LIMIT_CONCURRENT: '100',
     };
     const config = loadConfig(env);
     const project = await createBenchProject(config);
