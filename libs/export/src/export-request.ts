@@ -1,4 +1,4 @@
-import { FROM_DATE_PARAMETER, PROJECT_ID_PARAMETER, QueryParameterDoc, requiredParameter, TO_DATE_PARAMETER, WHERE_PARAMETER } from '@analytics/http';
+import { booleanParameter, FROM_DATE_PARAMETER, PROJECT_ID_PARAMETER, QueryParameterDoc, requiredParameter, TO_DATE_PARAMETER, WHERE_PARAMETER } from '@analytics/http';
 import { CompiledSql, compileWhere, eventsScope, ExpressionError } from '@analytics/expression';
 import { invalidParameter } from './export-error';
 
@@ -51,9 +51,9 @@ function limit(value: string | null): number | undefined {
 }
 
 function flag(value: string | null, name: string): boolean {
-  if (value === null || value === '' || value === 'false' || value === '0') return false;
-  if (value === 'true' || value === '1') return true;
-  throw invalidParameter(`${name} must be true or false, got "${value}"`);
+  const parsed = booleanParameter(value, false);
+  if (parsed === undefined) throw invalidParameter(`${name} must be true or false, got "${value}"`);
+  return parsed;
 }
 
 function whereFilter(value: string | null): CompiledSql | undefined {

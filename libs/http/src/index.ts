@@ -7,6 +7,7 @@ export { UnknownRouteFilter } from './unknown-route.filter';
 export { UnknownRoutesModule } from './unknown-routes.module';
 export { strictValidation } from './validation';
 export { ok } from './app-api-envelope';
+export { booleanParameter } from './boolean-parameter';
 export { IdPipe, isDatabaseId, MAX_DATABASE_ID } from './id.pipe';
 export {
   ApiFormFields,

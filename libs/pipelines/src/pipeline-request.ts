@@ -1,3 +1,4 @@
+import { booleanParameter } from '@analytics/http';
 import { invalidField } from './pipeline-error';
 import { BucketDestination, PIPELINE_TYPES, PipelineDefinition, PipelineType, pipelineName, Warehouse } from './pipeline-definition';
 
@@ -53,11 +54,9 @@ function oneOf<T extends string>(fields: Fields, name: string, allowed: readonly
 }
 
 function flag(fields: Fields, name: string, fallback: boolean): boolean {
-  const value = text(fields, name);
-  if (value === undefined || value === '') return fallback;
-  if (value === 'true' || value === '1') return true;
-  if (value === 'false' || value === '0') return false;
-  throw invalidField(name, `must be true or false, got "${value}"`);
+  const value = booleanParameter(text(fields, name), fallback);
+  if (value === undefined) throw invalidField(name, `must be true or false, got "${text(fields, name)}"`);
+  return value;
 }
 
 function day(fields: Fields, name: string, optional: boolean): string | undefined {

@@ -1,6 +1,6 @@
 import { PROJECT_ID_PARAMETER, QueryParameterDoc } from '@analytics/http';
 import { EVENT_LIMITS } from '@analytics/events';
-import { isDatabaseId } from '@analytics/http';
+import { booleanParameter, isDatabaseId } from '@analytics/http';
 import { CohortDefinition, validateCohortDefinition } from '@analytics/report-definitions';
 import { ProfilesError, ProfilesErrorCode } from './profiles-error';
 import { USER_PROFILES } from './profile-update';
@@ -73,11 +73,9 @@ function integer(fields: QueryFields, name: string, fallback: number, min: numbe
 }
 
 function flag(fields: QueryFields, name: string, fallback: boolean): boolean {
-  const given = text(fields, name);
-  if (given === undefined) return fallback;
-  if (given === 'true' || given === '1') return true;
-  if (given === 'false' || given === '0') return false;
-  throw invalid(`${name} must be true or false`);
+  const value = booleanParameter(text(fields, name), fallback);
+  if (value === undefined) throw invalid(`${name} must be true or false`);
+  return value;
 }
 
 
