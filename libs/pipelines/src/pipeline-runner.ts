@@ -93,13 +93,14 @@ export class PipelineRunner implements OnModuleInit {
   async run(job: RunningJob<WindowJob>): Promise<void> {
     const { pipelineId, generation } = job.payload;
     const start = new Date(job.payload.start);
-    const pipeline = await this.pipelines.byId(pipelineId);
-    if (!pipeline || pipeline.state === 'cancelled') return;
+    const found = await this.pipelines.forWorker(pipelineId);
+    if (!found || found.pipeline.state === 'cancelled') return;
+    const { pipeline, sealedSecret } = found;
     if (pipeline.state === 'paused') return this.windows.park(pipelineId, start, generation);
     if (!(await this.windows.claim(pipelineId, start, generation))) return;
     const window = { start, end: new Date(start.getTime() + windowLength(pipeline.frequency)) };
     try {
-      const result = await this.exporter.export(pipeline, window, this.clock.date(), job.signal);
+      const result = await this.exporter.export(pipeline, sealedSecret, window, this.clock.date(), job.signal);
       await this.windows.complete(pipelineId, start, generation, result, this.clock.date());
     } catch (error) {
       const message = (error as Error).message;

@@ -73,6 +73,17 @@ export class PipelineWindowsRepository {
     return this.rows(sql`select ${COLUMNS} from pipeline_windows where pipeline_id = ${pipelineId} and status <> 'done' order by window_start limit ${limit}`);
   }
 
+  /** Per pipeline, the last time any of its windows was written (pipelines never written are absent). */
+  async lastSynced(pipelineIds: number[]): Promise<Map<number, Date>> {
+    if (!pipelineIds.length) return new Map();
+    const ids = sql.join(pipelineIds.map((id) => sql`${id}`), sql`, `);
+    const rows = await selectRows<{ pipeline_id: number; last: string | Date }>(
+      this.postgres.db,
+      sql`select pipeline_id, max(at) as last from pipeline_windows, unnest(synced_at) as at where pipeline_id in (${ids}) group by pipeline_id`,
+    );
+    return new Map(rows.map((row) => [row.pipeline_id, new Date(row.last)]));
+  }
+
   async latestStart(pipelineId: number): Promise<Date | undefined> {
     const [row] = await selectRows<{ latest: string | Date | null }>(this.postgres.db, sql`select max(window_start) as latest from pipeline_windows where pipeline_id = ${pipelineId}`);
     return row?.latest ? new Date(row.latest) : undefined;

@@ -76,15 +76,10 @@ export class PipelinesRepository {
     return row && toPipeline(row);
   }
 
-  async byId(id: number): Promise<Pipeline | undefined> {
-    const [row] = await selectRows<PipelineRow>(this.postgres.db, sql`select ${COLUMNS} from pipelines where id = ${id}`);
-    return row && toPipeline(row);
-  }
-
-  /** The sealed destination secret, for the worker only. */
-  async sealedSecret(id: number): Promise<string | undefined> {
-    const [row] = await selectRows<{ secret_sealed: string | null }>(this.postgres.db, sql`select secret_sealed from pipelines where id = ${id}`);
-    return row?.secret_sealed ?? undefined;
+  /** The pipeline with its sealed destination secret, for the worker only. */
+  async forWorker(id: number): Promise<{ pipeline: Pipeline; sealedSecret?: string } | undefined> {
+    const [row] = await selectRows<PipelineRow & { secret_sealed: string | null }>(this.postgres.db, sql`select ${COLUMNS}, secret_sealed from pipelines where id = ${id}`);
+    return row && { pipeline: toPipeline(row), sealedSecret: row.secret_sealed ?? undefined };
   }
 
   /** Pipelines the scheduler looks at: every active one. */

@@ -27,7 +27,6 @@ export interface PipelineView {
 }
 
 const iso = (date: Date | undefined) => (date ? date.toISOString() : null);
-const lastSynced = (windows: WindowRecord[]) => windows.flatMap((w) => w.syncedAt).reduce<Date | undefined>((a, b) => (!a || b > a ? b : a), undefined);
 
 @Injectable()
 export class PipelinesService {
@@ -50,9 +49,9 @@ export class PipelinesService {
   }
 
   async list(projectId: number): Promise<PipelineView[]> {
-    const views: PipelineView[] = [];
-    for (const pipeline of await this.pipelines.list(projectId)) views.push(this.view(pipeline, await this.windows.all(pipeline.id)));
-    return views;
+    const pipelines = await this.pipelines.list(projectId);
+    const lastSynced = await this.windows.lastSynced(pipelines.map((pipeline) => pipeline.id));
+    return pipelines.map((pipeline) => this.view(pipeline, lastSynced.get(pipeline.id)));
   }
 
   private async find(projectId: number, name: string): Promise<Pipeline> {
@@ -115,14 +114,14 @@ export class PipelinesService {
     }));
   }
 
-  view(pipeline: Pipeline, windows: WindowRecord[]): PipelineView {
+  private view(pipeline: Pipeline, lastSynced: Date | undefined): PipelineView {
     const d = pipeline.destination;
     return {
       name: pipeline.name,
       type: pipeline.type,
       frequency: pipeline.frequency,
       sync_enabled: pipeline.sync,
-      last_dispatched: iso(lastSynced(windows)),
+      last_dispatched: iso(lastSynced),
       state: pipeline.state,
       schema_type: pipeline.schemaType,
       data_source: pipeline.dataSource,

@@ -5,7 +5,6 @@ import { PEOPLE_TABLE, Pipeline } from './pipeline-definition';
 import { PipelineExportRepository } from './pipeline-export.repository';
 import { eventsObjectKey, loadStatementsKey, manifestKey, peopleObjectKey, PipelineObject, tablesOf } from './pipeline-layout';
 import { PipelineWindow } from './pipeline-windows';
-import { PipelinesRepository } from './pipelines.repository';
 import { loadStatements } from './warehouse-statements';
 
 export interface WindowResult {
@@ -23,13 +22,11 @@ export interface WindowResult {
 export class WindowExportService {
   constructor(
     private readonly exports: PipelineExportRepository,
-    private readonly pipelines: PipelinesRepository,
     private readonly secrets: SecretBox,
   ) {}
 
-  async export(pipeline: Pipeline, window: PipelineWindow, at: Date, signal?: AbortSignal): Promise<WindowResult> {
-    const sealed = await this.pipelines.sealedSecret(pipeline.id);
-    const access: DestinationAccess = { destination: pipeline.destination, secretAccessKey: sealed ? this.secrets.open(sealed) : undefined };
+  async export(pipeline: Pipeline, sealedSecret: string | undefined, window: PipelineWindow, at: Date, signal?: AbortSignal): Promise<WindowResult> {
+    const access: DestinationAccess = { destination: pipeline.destination, secretAccessKey: sealedSecret ? this.secrets.open(sealedSecret) : undefined };
     let objects: PipelineObject[];
     let rows: number;
     let fingerprint: string;

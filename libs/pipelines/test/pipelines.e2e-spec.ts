@@ -71,7 +71,11 @@ describe('data pipelines into an S3-compatible store (s3rver)', () => {
 
     const listed = await h.call('GET', 'jobs', p.auth, { project_id: String(p.id) });
     expect(listed.status).toBe(200);
-    expect(listed.body[p.id]).toEqual([expect.objectContaining({ name, frequency: 'daily', sync_enabled: true, last_dispatched: expect.any(String), state: 'active' })]);
+    // `last_dispatched` is the latest time any window of the pipeline was written.
+    const written = await h.call('GET', 'timeline', p.auth, { name });
+    const lastWritten = (written.body.days as { synced_at: string[] }[]).flatMap((day) => day.synced_at).sort().at(-1);
+    expect(lastWritten).toEqual(expect.any(String));
+    expect(listed.body[p.id]).toEqual([expect.objectContaining({ name, frequency: 'daily', sync_enabled: true, last_dispatched: lastWritten, state: 'active' })]);
     expect(JSON.stringify(listed.body)).not.toMatch(/secret/i);
     const [stored] = await selectRows<{ secret_sealed: string }>(h.app.get(Postgres).db, sql`select secret_sealed from pipelines where project_id = ${p.id}`);
     expect(stored.secret_sealed).toMatch(/^v1\$/);
