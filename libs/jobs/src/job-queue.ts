@@ -110,6 +110,23 @@ export class JobQueue implements BeforeApplicationShutdown {
     return id;
   }
 
+  /**
+   * Enqueues many jobs of one queue in one statement, each as `enqueue` would (same ids for the
+   * same keys, so a repeat creates nothing); returns their ids in order.
+   */
+  async enqueueMany<T extends object>(name: string, jobs: readonly { payload: T; key?: string; startAfter?: Date }[], policy: JobPolicy = {}): Promise<string[]> {
+    assertPolicy(policy);
+    if (!jobs.length) return [];
+    await this.ensureQueue(name);
+    const options = policyOptions(policy);
+    const ids = jobs.map((job) => (job.key === undefined ? randomUUID() : keyedJobId(name, job.key)));
+    await this.boss.insert(
+      name,
+      jobs.map((job, i) => ({ ...options, id: ids[i], data: job.payload, ...(job.startAfter ? { startAfter: job.startAfter } : {}) })),
+    );
+    return ids;
+  }
+
   /** Starts claiming this queue's jobs on this replica, one attempt per claim. */
   async work<T>(name: string, handler: JobHandler<T>, options: WorkOptions = {}): Promise<void> {
     await this.ensureQueue(name);

@@ -67,6 +67,22 @@ describe.each(kinds)('jobs on Postgres (%s)', (kind) => {
     expect(await jobs.getJob('never-used', randomUUID())).toBeUndefined();
   });
 
+  it('enqueues many jobs at once with the ids and idempotency of one-by-one enqueues', async () => {
+    const [jobs, other] = replicas;
+    const ids = await jobs.enqueueMany('batch', [{ payload: { n: 1 }, key: 'one' }, { payload: { n: 2 }, key: 'two' }, { payload: { n: 3 } }], { retryLimit: 2 });
+    expect(ids).toHaveLength(3);
+    expect(ids[0]).toBe(await other.enqueue('batch', { n: 99 }, { key: 'one' }));
+    // A repeat of the keyed ones (from another replica) creates nothing new and keeps the first payloads.
+    expect(await other.enqueueMany('batch', [{ payload: { n: 20 }, key: 'two' }, { payload: { n: 10 }, key: 'one' }])).toEqual([ids[1], ids[0]]);
+    const statuses = await Promise.all(ids.map((id) => jobs.getJob('batch', id)));
+    expect(statuses.map((s) => [s?.state, s?.payload, s?.maxAttempts])).toEqual([
+      ['queued', { n: 1 }, 3],
+      ['queued', { n: 2 }, 3],
+      ['queued', { n: 3 }, 3],
+    ]);
+    expect(await jobs.enqueueMany('batch', [])).toEqual([]);
+  });
+
   it('never runs a job on two replicas at once', async () => {
     const ids = await Promise.all(Array.from({ length: 30 }, (_, i) => replicas[0].enqueue('contended', { i })));
     const running = new Set<string>();

@@ -68,12 +68,14 @@ export class PipelineRunner implements OnModuleInit {
     // People are a snapshot of the whole table: only the latest due window needs writing.
     if (pipeline.dataSource === 'people' && due.length) due = due.slice(-1);
     await this.windows.ensure(pipeline.id, due.map((w) => w.start));
-    for (const window of await this.windows.unfinished(pipeline.id)) {
-      if (window.status === 'running' || window.status === 'retrying') continue;
-      const startAfter = window.status === 'failed' ? new Date(window.updatedAt.getTime() + this.settings.failedWindowDelaySeconds * 1000) : undefined;
-      const job: WindowJob = { pipelineId: pipeline.id, start: window.start.toISOString(), generation: window.generation };
-      await this.queue.enqueue(PIPELINE_WINDOW_QUEUE, job, { key: `${job.pipelineId}/${job.start}/${job.generation}`, startAfter });
-    }
+    const jobs = (await this.windows.unfinished(pipeline.id))
+      .filter((window) => window.status !== 'running' && window.status !== 'retrying')
+      .map((window) => {
+        const startAfter = window.status === 'failed' ? new Date(window.updatedAt.getTime() + this.settings.failedWindowDelaySeconds * 1000) : undefined;
+        const payload: WindowJob = { pipelineId: pipeline.id, start: window.start.toISOString(), generation: window.generation };
+        return { payload, key: `${payload.pipelineId}/${payload.start}/${payload.generation}`, startAfter };
+      });
+    await this.queue.enqueueMany(PIPELINE_WINDOW_QUEUE, jobs);
   }
 
   /** Windows of the last SYNC_LOOKBACK_DAYS whose rows changed since they were written (late events, deletions). */

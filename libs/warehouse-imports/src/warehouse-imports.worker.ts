@@ -55,7 +55,7 @@ export class WarehouseImportsWorker implements OnModuleInit {
     const now = this.clock.date();
     const minute = Math.floor(now.getTime() / 60_000);
     const due = await this.repository.dueImports(now);
-    for (const importId of due) await this.queue.enqueue(WAREHOUSE_RUN_QUEUE, { importId }, { key: `${importId}:${minute}` });
+    await this.queue.enqueueMany(WAREHOUSE_RUN_QUEUE, due.map((importId) => ({ payload: { importId }, key: `${importId}:${minute}` })));
     return due;
   }
 
