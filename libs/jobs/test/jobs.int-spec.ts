@@ -80,6 +80,9 @@ describe.each(kinds)('jobs on Postgres (%s)', (kind) => {
       ['queued', { n: 2 }, 3],
       ['queued', { n: 3 }, 3],
     ]);
+    const startAfter = new Date(Date.now() + 3_600_000);
+    const [held] = await jobs.enqueueMany('batch', [{ payload: { n: 4 }, startAfter }]);
+    expect(await jobs.getJob('batch', held)).toMatchObject({ state: 'queued', runAfter: startAfter });
     expect(await jobs.enqueueMany('batch', [])).toEqual([]);
   });
 
