@@ -73,10 +73,19 @@ describe('the web console', () => {
     await expect(seriousViolations(page)).resolves.toEqual([]);
     await screenshot(page, 'sign-in-refused');
 
+    // Signing in reads the account once: `/me` lists its projects, so no project read follows.
+    const accountReads: string[] = [];
+    const countAccountReads = (request: { url(): string }) => {
+      const path = new URL(request.url()).pathname;
+      if (path === '/api/app/me' || path.startsWith('/api/app/projects/')) accountReads.push(path);
+    };
+    page.on('request', countAccountReads);
     await page.fill('input[name=secret]', OWNER.secret);
     await page.click('button[type=submit]');
     await page.getByRole('heading', { name: 'Events', level: 1 }).waitFor();
     await expect(page.locator('header.top').innerText()).resolves.toMatch(/Region US/);
+    page.off('request', countAccountReads);
+    expect(accountReads).toEqual(['/api/app/me']);
     await page.getByRole('heading', { name: 'Send your first event' }).waitFor();
     await expect(page.locator('.first-step').innerText()).resolves.toContain(PROJECT.token);
     await expect(seriousViolations(page)).resolves.toEqual([]);

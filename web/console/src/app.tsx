@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { meControllerMe, projectControllerGet } from './api/generated';
-import { forgetCredentials, readApi, results, setCredentials } from './api/http';
+import { forgetCredentials, readApi, setCredentials } from './api/http';
 import { clearSession, loadSession, saveSession, Session } from './api/session';
 import { ErrorNote, Loading, PageErrorBoundary } from './components';
 import { CohortsPage } from './pages/cohorts';
@@ -11,9 +10,9 @@ import { InsightsPage } from './pages/insights';
 import { ProfilesPage } from './pages/profiles';
 import { RetentionPage } from './pages/retention';
 import { SettingsPage } from './pages/settings';
-import { ConsoleContext, ConsoleState, Project } from './project';
+import { ConsoleContext, ConsoleState } from './project';
 import { Link, navigate, PAGES, useLocation } from './router';
-import { MeAnswer, SignIn } from './sign-in';
+import { readSignedInAccount, SignedInAccount, SignIn } from './sign-in';
 
 const PAGE_COMPONENTS: Record<string, () => React.JSX.Element> = {
   '/events': EventsPage,
@@ -32,34 +31,41 @@ export function App() {
     if (saved) setCredentials(saved.username, saved.secret);
     return saved;
   });
+  // What sign-in already read, so the signed-in view does not read it again.
+  const [signedIn, setSignedIn] = useState<SignedInAccount>();
   const signOut = useCallback(() => {
     clearSession();
     forgetCredentials();
     setSession(undefined);
+    setSignedIn(undefined);
   }, []);
-  if (!session) return <SignIn onSignedIn={setSession} />;
-  return <SignedIn key={`${session.username}:${session.projectId}`} session={session} onSession={setSession} onSignOut={signOut} />;
+  const onSignedIn = useCallback((next: Session, account: SignedInAccount) => {
+    setSignedIn(account);
+    setSession(next);
+  }, []);
+  if (!session) return <SignIn onSignedIn={onSignedIn} />;
+  const known = signedIn?.project.id === session.projectId ? signedIn : undefined;
+  return <SignedIn key={`${session.username}:${session.projectId}`} session={session} known={known} onSession={setSession} onSignOut={signOut} />;
 }
 
-interface Loaded {
-  project: Project;
-  me?: MeAnswer;
+interface SignedInProps {
+  session: Session;
+  /** The account as sign-in read it; absent after a reload or a project switch. */
+  known?: SignedInAccount;
+  onSession(s: Session): void;
+  onSignOut(): void;
 }
 
-function SignedIn({ session, onSession, onSignOut }: { session: Session; onSession(s: Session): void; onSignOut(): void }) {
+function SignedIn({ session, known, onSession, onSignOut }: SignedInProps) {
   const location = useLocation();
-  const [loaded, setLoaded] = useState<Loaded>();
+  const [loaded, setLoaded] = useState<SignedInAccount | undefined>(known);
   const [error, setError] = useState<unknown>();
   const [empty, setEmpty] = useState(false);
   const [emptyTick, setEmptyTick] = useState(0);
 
   useEffect(() => {
-    (async () => {
-      const me = session.username ? await results<MeAnswer>(meControllerMe()) : undefined;
-      const project = await results<Project>(projectControllerGet({ path: { projectId: session.projectId } }));
-      setLoaded({ project, me });
-    })().catch(setError);
-  }, [session]);
+    if (!known) readSignedInAccount(session.username, session.projectId).then(setLoaded, setError);
+  }, [session, known]);
 
   useEffect(() => {
     readApi<string[]>('/api/query/events/names', { project_id: session.projectId, limit: 1 }).then(

@@ -11,11 +11,26 @@ export interface MeAnswer {
   projects: (Project & { role: string })[];
 }
 
+/** What the console reads once on sign-in: the project, and for a service account its `/me`. */
+export interface SignedInAccount {
+  project: Project;
+  me?: MeAnswer;
+}
+
+/** `/me` holds every project the account may use, so a service account needs no second read. */
+export async function readSignedInAccount(username: string, projectId: number): Promise<SignedInAccount> {
+  if (!username) return { project: await results<Project>(projectControllerGet({ path: { projectId } })) };
+  const me = await results<MeAnswer>(meControllerMe());
+  const project = me.projects.find((p) => p.id === projectId);
+  if (!project) throw new ApiError(`This service account has no role on project ${projectId}.`, 403);
+  return { project, me };
+}
+
 /**
  * Signs in with a service account (username and secret) or a project secret (empty username; the
  * API tells a project secret nothing about its project, so its id is asked for).
  */
-export function SignIn({ onSignedIn }: { onSignedIn(session: Session): void }) {
+export function SignIn({ onSignedIn }: { onSignedIn(session: Session, account: SignedInAccount): void }) {
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
 
@@ -32,18 +47,17 @@ export function SignIn({ onSignedIn }: { onSignedIn(session: Session): void }) {
     setBusy(true);
     try {
       setCredentials(username, secret);
-      let projectId = Number(projectField);
-      if (username) {
+      let account: SignedInAccount;
+      if (username && !projectField) {
         const me = await results<MeAnswer>(meControllerMe());
         if (!me.projects.length) throw new ApiError('This service account has no project yet: an organization admin can add it to one.', 403);
-        if (!projectField) projectId = me.projects[0].id;
-        else if (!me.projects.some((p) => p.id === projectId)) throw new ApiError(`This service account has no role on project ${projectId}.`, 403);
+        account = { project: me.projects[0], me };
       } else {
-        await results<Project>(projectControllerGet({ path: { projectId } }));
+        account = await readSignedInAccount(username, Number(projectField));
       }
-      const session = { username, secret, projectId };
+      const session = { username, secret, projectId: account.project.id };
       saveSession(session);
-      onSignedIn(session);
+      onSignedIn(session, account);
     } catch (failure) {
       setError(failure);
     } finally {
