@@ -11,16 +11,10 @@ import { ImportedDataRepository } from './imported-data.repository';
 import { rowToEvent, rowToProfileUpdate, SourceRow } from './row-mapping';
 import { WAREHOUSE_IMPORT_SETTINGS, WarehouseImportSettings } from './warehouse-import-settings';
 import { openReader, WarehouseReader } from './warehouse-reader';
-import { ImportRunsRepository } from './import-runs.repository';
+import { ImportRunsRepository, RunCounts } from './import-runs.repository';
 import { RunStatus, StoredImport } from './warehouse-imports.rows';
 
 export type RunOutcome = RunStatus | 'busy' | 'skipped';
-
-interface Counts {
-  read: number;
-  imported: number;
-  failed: number;
-}
 
 class RunCancelled extends Error {
   constructor() {
@@ -29,10 +23,6 @@ class RunCancelled extends Error {
 }
 
 const NS_PER_MS = 1_000_000;
-
-/** Asked for by hand, or its schedule came (one_time: until it once succeeded); the same rule as the tick's query. */
-const isDue = (item: StoredImport, now: Date) =>
-  item.manualRequested || (item.runEveryNs > 0 && (!item.nextRunAt || item.nextRunAt <= now) && !(item.syncMode === 'one_time' && item.succeededOnce));
 
 /** The column that orders the reading: the insert time, else the column that identifies the record. */
 function orderColumn(item: StoredImport): string {
@@ -58,20 +48,23 @@ export class ImportRunner {
     @Inject(WAREHOUSE_IMPORT_SETTINGS) private readonly settings: WarehouseImportSettings,
   ) {}
 
-  /** `onlyIfDue`: a queued job whose run another one already did (a later tick filed it) does nothing. */
+  /**
+   * `onlyIfDue`: a queued job whose run another one already did (a later tick filed it) does
+   * nothing; it answers `skipped` whether the import was not due or another run held it.
+   */
   async run(importId: number, signal?: AbortSignal, { onlyIfDue = false } = {}): Promise<RunOutcome> {
     const started = this.clock.date();
     const owner = randomUUID();
-    const item = await this.repository.claim(importId, owner, started, new Date(started.getTime() + this.settings.leaseSeconds * 1000));
-    if (!item) return 'busy';
+    const item = await this.repository.claim(importId, owner, started, new Date(started.getTime() + this.settings.leaseSeconds * 1000), { dueOnly: onlyIfDue });
+    if (!item) return onlyIfDue ? 'skipped' : 'busy';
     await this.repository.failAbandonedRuns(importId, started);
     const manual = item.manualRequested;
-    if (item.paused || (onlyIfDue && !isDue(item, started))) {
+    if (item.paused) {
       await this.repository.release(importId, owner, { nextRunAt: item.nextRunAt, succeeded: false, manual: false });
       return 'skipped';
     }
     const runId = await this.repository.startRun(importId, manual ? 'manual' : 'schedule', started);
-    const counts: Counts = { read: 0, imported: 0, failed: 0 };
+    const counts: RunCounts = { read: 0, imported: 0, failed: 0 };
     let status: RunStatus = 'SUCCEEDED';
     let error: string | undefined;
     try {
@@ -80,8 +73,7 @@ export class ImportRunner {
       status = failure instanceof RunCancelled ? 'CANCELLED' : 'FAILED';
       error = (failure as Error).message;
     }
-    await this.repository.recordProgress(runId, counts);
-    await this.repository.finishRun(runId, status, this.clock.date(), error);
+    await this.repository.finishRun(runId, counts, status, this.clock.date(), error);
     // A failed run waits for the next occurrence of its schedule (manual-only imports: the next manual sync).
     const once = item.syncMode === 'one_time';
     const nextRunAt = item.runEveryNs > 0 && !(once && status === 'SUCCEEDED') ? new Date(started.getTime() + item.runEveryNs / NS_PER_MS) : undefined;
@@ -89,7 +81,7 @@ export class ImportRunner {
     return status;
   }
 
-  private async readAll(item: StoredImport, owner: string, counts: Counts, runId: number, signal?: AbortSignal): Promise<void> {
+  private async readAll(item: StoredImport, owner: string, counts: RunCounts, runId: number, signal?: AbortSignal): Promise<void> {
     const project = await this.projects.byId(item.projectId);
     if (!project) throw new Error(`project ${item.projectId} no longer exists`);
     const source = await this.repository.sourceById(item.sourceId);
@@ -116,7 +108,7 @@ export class ImportRunner {
     if (item.syncMode === 'full_sync' && item.kind !== 'event-stream') await this.removeVanished(item, project, seen);
   }
 
-  private async deliver(item: StoredImport, project: Project, warehouseType: string, rows: SourceRow[], counts: Counts, seen: Set<string>): Promise<void> {
+  private async deliver(item: StoredImport, project: Project, warehouseType: string, rows: SourceRow[], counts: RunCounts, seen: Set<string>): Promise<void> {
     const stamp = { importId: item.id, warehouseType };
     // The intake takes at most a request's worth of records at a time, like /import.
     for (let start = 0; start < rows.length; start += EVENT_LIMITS.maxEventsPerRequest) {

@@ -3,6 +3,16 @@ import { Injectable } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
 import { ImportRun, IMPORT_COLUMNS, iso, Row, RunStatus, StoredImport, StoredSource, toImport, toSource } from './warehouse-imports.rows';
 
+export interface RunCounts {
+  read: number;
+  imported: number;
+  failed: number;
+}
+
+/** Asked for by hand, or its schedule came (one_time: until it once succeeded); not paused. */
+const isDue = (now: Date) => sql`not paused and (manual_requested or (run_every > 0 and (next_run_at is null or next_run_at <= ${iso(now)}::timestamptz)
+  and not (sync_mode = 'one_time' and succeeded_once)))`;
+
 /** The worker's side of the tables: due imports, the lease that keeps runs apart, run records, the watermark. */
 @Injectable()
 export class ImportRunsRepository {
@@ -19,18 +29,20 @@ export class ImportRunsRepository {
 
   /** Imports a run is due for at `now`: asked for by hand, or their schedule came (one_time: until it once succeeded). */
   async dueImports(now: Date): Promise<number[]> {
-    const rows = await this.rows(sql`select id from warehouse_imports where not paused and not deleting
-      and (lease_until is null or lease_until < ${iso(now)}::timestamptz)
-      and (manual_requested or (run_every > 0 and (next_run_at is null or next_run_at <= ${iso(now)}::timestamptz)
-        and not (sync_mode = 'one_time' and succeeded_once)))
+    const rows = await this.rows(sql`select id from warehouse_imports where not deleting
+      and (lease_until is null or lease_until < ${iso(now)}::timestamptz) and ${isDue(now)}
       order by id`);
     return rows.map((r) => Number(r.id));
   }
 
-  /** Takes the import's lease if no live run holds it: the one place that keeps runs from overlapping. */
-  async claim(id: number, owner: string, now: Date, until: Date, purpose: 'run' | 'delete' = 'run'): Promise<StoredImport | undefined> {
+  /**
+   * Takes the import's lease if no live run holds it: the one place that keeps runs from overlapping.
+   * `dueOnly`: only when a run is due (a queued job whose run another one already did takes nothing).
+   */
+  async claim(id: number, owner: string, now: Date, until: Date, { purpose = 'run', dueOnly = false }: { purpose?: 'run' | 'delete'; dueOnly?: boolean } = {}): Promise<StoredImport | undefined> {
     const [row] = await this.rows(sql`update warehouse_imports i set lease_owner = ${owner}, lease_until = ${iso(until)}::timestamptz
       where id = ${id} and deleting = ${purpose === 'delete'} and (lease_until is null or lease_until < ${iso(now)}::timestamptz)
+        ${dueOnly ? sql`and ${isDue(now)}` : sql``}
       returning ${IMPORT_COLUMNS}`);
     return row && toImport(row);
   }
@@ -48,12 +60,13 @@ export class ImportRunsRepository {
     return Number(row.id);
   }
 
-  async recordProgress(runId: number, counts: { read: number; imported: number; failed: number }): Promise<void> {
+  async recordProgress(runId: number, counts: RunCounts): Promise<void> {
     await this.postgres.db.execute(sql`update warehouse_import_runs set rows_read = ${counts.read}, rows_imported = ${counts.imported}, rows_failed = ${counts.failed} where id = ${runId}`);
   }
 
-  async finishRun(runId: number, status: RunStatus, now: Date, error?: string): Promise<void> {
-    await this.postgres.db.execute(sql`update warehouse_import_runs set status = ${status}, finished_at = ${iso(now)}::timestamptz, error = ${error ?? null} where id = ${runId}`);
+  async finishRun(runId: number, counts: RunCounts, status: RunStatus, now: Date, error?: string): Promise<void> {
+    await this.postgres.db.execute(sql`update warehouse_import_runs set rows_read = ${counts.read}, rows_imported = ${counts.imported}, rows_failed = ${counts.failed},
+      status = ${status}, finished_at = ${iso(now)}::timestamptz, error = ${error ?? null} where id = ${runId}`);
   }
 
   /** Fenced by the lease: a worker that lost its lease cannot move the watermark. */

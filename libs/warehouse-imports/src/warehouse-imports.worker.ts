@@ -64,7 +64,7 @@ export class WarehouseImportsWorker implements OnModuleInit {
     for (const importId of await this.repository.deletingImports()) {
       const now = this.clock.date();
       const owner = randomUUID();
-      const item = await this.repository.claim(importId, owner, now, new Date(now.getTime() + this.settings.leaseSeconds * 1000), 'delete');
+      const item = await this.repository.claim(importId, owner, now, new Date(now.getTime() + this.settings.leaseSeconds * 1000), { purpose: 'delete' });
       if (!item) continue;
       try {
         if (item.deleteData) await this.deleteData(item.projectId, item.id, item.kind === 'groups' ? item.mapping.group_key : undefined);
