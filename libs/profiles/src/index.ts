@@ -8,7 +8,7 @@ export { decodeProfileUpdate, identityKey, ProfileIdentity, ProfileUpdate, Prope
 export { ProfileUpdateSink, RefusedUpdate } from './profile-update.sink';
 export { KafkaRef, PartitionUpdates, PendingUpdate, ProfileWriter, Rejection } from './profile-writer.service';
 export { ProfilesError, ProfilesErrorCode } from './profiles-error';
-export { MirrorProfile, ProfilesMirrorRepository } from './profiles-mirror.repository';
+export { ProfilesMirrorRepository } from './profiles-mirror.repository';
 export {
   GroupKeyRegistryModule,
   GroupKeysModule,
@@ -20,6 +20,6 @@ export {
   ProfilesWriterModule,
 } from './profiles.module';
 export { PROFILES_WRITER_GROUP, ProfilesConsumer } from './profiles.consumer';
-export { ProfilesRepository, StoredProfile } from './profiles.repository';
+export { MirrorProfile, ProfilesRepository, StoredProfile } from './profiles.repository';
 export { GroupKey } from './profiles.schema';
 export { isReservedProfileProperty, RESERVED_PROFILE_PROPERTIES, validateProfileRecord } from './validate-profile-record';

@@ -2,7 +2,7 @@ import { IdentityMergeHook, MergedId } from '@analytics/identity';
 import { Injectable } from '@nestjs/common';
 import { foldProfileStates } from './fold-profiles';
 import { ProfileIdentity, USER_PROFILES } from './profile-update';
-import { MirrorProfile, ProfilesMirrorRepository } from './profiles-mirror.repository';
+import { ProfilesMirrorRepository } from './profiles-mirror.repository';
 import { ProfilesRepository, StoredProfile } from './profiles.repository';
 
 /** The id each merged id's profile folds into: its canonical id, followed further when that one is merged too (modes mixed in a project). */
@@ -51,11 +51,7 @@ export class ProfileFolder extends IdentityMergeHook {
         // A person without a profile gets the oldest folded one's creation time: it existed since then.
         return { ...user(target), ...foldProfileStates(canonical, folded), createdAt: (canonical ?? folded[0]).createdAt };
       });
-      const states = new Map(writes.map((write) => [write.profileId, write.properties]));
-      const saved = await tx.save(writes);
-      const deleted = await tx.delete([...into.values()].flat().map((profile) => user(profile.profileId)));
-      const mirrored: MirrorProfile[] = [...saved.map((row) => ({ ...row, properties: states.get(row.profileId) })), ...deleted.map((row) => ({ ...row, properties: undefined }))];
-      await this.mirror.insert(mirrored);
+      await this.mirror.insert(await tx.replace(writes, [...into.values()].flat().map((profile) => user(profile.profileId))));
     });
   }
 }

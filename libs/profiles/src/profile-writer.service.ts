@@ -3,8 +3,8 @@ import { Injectable } from '@nestjs/common';
 import { applyProfileUpdate, ProfileState } from './apply-profile-update';
 import { ProfileMetrics } from './profile-metrics';
 import { identityKey, ProfileIdentity, ProfileUpdate, USER_PROFILES } from './profile-update';
-import { MirrorProfile, ProfilesMirrorRepository } from './profiles-mirror.repository';
-import { KafkaPartition, partitionKey, ProfilesRepository, ProfilesTransaction, StoredProfile } from './profiles.repository';
+import { ProfilesMirrorRepository } from './profiles-mirror.repository';
+import { KafkaPartition, MirrorProfile, partitionKey, ProfilesRepository, ProfilesTransaction, StoredProfile } from './profiles.repository';
 
 /** An update and whatever its caller needs to recognise it again (a request position, a Kafka offset). */
 export interface PendingUpdate<R> {
@@ -152,13 +152,10 @@ export class ProfileWriter {
 
   /** Saves the profiles that exist after the batch, deletes the stored ones that do not. */
   private async write(tx: ProfilesTransaction, changes: Change[], stored: Map<string, StoredProfile>): Promise<MirrorProfile[]> {
-    const live = changes.filter((c) => c.state);
-    const saved = await tx.save(
-      live.map(({ identity, state, continues }) => ({ ...identity, ...state!, createdAt: continues ? stored.get(identityKey(identity))!.createdAt : undefined })),
+    return tx.replace(
+      changes.filter((c) => c.state).map(({ identity, state, continues }) => ({ ...identity, ...state!, createdAt: continues ? stored.get(identityKey(identity))!.createdAt : undefined })),
+      changes.filter((c) => !c.state && stored.has(identityKey(c.identity))).map((c) => c.identity),
     );
-    const states = new Map(live.map((c) => [identityKey(c.identity), c.state!.properties]));
-    const deleted = await tx.delete(changes.filter((c) => !c.state && stored.has(identityKey(c.identity))).map((c) => c.identity));
-    return [...saved.map((row) => ({ ...row, properties: states.get(identityKey(row)) })), ...deleted.map((row) => ({ ...row, properties: undefined }))];
   }
 
   /** The stored state of profiles whose updates were applied before; a tombstone for those no longer stored. */

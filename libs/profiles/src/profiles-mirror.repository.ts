@@ -5,13 +5,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Readable } from 'node:stream';
 // Until @analytics/clickhouse's index exports PROFILES_TABLE.
 import { PROFILES_TABLE } from '@analytics/clickhouse';
-import { Properties } from './profile-update';
-import { WrittenProfile } from './profiles.repository';
+import { MirrorProfile } from './profiles.repository';
 
 /** A whole profile as the mirror stores it; a deleted one has no properties. */
-export interface MirrorProfile extends WrittenProfile {
-  properties: Properties | undefined;
-}
 
 /** One page of the profile query. Every query is scoped to a project and a kind of profile. */
 export interface MirrorQuery {

@@ -4,7 +4,7 @@ import { Attempter, BatchConsumer, BatchOutcome, BatchPart, BatchWorker, CONSUME
 import { Injectable, Logger } from '@nestjs/common';
 import { ProfileMetrics } from './profile-metrics';
 import { decodeProfileUpdate } from './profile-update';
-import { MirrorProfile } from './profiles-mirror.repository';
+import { MirrorProfile } from './profiles.repository';
 import { KafkaRef, PartitionUpdates, ProfileWriter, Rejection } from './profile-writer.service';
 import { classifyWriteFailure } from './write-failure';
 

@@ -3,7 +3,7 @@ import { Database, Postgres, selectRows } from '@analytics/postgres';
 import { Injectable } from '@nestjs/common';
 import { SQL, sql } from 'drizzle-orm';
 import { ProfileState } from './apply-profile-update';
-import { ProfileIdentity, Properties } from './profile-update';
+import { identityKey, ProfileIdentity, Properties } from './profile-update';
 
 /** A profile row with what the mirror needs besides its state. */
 export interface StoredProfile extends ProfileIdentity, ProfileState {
@@ -24,6 +24,11 @@ export interface WrittenProfile extends ProfileIdentity {
   version: string;
   createdMs: number;
   updatedMs: number;
+}
+
+/** A profile as the ClickHouse mirror stores it: no properties for a deleted one (a tombstone). */
+export interface MirrorProfile extends WrittenProfile {
+  properties: Properties | undefined;
 }
 
 export interface KafkaPartition {
@@ -148,6 +153,15 @@ export class ProfilesTransaction {
           returning project_id, group_key, profile_id, version::text as version, ${epochMs('created_at')} as created_ms, ${epochMs('updated_at')} as updated_ms`,
     );
     return written.map(toWritten);
+  }
+
+  /** Saves `profiles` and deletes `gone`: the rows the mirror gets for both, tombstones for the deleted. */
+  async replace(profiles: ProfileWrite[], gone: ProfileIdentity[]): Promise<MirrorProfile[]> {
+    const saved = await this.save(profiles);
+    const deleted = await this.delete(gone);
+    // RETURNING promises no order: each row finds its state by its identity.
+    const states = new Map(profiles.map((p) => [identityKey(p), p.properties]));
+    return [...saved.map((row) => ({ ...row, properties: states.get(identityKey(row)) })), ...deleted.map((row) => ({ ...row, properties: undefined }))];
   }
 
   /** Deletes the rows for good; each deletion gets a version above the row's, for the mirror's tombstone. */
