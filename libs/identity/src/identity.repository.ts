@@ -15,6 +15,12 @@ interface MapRow {
 const LOOKUP_KEYS = `SELECT toUInt64(${identityKeySql('{project:UInt32}', 'arrayJoin({ids:Array(String)})')})`;
 
 /**
+ * identity_lookup keeps each insert in a file of its own (replayed when the server starts) until a
+ * mutation rewrites the table as one: this many inserts by one writer, then it rewrites it.
+ */
+const LOOKUP_INSERTS_PER_REWRITE = 1000;
+
+/**
  * The identity mapping in ClickHouse (docs/identity.md): identity_map and, on one server,
  * identity_lookup, the unique counts' in-memory copy of it. Every method is scoped to one project.
  */
@@ -22,6 +28,7 @@ const LOOKUP_KEYS = `SELECT toUInt64(${identityKeySql('{project:UInt32}', 'array
 export class IdentityRepository {
   /** identity_lookup exists on one server only (migration 4): a cluster's readers keep the join. */
   private readonly lookup: boolean;
+  private lookupInserts = 0;
 
   constructor(@Inject(ClickHouseClient) private readonly clickhouse: ClickHouseClient, @Optional() ddl?: ClickHouseDdl) {
     this.lookup = !ddl?.cluster;
@@ -60,6 +67,7 @@ export class IdentityRepository {
             ${identityKeySql('{project:UInt32}', 'distinct_id')} AS own)`,
         query_params: { project: projectId, ids: members.map((m) => m.distinctId), persons: members.map((m) => m.personId) },
       });
+      if (++this.lookupInserts % LOOKUP_INSERTS_PER_REWRITE === 0) await this.rewriteLookup();
     }
     const lines = members.map(
       (m) =>
@@ -93,6 +101,11 @@ export class IdentityRepository {
     if (!distinctIds.length) return [];
     const { members } = await this.load(projectId, distinctIds);
     return [...new Set([...distinctIds, ...members.flatMap((m) => [m.distinctId, m.personId])])].sort();
+  }
+
+  /** Rewrites identity_lookup's files as one, holding what it holds in memory (a mutation that deletes nothing). */
+  async rewriteLookup(): Promise<void> {
+    if (this.lookup) await this.clickhouse.command({ query: `ALTER TABLE ${IDENTITY_LOOKUP_TABLE} DELETE WHERE 0` });
   }
 
   /** Removes the ids from identity_lookup (compliance deletion; identity_map's rows go with the registry's tables). */

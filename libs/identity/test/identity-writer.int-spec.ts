@@ -108,6 +108,9 @@ describe('identity writer on ClickHouse', () => {
     // Another project's equal ids are not merged.
     await storeEvents(7, ['$device:d1', 'bob']);
     expect((await persons(7)).byLookup).toEqual([['$device:d1'], ['bob']]);
+    // Its files rewritten as one, the lookup holds the same.
+    await repository.rewriteLookup();
+    expect((await persons(6)).byLookup).toEqual(byLookup);
     // Compliance deletion of a cluster: its ids leave the lookup.
     await repository.forget(6, ['$device:d1', 'bob']);
     expect(await repository.lookupRows(6, ['$device:d1', 'bob', 'x1'])).toBe(1);
