@@ -1,4 +1,4 @@
-import { ClickHouseClient, EVENTS_TABLE } from '@analytics/clickhouse';
+import { ClickHouseClient, ClickHouseDdl, EVENTS_TABLE } from '@analytics/clickhouse';
 import { formatEpochSeconds, IdentityClusters, IdentityLink, MAX_CLUSTER_IDS } from '@analytics/events';
 import { MetricsService } from '@analytics/observability';
 import { useTestClickHouseClient } from '@analytics/testing';
@@ -115,5 +115,12 @@ describe('identity writer on ClickHouse', () => {
     await repository.forget(6, ['$device:d1', 'bob']);
     expect(await repository.lookupRows(6, ['$device:d1', 'bob', 'x1'])).toBe(1);
     expect((await persons(6)).byLookup).toEqual([['$device:d1'], ['alice'], ['bob'], ['boss', 'x1', 'x2'], ['stranger']]);
+  });
+
+  it('on a cluster, whose servers it does not reach, the writer leaves identity_lookup alone', async () => {
+    const onCluster = new IdentityRepository(client, new ClickHouseDdl('analytics'));
+    await new IdentityWriter(onCluster, new IdentityMetrics({ registry: new Registry() } as unknown as MetricsService)).apply([merge(8, 'c-anon', 'c-user', 1, 'c-user')]);
+    expect(await repository.clusterOf(8, 'c-anon')).toEqual(['c-anon', 'c-user']);
+    expect(await repository.lookupRows(8, ['c-anon', 'c-user'])).toBe(0);
   });
 });

@@ -10,6 +10,10 @@ describe('loadQuerySettings', () => {
     expect(settings).toEqual({ limits: { perHour: 600, perSecond: 3, concurrent: 7 }, maxExecutionSeconds: 30, identityLookup: true });
   });
 
+  it('resolves unique counts through identity_lookup on one server only, not on a cluster', () => {
+    expect(loadQuerySettings({ CLICKHOUSE_CLUSTER: 'analytics' }).identityLookup).toBe(false);
+  });
+
   it('names every bad variable in one error', () => {
     expect(() => loadQuerySettings({ QUERY_LIMIT_PER_HOUR: 'many', QUERY_LIMIT_CONCURRENT: '0' })).toThrow(
       /QUERY_LIMIT_PER_HOUR must be a whole number from 1 to 1000000000 \(got "many"\)[\s\S]*QUERY_LIMIT_CONCURRENT must be a whole number from 1 to 1000000 \(got "0"\)/,
