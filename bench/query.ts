@@ -295,7 +295,7 @@ async function main(): Promise<void> {
     };
     const retentionFigures = await againstHand('retention', async () => retentionResult(retention, await retentionRepository.cohorts(PROJECT, retention)), handRetention);
 
-    // The same queries on the copy with 10% of the users merged: what resolution through identity_map costs.
+    // The same queries on the copy with 10% of the users merged: what resolving ids costs (the funnel joins identity_map; insights' unique count looks ids up in identity_lookup).
     const mergedFunnel = await againstUnmerged('funnel', () => funnels.tally(PROJECT, funnel), () => funnels.tally(MERGED_PROJECT, funnel));
     const mergedInsights = await againstUnmerged('insights', () => insightsRepository.tally(PROJECT, insights), () => insightsRepository.tally(MERGED_PROJECT, insights));
 

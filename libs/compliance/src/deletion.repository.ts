@@ -1,5 +1,6 @@
-import { ClickHouseClient, clickhouseDateTime, ClickHouseDdl, DELETE_ON_EVERY_REPLICA_SETTINGS } from '@analytics/clickhouse';
+import { ClickHouseClient, clickhouseDateTime, ClickHouseDdl, DELETE_ON_EVERY_REPLICA_SETTINGS, IDENTITY_LOOKUP_TABLE } from '@analytics/clickhouse';
 import { AppConfig } from '@analytics/config';
+import { IdentityRepository } from '@analytics/identity';
 import { Postgres, selectRows } from '@analytics/postgres';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
@@ -26,6 +27,7 @@ export class DeletionRepository {
     @Inject(ClickHouseClient) private readonly clickhouse: ClickHouseClient,
     private readonly postgres: Postgres,
     config: AppConfig,
+    private readonly identities: IdentityRepository,
   ) {
     this.ddl = new ClickHouseDdl(config.clickhouseCluster);
   }
@@ -48,6 +50,8 @@ export class DeletionRepository {
 
   /** Deletes the scope's rows everywhere; idempotent (a repeat deletes nothing more). */
   async delete(scope: DeletionScope, signal?: AbortSignal): Promise<void> {
+    // The unique counts' copy of the mapping first, by the ids themselves (it does not change the expansion a retry recomputes).
+    await this.identities.forget(scope.projectId, scope.distinctIds, signal);
     for (const table of DISTINCT_ID_TABLES) {
       if (table.kept) continue;
       const started = Date.now();
@@ -68,7 +72,7 @@ export class DeletionRepository {
 
   /** Rows of the scope still stored, per table (ClickHouse without FINAL: every copy counts). */
   async remaining(scope: DeletionScope, signal?: AbortSignal): Promise<Record<string, number>> {
-    const counts: Record<string, number> = {};
+    const counts: Record<string, number> = { [`clickhouse.${IDENTITY_LOOKUP_TABLE}`]: await this.identities.lookupRows(scope.projectId, scope.distinctIds, signal) };
     for (const table of DISTINCT_ID_TABLES) {
       if (table.kept) continue;
       if (table.engine === 'clickhouse') {

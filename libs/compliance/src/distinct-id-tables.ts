@@ -24,7 +24,8 @@ export const DISTINCT_ID_TABLES: readonly DistinctIdTable[] = [
   { engine: 'postgres', table: 'profiles', column: 'profile_id', where: "group_key = ''" },
   // Identity merge (docs/identity.md): the worker names every id of the requested ids' clusters,
   // and their links go too. Last, so an attempt that fails before the end finds the same clusters
-  // when it is retried.
+  // when it is retried. identity_lookup, the unique counts' copy, holds only the ids' keys and is
+  // emptied of them first by DeletionRepository (IdentityRepository.forget).
   { engine: 'clickhouse', table: IDENTITY_MAP_TABLE, column: 'distinct_id' },
   { engine: 'postgres', table: 'compliance_jobs', column: 'distinct_ids', kept: 'the record of the request itself, which the status endpoint answers with' },
 ];

@@ -1,6 +1,6 @@
-import { ClickHouseClient, IDENTITY_MAP_TABLE } from '@analytics/clickhouse';
+import { ClickHouseClient, ClickHouseDdl, IDENTITY_LOOKUP_TABLE, IDENTITY_MAP_TABLE, identityKeySql } from '@analytics/clickhouse';
 import { IdentityMember } from '@analytics/events';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { Readable } from 'node:stream';
 
 interface MapRow {
@@ -11,10 +11,28 @@ interface MapRow {
   version: string;
 }
 
-/** The identity mapping in ClickHouse (docs/identity.md). Every method is scoped to one project. */
+/** The low 64 bits of the keys of `{ids:Array(String)}` in `{project:UInt32}`: how identity_lookup finds them. */
+const LOOKUP_KEYS = `SELECT toUInt64(${identityKeySql('{project:UInt32}', 'arrayJoin({ids:Array(String)})')})`;
+
+/**
+ * identity_lookup keeps each insert in a file of its own (replayed when the server starts) until a
+ * mutation rewrites the table as one: this many inserts by one writer, then it rewrites it.
+ */
+const LOOKUP_INSERTS_PER_REWRITE = 1000;
+
+/**
+ * The identity mapping in ClickHouse (docs/identity.md): identity_map and, on one server,
+ * identity_lookup, the unique counts' in-memory copy of it. Every method is scoped to one project.
+ */
 @Injectable()
 export class IdentityRepository {
-  constructor(@Inject(ClickHouseClient) private readonly clickhouse: ClickHouseClient) {}
+  /** identity_lookup exists on one server only (migration 4): a cluster's readers keep the join. */
+  private readonly lookup: boolean;
+  private lookupInserts = 0;
+
+  constructor(@Inject(ClickHouseClient) private readonly clickhouse: ClickHouseClient, @Optional() ddl?: ClickHouseDdl) {
+    this.lookup = !ddl?.cluster;
+  }
 
   /**
    * The current rows of every cluster holding one of `ids` (an id of a simplified user has no row:
@@ -34,9 +52,23 @@ export class IdentityRepository {
     };
   }
 
-  /** Rewritten rows take a version above every row they were computed from, so they win. */
+  /**
+   * Rewritten rows take a version above every row they were computed from, so they win. Their
+   * lookup rows are written first (the last row of a key wins there): a writer stopped between the
+   * two writes finds the mapping unchanged when the links come again, and writes both.
+   */
   async write(projectId: number, members: IdentityMember[], version: number): Promise<void> {
     if (!members.length) return;
+    if (this.lookup) {
+      await this.clickhouse.command({
+        query: `INSERT INTO ${IDENTITY_LOOKUP_TABLE}
+          SELECT {project:UInt32}, toUInt64(own), bitXor(own, ${identityKeySql('{project:UInt32}', 'person_id')})
+          FROM (SELECT arrayJoin(arrayZip({ids:Array(String)}, {persons:Array(String)})) AS pair, pair.1 AS distinct_id, pair.2 AS person_id,
+            ${identityKeySql('{project:UInt32}', 'distinct_id')} AS own)`,
+        query_params: { project: projectId, ids: members.map((m) => m.distinctId), persons: members.map((m) => m.personId) },
+      });
+      if (++this.lookupInserts % LOOKUP_INSERTS_PER_REWRITE === 0) await this.rewriteLookup();
+    }
     const lines = members.map(
       (m) =>
         `{"project_id":${projectId},"distinct_id":${JSON.stringify(m.distinctId)},"person_id":${JSON.stringify(m.personId)},` +
@@ -69,6 +101,34 @@ export class IdentityRepository {
     if (!distinctIds.length) return [];
     const { members } = await this.load(projectId, distinctIds);
     return [...new Set([...distinctIds, ...members.flatMap((m) => [m.distinctId, m.personId])])].sort();
+  }
+
+  /** Rewrites identity_lookup's files as one, holding what it holds in memory (a mutation that deletes nothing). */
+  async rewriteLookup(): Promise<void> {
+    if (this.lookup) await this.clickhouse.command({ query: `ALTER TABLE ${IDENTITY_LOOKUP_TABLE} DELETE WHERE 0` });
+  }
+
+  /** Removes the ids from identity_lookup (compliance deletion; identity_map's rows go with the registry's tables). */
+  async forget(projectId: number, distinctIds: string[], signal?: AbortSignal): Promise<void> {
+    if (!this.lookup || !distinctIds.length) return;
+    await this.clickhouse.command({
+      query: `ALTER TABLE ${IDENTITY_LOOKUP_TABLE} DELETE WHERE project_id = {project:UInt32} AND key IN (${LOOKUP_KEYS})`,
+      query_params: { project: projectId, ids: distinctIds },
+      abort_signal: signal,
+    });
+  }
+
+  /** How many of the ids identity_lookup still holds (0 on a cluster, which has none). */
+  async lookupRows(projectId: number, distinctIds: string[], signal?: AbortSignal): Promise<number> {
+    if (!this.lookup || !distinctIds.length) return 0;
+    const result = await this.clickhouse.query({
+      query: `SELECT count() AS n FROM ${IDENTITY_LOOKUP_TABLE} WHERE project_id = {project:UInt32} AND key IN (${LOOKUP_KEYS})`,
+      query_params: { project: projectId, ids: distinctIds },
+      format: 'JSONEachRow',
+      abort_signal: signal,
+    });
+    const [row] = await result.json<{ n: string | number }>();
+    return Number(row?.n ?? 0);
   }
 
   /** Every id of the cluster `distinctId` belongs to, sorted (the id alone when it was never merged). */

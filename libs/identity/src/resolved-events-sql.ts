@@ -1,4 +1,4 @@
-import { EVENTS_TABLE, IDENTITY_MAP_TABLE } from '@analytics/clickhouse';
+import { EVENTS_TABLE, IDENTITY_LOOKUP_TABLE, IDENTITY_MAP_TABLE, identityKeySql } from '@analytics/clickhouse';
 
 /**
  * The project's events with `distinct_id` resolved to the canonical id of its cluster, to read
@@ -19,6 +19,21 @@ export function resolvedEventsSql(projectParam = 'project', resolve = true): str
     FROM ${EVENTS_TABLE} AS ev FINAL
     LEFT ANY JOIN (SELECT distinct_id, person_id FROM ${IDENTITY_MAP_TABLE} FINAL WHERE project_id = ${project} AND person_id != distinct_id) AS idm ON idm.distinct_id = ev.distinct_id
     WHERE ev.project_id = ${project})`;
+}
+
+/**
+ * For unique counts without a cluster: the project's events with `user_key`, the 128-bit key of the
+ * canonical id of the event's cluster, looked up (`joinGet`, no hash table built per query) in
+ * `identity_lookup`. Counting `user_key` is as exact as counting the resolved id itself
+ * (`uniqExact` keys strings by a 128-bit SipHash too) and builds no string. The table is found by
+ * the low 64 bits of the id's key and holds `key XOR canonical key`: an id whose low bits collide
+ * with a merged id's gets a key no other id has, so it still counts once, as itself.
+ */
+export function resolvedUserKeysSql(projectParam = 'project'): string {
+  return `(SELECT project_id, event, time, properties, insert_id, processed_at, distinct_id,
+      bitXor(${identityKeySql('project_id', 'distinct_id')} AS own_key, joinGet('${IDENTITY_LOOKUP_TABLE}', 'delta', toUInt64(own_key))) AS user_key
+    FROM ${EVENTS_TABLE} FINAL
+    WHERE project_id = {${projectParam}:UInt32})`;
 }
 
 /**

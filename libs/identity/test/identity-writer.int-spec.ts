@@ -1,4 +1,4 @@
-import { ClickHouseClient, EVENTS_TABLE } from '@analytics/clickhouse';
+import { ClickHouseClient, ClickHouseDdl, EVENTS_TABLE } from '@analytics/clickhouse';
 import { formatEpochSeconds, IdentityClusters, IdentityLink, MAX_CLUSTER_IDS } from '@analytics/events';
 import { MetricsService } from '@analytics/observability';
 import { useTestClickHouseClient } from '@analytics/testing';
@@ -6,7 +6,7 @@ import { Registry } from 'prom-client';
 import { IdentityMetrics } from '../src/identity-metrics';
 import { IdentityRepository } from '../src/identity.repository';
 import { IdentityWriter } from '../src/identity-writer.service';
-import { resolvedEventsSql } from '../src/resolved-events-sql';
+import { resolvedEventsSql, resolvedUserKeysSql } from '../src/resolved-events-sql';
 
 const merge = (projectId: number, a: string, b: string, timeMs: number, identified?: string): IdentityLink => ({ projectId, mode: 'original', a, b, timeMs, ...(identified && { identified }) });
 const device = (projectId: number, d: string, user: string, timeMs: number): IdentityLink => ({ projectId, mode: 'simplified', a: `$device:${d}`, b: user, timeMs });
@@ -84,5 +84,43 @@ describe('identity writer on ClickHouse', () => {
     await writer.apply([device(4, 'd1', 'carol', 50)]);
     expect((await resolvedIds(4))['$device:d1']).toBe('carol');
     expect(await repository.clusterOf(4, 'carol')).toEqual(['$device:d1', 'carol']);
+  });
+
+  /** The stored ids grouped as one person each, by the key unique counts count (identity_lookup) and by the join. */
+  async function persons(projectId: number): Promise<{ byLookup: string[][]; byJoin: string[][] }> {
+    const result = await client.query({ query: `SELECT distinct_id, toString(user_key) AS user_key FROM ${resolvedUserKeysSql()}`, query_params: { project: projectId }, format: 'JSONEachRow' });
+    const group = (pairs: [string, string][]) => {
+      const groups = new Map<string, string[]>();
+      for (const [id, person] of pairs) groups.set(person, [...(groups.get(person) ?? []), id]);
+      return [...groups.values()].map((ids) => ids.sort()).sort((a, b) => a[0].localeCompare(b[0]));
+    };
+    const byLookup = group((await result.json<{ distinct_id: string; user_key: string }>()).map((r) => [r.distinct_id, r.user_key]));
+    return { byLookup, byJoin: group(Object.entries(await resolvedIds(projectId))) };
+  }
+
+  it('unique counts see the same persons through identity_lookup as through the join: re-pointed devices, a new canonical id, deleted ids', async () => {
+    await storeEvents(6, ['$device:d1', 'alice', 'bob', 'x1', 'x2', 'boss', 'stranger']);
+    await writer.apply([device(6, 'd1', 'alice', 100), merge(6, 'x1', 'x2', 10)]);
+    await writer.apply([device(6, 'd1', 'bob', 50), merge(6, 'x2', 'boss', 5, 'boss')]);
+    const { byLookup, byJoin } = await persons(6);
+    expect(byLookup).toEqual([['$device:d1', 'bob'], ['alice'], ['boss', 'x1', 'x2'], ['stranger']]);
+    expect(byLookup).toEqual(byJoin);
+    // Another project's equal ids are not merged.
+    await storeEvents(7, ['$device:d1', 'bob']);
+    expect((await persons(7)).byLookup).toEqual([['$device:d1'], ['bob']]);
+    // Its files rewritten as one, the lookup holds the same.
+    await repository.rewriteLookup();
+    expect((await persons(6)).byLookup).toEqual(byLookup);
+    // Compliance deletion of a cluster: its ids leave the lookup.
+    await repository.forget(6, ['$device:d1', 'bob']);
+    expect(await repository.lookupRows(6, ['$device:d1', 'bob', 'x1'])).toBe(1);
+    expect((await persons(6)).byLookup).toEqual([['$device:d1'], ['alice'], ['bob'], ['boss', 'x1', 'x2'], ['stranger']]);
+  });
+
+  it('on a cluster, whose servers it does not reach, the writer leaves identity_lookup alone', async () => {
+    const onCluster = new IdentityRepository(client, new ClickHouseDdl('analytics'));
+    await new IdentityWriter(onCluster, new IdentityMetrics({ registry: new Registry() } as unknown as MetricsService)).apply([merge(8, 'c-anon', 'c-user', 1, 'c-user')]);
+    expect(await repository.clusterOf(8, 'c-anon')).toEqual(['c-anon', 'c-user']);
+    expect(await repository.lookupRows(8, ['c-anon', 'c-user'])).toBe(0);
   });
 });

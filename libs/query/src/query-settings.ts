@@ -6,12 +6,18 @@ export interface QuerySettings {
   limits: { perHour: number; perSecond: number; concurrent: number };
   /** ClickHouse's max_execution_time for every query, in seconds. */
   maxExecutionSeconds: number;
+  /**
+   * Whether unique counts resolve ids through identity_lookup (one server: chDB or a single
+   * ClickHouse) rather than the join with identity_map (a cluster, whose servers' Join tables the
+   * writer does not reach: docs/identity.md, "Readers").
+   */
+  identityLookup: boolean;
 }
 
 export const QUERY_SETTINGS = Symbol('QuerySettings');
 
 export function querySettingsOf(config: AppConfig): QuerySettings {
-  return config.query;
+  return { ...config.query, identityLookup: !config.clickhouseCluster };
 }
 
 /** The settings from an environment, validated with the rest of the configuration. */

@@ -2,6 +2,7 @@ import { ClickHouseMigration } from '../clickhouse-migration';
 import { eventsTable } from './0001-events';
 import { profilesMirror } from './0002-profiles';
 import { identityMap } from './0003-identity-map';
+import { identityLookup } from './0004-identity-lookup';
 
 /** Every ClickHouse migration, in version order. Append; never edit one that has shipped. */
-export const CLICKHOUSE_MIGRATIONS: readonly ClickHouseMigration[] = [eventsTable, profilesMirror, identityMap];
+export const CLICKHOUSE_MIGRATIONS: readonly ClickHouseMigration[] = [eventsTable, profilesMirror, identityMap, identityLookup];

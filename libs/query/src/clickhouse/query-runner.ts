@@ -20,6 +20,11 @@ export class QueryRunner {
     @Inject(QUERY_SETTINGS) private readonly settings: QuerySettings,
   ) {}
 
+  /** Whether unique counts resolve ids through identity_lookup (QuerySettings.identityLookup). */
+  get identityLookup(): boolean {
+    return this.settings.identityLookup;
+  }
+
   async rows<T>(query: BoundQuery, signal?: AbortSignal): Promise<T[]> {
     const result = await this.clickhouse.query({
       query: query.sql,

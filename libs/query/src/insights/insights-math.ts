@@ -31,14 +31,14 @@ export function propertyMath(math: Exclude<InsightsMath, 'total' | 'unique'>, nu
   }
 }
 
-/** The same math as a ClickHouse aggregate over `v` (a Float64) where `isNumber` holds. */
+/** The same math as a ClickHouse aggregate over `v` (a Float64) where `isNumber` holds; unique counts count `user`. */
 export function propertyMathSql(math: InsightsMath): string {
   const none = 'countIf(isNumber) = 0';
   switch (math) {
     case 'total':
       return 'toFloat64(count())';
     case 'unique':
-      return 'toFloat64(uniqExact(distinct_id))';
+      return 'toFloat64(uniqExact(user))';
     case 'sum':
       return 'sumIf(v, isNumber)';
     case 'average':

@@ -1,4 +1,4 @@
-import { resolvedEventsSql } from '@analytics/identity';
+import { resolvedEventsSql, resolvedUserKeysSql } from '@analytics/identity';
 import { BoundQuery } from '../clickhouse/query-runner';
 import { seriesKeySql } from '../clickhouse/series-sql';
 import { isNumberSql, numberOrZeroSql, segmentSql, whereSql } from '../expressions/query-expressions';
@@ -15,15 +15,23 @@ export interface InsightsRow {
   rank: number;
 }
 
-/** One metric's events in range with their period key, numeric value and segment. */
-function metricEventsSql(spec: InsightsSpec, metric: InsightsMetricSpec, i: number, resolve: boolean): BoundQuery {
+/**
+ * The events a metric reads and what its unique count counts (`user`). Only unique counts read
+ * users: other maths skip identity resolution (docs/identity.md).
+ */
+function metricSource(metric: InsightsMetricSpec, resolve: boolean, lookup: boolean): { events: string; user: string } {
+  if (!resolve || metric.math !== 'unique') return { events: resolvedEventsSql('project', false), user: 'distinct_id' };
+  return lookup ? { events: resolvedUserKeysSql('project'), user: 'user_key' } : { events: resolvedEventsSql('project'), user: 'distinct_id' };
+}
+
+/** One metric's events in range with their period key, user, numeric value and segment. */
+function metricEventsSql(spec: InsightsSpec, metric: InsightsMetricSpec, i: number, resolve: boolean, lookup: boolean): BoundQuery {
   const where = metric.where ? whereSql(metric.where, `m${i}w`) : { sql: '1', params: {} };
   const value = metric.property ? numberOrZeroSql(metric.property, `m${i}v`) : { sql: '0', params: {} };
   const isNumber = metric.property ? isNumberSql(metric.property, `m${i}n`) : { sql: '0', params: {} };
   const segment = spec.on ? segmentSql(spec.on, `m${i}s`) : { sql: 'NULL', params: {} };
-  // Only unique counts read users: other maths skip the identity join (docs/identity.md).
-  const events = resolvedEventsSql('project', resolve && metric.math === 'unique');
-  const sql = `SELECT ${seriesKeySql('toUnixTimestamp64Milli(time)', spec.unit)} AS key, distinct_id, ${value.sql} AS v, ${isNumber.sql} AS isNumber, ${segment.sql} AS seg
+  const { events, user } = metricSource(metric, resolve, lookup);
+  const sql = `SELECT ${seriesKeySql('toUnixTimestamp64Milli(time)', spec.unit)} AS key, ${user} AS user, ${value.sql} AS v, ${isNumber.sql} AS isNumber, ${segment.sql} AS seg
     FROM ${events}
     WHERE project_id = {project:UInt32} AND event = {event${i}:String}
       AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC') AND ${where.sql}`;
@@ -31,8 +39,8 @@ function metricEventsSql(spec: InsightsSpec, metric: InsightsMetricSpec, i: numb
 }
 
 /** A metric's overall series and, with `on`, its `limit` segments with the most events (ties by value). */
-function metricSql(spec: InsightsSpec, metric: InsightsMetricSpec, i: number, resolve: boolean): BoundQuery {
-  const events = metricEventsSql(spec, metric, i, resolve);
+function metricSql(spec: InsightsSpec, metric: InsightsMetricSpec, i: number, resolve: boolean, lookup: boolean): BoundQuery {
+  const events = metricEventsSql(spec, metric, i, resolve, lookup);
   const math = propertyMathSql(metric.math);
   const overall = `SELECT toUInt32(${i}) AS metric, key, '${OVERALL}' AS segment, ${math} AS value, toUInt64(0) AS rank FROM (${events.sql}) GROUP BY key`;
   if (!spec.on) return { sql: overall, params: events.params };
@@ -45,9 +53,12 @@ function metricSql(spec: InsightsSpec, metric: InsightsMetricSpec, i: number, re
   return { sql: `${overall} UNION ALL ${segments}`, params: events.params };
 }
 
-/** `resolve`: whether to resolve ids through identity_map (QueryRunner.resolvesIdentities). */
-export function insightsSql(projectId: number, spec: InsightsSpec, resolve = true): BoundQuery {
-  const metrics = spec.metrics.map((metric, i) => metricSql(spec, metric, i, resolve));
+/**
+ * `resolve`: whether to resolve ids (QueryRunner.resolvesIdentities); `lookup`: through
+ * identity_lookup rather than the join with identity_map (QueryRunner.identityLookup).
+ */
+export function insightsSql(projectId: number, spec: InsightsSpec, resolve = true, lookup = true): BoundQuery {
+  const metrics = spec.metrics.map((metric, i) => metricSql(spec, metric, i, resolve, lookup));
   return {
     sql: metrics.map((m) => m.sql).join('\nUNION ALL\n'),
     params: {

@@ -11,7 +11,7 @@ export class InsightsRepository {
   async tally(projectId: number, spec: InsightsSpec, signal?: AbortSignal): Promise<InsightsTally> {
     // Only unique counts read users: a report without one never asks.
     const resolve = spec.metrics.some((metric) => metric.math === 'unique') && (await this.runner.resolvesIdentities(projectId, signal));
-    const rows = await this.runner.rows<InsightsRow>(insightsSql(projectId, spec, resolve), signal);
+    const rows = await this.runner.rows<InsightsRow>(insightsSql(projectId, spec, resolve, this.runner.identityLookup), signal);
     const cells = rows.map((row) => ({ metric: Number(row.metric), key: Number(row.key), segment: row.segment, value: Number(row.value) }));
     if (!spec.on) return { cells };
     const segments = spec.metrics.map((_, i) => {
