@@ -131,47 +131,49 @@ function sameInstantLayers(spec: FunnelSpec): Layers {
   ];
 }
 
-const EMPTY_TIMES = "CAST([], 'Array(Int64)')";
+/** A chain's time for a step it does not reach: later than any window's end. */
+const NONE = 'toInt64(9223372036854775807)';
+
+const tupleSql = (values: string[]) => (values.length === 1 ? `tuple(${values[0]})` : `(${values.join(', ')})`);
 
 /**
- * What the chain holds from event `xt` on once it lands there looking for step `k`: the event's time
- * once per step its group fills, then the chain after it (`H<k + reach>`). Elementwise over the
- * user's events (no lambda captures an array, so nothing is copied per element).
+ * What the chain holds from event `xt` on once it lands there looking for step `k`: a tuple of the
+ * times of steps k … n − 1, the event's time for each step its group fills (its reach `xr`), then
+ * `H<k + reach>`'s. Elementwise over the user's events: no lambda captures an array, so nothing
+ * is copied per element, and tuples of numbers move as flat columns.
  */
 function landingSql(k: number, n: number): string {
   const later = range(n, k + 1);
-  const plain = k === n - 1 ? 'arrayMap(xt -> [xt], times)' : `arrayMap((xt, xh) -> arrayPushFront(xh, xt), times, H${k + 1})`;
-  const reach = `arraySlice(reachAll, ${k} * len + 1, len)`;
-  if (!later.length) return `if(dup, arrayMap((xt, xr) -> arrayResize(${EMPTY_TIMES}, xr, xt), times, ${reach}), ${plain})`;
-  const rest = `multiIf(${later.map((step) => `xr = ${step - k}, xh${step}`).join(', ')}, ${EMPTY_TIMES})`;
-  const grouped = `arrayMap((xt, xr, ${later.map((step) => `xh${step}`).join(', ')}) -> arrayConcat(arrayResize(${EMPTY_TIMES}, xr, xt), ${rest}), times, ${reach}, ${later.map((step) => `H${step}`).join(', ')})`;
+  if (!later.length) return 'arrayMap(xt -> tuple(xt), times)';
+  const plain = `arrayMap((xt, xh${k + 1}) -> ${tupleSql(['xt', ...later.map((m) => `xh${k + 1}.${m - k}`)])}, times, H${k + 1})`;
+  // Step m comes from H<k + r> (its element m − k − r + 1) when the group fills r steps short of m.
+  const fromGroup = (m: number) =>
+    `if(${m} < ${k} + xr, xt, multiIf(${range(m - k + 1, 1)
+      .map((r) => `xr = ${r}, xh${k + r}.${m - k - r + 1}`)
+      .join(', ')}, ${NONE}))`;
+  const grouped = `arrayMap((xt, xr, ${later.map((step) => `xh${step}`).join(', ')}) -> ${tupleSql(['xt', ...later.map(fromGroup)])}, times, arraySlice(reachAll, ${k} * len + 1, len), ${later.map((step) => `H${step}`).join(', ')})`;
   return `if(dup, ${grouped}, ${plain})`;
 }
 
 /**
- * Step 3: the greedy chain from every event at once, last step first. `H<k>[i]` is the chain's step
- * times from the first event after `i` that can fill step k on: the landing value of that event,
+ * Step 3: the greedy chain from every event at once, last step first. `H<k>[i]` holds the chain's
+ * step times from the first event after `i` that can fill step k on: that event's landing value,
  * carried back to every earlier event by one reverse fill (a sentinel that can fill every step ends
- * the array, so events after the last candidate get an empty chain). Then the attempts: the chain
- * of each start in range, its depth (the chain's times that fall in the window: they only grow
- * along it) and its bucket.
+ * the array, so events after the last candidate get NONE). Then the attempts: the chain of each
+ * start in range, its depth (the chain's times that fall in the window: they only grow along it)
+ * and its bucket.
  */
 function attemptsLayers(spec: FunnelSpec): Layers {
   const n = spec.steps.length;
   const layers: Layers = [[`arrayPushBack(fillMasks, toUInt64(${2 ** n - 1})) AS fillEnd`]];
   for (const k of range(n, 1).reverse()) {
-    layers.push([`arrayPopFront(arrayReverseFill((xw, xm) -> bitTest(xm, ${k}), arrayPushBack(${landingSql(k, n)}, ${EMPTY_TIMES}), fillEnd)) AS H${k}`]);
+    const none = tupleSql(range(n, k).map(() => NONE));
+    layers.push([`arrayPopFront(arrayReverseFill((xw, xm) -> bitTest(xm, ${k}), arrayPushBack(${landingSql(k, n)}, ${none}), fillEnd)) AS H${k}`]);
   }
   layers.push(['arrayMap((xm, xt) -> bitTest(xm, 0) AND xt >= {fromMs:Int64} AND xt < {toEndMs:Int64}, fillMasks, times) AS isStart']);
-  layers.push([
-    `arrayFilter((xc, xs) -> xs, ${landingSql(0, n)}, isStart) AS chains`,
-    'arrayFilter((xt, xs) -> xs, times, isStart) AS startTimes',
-    ...(spec.on ? ['arrayFilter((xv, xs) -> xs, startSegs, isStart) AS S'] : []),
-  ]);
-  layers.push([
-    'arrayMap((xc, xt) -> arrayCount(xx -> xx <= xt + {windowMs:Int64}, xc), chains, startTimes) AS D',
-    `arrayMap(xt -> ${bucketDaySql('xt', spec.buckets)}, startTimes) AS B`,
-  ]);
+  layers.push([`arrayFilter((xc, xs) -> xs, ${landingSql(0, n)}, isStart) AS chains`, ...(spec.on ? ['arrayFilter((xv, xs) -> xs, startSegs, isStart) AS S'] : [])]);
+  const inWindow = range(n, 1).map((m) => ` + (xc.${m + 1} <= xc.1 + {windowMs:Int64})`);
+  layers.push([`arrayMap(xc -> toUInt64(1${inWindow.join('')}), chains) AS D`, `arrayMap(xc -> ${bucketDaySql('xc.1', spec.buckets)}, chains) AS B`]);
   return layers;
 }
 
@@ -197,7 +199,8 @@ function bestPerBucketLayers(spec: FunnelSpec): Layers {
   const key = `bitOr(bitShiftLeft(toUInt64(xb + ${bucketOffset}), ${bucketShift}), bitOr(bitShiftLeft(toUInt64(${maxDepth} - xd), ${depthShift}), toUInt64(xo)))`;
   const bucket = (k: string) => `bitShiftRight(${k}, ${bucketShift})`;
   const depth = `toUInt64(${maxDepth} - bitAnd(bitShiftRight(xk, ${depthShift}), ${maxDepth}))`;
-  const best = `(toInt64(${bucket('xk')}) - ${bucketOffset}, ${spec.on ? 'xv' : "''"}, ${depth}, arraySlice(xc, 1, ${depth}))`;
+  const times = `[${range(spec.steps.length).map((m) => `xc.${m + 1}`).join(', ')}]`;
+  const best = `(toInt64(${bucket('xk')}) - ${bucketOffset}, ${spec.on ? 'xv' : "''"}, ${depth}, arraySlice(${times}, 1, ${depth}))`;
   return [
     [`arrayMap((xo, xb, xd) -> ${key}, arrayEnumerate(B), B, D) AS keys`],
     ['arraySort(keys) AS ord', 'arraySort((xc, xk) -> xk, chains, keys) AS sortedChains', ...(spec.on ? ['arraySort((xv, xk) -> xk, S, keys) AS sortedSegs'] : [])],
