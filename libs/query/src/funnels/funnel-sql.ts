@@ -191,16 +191,14 @@ const ORDER_KEY = {
 
 /**
  * Step 4: the user's attempt per bucket: deepest, then earliest start (starts are in time order):
- * the first of each bucket once the attempts are sorted by their key. Each keeps the chain's times
- * up to its depth.
+ * the first of each bucket once the attempts are sorted by their key.
  */
 function bestPerBucketLayers(spec: FunnelSpec): Layers {
   const { bucketShift, bucketOffset, depthShift, maxDepth } = ORDER_KEY;
   const key = `bitOr(bitShiftLeft(toUInt64(xb + ${bucketOffset}), ${bucketShift}), bitOr(bitShiftLeft(toUInt64(${maxDepth} - xd), ${depthShift}), toUInt64(xo)))`;
   const bucket = (k: string) => `bitShiftRight(${k}, ${bucketShift})`;
   const depth = `toUInt64(${maxDepth} - bitAnd(bitShiftRight(xk, ${depthShift}), ${maxDepth}))`;
-  const times = `[${range(spec.steps.length).map((m) => `xc.${m + 1}`).join(', ')}]`;
-  const best = `(toInt64(${bucket('xk')}) - ${bucketOffset}, ${spec.on ? 'xv' : "''"}, ${depth}, arraySlice(${times}, 1, ${depth}))`;
+  const best = `(toInt64(${bucket('xk')}) - ${bucketOffset}, ${spec.on ? 'xv' : "''"}, ${depth}, xc)`;
   return [
     [`arrayMap((xo, xb, xd) -> ${key}, arrayEnumerate(B), B, D) AS keys`],
     ['arraySort(keys) AS ord', 'arraySort((xc, xk) -> xk, chains, keys) AS sortedChains', ...(spec.on ? ['arraySort((xv, xk) -> xk, S, keys) AS sortedSegs'] : [])],
@@ -211,14 +209,21 @@ function bestPerBucketLayers(spec: FunnelSpec): Layers {
   ];
 }
 
+/**
+ * Users per bucket (and segment) with their summed step times, one plain aggregate per step (a
+ * step counts the users whose depth passes it; times past the depth are not summed).
+ */
 function tallySql(spec: FunnelSpec, users: string): string {
+  const n = spec.steps.length;
   const segment = spec.on ? `ifNull(best.2, '${UNDEFINED_SEGMENT}')` : "''";
+  const reached = (m: number) => `depth > ${m}`;
+  const later = range(n, 1);
   return `SELECT bucket, segment,
-      sumForEach(arrayResize(CAST([], 'Array(UInt64)'), depth, toUInt64(1))) AS counts,
-      sumForEach(arrayMap((xa, xb) -> xa - xb, st, arrayPushFront(arrayPopBack(st), st[1]))) AS previous,
-      sumForEach(arrayMap(xa -> xa - st[1], st)) AS start
+      [count(), ${later.map((m) => `countIf(${reached(m)})`).join(', ')}] AS counts,
+      [toInt64(0), ${later.map((m) => `sumIf(chain.${m + 1} - chain.${m}, ${reached(m)})`).join(', ')}] AS previous,
+      [toInt64(0), ${later.map((m) => `sumIf(chain.${m + 1} - chain.1, ${reached(m)})`).join(', ')}] AS start
     FROM (
-      SELECT best.1 AS bucket, ${segment} AS segment, best.3 AS depth, best.4 AS st
+      SELECT best.1 AS bucket, ${segment} AS segment, best.3 AS depth, best.4 AS chain
       FROM (${users}) ARRAY JOIN bests AS best
     )
     GROUP BY bucket, segment`;
