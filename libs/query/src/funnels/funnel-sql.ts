@@ -160,8 +160,7 @@ function landingSql(k: number, n: number): string {
  * step times from the first event after `i` that can fill step k on: that event's landing value,
  * carried back to every earlier event by one reverse fill (a sentinel that can fill every step ends
  * the array, so events after the last candidate get NONE). Then the attempts: the chain of each
- * start in range, its depth (the chain's times that fall in the window: they only grow along it)
- * and its bucket.
+ * start in range.
  */
 function attemptsLayers(spec: FunnelSpec): Layers {
   const n = spec.steps.length;
@@ -172,8 +171,6 @@ function attemptsLayers(spec: FunnelSpec): Layers {
   }
   layers.push(['arrayMap((xm, xt) -> bitTest(xm, 0) AND xt >= {fromMs:Int64} AND xt < {toEndMs:Int64}, fillMasks, times) AS isStart']);
   layers.push([`arrayFilter((xc, xs) -> xs, ${landingSql(0, n)}, isStart) AS chains`, ...(spec.on ? ['arrayFilter((xv, xs) -> xs, startSegs, isStart) AS S'] : [])]);
-  const inWindow = range(n, 1).map((m) => ` + (xc.${m + 1} <= xc.1 + {windowMs:Int64})`);
-  layers.push([`arrayMap(xc -> toUInt64(1${inWindow.join('')}), chains) AS D`, `arrayMap(xc -> ${bucketDaySql('xc.1', spec.buckets)}, chains) AS B`]);
   return layers;
 }
 
@@ -195,12 +192,14 @@ const ORDER_KEY = {
  */
 function bestPerBucketLayers(spec: FunnelSpec): Layers {
   const { bucketShift, bucketOffset, depthShift, maxDepth } = ORDER_KEY;
-  const key = `bitOr(bitShiftLeft(toUInt64(xb + ${bucketOffset}), ${bucketShift}), bitOr(bitShiftLeft(toUInt64(${maxDepth} - xd), ${depthShift}), toUInt64(xo)))`;
+  // 63 − the attempt's depth: its chain's times that fall in the window (they only grow along it).
+  const inWindow = range(spec.steps.length, 1).map((m) => ` - (xc.${m + 1} <= xc.1 + {windowMs:Int64})`);
+  const key = `bitOr(bitShiftLeft(toUInt64(${bucketDaySql('xc.1', spec.buckets)} + ${bucketOffset}), ${bucketShift}), bitOr(bitShiftLeft(toUInt64(${maxDepth - 1}${inWindow.join('')}), ${depthShift}), toUInt64(xo)))`;
   const bucket = (k: string) => `bitShiftRight(${k}, ${bucketShift})`;
   const depth = `toUInt64(${maxDepth} - bitAnd(bitShiftRight(xk, ${depthShift}), ${maxDepth}))`;
   const best = `(toInt64(${bucket('xk')}) - ${bucketOffset}, ${spec.on ? 'xv' : "''"}, ${depth}, xc)`;
   return [
-    [`arrayMap((xo, xb, xd) -> ${key}, arrayEnumerate(B), B, D) AS keys`],
+    [`arrayMap((xo, xc) -> ${key}, arrayEnumerate(chains), chains) AS keys`],
     ['arraySort(keys) AS ord', 'arraySort((xc, xk) -> xk, chains, keys) AS sortedChains', ...(spec.on ? ['arraySort((xv, xk) -> xk, S, keys) AS sortedSegs'] : [])],
     [
       // The first attempt of each bucket; the key before the first is 0, no bucket's.
