@@ -142,35 +142,38 @@ const tupleSql = (values: string[]) => (values.length === 1 ? `tuple(${values[0]
  * `H<k + reach>`'s. Elementwise over the user's events: no lambda captures an array, so nothing
  * is copied per element, and tuples of numbers move as flat columns.
  */
-function landingSql(k: number, n: number): string {
+function landingSql(k: number, n: number, onlyCandidates: boolean): string {
   const later = range(n, k + 1);
-  if (!later.length) return 'arrayMap(xt -> tuple(xt), times)';
-  const plain = `arrayMap((xt, xh${k + 1}) -> ${tupleSql(['xt', ...later.map((m) => `xh${k + 1}.${m - k}`)])}, times, H${k + 1})`;
+  // Off the candidates for step k, NONE: after the last one, the reverse fill keeps it.
+  const value = (tuple: string) => (onlyCandidates ? `if(bitTest(xm, ${k}), ${tuple}, ${tupleSql(range(n, k).map(() => NONE))})` : tuple);
+  const args = (names: string[]) => ['xt', ...(onlyCandidates ? ['xm'] : []), ...names].join(', ');
+  const arrays = (names: string[]) => ['times', ...(onlyCandidates ? ['fillMasks'] : []), ...names].join(', ');
+  if (!later.length) return `arrayMap((${args([])}) -> ${value('tuple(xt)')}, ${arrays([])})`;
+  const plain = `arrayMap((${args([`xh${k + 1}`])}) -> ${value(tupleSql(['xt', ...later.map((m) => `xh${k + 1}.${m - k}`)]))}, ${arrays([`H${k + 1}`])})`;
   // Step m comes from H<k + r> (its element m − k − r + 1) when the group fills r steps short of m.
   const fromGroup = (m: number) =>
     `if(${m} < ${k} + xr, xt, multiIf(${range(m - k + 1, 1)
       .map((r) => `xr = ${r}, xh${k + r}.${m - k - r + 1}`)
       .join(', ')}, ${NONE}))`;
-  const grouped = `arrayMap((xt, xr, ${later.map((step) => `xh${step}`).join(', ')}) -> ${tupleSql(['xt', ...later.map(fromGroup)])}, times, arraySlice(reachAll, ${k} * len + 1, len), ${later.map((step) => `H${step}`).join(', ')})`;
+  const grouped = `arrayMap((${args(['xr', ...later.map((step) => `xh${step}`)])}) -> ${value(tupleSql(['xt', ...later.map(fromGroup)]))}, ${arrays([`arraySlice(reachAll, ${k} * len + 1, len)`, ...later.map((step) => `H${step}`)])})`;
   return `if(dup, ${grouped}, ${plain})`;
 }
 
 /**
  * Step 3: the greedy chain from every event at once, last step first. `H<k>[i]` holds the chain's
  * step times from the first event after `i` that can fill step k on: that event's landing value,
- * carried back to every earlier event by one reverse fill (a sentinel that can fill every step ends
- * the array, so events after the last candidate get NONE). Then the attempts: the chain of each
- * start in range.
+ * carried back to every earlier event by one reverse fill and a shift by one (NONE past the last
+ * candidate). Then the attempts: the chain of each start in range.
  */
 function attemptsLayers(spec: FunnelSpec): Layers {
   const n = spec.steps.length;
-  const layers: Layers = [[`arrayPushBack(fillMasks, toUInt64(${2 ** n - 1})) AS fillEnd`]];
+  const layers: Layers = [];
   for (const k of range(n, 1).reverse()) {
     const none = tupleSql(range(n, k).map(() => NONE));
-    layers.push([`arrayPopFront(arrayReverseFill((xw, xm) -> bitTest(xm, ${k}), arrayPushBack(${landingSql(k, n)}, ${none}), fillEnd)) AS H${k}`]);
+    layers.push([`arrayShiftLeft(arrayReverseFill((xw, xm) -> bitTest(xm, ${k}), ${landingSql(k, n, true)}, fillMasks), 1, ${none}) AS H${k}`]);
   }
   layers.push(['arrayMap((xm, xt) -> bitTest(xm, 0) AND xt >= {fromMs:Int64} AND xt < {toEndMs:Int64}, fillMasks, times) AS isStart']);
-  layers.push([`arrayFilter((xc, xs) -> xs, ${landingSql(0, n)}, isStart) AS chains`, ...(spec.on ? ['arrayFilter((xv, xs) -> xs, startSegs, isStart) AS S'] : [])]);
+  layers.push([`arrayFilter((xc, xs) -> xs, ${landingSql(0, n, false)}, isStart) AS chains`, ...(spec.on ? ['arrayFilter((xv, xs) -> xs, startSegs, isStart) AS S'] : [])]);
   return layers;
 }
 
