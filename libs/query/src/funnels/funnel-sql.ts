@@ -14,11 +14,12 @@ import { OTHER, UNDEFINED_SEGMENT } from './funnel-tally';
  * 2. users: each user's events sorted by time (one UInt64 each: time and mask). Events at the same
  *    instant form a group that acts through its first event, with its `reach` from each step:
  *    the most consecutive steps its distinct events can fill (a small matching search; users
- *    without such groups, nearly all, skip it). `next_s[i]` is the first later event that can
- *    fill step s.
+ *    without such groups, nearly all, skip it).
  * 3. attempts: from every start group in range, the greedy chain (take the first group that can
  *    fill the next step, fill as many steps there as it can) is at once the deepest and the one
  *    with the earliest step times; the window only cuts it short, since times only grow along it.
+ *    The chains of all events are built at once, last step first, by reverse fills over the
+ *    user's arrays: no per-attempt lookups into them.
  * 4. per bucket the deepest attempt, then the earliest start, is the user's; then users are
  *    counted per bucket (and segment) with their summed step times.
  *
@@ -95,9 +96,6 @@ function groupSegmentSql(steps: number): string {
  */
 type Layers = string[][];
 
-/** A chain state packs the event index and the steps filled so far (at most 20) in one integer. */
-const STATE = 64;
-
 /**
  * Step 2, only for users with same-instant events (`dup`): each group of such events acts through
  * its first event. `fillMasks` holds there the steps the group can fill (the OR of its masks), 0 on
@@ -133,85 +131,101 @@ function sameInstantLayers(spec: FunnelSpec): Layers {
   ];
 }
 
-/** How many steps event `i`'s group fills from step `s` once the chain reaches it. */
-const reachOf = (s: string, i: string) => `if(dup, reachAll[${s} * len + ${i}], 1)`;
+/** A chain's time for a step it does not reach: later than any window's end. */
+const NONE = 'toInt64(9223372036854775807)';
+
+const tupleSql = (values: string[]) => (values.length === 1 ? `tuple(${values[0]})` : `(${values.join(', ')})`);
 
 /**
- * Step 3: next pointers, then the greedy chain from every start (all starts of a user at once),
- * one step per layer, each state being event · 64 + steps filled.
+ * What the chain holds from event `xt` on once it lands there looking for step `k`: a tuple of the
+ * times of steps k … n − 1, the event's time for each step its group fills (its reach `xr`), then
+ * `H<k + reach>`'s. Elementwise over the user's events: no lambda captures an array, so nothing
+ * is copied per element, and tuples of numbers move as flat columns.
+ */
+function landingSql(k: number, n: number, onlyCandidates: boolean): string {
+  const later = range(n, k + 1);
+  // Off the candidates for step k, NONE: after the last one, the reverse fill keeps it.
+  const value = (tuple: string) => (onlyCandidates ? `if(bitTest(xm, ${k}), ${tuple}, ${tupleSql(range(n, k).map(() => NONE))})` : tuple);
+  const args = (names: string[]) => ['xt', ...(onlyCandidates ? ['xm'] : []), ...names].join(', ');
+  const arrays = (names: string[]) => ['times', ...(onlyCandidates ? ['fillMasks'] : []), ...names].join(', ');
+  if (!later.length) return `arrayMap((${args([])}) -> ${value('tuple(xt)')}, ${arrays([])})`;
+  const plain = `arrayMap((${args([`xh${k + 1}`])}) -> ${value(tupleSql(['xt', ...later.map((m) => `xh${k + 1}.${m - k}`)]))}, ${arrays([`H${k + 1}`])})`;
+  // Step m comes from H<k + r> (its element m − k − r + 1) when the group fills r steps short of m.
+  const fromGroup = (m: number) =>
+    `if(${m} < ${k} + xr, xt, multiIf(${range(m - k + 1, 1)
+      .map((r) => `xr = ${r}, xh${k + r}.${m - k - r + 1}`)
+      .join(', ')}, ${NONE}))`;
+  const grouped = `arrayMap((${args(['xr', ...later.map((step) => `xh${step}`)])}) -> ${value(tupleSql(['xt', ...later.map(fromGroup)]))}, ${arrays([`arraySlice(reachAll, ${k} * len + 1, len)`, ...later.map((step) => `H${step}`)])})`;
+  return `if(dup, ${grouped}, ${plain})`;
+}
+
+/**
+ * Step 3: the greedy chain from every event at once, last step first. `H<k>[i]` holds the chain's
+ * step times from the first event after `i` that can fill step k on: that event's landing value,
+ * carried back to every earlier event by one reverse fill and a shift by one (NONE past the last
+ * candidate). Then the attempts: the chain of each start in range.
  */
 function attemptsLayers(spec: FunnelSpec): Layers {
   const n = spec.steps.length;
-  // One array of every step's next pointers (step s at (s − 1)·len): one lookup, one captured array;
-  // past the last step the index runs off the end, where ClickHouse reads 0.
-  const next = (s: string, g: string) => `nextAll[(${s} - 1) * len + ${g}]`;
-  const layers: Layers = [
-    [
-      ...range(n, 1).map((step) => `arrayPushBack(arrayPopFront(arrayReverseFill(xv -> xv != 0, arrayMap((xm, xi) -> if(bitTest(xm, ${step}), xi, 0), fillMasks, idx))), 0) AS next${step}`),
-      'arrayFilter((xi, xm, xt) -> bitTest(xm, 0) AND xt >= {fromMs:Int64} AND xt < {toEndMs:Int64}, idx, fillMasks, times) AS starts',
-    ],
-    [`arrayMap(xi -> xi * ${STATE} + ${reachOf('0', 'xi')}, starts) AS P1`, `arrayConcat(${range(n, 1).map((step) => `next${step}`).join(', ')}) AS nextAll`],
-  ];
-  for (const i of range(n + 1, 2)) {
-    const found = `(if(intDiv(xp, ${STATE}) = 0, 0, ${next(`xp % ${STATE}`, `intDiv(xp, ${STATE})`)}) AS xg)`;
-    layers.push([`arrayMap(xp -> ${found} * ${STATE} + xp % ${STATE} + if(xg = 0, 0, ${reachOf(`(xp % ${STATE})`, 'xg')}), P${i - 1}) AS P${i}`]);
+  const layers: Layers = [];
+  for (const k of range(n, 1).reverse()) {
+    const none = tupleSql(range(n, k).map(() => NONE));
+    layers.push([`arrayShiftLeft(arrayReverseFill((xw, xm) -> bitTest(xm, ${k}), ${landingSql(k, n, true)}, fillMasks), 1, ${none}) AS H${k}`]);
   }
-  const later = range(n + 1, 2);
-  const event = (x: string) => `intDiv(${x}, ${STATE})`;
-  const inWindow = later.map((i) => `if(${event(`xp${i}`)} != 0 AND times[${event(`xp${i}`)}] <= times[${event('xp1')}] + {windowMs:Int64}, xp${i} % ${STATE}, 0)`);
-  layers.push([
-    `arrayMap((${range(n + 1, 1).map((i) => `xp${i}`).join(', ')}) -> greatest(xp1 % ${STATE}, ${inWindow.join(', ')}), ${range(n + 1, 1).map((i) => `P${i}`).join(', ')}) AS D`,
-    `arrayMap(xp -> ${bucketDaySql(`times[${event('xp')}]`, spec.buckets)}, P1) AS B`,
-  ]);
+  layers.push(['arrayMap((xm, xt) -> bitTest(xm, 0) AND xt >= {fromMs:Int64} AND xt < {toEndMs:Int64}, fillMasks, times) AS isStart']);
+  layers.push([`arrayFilter((xc, xs) -> xs, ${landingSql(0, n, false)}, isStart) AS chains`, ...(spec.on ? ['arrayFilter((xv, xs) -> xs, startSegs, isStart) AS S'] : [])]);
   return layers;
 }
 
 /**
  * An attempt's sort key in one UInt64: its bucket (a day number, offset to stay positive: times
  * span 1900 to 2299), 63 − depth, then its index. Sorting plain integers is several times cheaper
- * than sorting tuples through a lambda.
+ * than sorting tuples through a lambda, and the bucket and depth read back from the key.
  */
 const ORDER_KEY = {
   bucketShift: 38,
   bucketOffset: 2 ** 22,
   depthShift: 32,
-  index: 2 ** 32 - 1,
+  maxDepth: 63,
 };
 
 /**
- * Each attempt's step times, as many as its depth: the time of each chain event repeated for every
- * step it filled (a same-instant group may fill several), built without lambdas that capture the
- * user's arrays (ClickHouse copies a captured array for every element mapped).
+ * Step 4: the user's attempt per bucket: deepest, then earliest start (starts are in time order):
+ * the first of each bucket once the attempts are sorted by their key.
  */
-function stepTimesSql(n: number): string {
-  const filled = (i: number) => (i === 0 ? '0' : `xp${i} % ${STATE}`);
-  const parts = range(n + 1, 1).map((i) => `arrayResize(CAST([], 'Array(Int64)'), toUInt64(${filled(i)} - ${filled(i - 1)}), times[intDiv(xp${i}, ${STATE})])`);
-  return `arrayMap((${range(n + 1, 1).map((i) => `xp${i}`).join(', ')}, xd) -> arraySlice(arrayConcat(${parts.join(', ')}), 1, xd), ${range(n + 1, 1).map((i) => `P${i}`).join(', ')}, D)`;
-}
-
-/** Step 4: the user's attempt per bucket: deepest, then earliest start (starts are in time order). */
 function bestPerBucketLayers(spec: FunnelSpec): Layers {
-  const { bucketShift, bucketOffset, depthShift, index } = ORDER_KEY;
-  const key = `bitOr(bitShiftLeft(toUInt64(xb + ${bucketOffset}), ${bucketShift}), bitOr(bitShiftLeft(toUInt64(${STATE - 1} - xd), ${depthShift}), toUInt64(xo)))`;
+  const { bucketShift, bucketOffset, depthShift, maxDepth } = ORDER_KEY;
+  // 63 − the attempt's depth: its chain's times that fall in the window (they only grow along it).
+  const inWindow = range(spec.steps.length, 1).map((m) => ` - (xc.${m + 1} <= xc.1 + {windowMs:Int64})`);
+  const key = `bitOr(bitShiftLeft(toUInt64(${bucketDaySql('xc.1', spec.buckets)} + ${bucketOffset}), ${bucketShift}), bitOr(bitShiftLeft(toUInt64(${maxDepth - 1}${inWindow.join('')}), ${depthShift}), toUInt64(xo)))`;
+  const bucket = (k: string) => `bitShiftRight(${k}, ${bucketShift})`;
+  const depth = `toUInt64(${maxDepth} - bitAnd(bitShiftRight(xk, ${depthShift}), ${maxDepth}))`;
+  const best = `(toInt64(${bucket('xk')}) - ${bucketOffset}, ${spec.on ? 'xv' : "''"}, ${depth}, xc)`;
   return [
+    [`arrayMap((xo, xc) -> ${key}, arrayEnumerate(chains), chains) AS keys`],
+    ['arraySort(keys) AS ord', 'arraySort((xc, xk) -> xk, chains, keys) AS sortedChains', ...(spec.on ? ['arraySort((xv, xk) -> xk, S, keys) AS sortedSegs'] : [])],
     [
-      `arraySort(arrayMap((xo, xb, xd) -> ${key}, arrayEnumerate(P1), B, D)) AS ord`,
       // The first attempt of each bucket; the key before the first is 0, no bucket's.
-      `arrayMap(xk -> toUInt32(bitAnd(xk, ${index})), arrayFilter((xk, xq) -> bitShiftRight(xk, ${bucketShift}) != bitShiftRight(xq, ${bucketShift}), ord, arrayPopBack(arrayPushFront(ord, toUInt64(0))))) AS chosen`,
-      `${stepTimesSql(spec.steps.length)} AS T`,
+      `arrayFilter((xa, xk, xq) -> ${bucket('xk')} != ${bucket('xq')}, arrayMap((xk, xc${spec.on ? ', xv' : ''}) -> ${best}, ord, sortedChains${spec.on ? ', sortedSegs' : ''}), ord, arrayPopBack(arrayPushFront(ord, toUInt64(0)))) AS bests`,
     ],
-    [`arrayMap(xo -> (B[xo], ${spec.on ? `startSegs[intDiv(P1[xo], ${STATE})]` : "''"}, D[xo], T[xo]), chosen) AS bests`],
   ];
 }
 
+/**
+ * Users per bucket (and segment) with their summed step times, one plain aggregate per step (a
+ * step counts the users whose depth passes it; times past the depth are not summed).
+ */
 function tallySql(spec: FunnelSpec, users: string): string {
+  const n = spec.steps.length;
   const segment = spec.on ? `ifNull(best.2, '${UNDEFINED_SEGMENT}')` : "''";
+  const reached = (m: number) => `depth > ${m}`;
+  const later = range(n, 1);
   return `SELECT bucket, segment,
-      sumForEach(arrayResize(CAST([], 'Array(UInt64)'), depth, toUInt64(1))) AS counts,
-      sumForEach(arrayMap((xa, xb) -> xa - xb, st, arrayPushFront(arrayPopBack(st), st[1]))) AS previous,
-      sumForEach(arrayMap(xa -> xa - st[1], st)) AS start
+      [count(), ${later.map((m) => `countIf(${reached(m)})`).join(', ')}] AS counts,
+      [toInt64(0), ${later.map((m) => `sumIf(chain.${m + 1} - chain.${m}, ${reached(m)})`).join(', ')}] AS previous,
+      [toInt64(0), ${later.map((m) => `sumIf(chain.${m + 1} - chain.1, ${reached(m)})`).join(', ')}] AS start
     FROM (
-      SELECT best.1 AS bucket, ${segment} AS segment, best.3 AS depth, best.4 AS st
+      SELECT best.1 AS bucket, ${segment} AS segment, best.3 AS depth, best.4 AS chain
       FROM (${users}) ARRAY JOIN bests AS best
     )
     GROUP BY bucket, segment`;
@@ -250,10 +264,14 @@ export function funnelSql(projectId: number, spec: FunnelSpec, resolve = true): 
   const layers = [...sameInstantLayers(spec), ...attemptsLayers(spec), ...bestPerBucketLayers(spec)];
   const users = layers.reduce((from, columns) => `SELECT *, ${columns.join(',\n      ')} FROM (${from})`, perUser);
   const tally = tallySql(spec, users);
-  const sql = spec.on
+  const select = spec.on
     ? `SELECT bucket, label AS segment, labelRank AS rank, labelCounts AS counts, arrayMap(x -> toString(x), labelPrevious) AS previous_ms,
         arrayMap(x -> toString(x), labelStart) AS start_ms FROM (${rankedSql(tally)})`
     : `SELECT bucket, segment, counts, arrayMap(x -> toString(x), previous) AS previous_ms, arrayMap(x -> toString(x), start) AS start_ms FROM (${tally})`;
+  // Each layer stays its own expression step: merged into one, ClickHouse 26.7 evaluates a
+  // same-instant branch (`if(dup, …)`) for every user when two layers' branches share its input,
+  // which is wrong (arrays of unequal length) as well as slow.
+  const sql = `${select}\n    SETTINGS query_plan_merge_expressions = 0`;
   const fromMs = spec.fromDay * DAY_MS;
   const toEndMs = (spec.toDay + 1) * DAY_MS;
   return {
