@@ -5,15 +5,21 @@
  * RSS is sampled from /proc. Then the same for EXPORT_BENCH_LARGE_EVENTS (default
  * 50,000; 0 skips it) events carrying EXPORT_BENCH_LARGE_BYTES (default 20,000) more bytes each.
  * Last line: one JSON object of the figures (the large run's prefixed `large_`).
+ *
+ * The server is the standalone (export and management), with chDB in-process and, unless
+ * EXPORT_BENCH_POSTGRES_URL names a Postgres server's admin URL (a fresh database per size), PGlite:
+ * both engines' memory counts in its RSS, so the figures say how much of it is libchdb's mapped code.
  */
 import 'reflect-metadata';
 import { ClickHouseDdl, ClickHouseMigrator, createClickHouseClient } from '@analytics/clickhouse';
-import { spawnService, temporaryDirectory } from '@analytics/testing';
+import { createPostgresDatabase, spawnService, temporaryDirectory } from '@analytics/testing';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { get, IncomingMessage } from 'node:http';
 import { createGunzip } from 'node:zlib';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
+import { residentOf } from './support/processes';
 
 const EVENTS = Number(process.env.EXPORT_BENCH_EVENTS ?? 1_000_000);
 const LARGE_EVENTS = Number(process.env.EXPORT_BENCH_LARGE_EVENTS ?? 50_000);
@@ -23,6 +29,7 @@ const ROUNDS = Number(process.env.EXPORT_BENCH_ROUNDS ?? 3);
 const PORT = 18_500 + Math.floor(Math.random() * 1000);
 const SECRET = 'bench-export-secret-0001';
 const DAYS = 30;
+const POSTGRES_ADMIN = process.env.EXPORT_BENCH_POSTGRES_URL;
 
 /** Resident MB in total, and of it the process's own (anonymous) memory, without mapped files such as libchdb's code. */
 function rssMb(pid: number): { total: number; anon: number } {
@@ -112,6 +119,9 @@ interface RunFigures {
   ratio: number;
   rss_mb: number;
   rss_anon_mb: number;
+  /** Of the peak, libchdb's code and data mapped from its file (the engine's, absent beside a ClickHouse server). */
+  rss_chdb_library_mb: number;
+  rss_idle_mb: number;
   gzip_events_per_s: number;
 }
 
@@ -122,6 +132,7 @@ async function run(events: number, padBytes: number): Promise<RunFigures & { lin
   const from = new Date(Date.now() - (DAYS + 1) * 86_400_000);
   from.setUTCHours(0, 0, 0, 0);
   const to = new Date(from.getTime() + DAYS * 86_400_000);
+  const database = POSTGRES_ADMIN ? await createPostgresDatabase(POSTGRES_ADMIN, `bench_export_${randomBytes(4).toString('hex')}`) : undefined;
   try {
     process.stdout.write(`generating ${events} events${padBytes ? ` of ~${padBytes} extra bytes` : ''} over ${DAYS} days…\n`);
     await generate(clickhouseDir, from, events, padBytes);
@@ -130,6 +141,8 @@ async function run(events: number, padBytes: number): Promise<RunFigures & { lin
     // disturbed by other work on the machine, and every round is printed to show the spread.
     let peakRss = 0;
     let peakAnon = 0;
+    let peakLibrary = 0;
+    let idleRss = Infinity;
     let exported = { seconds: Infinity, bytes: 0, lines: 0 };
     let gzipped = { seconds: Infinity, bytes: 0, lines: 0 };
     let engine = { seconds: Infinity, bytes: 0 };
@@ -142,27 +155,37 @@ async function run(events: number, padBytes: number): Promise<RunFigures & { lin
         SERVICES: 'export,management',
         BOOTSTRAP_PROJECT_SECRET: SECRET,
         EXPORT_LIMIT_PER_SECOND: '100',
+        ...(database ? { DATABASE_URL: database.url } : {}),
       });
       let plain = { seconds: 0, bytes: 0, lines: 0 };
       let gzip = { seconds: 0, bytes: 0, lines: 0 };
       try {
         if (round === 1) await server.waitForOutput(/project secret/, 60_000); // printed once the project exists
         await answering(`http://127.0.0.1:${PORT}/readyz`);
-        const idleRss = rssMb(server.child.pid!);
+        const idle = rssMb(server.child.pid!);
+        const idleLibrary = residentOf(server.child.pid!)?.chdbLibraryMb ?? NaN;
         let roundRss = 0;
         let roundAnon = 0;
+        let roundLibrary = 0;
         const sampler = setInterval(() => {
           const rss = rssMb(server.child.pid!);
-          roundRss = Math.max(roundRss, rss.total);
           roundAnon = Math.max(roundAnon, rss.anon);
+          if (rss.total <= roundRss) return;
+          roundRss = rss.total;
+          // smaps only at a new peak: reading it is far dearer than the status line.
+          roundLibrary = residentOf(server.child.pid!)?.chdbLibraryMb ?? NaN;
         }, 50);
         const url = `http://127.0.0.1:${PORT}/api/2.0/export?from_date=${from.toISOString().slice(0, 10)}&to_date=${to.toISOString().slice(0, 10)}`;
         plain = await download(url, false);
         if (round === 1) gzip = await download(url, true);
         clearInterval(sampler);
-        peakRss = Math.max(peakRss, roundRss);
+        if (roundRss > peakRss) [peakRss, peakLibrary] = [roundRss, roundLibrary];
         peakAnon = Math.max(peakAnon, roundAnon);
-        process.stdout.write(`round ${round}: server RSS idle ${idleRss.total.toFixed(0)} MB (anonymous ${idleRss.anon.toFixed(0)}), peak ${roundRss.toFixed(0)} MB (anonymous ${roundAnon.toFixed(0)})\n`);
+        idleRss = Math.min(idleRss, idle.total);
+        process.stdout.write(
+          `round ${round}: server RSS idle ${idle.total.toFixed(0)} MB (anonymous ${idle.anon.toFixed(0)}, libchdb ${idleLibrary.toFixed(0)}), ` +
+            `peak ${roundRss.toFixed(0)} MB (anonymous ${roundAnon.toFixed(0)}, libchdb ${roundLibrary.toFixed(0)}); Postgres ${database ? 'server' : 'PGlite in-process'}\n`,
+        );
       } finally {
         await server.stop();
       }
@@ -184,17 +207,20 @@ async function run(events: number, padBytes: number): Promise<RunFigures & { lin
       ratio: Number((engine.seconds / exported.seconds).toFixed(2)),
       rss_mb: Math.round(peakRss),
       rss_anon_mb: Math.round(peakAnon),
+      rss_chdb_library_mb: Math.round(peakLibrary),
+      rss_idle_mb: Math.round(idleRss),
       gzip_events_per_s: Math.round(events / gzipped.seconds),
       line_bytes: Math.round(exported.bytes / events),
     };
   } finally {
     data.remove();
+    await database?.dispose();
   }
 }
 
 async function main(): Promise<void> {
   const { line_bytes: _, ...small } = await run(EVENTS, 0);
-  const figures: Record<string, number> = { ...small };
+  const figures: Record<string, number> = { ...small, postgres_server: POSTGRES_ADMIN ? 1 : 0 };
   if (LARGE_EVENTS > 0) {
     const { line_bytes, ...large } = await run(LARGE_EVENTS, LARGE_BYTES);
     figures.large_event_bytes = line_bytes;

@@ -13,7 +13,7 @@ import { profilesIn, ProfileSummary, summarizeProfile } from './support/cpu-prof
 import { buildTemplates, EVENTS_PER_BATCH, PLACEHOLDER, requestPrefix, splitAtPrefix } from './support/event-bodies';
 import { FreshnessProbe, GroupWatch } from './support/kafka-watch';
 import { LoadGenerator, LoadResult, percentile, round } from './support/load';
-import { BenchProcess, cpuSecondsOf, freePort, machineCpuSeconds, memoryOf, poll, repoRoot, spawnScript } from './support/processes';
+import { BenchProcess, cpuSecondsOf, freePort, machineCpuSeconds, memoryOf, poll, repoRoot, residentOf, spawnScript } from './support/processes';
 
 /**
  * `npm run bench:ingest`: end-to-end ingestion throughput (HTTP → gateway → Kafka → writer →
@@ -26,6 +26,7 @@ import { BenchProcess, cpuSecondsOf, freePort, machineCpuSeconds, memoryOf, poll
  * BENCH_BARE_SPLIT=1 (the bare producer splits batches by partition as the gateway does),
  * BENCH_APP_<NAME>=<value> (passes <NAME> to the gateway and writer, e.g. BENCH_APP_WRITER_MAX_BATCH_ROWS),
  * BENCH_WRITER_NODE_FLAGS (Node flags for the writer; default --max-semi-space-size=4, as the image runs it),
+ * BENCH_GATEWAY_NODE_FLAGS (Node flags for the gateway; default --max-semi-space-size=16 --heap-growing-percent=100, as the image runs it),
  * BENCH_POSTGRES_URL (postgres://postgres@127.0.0.1:5432/postgres).
  */
 
@@ -207,8 +208,9 @@ async function main(): Promise<Record<string, unknown>> {
     services.push(writer);
     await waitReady(writer, `http://127.0.0.1:${writerPort}`);
     const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
-    // The gateway's Node flags as deploy/docker/entrypoint.sh gives them.
-    const gateway = spawnScript('gateway', join(root, 'dist/apps/ingest/src/main.js'), { ...env, PORT: String(gatewayPort) }, ['--max-semi-space-size=16', ...nodeFlags('gateway')]);
+    // The gateway's Node flags as deploy/docker/entrypoint.sh gives them, unless BENCH_GATEWAY_NODE_FLAGS says otherwise.
+    const gatewayFlags = (process.env.BENCH_GATEWAY_NODE_FLAGS ?? '--max-semi-space-size=16 --heap-growing-percent=100').split(' ').filter(Boolean);
+    const gateway = spawnScript('gateway', join(root, 'dist/apps/ingest/src/main.js'), { ...env, PORT: String(gatewayPort) }, [...gatewayFlags, ...nodeFlags('gateway')]);
     services.push(gateway);
     await waitReady(gateway, gatewayUrl);
 
@@ -217,16 +219,23 @@ async function main(): Promise<Record<string, unknown>> {
     const watch = new GroupWatch(admin, topicName(config.kafka!, 'events'), groupId(config.kafka!, 'eventsWriter'));
     const bytesPerEvent = Math.round(templates[0].bytes / EVENTS_PER_BATCH);
     const cpu = new CpuMeter(() => ({ broker: broker.pid, gateway: gateway.pid, writer: writer.pid }));
-    const idle = { gateway: mb(memoryOf(gateway.pid)?.rssMb), writer: mb(memoryOf(writer.pid)?.rssMb) };
+    const idleOf = (pid: number) => {
+      const resident = residentOf(pid);
+      return { rss_mb: mb(resident?.rssMb), anon_mb: mb(resident?.anonMb), chdb_library_mb: mb(resident?.chdbLibraryMb) };
+    };
+    const idle = { gateway: idleOf(gateway.pid), writer: idleOf(writer.pid) };
     const peak = { gateway: 0, writer: 0 };
-    // Where the memory is at its peak: V8 heap, Buffers (external) and the rest (native: chDB).
+    // Where the memory is at its peak: anonymous and file-backed (of it, chDB's library), V8 heap,
+    // Buffers (external); the rest of the anonymous memory is native (malloc: chDB, request buffers).
     const heapAtPeak: Record<string, Record<string, number>> = {};
     const sampler = setInterval(() => {
       for (const [name, service, port] of [['gateway', gateway, gatewayPort], ['writer', writer, writerPort]] as const) {
         const rss = memoryOf(service.pid)?.rssMb ?? 0;
         if (rss <= peak[name]) continue;
         peak[name] = rss;
-        void heapBreakdown(port).then((breakdown) => (heapAtPeak[name] = { rss_mb: mb(rss), ...breakdown }));
+        const resident = residentOf(service.pid);
+        const mapped = resident && { anon_mb: mb(resident.anonMb), file_mb: mb(resident.fileMb), chdb_library_mb: mb(resident.chdbLibraryMb) };
+        void heapBreakdown(port).then((breakdown) => (heapAtPeak[name] = { rss_mb: mb(rss), ...mapped, ...breakdown }));
       }
     }, 200);
     cleanups.push(async () => clearInterval(sampler));
@@ -378,6 +387,7 @@ async function main(): Promise<Record<string, unknown>> {
       freshness_p99_ms: percentile(freshness.samples, 99),
       freshness_samples: freshness.samples.length,
       saturated_freshness_p99_ms: percentile(freshnessUnderSaturation.samples, 99),
+      memory_idle_mb: idle,
       memory_breakdown_at_peak_mb: heapAtPeak,
       idle_cores: { gateway: idleCores.gateway, writer: idleCores.writer },
       gateway_rss_mb: mb(Math.max(peak.gateway, gatewayMemory?.peakRssMb ?? 0)),

@@ -27,6 +27,8 @@ const K8S = join(ROOT, 'deploy/k8s');
 const OVERLAYS = readdirSync(join(K8S, 'overlays')).sort();
 const MIGRATE = 'migrate';
 const WORKLOADS = [...SERVICE_NAMES, MIGRATE];
+/** The Node flags deploy/docker/entrypoint.sh gives a service (young and old generations of the gateway, young of the writer). */
+const NODE_FLAGS: Record<string, string[]> = { ingest: ['--max-semi-space-size=16', '--heap-growing-percent=100'], writer: ['--max-semi-space-size=4'] };
 const KUBECTL_INSTALLED = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' }).status === 0;
 
 /** Settings a workload does not receive, and why. Everything else must reach every workload. */
@@ -213,9 +215,14 @@ describe('the entrypoint (run with sh against a stub node)', () => {
     const { status, lines, pid, stderr } = run([service, '--extra']);
     expect(stderr).toBe('');
     expect(status).toBe(0);
-    // The gateway's and the writer's young generations are capped (deploy/docker/entrypoint.sh).
-    const nodeFlags = { ingest: ['--max-semi-space-size=16'], writer: ['--max-semi-space-size=4'] }[service as string] ?? [];
+    const nodeFlags = NODE_FLAGS[service as string] ?? [];
     expect(lines).toEqual([`pid=${pid}`, ...nodeFlags, join(appHome, `dist/apps/${service}/src/main.js`), '--extra']);
+  });
+
+  it.each(Object.entries(NODE_FLAGS))("gives the %s service flags the project's Node accepts (a V8 flag can disappear in a Node upgrade)", (_, flags) => {
+    const result = spawnSync(process.execPath, [...flags, '-e', '0'], { encoding: 'utf8' });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
   });
 
   it('takes the service from $SERVICE when no argument names it', () => {

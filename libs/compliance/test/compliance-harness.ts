@@ -4,7 +4,7 @@ import { AppConfig, ServiceName } from '@analytics/config';
 import { Postgres, selectRows } from '@analytics/postgres';
 import { ProjectBootstrapService, ProjectsService } from '@analytics/projects';
 import { PlatformModule } from '@analytics/runtime';
-import { engineNeeds, jobsModule, serviceModules } from '@analytics/service-map';
+import { engineNeeds, jobsModule, servicesModule } from '@analytics/service-map';
 import { createTestEnvironment, startTestApp, TestApp, TestEnvironment } from '@analytics/testing';
 import { DynamicModule } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
@@ -28,7 +28,7 @@ function root(settings: Partial<ComplianceSettings>, services: ServiceName[]) {
     module: class ComplianceTestModule {},
     imports: [
       PlatformModule.forRoot(config, engineNeeds(config, [...services, 'compliance'])),
-      ...serviceModules(config, services),
+      servicesModule(config, services),
       // The process's one job queue (the rows beside compliance may mount it too: the same object).
       jobsModule(config),
       ComplianceModule.forRoot(settings),

@@ -26,7 +26,7 @@ export function dictionaryRoot(config: AppConfig): DynamicModule {
     imports: [
       PlatformModule.forRoot(config, engineNeeds(config)),
       AccountsModule,
-      ...serviceModules(config).map(withSchemaDictionary),
+      serviceModules(config).then((modules) => ({ module: class DictionaryTestServices {}, imports: modules.map(withSchemaDictionary) })),
       ...(config.runs('management') ? [DictionaryModule] : []),
     ],
   };

@@ -2,7 +2,7 @@ import { ClickHouseClient } from '@analytics/clickhouse';
 import { AppConfig, loadConfig, ServiceName } from '@analytics/config';
 import { ProjectsModule, ProjectsService } from '@analytics/projects';
 import { PlatformModule } from '@analytics/runtime';
-import { engineNeeds, serviceModules } from '@analytics/service-map';
+import { engineNeeds, servicesModule } from '@analytics/service-map';
 import { createTestEnvironment, startTestApp, TestApp, TestEnvironment, TestEnvironmentOptions } from '@analytics/testing';
 import { DynamicModule } from '@nestjs/common';
 import { Properties, ProfilesModule, ProfilesRepository } from '../src';
@@ -57,7 +57,7 @@ export interface ProfilesHarness {
 function profilesApp(events: boolean) {
   return (config: AppConfig): DynamicModule => ({
     module: class ProfilesTestModule {},
-    imports: [PlatformModule.forRoot(config, engineNeeds(config, SERVICES)), ProjectsModule, ...(events ? serviceModules(config, SERVICES) : [ProfilesModule.forRoot(config, SERVICES)])],
+    imports: [PlatformModule.forRoot(config, engineNeeds(config, SERVICES)), ProjectsModule, events ? servicesModule(config, SERVICES) : ProfilesModule.forRoot(config, SERVICES)],
   });
 }
 

@@ -1,22 +1,6 @@
-import { AnnotationsModule } from '@analytics/annotations';
-import { ComplianceModule } from '@analytics/compliance';
 import { AppConfig, oncePerConfig, ServiceName } from '@analytics/config';
-import { ConsoleModule } from '@analytics/console';
-import { DictionaryModule } from '@analytics/dictionary';
-import { EventWriterModule } from '@analytics/event-writer';
-import { IdentityModule } from '@analytics/identity';
-import { ExportModule } from '@analytics/export';
-import { DownloadsModule } from '@analytics/object-store';
-import { IngestModule } from '@analytics/ingest';
-import { JobsModule } from '@analytics/jobs';
-import { ManagementModule } from '@analytics/management';
-import { PipelinesModule } from '@analytics/pipelines';
-import { GroupKeysModule, ProfilesIngestModule, ProfilesQueryModule, ProfilesWriterModule } from '@analytics/profiles';
-import { QueryModule } from '@analytics/query';
-import { SavedReportsModule } from '@analytics/reports';
 import { EngineNeeds } from '@analytics/runtime';
-import { WarehouseImportsModule, WarehouseImportsWorkerModule } from '@analytics/warehouse-imports';
-import { DynamicModule, Type } from '@nestjs/common';
+import { DynamicModule, Module, Type } from '@nestjs/common';
 
 export type ServiceModule = DynamicModule | Type<unknown>;
 
@@ -25,8 +9,12 @@ export interface ServiceDefinition {
   title: string;
   /** The engines the service opens (without a broker, `engineNeeds` turns Kafka into in-process ClickHouse writes). */
   engines: EngineNeeds;
-  /** The Nest modules the service mounts: its controllers, consumers and jobs. */
-  modules(config: AppConfig): ServiceModule[];
+  /**
+   * The Nest modules the service mounts: its controllers, consumers and jobs. Each row loads its libs
+   * here, when a process runs it, so a process holds the code of its own services only (the gateway
+   * ~20 MB less resident than with every service's code; docs/benchmarks.md, "Issue 21 — memory").
+   */
+  modules(config: AppConfig): Promise<ServiceModule[]>;
 }
 
 /**
@@ -34,7 +22,10 @@ export interface ServiceDefinition {
  * (compliance, pipeline windows, warehouse-import runs and manual syncs): one module object per config, so Nest mounts it once however many rows a
  * process runs.
  */
-export const jobsModule = oncePerConfig((config): ServiceModule => JobsModule.forRoot({ expiryCheckIntervalSeconds: config.jobsExpiryCheckSeconds }));
+export const jobsModule = oncePerConfig(async (config): Promise<DynamicModule> => {
+  const { JobsModule } = await import('@analytics/jobs');
+  return JobsModule.forRoot({ expiryCheckIntervalSeconds: config.jobsExpiryCheckSeconds });
+});
 
 /**
  * The one service map: what each deployable mounts. The routes each one owns are in the role matrix
@@ -45,51 +36,94 @@ export const SERVICE_MAP: Record<ServiceName, ServiceDefinition> = {
   ingest: {
     title: 'Ingestion gateway',
     engines: { postgres: true, kafka: true },
-    modules: (config) => [IngestModule.forRoot(config), ProfilesIngestModule.forRoot(config)],
+    modules: async (config) => {
+      const [{ IngestModule }, { ProfilesIngestModule }] = await Promise.all([import('@analytics/ingest'), import('@analytics/profiles')]);
+      return [IngestModule.forRoot(config), ProfilesIngestModule.forRoot(config)];
+    },
   },
   writer: {
     title: 'Events writer',
     engines: { postgres: true, kafka: true, clickhouse: true },
     // Without a broker there is nothing to consume: the gateway writes in-process. Warehouse-import
     // runs are jobs here, in the role that reaches Kafka.
-    modules: (config) => [
-      ...(config.kafka ? [EventWriterModule.forRoot(config), ProfilesWriterModule, IdentityModule.forRoot(config)] : []),
-      jobsModule(config),
-      WarehouseImportsWorkerModule.forRoot(config),
-    ],
+    modules: async (config) => {
+      const [{ EventWriterModule }, { ProfilesWriterModule }, { IdentityModule }, { WarehouseImportsWorkerModule }] = await Promise.all([
+        import('@analytics/event-writer'),
+        import('@analytics/profiles'),
+        import('@analytics/identity'),
+        import('@analytics/warehouse-imports'),
+      ]);
+      return [
+        ...(config.kafka ? [EventWriterModule.forRoot(config), ProfilesWriterModule, IdentityModule.forRoot(config)] : []),
+        await jobsModule(config),
+        WarehouseImportsWorkerModule.forRoot(config),
+      ];
+    },
   },
   query: {
     title: 'Query service',
     engines: { postgres: true, clickhouse: true },
-    modules: () => [QueryModule, ProfilesQueryModule],
+    modules: async () => {
+      const [{ QueryModule }, { ProfilesQueryModule }] = await Promise.all([import('@analytics/query'), import('@analytics/profiles')]);
+      return [QueryModule, ProfilesQueryModule];
+    },
   },
   export: {
     title: 'Export service',
     engines: { postgres: true, clickhouse: true },
-    modules: (config) => [ExportModule, DownloadsModule, jobsModule(config), PipelinesModule.forRoot()],
+    modules: async (config) => {
+      const [{ ExportModule }, { DownloadsModule }, { PipelinesModule }] = await Promise.all([
+        import('@analytics/export'),
+        import('@analytics/object-store'),
+        import('@analytics/pipelines'),
+      ]);
+      return [ExportModule, DownloadsModule, await jobsModule(config), PipelinesModule.forRoot()];
+    },
   },
   management: {
     title: 'Management service',
     engines: { postgres: true, clickhouse: true },
     // The job queue (Postgres only) lets a manual sync file its run job at once; the web console's
     // static files ride with the app API (docs/console.md).
-    modules: (config) => [ManagementModule, AnnotationsModule, DictionaryModule, SavedReportsModule, GroupKeysModule, jobsModule(config), WarehouseImportsModule, ConsoleModule],
+    modules: async (config) => {
+      const [{ ManagementModule }, { AnnotationsModule }, { DictionaryModule }, { SavedReportsModule }, { GroupKeysModule }, { WarehouseImportsModule }, { ConsoleModule }] =
+        await Promise.all([
+          import('@analytics/management'),
+          import('@analytics/annotations'),
+          import('@analytics/dictionary'),
+          import('@analytics/reports'),
+          import('@analytics/profiles'),
+          import('@analytics/warehouse-imports'),
+          import('@analytics/console'),
+        ]);
+      return [ManagementModule, AnnotationsModule, DictionaryModule, SavedReportsModule, GroupKeysModule, await jobsModule(config), WarehouseImportsModule, ConsoleModule];
+    },
   },
   compliance: {
     title: 'Compliance service',
     engines: { postgres: true, clickhouse: true },
-    modules: (config) => [
-      jobsModule(config),
-      ComplianceModule.forRoot({ linkTtlSeconds: config.complianceLinkTtlSeconds, heartbeatSeconds: config.complianceHeartbeatSeconds }),
-    ],
+    modules: async (config) => {
+      const { ComplianceModule } = await import('@analytics/compliance');
+      return [
+        await jobsModule(config),
+        ComplianceModule.forRoot({ linkTtlSeconds: config.complianceLinkTtlSeconds, heartbeatSeconds: config.complianceHeartbeatSeconds }),
+      ];
+    },
   },
 };
 
-/** The modules of these services, each once, in the map's order. */
-export function serviceModules(config: AppConfig, services: readonly ServiceName[] = config.services): ServiceModule[] {
-  const modules: ServiceModule[] = [];
-  for (const service of Object.keys(SERVICE_MAP) as ServiceName[]) {
-    if (services.includes(service)) modules.push(...SERVICE_MAP[service].modules(config));
-  }
-  return modules;
+/** The modules of these services, in the map's order (a module two rows share appears twice: Nest mounts it once). */
+export async function serviceModules(config: AppConfig, services: readonly ServiceName[] = config.services): Promise<ServiceModule[]> {
+  const rows = (Object.keys(SERVICE_MAP) as ServiceName[]).filter((service) => services.includes(service));
+  const modules = await Promise.all(rows.map((service) => SERVICE_MAP[service].modules(config)));
+  return modules.flat();
+}
+
+/** Holds the services' modules in a root's imports (Nest resolves a promised module before it scans). */
+@Module({})
+class ServicesModule {}
+
+/** These services' modules as one import of a root module, loaded when Nest builds the application. */
+export function servicesModule(config: AppConfig, services: readonly ServiceName[] = config.services): Promise<DynamicModule> {
+  return serviceModules(config, services).then((modules) => ({ module: ServicesModule, imports: modules }));
 }

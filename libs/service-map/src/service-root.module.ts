@@ -2,7 +2,7 @@ import { AppConfig, ServiceName } from '@analytics/config';
 import { PlatformModule } from '@analytics/runtime';
 import { DynamicModule, Module } from '@nestjs/common';
 import { engineNeeds } from './engine-needs';
-import { serviceModules } from './service-map';
+import { servicesModule } from './service-map';
 
 /**
  * The root module of a process that runs these services: the platform (config, engines, migrations,
@@ -14,7 +14,7 @@ export class ServiceRootModule {
   static forRoot(config: AppConfig, services: readonly ServiceName[] = config.services): DynamicModule {
     return {
       module: ServiceRootModule,
-      imports: [PlatformModule.forRoot(config, engineNeeds(config, services)), ...serviceModules(config, services)],
+      imports: [PlatformModule.forRoot(config, engineNeeds(config, services)), servicesModule(config, services)],
     };
   }
 }

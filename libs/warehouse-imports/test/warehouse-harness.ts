@@ -8,7 +8,7 @@ import { ProfilesWriterModule } from '@analytics/profiles';
 import { Postgres, selectRows } from '@analytics/postgres';
 import { ProjectBootstrapService, ProjectsService } from '@analytics/projects';
 import { PlatformModule } from '@analytics/runtime';
-import { engineNeeds, serviceModules } from '@analytics/service-map';
+import { engineNeeds, servicesModule } from '@analytics/service-map';
 import { createPostgresDatabase, createTestEnvironment, startTestApp, TestApp, TestEnvironment, TestResource } from '@analytics/testing';
 import { DynamicModule } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
@@ -49,7 +49,7 @@ export class WarehouseHarness {
       module: class WarehouseImportsTestModule {},
       imports: [
         PlatformModule.forRoot(config, engineNeeds(config, [...services, 'writer'])),
-        ...serviceModules(config, [...services]),
+        servicesModule(config, [...services]),
         // The writer row's consumers, without its worker (this one has test settings).
         ...(config.kafka ? [EventWriterModule.forRoot(config), ProfilesWriterModule] : []),
         JobsModule.forRoot({ pollingIntervalSeconds: 0.5 }),
