@@ -26,7 +26,7 @@ import { BenchProcess, cpuSecondsOf, freePort, machineCpuSeconds, memoryOf, poll
  * BENCH_KEEP_DIR=<dir> (keeps the raw profiles and the services' output there),
  * BENCH_BARE_SPLIT=1 (the bare producer splits batches by partition as the gateway does),
  * BENCH_APP_<NAME>=<value> (passes <NAME> to the gateway and writer, e.g. BENCH_APP_WRITER_MAX_BATCH_ROWS),
- * BENCH_WRITER_NODE_FLAGS (Node flags for the writer; default --max-semi-space-size=4, as the image runs it),
+ * BENCH_WRITER_NODE_FLAGS (Node flags for the writer; default --max-semi-space-size=4 --heap-growing-percent=50, as the image runs it),
  * BENCH_GATEWAY_NODE_FLAGS (the gateway's; default --max-semi-space-size=16),
  * BENCH_POSTGRES_URL (postgres://postgres@127.0.0.1:5432/postgres).
  */
@@ -207,7 +207,7 @@ async function main(): Promise<Record<string, unknown>> {
     const nodeFlags = (name: string) => (PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`] : []);
     const [writerPort, gatewayPort] = [await freePort(), await freePort()];
     // The writer's Node flags as deploy/docker/entrypoint.sh gives them, unless BENCH_WRITER_NODE_FLAGS says otherwise.
-    const writerFlags = (process.env.BENCH_WRITER_NODE_FLAGS ?? '--max-semi-space-size=4').split(' ').filter(Boolean);
+    const writerFlags = (process.env.BENCH_WRITER_NODE_FLAGS ?? '--max-semi-space-size=4 --heap-growing-percent=50').split(' ').filter(Boolean);
     const writer = spawnScript('writer', join(root, 'dist/apps/writer/src/main.js'), { ...env, PORT: String(writerPort) }, [...writerFlags, ...nodeFlags('writer')]);
     services.push(writer);
     await waitReady(writer, `http://127.0.0.1:${writerPort}`);

@@ -214,7 +214,7 @@ describe('the entrypoint (run with sh against a stub node)', () => {
     expect(stderr).toBe('');
     expect(status).toBe(0);
     // The gateway's and the writer's young generations are capped (deploy/docker/entrypoint.sh).
-    const nodeFlags = { ingest: ['--max-semi-space-size=16'], writer: ['--max-semi-space-size=4'] }[service as string] ?? [];
+    const nodeFlags = { ingest: ['--max-semi-space-size=16'], writer: ['--max-semi-space-size=4', '--heap-growing-percent=50'] }[service as string] ?? [];
     expect(lines).toEqual([`pid=${pid}`, ...nodeFlags, join(appHome, `dist/apps/${service}/src/main.js`), '--extra']);
   });
 
