@@ -31,7 +31,7 @@ const MAX_GROUP_UNITS = 16 * 1024 * 1024 / 3;
  *
  * One insert runs at a time, and the requests that arrive meanwhile share the next one: each insert
  * costs the engine about 15 ms whatever its size (docs/benchmarks.md), which at one insert per
- * 2000-event request was a third of the standalone's CPU per event. A request still waits for its
+ * 2000-event request was about a fifth of the standalone's CPU per event. A request still waits for its
  * own rows to be stored; a shared insert the engine refuses is made again request by request.
  */
 @Injectable()

@@ -1,10 +1,9 @@
 /**
  * Joins a batch's message values into one Buffer for the insert, in the same memory batch after
- * batch. A fresh Buffer per insert (16 MiB at full rate) counts towards V8's heap limit as external
- * memory: with the writer's heap of ~50 MB it started a full GC about every second, which cost more
- * of the writer's thread than anything it does per row (docs/benchmarks.md, "Issue 21 — writer,
- * second pass"). Only for one insert at a time: each join overwrites the bytes of the one before,
- * so the caller must have finished with them (chDB reads the Buffer until its insert settles).
+ * batch, instead of a fresh Buffer of up to 16 MiB per insert: the writer's Buffers count towards
+ * V8's heap limit and kept starting full GCs (docs/benchmarks.md, "Issue 21 — second pass"), and this
+ * was a third of their bytes. Only for one insert at a time: each join overwrites the bytes of the one
+ * before, so the caller must have finished with them (chDB reads the Buffer until its insert settles).
  */
 export class JoinBuffer {
   private buffer = Buffer.alloc(0);
