@@ -4,7 +4,7 @@ import { partitionFor, validateEvent } from '@analytics/events';
 import { ACKS_ALL, createIdempotentProducer, ensureTopics, groupId, ROWS_HEADER, topicName, topicSpecs } from '@analytics/kafka';
 import { Kafka, logLevel } from 'kafkajs';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createPostgresDatabase } from '@analytics/testing';
@@ -23,9 +23,10 @@ import { BenchProcess, cpuSecondsOf, freePort, machineCpuSeconds, memoryOf, poll
  *
  * BENCH_SECONDS (saturation phase, default 15), BENCH_CLIENTS (4), BENCH_PACED_SECONDS (12),
  * BENCH_BARE_SECONDS (10), BENCH_CPU_PROF=1 (V8 CPU profiles of the gateway and writer, summarised),
+ * BENCH_KEEP_DIR=<dir> (keeps the raw profiles and the services' output there),
  * BENCH_BARE_SPLIT=1 (the bare producer splits batches by partition as the gateway does),
  * BENCH_APP_<NAME>=<value> (passes <NAME> to the gateway and writer, e.g. BENCH_APP_WRITER_MAX_BATCH_ROWS),
- * BENCH_WRITER_NODE_FLAGS (Node flags for the writer; default --max-semi-space-size=4, as the image runs it),
+ * BENCH_WRITER_NODE_FLAGS (Node flags for the writer; default --max-semi-space-size=4 --heap-growing-percent=50, as the image runs it),
  * BENCH_GATEWAY_NODE_FLAGS (Node flags for the gateway; default --max-semi-space-size=16 --heap-growing-percent=100, as the image runs it),
  * BENCH_POSTGRES_URL (postgres://postgres@127.0.0.1:5432/postgres).
  */
@@ -144,8 +145,11 @@ async function main(): Promise<Record<string, unknown>> {
   const root = repoRoot();
   const run = randomBytes(2).toString('hex');
   const work = mkdtempSync(join(tmpdir(), 'bench-ingest-'));
-  const profileDir = join(work, 'profiles');
-  mkdirSync(profileDir);
+  // BENCH_KEEP_DIR keeps the raw profiles and each service's output for a closer look.
+  const keepDir = process.env.BENCH_KEEP_DIR;
+  const profileDir = keepDir ?? join(work, 'profiles');
+  mkdirSync(profileDir, { recursive: true });
+  const keepOutput = (service: BenchProcess) => keepDir && writeFileSync(join(keepDir, `${service.name}.log`), service.output());
   const cleanups: (() => Promise<unknown>)[] = [async () => rmSync(work, { recursive: true, force: true })];
   const services: BenchProcess[] = [];
   const dumpOutputs = () => {
@@ -203,7 +207,7 @@ async function main(): Promise<Record<string, unknown>> {
     const nodeFlags = (name: string) => (PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`] : []);
     const [writerPort, gatewayPort] = [await freePort(), await freePort()];
     // The writer's Node flags as deploy/docker/entrypoint.sh gives them, unless BENCH_WRITER_NODE_FLAGS says otherwise.
-    const writerFlags = (process.env.BENCH_WRITER_NODE_FLAGS ?? '--max-semi-space-size=4').split(' ').filter(Boolean);
+    const writerFlags = (process.env.BENCH_WRITER_NODE_FLAGS ?? '--max-semi-space-size=4 --heap-growing-percent=50').split(' ').filter(Boolean);
     const writer = spawnScript('writer', join(root, 'dist/apps/writer/src/main.js'), { ...env, PORT: String(writerPort) }, [...writerFlags, ...nodeFlags('writer')]);
     services.push(writer);
     await waitReady(writer, `http://127.0.0.1:${writerPort}`);
@@ -286,7 +290,7 @@ async function main(): Promise<Record<string, unknown>> {
     const writerMemory = memoryOf(writer.pid);
     clearInterval(sampler);
     const [gatewayExit, writerExit] = [await gateway.stop(), await writer.stop()];
-    services.splice(0);
+    services.splice(0).forEach(keepOutput);
     if (gatewayExit !== 0 || writerExit !== 0) log(`warning: gateway exited ${gatewayExit}, writer exited ${writerExit}`);
     log(`memory at idle after start (MB): ${JSON.stringify(idle)}; at the peaks: ${JSON.stringify(heapAtPeak)}`);
     log(

@@ -19,7 +19,11 @@ const DEFAULT_STATE_DIR = path.join(REPO_ROOT, '.kafka');
 const READY_LINE = 'Kafka Server started';
 const READY_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 15_000;
-const JVM_FLAGS = ['-XX:+UseG1GC', '-XX:MaxGCPauseMillis=20', '-Djava.awt.headless=true'];
+// 4 MB G1 regions: a produce request is read into one heap buffer, and with the 1 MB regions of a
+// 512 MB heap every request of 512 KB or more (a gateway's shared send: up to 12 partitions × 900 KB)
+// was a humongous allocation, each one a GC trigger; G1's work was half the broker's CPU in the
+// ingest bench (docs/benchmarks.md, "Issue 21 — second pass"). Production brokers: deploy/k8s kafka.yaml.
+const JVM_FLAGS = ['-XX:+UseG1GC', '-XX:MaxGCPauseMillis=20', '-XX:G1HeapRegionSize=4m', '-Djava.awt.headless=true'];
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 

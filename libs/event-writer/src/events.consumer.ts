@@ -4,6 +4,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { dedupToken, messagesOf } from './dedup-token';
 import { EventsRepository } from './events.repository';
 import { insertBisecting } from './insert-bisect';
+import { JoinBuffer } from './join-buffer';
 import { classifyInsertFailure } from './insert-failure';
 import { WriterMetrics } from './writer-metrics';
 
@@ -34,6 +35,8 @@ function fetchSizes(maxBatchBytes: number) {
 @Injectable()
 export class EventsConsumer extends BatchConsumer {
   protected readonly worker: BatchWorker;
+  /** Inserts run one at a time (the gatherer flushes in order, the bisection and retries in turn). */
+  private readonly joined = new JoinBuffer();
 
   constructor(
     kafka: Kafka,
@@ -63,7 +66,7 @@ export class EventsConsumer extends BatchConsumer {
     if (!messages.length) return { deadLetters: [] };
     const stop = this.metrics.insertSeconds.startTimer();
     const refused = await insertBisecting(messages, (slice) =>
-      attempt(() => this.events.insert(Buffer.concat(slice.map((m) => m.record.value)), dedupToken(slice))),
+      attempt(() => this.events.insert(this.joined.join(slice.map((m) => m.record.value)), dedupToken(slice))),
     );
     stop();
     const rows = (list: { record: { rows: number } }[]) => list.reduce((sum, m) => sum + m.record.rows, 0);
