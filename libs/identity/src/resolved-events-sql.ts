@@ -37,6 +37,17 @@ export function resolvedUserKeysSql(projectParam = 'project'): string {
 }
 
 /**
+ * What a report reads to tell users apart without needing their ids as text (a unique count, a
+ * funnel's per-user paths): the events and the column naming each event's person. Without a merged
+ * id (`resolve` false), the events as stored and `distinct_id`; with one, on a single server
+ * (`lookup`) `user_key` through identity_lookup, on a cluster the resolved `distinct_id` of the join.
+ */
+export function userEventsSql(projectParam: string, resolve: boolean, lookup: boolean): { events: string; user: string } {
+  if (!resolve) return { events: resolvedEventsSql(projectParam, false), user: 'distinct_id' };
+  return lookup ? { events: resolvedUserKeysSql(projectParam), user: 'user_key' } : { events: resolvedEventsSql(projectParam), user: 'distinct_id' };
+}
+
+/**
  * One row when an id of the project belongs to another id's cluster, none otherwise: until then its
  * reports read events without the join. Read without FINAL, by the primary key: a superseded row
  * can only make a report join when it need not.
