@@ -30,10 +30,24 @@ export function resolvedEventsSql(projectParam = 'project', resolve = true): str
  * with a merged id's gets a key no other id has, so it still counts once, as itself.
  */
 export function resolvedUserKeysSql(projectParam = 'project'): string {
+  const project = `{${projectParam}:UInt32}`;
+  // Keyed by the bound project rather than the column (equal here): a constant SipHash key is
+  // cheaper per row (the bench's funnel: ~3% of its CPU).
   return `(SELECT project_id, event, time, properties, insert_id, processed_at, distinct_id,
-      bitXor(${identityKeySql('project_id', 'distinct_id')} AS own_key, joinGet('${IDENTITY_LOOKUP_TABLE}', 'delta', toUInt64(own_key))) AS user_key
+      bitXor(${identityKeySql(project, 'distinct_id')} AS own_key, joinGet('${IDENTITY_LOOKUP_TABLE}', 'delta', toUInt64(own_key))) AS user_key
     FROM ${EVENTS_TABLE} FINAL
-    WHERE project_id = {${projectParam}:UInt32})`;
+    WHERE project_id = ${project})`;
+}
+
+/**
+ * What a report reads to tell users apart without needing their ids as text (a unique count, a
+ * funnel's per-user paths): the events and the column naming each event's person. Without a merged
+ * id (`resolve` false), the events as stored and `distinct_id`; with one, on a single server
+ * (`lookup`) `user_key` through identity_lookup, on a cluster the resolved `distinct_id` of the join.
+ */
+export function userEventsSql(projectParam: string, resolve: boolean, lookup: boolean): { events: string; user: string } {
+  if (!resolve) return { events: resolvedEventsSql(projectParam, false), user: 'distinct_id' };
+  return lookup ? { events: resolvedUserKeysSql(projectParam), user: 'user_key' } : { events: resolvedEventsSql(projectParam), user: 'distinct_id' };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { resolvedEventsSql } from '@analytics/identity';
+import { userEventsSql } from '@analytics/identity';
 import { BoundQuery } from '../clickhouse/query-runner';
 import { bucketDaySql, bucketParams } from '../clickhouse/bucket-sql';
 import { allOf, segmentSql, whereSql } from '../expressions/query-expressions';
@@ -51,12 +51,14 @@ function stepMasks(spec: FunnelSpec): BoundQuery {
 }
 
 /** Step 1: the events that can fill a step, with their masks (and the `on` value of step-1 events). */
-function eventsSql(spec: FunnelSpec, resolve: boolean): BoundQuery {
+function eventsSql(spec: FunnelSpec, resolve: boolean, lookup: boolean): BoundQuery {
   const masks = stepMasks(spec);
   const filters = allOf(spec.filters, 'f');
   const segment = spec.on ? segmentSql(spec.on, 'on') : undefined;
-  const sql = `SELECT distinct_id, toUnixTimestamp64Milli(time) AS t, ${masks.sql} AS mask${segment ? `, if(bitTest(mask, 0), ${segment.sql}, NULL) AS seg` : ''}
-    FROM ${resolvedEventsSql('project', resolve)}
+  // The funnel never outputs a user: their 128-bit keys group paths as well as the resolved ids.
+  const { events, user } = userEventsSql('project', resolve, lookup);
+  const sql = `SELECT ${user} AS user, toUnixTimestamp64Milli(time) AS t, ${masks.sql} AS mask${segment ? `, if(bitTest(mask, 0), ${segment.sql}, NULL) AS seg` : ''}
+    FROM ${events}
     WHERE project_id = {project:UInt32} AND event IN {stepEvents:Array(String)}
       AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({scanEndMs:Int64}, 'UTC')
       AND ${filters.sql} AND mask != 0`;
@@ -254,12 +256,15 @@ function perUserSql(spec: FunnelSpec, events: string): string {
   const packed = `bitOr(bitShiftLeft(toUInt64(t), ${MASK_BITS}), mask)`;
   const unpack = (x: string) => `arrayMap(xp -> toInt64(bitShiftRight(${x}, ${MASK_BITS})), ev) AS times, arrayMap(xp -> bitAnd(${x}, ${2 ** MASK_BITS - 1}), ev) AS masks`;
   const columns = spec.on ? `arraySort(groupArray((${packed}, seg))) AS ev, ${unpack('xp.1')}, ev.2 AS segs` : `arraySort(groupArray(${packed})) AS ev, ${unpack('xp')}`;
-  return `SELECT ${columns} FROM (${events}) GROUP BY distinct_id`;
+  return `SELECT ${columns} FROM (${events}) GROUP BY user`;
 }
 
-/** `resolve`: whether to resolve ids through identity_map (QueryRunner.resolvesIdentities). */
-export function funnelSql(projectId: number, spec: FunnelSpec, resolve = true): BoundQuery {
-  const events = eventsSql(spec, resolve);
+/**
+ * `resolve`: whether to resolve ids (QueryRunner.resolvesIdentities); `lookup`: through
+ * identity_lookup rather than the join with identity_map (QueryRunner.identityLookup).
+ */
+export function funnelSql(projectId: number, spec: FunnelSpec, resolve = true, lookup = true): BoundQuery {
+  const events = eventsSql(spec, resolve, lookup);
   const perUser = perUserSql(spec, events.sql);
   const layers = [...sameInstantLayers(spec), ...attemptsLayers(spec), ...bestPerBucketLayers(spec)];
   const users = layers.reduce((from, columns) => `SELECT *, ${columns.join(',\n      ')} FROM (${from})`, perUser);

@@ -25,7 +25,7 @@ export class FunnelsRepository {
 
   async tally(projectId: number, spec: FunnelSpec, signal?: AbortSignal): Promise<FunnelTally> {
     const resolve = await this.runner.resolvesIdentities(projectId, signal);
-    const rows = await this.runner.rows<FunnelRow>(funnelSql(projectId, spec, resolve), signal);
+    const rows = await this.runner.rows<FunnelRow>(funnelSql(projectId, spec, resolve, this.runner.identityLookup), signal);
     const cells = rows.map((row) => toCell(row, spec.steps.length));
     if (!spec.on) return { cells };
     const ranks = new Map(rows.map((row) => [row.segment, Number(row.rank)]));

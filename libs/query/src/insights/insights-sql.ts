@@ -1,4 +1,4 @@
-import { resolvedEventsSql, resolvedUserKeysSql } from '@analytics/identity';
+import { userEventsSql } from '@analytics/identity';
 import { BoundQuery } from '../clickhouse/query-runner';
 import { seriesKeySql } from '../clickhouse/series-sql';
 import { isNumberSql, numberOrZeroSql, segmentSql, whereSql } from '../expressions/query-expressions';
@@ -20,8 +20,7 @@ export interface InsightsRow {
  * users: other maths skip identity resolution (docs/identity.md).
  */
 function metricSource(metric: InsightsMetricSpec, resolve: boolean, lookup: boolean): { events: string; user: string } {
-  if (!resolve || metric.math !== 'unique') return { events: resolvedEventsSql('project', false), user: 'distinct_id' };
-  return lookup ? { events: resolvedUserKeysSql('project'), user: 'user_key' } : { events: resolvedEventsSql('project'), user: 'distinct_id' };
+  return userEventsSql('project', resolve && metric.math === 'unique', lookup);
 }
 
 /** One metric's events in range with their period key, user, numeric value and segment. */
