@@ -35,15 +35,15 @@ fi
 
 # The gateway's requests allocate megabytes that die young: semi-spaces of at most 16 MB (V8 grows
 # them to 64 MB on a large machine) keep its young generation in cache, about 30 % less CPU per event
-# (docs/benchmarks.md, issue 21). What its requests promote dies soon after: an old generation grown
-# by at most 2x its live size between full collections (V8 allows up to 4x) keeps its peak RSS 60-100 MB
-# lower, for about 1.6 us more CPU per event ("Issue 21 — memory"). The writer's batches live longer:
+# (docs/benchmarks.md, issue 21). Capping its old generation's growth too (--heap-growing-percent=100)
+# kept its peak RSS 60-110 MB lower but cost about 2 us per event, 12 % of the pipeline's rate on an idle
+# machine, and left it above 300 MB at 70k events/s anyway ("Latest"): not used. The writer's batches live longer:
 # 4 MB semi-spaces cut its peak RSS by about 80 MB at the same CPU per event; its heap grows by half
 # (not V8's ~10 %) before a full GC: with ~50 MB live, Buffers of fetched batches started one about
 # every second, and V8's GC threads then cost the writer more than its own JavaScript
 # ("Issue 21 — second pass"). bench/ingest.ts starts both with the same flags.
 case "$service" in
-  ingest) exec node --max-semi-space-size=16 --heap-growing-percent=100 "$main" "$@" ;;
+  ingest) exec node --max-semi-space-size=16 "$main" "$@" ;;
   writer) exec node --max-semi-space-size=4 --heap-growing-percent=50 "$main" "$@" ;;
   *) exec node "$main" "$@" ;;
 esac
