@@ -9,6 +9,8 @@ export interface RunCounts {
   failed: number;
 }
 
+const ABANDONED = 'the worker stopped during the run; the next run resumes from the last committed page';
+
 /** Asked for by hand, or its schedule came (one_time: until it once succeeded); not paused. */
 const isDue = (now: Date) => sql`not paused and (manual_requested or (run_every > 0 and (next_run_at is null or next_run_at <= ${iso(now)}::timestamptz)
   and not (sync_mode = 'one_time' and succeeded_once)))`;
@@ -50,8 +52,13 @@ export class ImportRunsRepository {
   /** Runs a dead worker left RUNNING end as FAILED (the lease that covered them has expired). */
   async failAbandonedRuns(importId: number, now: Date): Promise<void> {
     await this.postgres.db.execute(sql`update warehouse_import_runs set status = 'FAILED', finished_at = ${iso(now)}::timestamptz,
-      error = 'the worker stopped during the run; the next run resumes from the last committed page'
-      where import_id = ${importId} and status = 'RUNNING'`);
+      error = ${ABANDONED} where import_id = ${importId} and status = 'RUNNING'`);
+  }
+
+  /** The same for every import no live run holds (paused or not due ones too, which no run claims). */
+  async failAbandonedRunsOfFreeImports(now: Date): Promise<void> {
+    await this.postgres.db.execute(sql`update warehouse_import_runs r set status = 'FAILED', finished_at = ${iso(now)}::timestamptz, error = ${ABANDONED}
+      from warehouse_imports i where r.import_id = i.id and r.status = 'RUNNING' and (i.lease_until is null or i.lease_until < ${iso(now)}::timestamptz)`);
   }
 
   async startRun(importId: number, trigger: ImportRun['trigger'], now: Date): Promise<number> {

@@ -49,10 +49,14 @@ export class WarehouseImportsWorker implements OnModuleInit {
     if (this.settings.schedule) await this.queue.schedule(WAREHOUSE_TICK_QUEUE, '* * * * *', {});
   }
 
-  /** Deletions first, then one run job per due import (keyed by import and minute: a repeated tick files nothing new). */
+  /**
+   * Deletions first, then runs left RUNNING by a dead worker closed, then one run job per due import
+   * (keyed by import and minute: a repeated tick files nothing new).
+   */
   async tick(): Promise<number[]> {
     await this.processDeletions();
     const now = this.clock.date();
+    await this.repository.failAbandonedRunsOfFreeImports(now);
     const minute = Math.floor(now.getTime() / 60_000);
     const due = await this.repository.dueImports(now);
     await this.queue.enqueueMany(WAREHOUSE_RUN_QUEUE, due.map((importId) => ({ payload: { importId }, key: `${importId}:${minute}` })));

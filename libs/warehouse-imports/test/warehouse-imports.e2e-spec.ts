@@ -1,4 +1,6 @@
 import { IngestService } from '@analytics/ingest';
+import { Postgres } from '@analytics/postgres';
+import { sql } from 'drizzle-orm';
 import { eventually } from '@analytics/testing';
 import { WarehouseHarness } from './warehouse-harness';
 
@@ -185,6 +187,16 @@ describe('warehouse imports from a Postgres warehouse', () => {
     await eventually(async () => expect((await history(id))[0]).toMatchObject({ status: 'SUCCEEDED', trigger: 'manual' }));
     h.clock.advance(60_000);
     expect(await h.worker.tick()).not.toContain(Number(id));
+  });
+
+  it('a tick closes the run a dead worker left RUNNING, even on a paused import no run will claim', async () => {
+    const id = await eventImport('orders-abandoned');
+    expect((await h.call('PATCH', app(`/imports/${id}`), { paused: true })).status).toBe(200);
+    // What a worker killed mid-run leaves: a RUNNING run and no live lease.
+    await h.app.app.get(Postgres).db.execute(sql`insert into warehouse_import_runs (import_id, status, trigger, started_at) values (${Number(id)}, 'RUNNING', 'schedule', now())`);
+    expect((await history(id))[0]).toMatchObject({ status: 'RUNNING' });
+    await h.worker.tick();
+    expect((await history(id))[0]).toMatchObject({ status: 'FAILED', error: expect.stringContaining('the worker stopped during the run') });
   });
 
   it('allows 5 manual syncs per hour and answers 429 beyond', async () => {

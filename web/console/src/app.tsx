@@ -43,9 +43,14 @@ export function App() {
     setSignedIn(account);
     setSession(next);
   }, []);
+  // A project switch reads the account again (sign-in's copy is only for the first view).
+  const onSwitch = useCallback((next: Session) => {
+    setSignedIn(undefined);
+    setSession(next);
+  }, []);
   if (!session) return <SignIn onSignedIn={onSignedIn} />;
   const known = signedIn?.project.id === session.projectId ? signedIn : undefined;
-  return <SignedIn key={`${session.username}:${session.projectId}`} session={session} known={known} onSession={setSession} onSignOut={signOut} />;
+  return <SignedIn key={`${session.username}:${session.projectId}`} session={session} known={known} onSession={onSwitch} onSignOut={signOut} />;
 }
 
 interface SignedInProps {
