@@ -44,10 +44,13 @@ export function resolvedUserKeysSql(projectParam = 'project'): string {
  * funnel's per-user paths): the events and the column naming each event's person. Without a merged
  * id (`resolve` false), the events as stored and `distinct_id`; with one, on a single server
  * (`lookup`) `user_key` through identity_lookup, on a cluster the resolved `distinct_id` of the join.
+ * `expressions`: the report's filters and segments over those events. The lookup leaves
+ * `distinct_id` as sent, so an expression that reads it takes the join, where it is the canonical id.
  */
-export function userEventsSql(projectParam: string, resolve: boolean, lookup: boolean): { events: string; user: string } {
+export function userEventsSql(projectParam: string, resolve: boolean, lookup: boolean, expressions: string[] = []): { events: string; user: string } {
   if (!resolve) return { events: resolvedEventsSql(projectParam, false), user: 'distinct_id' };
-  return lookup ? { events: resolvedUserKeysSql(projectParam), user: 'user_key' } : { events: resolvedEventsSql(projectParam), user: 'distinct_id' };
+  const readsId = expressions.some((sql) => /\bdistinct_id\b/.test(sql));
+  return lookup && !readsId ? { events: resolvedUserKeysSql(projectParam), user: 'user_key' } : { events: resolvedEventsSql(projectParam), user: 'distinct_id' };
 }
 
 /**

@@ -56,7 +56,7 @@ function eventsSql(spec: FunnelSpec, resolve: boolean, lookup: boolean): BoundQu
   const filters = allOf(spec.filters, 'f');
   const segment = spec.on ? segmentSql(spec.on, 'on') : undefined;
   // The funnel never outputs a user: their 128-bit keys group paths as well as the resolved ids.
-  const { events, user } = userEventsSql('project', resolve, lookup);
+  const { events, user } = userEventsSql('project', resolve, lookup, [masks.sql, filters.sql, segment?.sql ?? '']);
   const sql = `SELECT ${user} AS user, toUnixTimestamp64Milli(time) AS t, ${masks.sql} AS mask${segment ? `, if(bitTest(mask, 0), ${segment.sql}, NULL) AS seg` : ''}
     FROM ${events}
     WHERE project_id = {project:UInt32} AND event IN {stepEvents:Array(String)}

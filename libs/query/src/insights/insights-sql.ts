@@ -19,8 +19,8 @@ export interface InsightsRow {
  * The events a metric reads and what its unique count counts (`user`). Only unique counts read
  * users: other maths skip identity resolution (docs/identity.md).
  */
-function metricSource(metric: InsightsMetricSpec, resolve: boolean, lookup: boolean): { events: string; user: string } {
-  return userEventsSql('project', resolve && metric.math === 'unique', lookup);
+function metricSource(metric: InsightsMetricSpec, resolve: boolean, lookup: boolean, expressions: string[]): { events: string; user: string } {
+  return userEventsSql('project', resolve && metric.math === 'unique', lookup, expressions);
 }
 
 /** One metric's events in range with their period key, user, numeric value and segment. */
@@ -29,7 +29,7 @@ function metricEventsSql(spec: InsightsSpec, metric: InsightsMetricSpec, i: numb
   const value = metric.property ? numberOrZeroSql(metric.property, `m${i}v`) : { sql: '0', params: {} };
   const isNumber = metric.property ? isNumberSql(metric.property, `m${i}n`) : { sql: '0', params: {} };
   const segment = spec.on ? segmentSql(spec.on, `m${i}s`) : { sql: 'NULL', params: {} };
-  const { events, user } = metricSource(metric, resolve, lookup);
+  const { events, user } = metricSource(metric, resolve, lookup, [where.sql, value.sql, isNumber.sql, segment.sql]);
   const sql = `SELECT ${seriesKeySql('toUnixTimestamp64Milli(time)', spec.unit)} AS key, ${user} AS user, ${value.sql} AS v, ${isNumber.sql} AS isNumber, ${segment.sql} AS seg
     FROM ${events}
     WHERE project_id = {project:UInt32} AND event = {event${i}:String}
