@@ -54,8 +54,7 @@ export class IdentityWriter {
         refused.push({ position, reason: outcome.reason });
         this.logger.warn(`project ${projectId}: link ${JSON.stringify(link.a)} – ${JSON.stringify(link.b)} refused: ${outcome.reason}`);
       }
-      const changed = clusters.changed();
-      await this.repository.write(projectId, changed, version + 1);
+      await this.repository.write(projectId, clusters.changed(), version + 1, clusters.rows());
       const merged = clusters.rows().filter((m) => m.distinctId !== m.personId);
       if (this.hook && merged.length) await this.hook.merged(projectId, merged.map(({ distinctId, personId }) => ({ distinctId, personId })));
       this.metrics.applied.inc(items.length);

@@ -1,6 +1,6 @@
 import { ClickHouseClient, ClickHouseDdl, IDENTITY_LOOKUP_TABLE, IDENTITY_MAP_TABLE, identityKeySql } from '@analytics/clickhouse';
 import { IdentityMember } from '@analytics/events';
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { Readable } from 'node:stream';
 
 interface MapRow {
@@ -29,6 +29,7 @@ export class IdentityRepository {
   /** identity_lookup exists on one server only (migration 4): a cluster's readers keep the join. */
   private readonly lookup: boolean;
   private lookupInserts = 0;
+  private readonly logger = new Logger(IdentityRepository.name);
 
   constructor(@Inject(ClickHouseClient) private readonly clickhouse: ClickHouseClient, @Optional() ddl?: ClickHouseDdl) {
     this.lookup = !ddl?.cluster;
@@ -53,22 +54,30 @@ export class IdentityRepository {
   }
 
   /**
-   * Rewritten rows take a version above every row they were computed from, so they win. Their
-   * lookup rows are written first (the last row of a key wins there): a writer stopped between the
-   * two writes finds the mapping unchanged when the links come again, and writes both.
+   * Rewritten rows (`changed`) take a version above every row they were computed from, so they
+   * win. Then identity_lookup gets a row for every id of the clusters the batch touched (`touched`),
+   * changed or not (the last row of a key wins there): whatever an earlier, interrupted attempt
+   * wrote to it, the lookup ends as identity_map says, and a writer stopped between the two writes
+   * writes the lookup again when the links come again, even if identity_map has nothing to change.
    */
-  async write(projectId: number, members: IdentityMember[], version: number): Promise<void> {
-    if (!members.length) return;
-    if (this.lookup) {
-      await this.clickhouse.command({
-        query: `INSERT INTO ${IDENTITY_LOOKUP_TABLE}
-          SELECT {project:UInt32}, toUInt64(own), bitXor(own, ${identityKeySql('{project:UInt32}', 'person_id')})
-          FROM (SELECT arrayJoin(arrayZip({ids:Array(String)}, {persons:Array(String)})) AS pair, pair.1 AS distinct_id, pair.2 AS person_id,
-            ${identityKeySql('{project:UInt32}', 'distinct_id')} AS own)`,
-        query_params: { project: projectId, ids: members.map((m) => m.distinctId), persons: members.map((m) => m.personId) },
-      });
-      if (++this.lookupInserts % LOOKUP_INSERTS_PER_REWRITE === 0) await this.rewriteLookup();
+  async write(projectId: number, changed: IdentityMember[], version: number, touched: IdentityMember[] = changed): Promise<void> {
+    await this.writeMap(projectId, changed, version);
+    if (!this.lookup || !touched.length) return;
+    await this.clickhouse.command({
+      query: `INSERT INTO ${IDENTITY_LOOKUP_TABLE}
+        SELECT {project:UInt32}, toUInt64(own), bitXor(own, ${identityKeySql('{project:UInt32}', 'person_id')})
+        FROM (SELECT arrayJoin(arrayZip({ids:Array(String)}, {persons:Array(String)})) AS pair, pair.1 AS distinct_id, pair.2 AS person_id,
+          ${identityKeySql('{project:UInt32}', 'distinct_id')} AS own)`,
+      query_params: { project: projectId, ids: touched.map((m) => m.distinctId), persons: touched.map((m) => m.personId) },
+    });
+    if (++this.lookupInserts % LOOKUP_INSERTS_PER_REWRITE === 0) {
+      // Only fewer files to replay at start: a failure here must not fail the applied batch.
+      await this.rewriteLookup().catch((error: unknown) => this.logger.warn(`identity_lookup compaction failed: ${(error as Error).message}`));
     }
+  }
+
+  private async writeMap(projectId: number, members: IdentityMember[], version: number): Promise<void> {
+    if (!members.length) return;
     const lines = members.map(
       (m) =>
         `{"project_id":${projectId},"distinct_id":${JSON.stringify(m.distinctId)},"person_id":${JSON.stringify(m.personId)},` +
