@@ -140,11 +140,6 @@ export class IdentityRepository {
     return Number(row?.n ?? 0);
   }
 
-  /** Every id of the cluster `distinctId` belongs to, sorted (the id alone when it was never merged). */
-  clusterOf(projectId: number, distinctId: string): Promise<string[]> {
-    return this.clustersOf(projectId, [distinctId]);
-  }
-
   private async select(query: string, params: Record<string, unknown>): Promise<MapRow[]> {
     const result = await this.clickhouse.query({ query, query_params: params, format: 'JSONEachRow' });
     return result.json<MapRow>();

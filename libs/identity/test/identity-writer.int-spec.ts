@@ -48,16 +48,16 @@ describe('identity writer on ClickHouse', () => {
     await storeEvents(1, ['anon-1', 'anon-2', 'anon-3', 'user', 'stranger', 'other']);
     await storeEvents(2, ['anon-1']);
     expect(await resolvedIds(1)).toEqual({ 'anon-1': 'user', 'anon-2': 'user', 'anon-3': 'user', user: 'user', stranger: 'stranger', other: 'u2' });
-    for (const id of ['anon-1', 'anon-3', 'user', 'stranger']) expect(await repository.clusterOf(1, id)).toEqual(expected.clusterOf(id));
+    for (const id of ['anon-1', 'anon-3', 'user', 'stranger']) expect(await repository.clustersOf(1, [id])).toEqual(expected.clusterOf(id));
     expect(await resolvedIds(2)).toEqual({ 'anon-1': 'anon-1' });
-    expect(await repository.clusterOf(2, 'anon-1')).toEqual(['anon-1']);
+    expect(await repository.clustersOf(2, ['anon-1'])).toEqual(['anon-1']);
   });
 
   it('concurrent applies (two requests at once without a broker) lose no merge', async () => {
     const links = Array.from({ length: 20 }, (_, i) => merge(5, `c${i}`, `c${i + 1}`, i));
     await Promise.all(links.map((link) => writer.apply([link])));
-    expect(await repository.clusterOf(5, 'c0')).toEqual(IdentityClusters.of(links).clusterOf('c0'));
-    expect(await repository.clusterOf(5, 'c0')).toHaveLength(21);
+    expect(await repository.clustersOf(5, ['c0'])).toEqual(IdentityClusters.of(links).clusterOf('c0'));
+    expect(await repository.clustersOf(5, ['c0'])).toHaveLength(21);
   });
 
   it('a redelivered batch writes nothing new', async () => {
@@ -70,10 +70,10 @@ describe('identity writer on ClickHouse', () => {
   it(`refuses a link past ${MAX_CLUSTER_IDS} ids with the reason, and applies the others of its batch`, async () => {
     const links = Array.from({ length: MAX_CLUSTER_IDS - 1 }, (_, i) => merge(3, `a${i}`, 'big', i, 'big'));
     expect(await writer.apply(links)).toEqual([]);
-    expect(await repository.clusterOf(3, 'big')).toHaveLength(MAX_CLUSTER_IDS);
+    expect(await repository.clustersOf(3, ['big'])).toHaveLength(MAX_CLUSTER_IDS);
     const refused = await writer.apply([merge(3, 'x', 'y', 1), merge(3, 'x', 'a7', 2), merge(3, 'z', 'y', 3)]);
     expect(refused).toEqual([{ position: 1, reason: `identity cluster would hold ${MAX_CLUSTER_IDS + 2} ids; at most ${MAX_CLUSTER_IDS}` }]);
-    expect(await repository.clusterOf(3, 'x')).toEqual(['x', 'y', 'z']);
+    expect(await repository.clustersOf(3, ['x'])).toEqual(['x', 'y', 'z']);
   });
 
   it('simplified: a device seen with a second user later stays with the first; an earlier link arriving late takes it', async () => {
@@ -83,7 +83,7 @@ describe('identity writer on ClickHouse', () => {
     expect(await resolvedIds(4)).toEqual({ '$device:d1': 'alice', alice: 'alice', bob: 'bob' });
     await writer.apply([device(4, 'd1', 'carol', 50)]);
     expect((await resolvedIds(4))['$device:d1']).toBe('carol');
-    expect(await repository.clusterOf(4, 'carol')).toEqual(['$device:d1', 'carol']);
+    expect(await repository.clustersOf(4, ['carol'])).toEqual(['$device:d1', 'carol']);
   });
 
   /** The stored ids grouped as one person each, by the key unique counts count (identity_lookup) and by the join. */
@@ -136,7 +136,7 @@ describe('identity writer on ClickHouse', () => {
   it('on a cluster, whose servers it does not reach, the writer leaves identity_lookup alone', async () => {
     const onCluster = new IdentityRepository(client, new ClickHouseDdl('analytics'));
     await new IdentityWriter(onCluster, new IdentityMetrics({ registry: new Registry() } as unknown as MetricsService)).apply([merge(8, 'c-anon', 'c-user', 1, 'c-user')]);
-    expect(await repository.clusterOf(8, 'c-anon')).toEqual(['c-anon', 'c-user']);
+    expect(await repository.clustersOf(8, ['c-anon'])).toEqual(['c-anon', 'c-user']);
     expect(await repository.lookupRows(8, ['c-anon', 'c-user'])).toBe(0);
   });
 });
