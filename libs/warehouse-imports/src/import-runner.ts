@@ -55,9 +55,10 @@ export class ImportRunner {
   async run(importId: number, signal?: AbortSignal, { onlyIfDue = false } = {}): Promise<RunOutcome> {
     const started = this.clock.date();
     const owner = randomUUID();
+    // Before the claim, while a dead run's lease is still the expired one.
+    await this.repository.failAbandonedRuns(started, importId);
     const item = await this.repository.claim(importId, owner, started, new Date(started.getTime() + this.settings.leaseSeconds * 1000), { dueOnly: onlyIfDue });
     if (!item) return onlyIfDue ? 'skipped' : 'busy';
-    await this.repository.failAbandonedRuns(importId, started);
     const manual = item.manualRequested;
     if (item.paused) {
       await this.repository.release(importId, owner, { nextRunAt: item.nextRunAt, succeeded: false, manual: false });

@@ -49,16 +49,14 @@ export class ImportRunsRepository {
     return row && toImport(row);
   }
 
-  /** Runs a dead worker left RUNNING end as FAILED (the lease that covered them has expired). */
-  async failAbandonedRuns(importId: number, now: Date): Promise<void> {
-    await this.postgres.db.execute(sql`update warehouse_import_runs set status = 'FAILED', finished_at = ${iso(now)}::timestamptz,
-      error = ${ABANDONED} where import_id = ${importId} and status = 'RUNNING'`);
-  }
-
-  /** The same for every import no live run holds (paused or not due ones too, which no run claims). */
-  async failAbandonedRunsOfFreeImports(now: Date): Promise<void> {
+  /**
+   * Runs a dead worker left RUNNING end as FAILED: those of imports no live lease holds (a live
+   * run always holds its import's lease), of `importId` only when given.
+   */
+  async failAbandonedRuns(now: Date, importId?: number): Promise<void> {
     await this.postgres.db.execute(sql`update warehouse_import_runs r set status = 'FAILED', finished_at = ${iso(now)}::timestamptz, error = ${ABANDONED}
-      from warehouse_imports i where r.import_id = i.id and r.status = 'RUNNING' and (i.lease_until is null or i.lease_until < ${iso(now)}::timestamptz)`);
+      from warehouse_imports i where r.import_id = i.id and r.status = 'RUNNING' and (i.lease_until is null or i.lease_until < ${iso(now)}::timestamptz)
+        ${importId === undefined ? sql`` : sql`and i.id = ${importId}`}`);
   }
 
   async startRun(importId: number, trigger: ImportRun['trigger'], now: Date): Promise<number> {

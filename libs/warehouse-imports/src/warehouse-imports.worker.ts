@@ -56,7 +56,7 @@ export class WarehouseImportsWorker implements OnModuleInit {
   async tick(): Promise<number[]> {
     await this.processDeletions();
     const now = this.clock.date();
-    await this.repository.failAbandonedRunsOfFreeImports(now);
+    await this.repository.failAbandonedRuns(now);
     const minute = Math.floor(now.getTime() / 60_000);
     const due = await this.repository.dueImports(now);
     await this.queue.enqueueMany(WAREHOUSE_RUN_QUEUE, due.map((importId) => ({ payload: { importId }, key: `${importId}:${minute}` })));
