@@ -1,3 +1,4 @@
+import { lockDirectory } from '@analytics/directory-lock';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
@@ -162,6 +163,8 @@ export interface ClickHouseStandIn {
 export async function startClickHouseStandIn(options: { directory: string; port?: number; host?: string }): Promise<ClickHouseStandIn> {
   const directory = resolve(options.directory);
   mkdirSync(directory, { recursive: true });
+  // As createClickHouseClient does for chdb: URLs: one process per chDB directory.
+  const unlock = lockDirectory(directory);
   const { chdb, native, toResult } = loadChdb();
   const idle: PooledConnection[] = [];
   const all: PooledConnection[] = [];
@@ -359,6 +362,7 @@ export async function startClickHouseStandIn(options: { directory: string; port?
       server.closeAllConnections();
       await new Promise<void>((closed) => server.close(() => closed()));
       for (const connection of all.splice(0)) connection.session.close();
+      unlock();
     },
   };
 }
