@@ -12,6 +12,7 @@
  * BENCH_CLICKHOUSE=server: the server talks HTTP (as in production) to a ClickHouse stand-in
  * (bench/support/clickhouse-server.ts) started on the same data for each round; its peak RSS and
  * CPU are reported as the engine's. CPU per exported event is measured from /proc in both modes.
+ * EXPORT_BENCH_NODE_OPTIONS: NODE_OPTIONS for the server (e.g. `--cpu-prof --cpu-prof-dir=<dir>`).
  */
 import 'reflect-metadata';
 import { ClickHouseDdl, ClickHouseMigrator, createClickHouseClient } from '@analytics/clickhouse';
@@ -171,6 +172,8 @@ async function run(events: number, padBytes: number): Promise<RunFigures & { lin
         EXPORT_LIMIT_PER_SECOND: '100',
         ...(database ? { DATABASE_URL: database.url } : {}),
         ...(standIn.process ? { CLICKHOUSE_URL: standIn.url } : {}),
+        // e.g. --cpu-prof --cpu-prof-dir=<dir>: where the server's CPU goes.
+        ...(process.env.EXPORT_BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.EXPORT_BENCH_NODE_OPTIONS } : {}),
       });
       const enginePid = standIn.process?.pid;
       let roundCpu = { server: 0, engine: 0 };
