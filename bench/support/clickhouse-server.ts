@@ -361,6 +361,8 @@ export async function startClickHouseStandIn(options: { directory: string; port?
     async close() {
       server.closeAllConnections();
       await new Promise<void>((closed) => server.close(() => closed()));
+      // A request cut short still has its chDB call running: closing its connection under it aborts the engine.
+      for (const deadline = Date.now() + 10_000; idle.length < all.length && Date.now() < deadline; ) await new Promise((wait) => setTimeout(wait, 20));
       for (const connection of all.splice(0)) connection.session.close();
       unlock();
     },
