@@ -224,6 +224,7 @@ export async function startClickHouseStandIn(options: { directory: string; port?
     const urlQuery = url.searchParams.get('query') ?? '';
 
     const connection = acquire();
+    let failed = true;
     try {
       const insert = urlQuery ? DATA_INSERT.exec(urlQuery) : null;
       if (insert && RAW_INSERT_FORMATS.has(insert[3]) && !/\bSETTINGS\b/i.test(urlQuery)) {
@@ -248,6 +249,7 @@ export async function startClickHouseStandIn(options: { directory: string; port?
         }
         response.setHeader('X-ClickHouse-Summary', JSON.stringify(summary({ written_rows: result.rowsWritten, written_bytes: result.bytesWritten, elapsed_ns: result.elapsed * 1e9 })));
         response.end();
+        failed = false;
         return;
       }
       const text = urlQuery && request.method === 'POST' ? `${urlQuery}\n${(await readWhole(body, MAX_INSERT_BYTES)).toString()}` : urlQuery || (await readWhole(body, MAX_INSERT_BYTES)).toString();
@@ -263,13 +265,20 @@ export async function startClickHouseStandIn(options: { directory: string; port?
         const result = await run(connection, [...setup, sql].join('; '), format, bound);
         response.setHeader('X-ClickHouse-Summary', JSON.stringify(summary({ read_rows: result.rowsRead, read_bytes: result.bytesRead, elapsed_ns: result.elapsed * 1e9 })));
         await send(response, compressResponse, [Buffer.from(result.bytes())]);
+        failed = false;
         return;
       }
       if (setup.length) await run(connection, setup.join('; '), 'TabSeparated');
       served.stream++;
       await stream(connection, sql, format, bound, response, compressResponse);
+      failed = false;
     } finally {
-      idle.push(connection);
+      // After a failure the connection's settings may not be what `prelude` recorded (a SET that
+      // failed): it is closed, not reused. Its calls have all returned by now.
+      if (failed) {
+        all.splice(all.indexOf(connection), 1);
+        connection.session.close();
+      } else idle.push(connection);
     }
   }
 

@@ -80,7 +80,10 @@ describe('ClickHouse server stand-in (bench)', () => {
     const badInsert = await insertFormatted(client, { table: 'events', format: 'JSONEachRow', rows: Buffer.from('{"project_id": "not a number"\n') }).catch((error: unknown) => error);
     expect(badInsert).toBeInstanceOf(ClickHouseError);
     expect(clickHouseErrorCode(badInsert)).toBeGreaterThan(0);
-    // A failed request leaves the connection usable.
+    // A setting chDB refuses fails that request only: the next ones are served.
+    const badSetting = await client.query({ query: 'SELECT 1', clickhouse_settings: { no_such_setting: 1 } as never }).catch((error: unknown) => error);
+    expect(clickHouseErrorCode(badSetting)).toBe(115);
+    expect(await count('none')).toBe(0);
     expect(await count('none')).toBe(0);
   });
 });
