@@ -5,7 +5,7 @@ import { Kafka, logLevel } from 'kafkajs';
 
 /**
  * The bare pipeline's consumer, as its own process (like the writer): a consumer group that inserts
- * each fetched batch's bytes into ClickHouse (chDB) as they are, then commits. No batching across
+ * each fetched batch's bytes into ClickHouse (BARE_CLICKHOUSE_URL: chDB, or a server) as they are, then commits. No batching across
  * partitions, no metrics, no dead-letter handling: the floor our writer is compared with. Uses the
  * same insert call (and table) as the writer, so only the pipeline around it differs.
  */
@@ -15,7 +15,7 @@ async function main(): Promise<void> {
     if (!value) throw new Error(`${name} is required`);
     return value;
   };
-  const clickhouse = createClickHouseClient(`chdb:${env('BARE_CHDB_DIR')}`);
+  const clickhouse = createClickHouseClient(env('BARE_CLICKHOUSE_URL'));
   await new ClickHouseMigrator(clickhouse, new ClickHouseDdl(undefined)).migrate();
   const events = new EventsRepository(clickhouse);
   const kafka = new Kafka({ clientId: 'bare-writer', brokers: env('BARE_BROKERS').split(','), logLevel: logLevel.WARN });

@@ -9,6 +9,10 @@
  * The server is the standalone (export and management), with chDB in-process and, unless
  * EXPORT_BENCH_POSTGRES_URL names a Postgres server's admin URL (a fresh database per size), PGlite:
  * both engines' memory counts in its RSS, so the figures say how much of it is libchdb's mapped code.
+ * BENCH_CLICKHOUSE=server: the server talks HTTP (as in production) to a ClickHouse stand-in
+ * (bench/support/clickhouse-server.ts) started on the same data for each round; its peak RSS and
+ * CPU are reported as the engine's. CPU per exported event is measured from /proc in both modes.
+ * EXPORT_BENCH_NODE_OPTIONS: NODE_OPTIONS for the server (e.g. `--cpu-prof --cpu-prof-dir=<dir>`).
  */
 import 'reflect-metadata';
 import { ClickHouseDdl, ClickHouseMigrator, createClickHouseClient } from '@analytics/clickhouse';
@@ -19,7 +23,8 @@ import { get, IncomingMessage } from 'node:http';
 import { createGunzip } from 'node:zlib';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { residentOf } from './support/processes';
+import { clickhouseMode, startClickHouseEngine } from './support/clickhouse-engine';
+import { cpuSecondsOf, memoryOf, residentOf } from './support/processes';
 
 const EVENTS = Number(process.env.EXPORT_BENCH_EVENTS ?? 1_000_000);
 const LARGE_EVENTS = Number(process.env.EXPORT_BENCH_LARGE_EVENTS ?? 50_000);
@@ -30,6 +35,7 @@ const PORT = 18_500 + Math.floor(Math.random() * 1000);
 const SECRET = 'bench-export-secret-0001';
 const DAYS = 30;
 const POSTGRES_ADMIN = process.env.EXPORT_BENCH_POSTGRES_URL;
+const CLICKHOUSE = clickhouseMode();
 
 /** Resident MB in total, and of it the process's own (anonymous) memory, without mapped files such as libchdb's code. */
 function rssMb(pid: number): { total: number; anon: number } {
@@ -123,6 +129,11 @@ interface RunFigures {
   rss_chdb_library_mb: number;
   rss_idle_mb: number;
   gzip_events_per_s: number;
+  /** The export server's CPU per exported event (the fastest plain round), µs. */
+  cpu_us_per_event: number;
+  /** The stand-in's peak RSS and CPU per event (BENCH_CLICKHOUSE=server), else 0: the engine is in the server. */
+  engine_rss_mb: number;
+  cpu_us_per_event_engine: number;
 }
 
 /** Exports of `events` events (plus `padBytes` each) against the engine alone on the same data. */
@@ -146,7 +157,11 @@ async function run(events: number, padBytes: number): Promise<RunFigures & { lin
     let exported = { seconds: Infinity, bytes: 0, lines: 0 };
     let gzipped = { seconds: Infinity, bytes: 0, lines: 0 };
     let engine = { seconds: Infinity, bytes: 0 };
+    let cpu = { server: 0, engine: 0 };
+    let enginePeakRss = 0;
     for (let round = 1; round <= ROUNDS; round++) {
+      // Per round, so the engine baseline below (chDB in this process) has the directory to itself.
+      const standIn = await startClickHouseEngine(CLICKHOUSE, 'clickhouse', clickhouseDir);
       const server = spawnService('standalone', {
         DATA_DIR: data.path,
         PORT: String(PORT),
@@ -156,7 +171,12 @@ async function run(events: number, padBytes: number): Promise<RunFigures & { lin
         BOOTSTRAP_PROJECT_SECRET: SECRET,
         EXPORT_LIMIT_PER_SECOND: '100',
         ...(database ? { DATABASE_URL: database.url } : {}),
+        ...(standIn.process ? { CLICKHOUSE_URL: standIn.url } : {}),
+        // e.g. --cpu-prof --cpu-prof-dir=<dir>: where the server's CPU goes.
+        ...(process.env.EXPORT_BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.EXPORT_BENCH_NODE_OPTIONS } : {}),
       });
+      const enginePid = standIn.process?.pid;
+      let roundCpu = { server: 0, engine: 0 };
       let plain = { seconds: 0, bytes: 0, lines: 0 };
       let gzip = { seconds: 0, bytes: 0, lines: 0 };
       try {
@@ -176,25 +196,36 @@ async function run(events: number, padBytes: number): Promise<RunFigures & { lin
           roundLibrary = residentOf(server.child.pid!)?.chdbLibraryMb ?? NaN;
         }, 50);
         const url = `http://127.0.0.1:${PORT}/api/2.0/export?from_date=${from.toISOString().slice(0, 10)}&to_date=${to.toISOString().slice(0, 10)}`;
+        const cpuBefore = { server: cpuSecondsOf(server.child.pid!), engine: enginePid ? cpuSecondsOf(enginePid) : 0 };
         plain = await download(url, false);
+        roundCpu = {
+          server: ((cpuSecondsOf(server.child.pid!) - cpuBefore.server) / events) * 1e6,
+          engine: enginePid ? ((cpuSecondsOf(enginePid) - cpuBefore.engine) / events) * 1e6 : 0,
+        };
         if (round === 1) gzip = await download(url, true);
         clearInterval(sampler);
         if (roundRss > peakRss) [peakRss, peakLibrary] = [roundRss, roundLibrary];
         peakAnon = Math.max(peakAnon, roundAnon);
         idleRss = Math.min(idleRss, idle.total);
+        const engineRss = enginePid ? (memoryOf(enginePid)?.peakRssMb ?? 0) : 0;
+        enginePeakRss = Math.max(enginePeakRss, engineRss);
         process.stdout.write(
           `round ${round}: server RSS idle ${idle.total.toFixed(0)} MB (anonymous ${idle.anon.toFixed(0)}, libchdb ${idleLibrary.toFixed(0)}), ` +
-            `peak ${roundRss.toFixed(0)} MB (anonymous ${roundAnon.toFixed(0)}, libchdb ${roundLibrary.toFixed(0)}); Postgres ${database ? 'server' : 'PGlite in-process'}\n`,
+            `peak ${roundRss.toFixed(0)} MB (anonymous ${roundAnon.toFixed(0)}, libchdb ${roundLibrary.toFixed(0)}); Postgres ${database ? 'server' : 'PGlite in-process'}; ` +
+            `cpu per event ${roundCpu.server.toFixed(1)} µs` +
+            (enginePid ? `; ClickHouse stand-in peak RSS ${engineRss.toFixed(0)} MB, cpu per event ${roundCpu.engine.toFixed(1)} µs` : '') +
+            '\n',
         );
       } finally {
         await server.stop();
+        await standIn.process?.stop(10_000);
       }
       for (const { lines } of round === 1 ? [plain, gzip] : [plain]) if (lines !== events) throw new Error(`exported ${lines} events, expected ${events}`);
       const alone = await engineBaseline(clickhouseDir);
       process.stdout.write(
         `round ${round}: export ${plain.seconds.toFixed(2)} s, ${(plain.bytes / 1e6).toFixed(0)} MB;${round === 1 ? ` gzip ${gzip.seconds.toFixed(2)} s, ${(gzip.bytes / 1e6).toFixed(0)} MB;` : ''} engine alone ${alone.seconds.toFixed(2)} s; load ${loadavg()[0].toFixed(1)}\n`,
       );
-      if (plain.seconds < exported.seconds) exported = plain;
+      if (plain.seconds < exported.seconds) [exported, cpu] = [plain, roundCpu];
       if (round === 1) gzipped = gzip;
       if (alone.seconds < engine.seconds) engine = alone;
     }
@@ -210,6 +241,9 @@ async function run(events: number, padBytes: number): Promise<RunFigures & { lin
       rss_chdb_library_mb: Math.round(peakLibrary),
       rss_idle_mb: Math.round(idleRss),
       gzip_events_per_s: Math.round(events / gzipped.seconds),
+      cpu_us_per_event: Number(cpu.server.toFixed(1)),
+      engine_rss_mb: Math.round(enginePeakRss),
+      cpu_us_per_event_engine: Number(cpu.engine.toFixed(1)),
       line_bytes: Math.round(exported.bytes / events),
     };
   } finally {
@@ -220,7 +254,7 @@ async function run(events: number, padBytes: number): Promise<RunFigures & { lin
 
 async function main(): Promise<void> {
   const { line_bytes: _, ...small } = await run(EVENTS, 0);
-  const figures: Record<string, number> = { ...small, postgres_server: POSTGRES_ADMIN ? 1 : 0 };
+  const figures: Record<string, number | string> = { ...small, postgres_server: POSTGRES_ADMIN ? 1 : 0, clickhouse: CLICKHOUSE };
   if (LARGE_EVENTS > 0) {
     const { line_bytes, ...large } = await run(LARGE_EVENTS, LARGE_BYTES);
     figures.large_event_bytes = line_bytes;

@@ -13,6 +13,7 @@ import { profilesIn, ProfileSummary, summarizeProfile } from './support/cpu-prof
 import { buildTemplates, EVENTS_PER_BATCH, PLACEHOLDER, requestPrefix, splitAtPrefix } from './support/event-bodies';
 import { FreshnessProbe, GroupWatch } from './support/kafka-watch';
 import { LoadGenerator, LoadResult, percentile, round } from './support/load';
+import { clickhouseMode, startClickHouseEngine } from './support/clickhouse-engine';
 import { BenchProcess, cpuSecondsOf, freePort, machineCpuSeconds, memoryOf, poll, repoRoot, residentOf, spawnScript } from './support/processes';
 
 /**
@@ -28,7 +29,10 @@ import { BenchProcess, cpuSecondsOf, freePort, machineCpuSeconds, memoryOf, poll
  * BENCH_APP_<NAME>=<value> (passes <NAME> to the gateway and writer, e.g. BENCH_APP_WRITER_MAX_BATCH_ROWS),
  * BENCH_WRITER_NODE_FLAGS (Node flags for the writer; default --max-semi-space-size=4 --heap-growing-percent=50, as the image runs it),
  * BENCH_GATEWAY_NODE_FLAGS (Node flags for the gateway; default --max-semi-space-size=16, as the image runs it),
- * BENCH_POSTGRES_URL (postgres://postgres@127.0.0.1:5432/postgres).
+ * BENCH_POSTGRES_URL (postgres://postgres@127.0.0.1:5432/postgres),
+ * BENCH_CLICKHOUSE=chdb|server (default chdb: the writers open chDB in-process; server: the writer
+ * and the bare writer talk HTTP, as in production, to a ClickHouse stand-in of their own,
+ * bench/support/clickhouse-server.ts, whose memory and CPU are reported as the engine's).
  */
 
 const setting = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -45,6 +49,9 @@ const USERS = 100_000;
 const PROFILE = process.env.BENCH_CPU_PROF === '1';
 const BARE_SPLIT = process.env.BENCH_BARE_SPLIT === '1';
 const POSTGRES_ADMIN = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const CLICKHOUSE = clickhouseMode();
+/** The stand-in's name in the CPU and memory figures (server mode). */
+const ENGINE = 'engine (ClickHouse stand-in)';
 
 // kafkajs 2.2.4 re-arms a 1 ms timer with a negative delay on every connection (kafkajs#1704,
 // #1751); Node 24 warns each time. Known and measured (see docs/benchmarks.md): not worth the noise.
@@ -168,7 +175,8 @@ async function main(): Promise<Record<string, unknown>> {
     const machine = { cpus: cpus().length, model: cpus()[0]?.model, memory_gb: Math.round(totalmem() / 2 ** 30), node: process.version };
     log(`machine ${JSON.stringify(machine)}; load average before start ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 
-    // Engines: our own broker, a fresh Postgres database, a chDB directory for the writer.
+    // Engines: our own broker, a fresh Postgres database, a chDB directory for the writer (in-process,
+    // or behind the stand-in with BENCH_CLICKHOUSE=server).
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const kafkaScript = require(join(root, 'scripts', 'kafka.js')) as {
       startKafka(options: { port: number; dataDir: string }): Promise<Broker>;
@@ -179,10 +187,18 @@ async function main(): Promise<Record<string, unknown>> {
     const database = await createPostgresDatabase(POSTGRES_ADMIN, `bench_${run}_${randomBytes(3).toString('hex')}`);
     cleanups.push(() => database.dispose());
 
+    const engine = await startClickHouseEngine(CLICKHOUSE, 'clickhouse', join(work, 'clickhouse'));
+    const stopEngine = async () => {
+      const exit = await engine.process?.stop(10_000);
+      if (engine.process && keepDir) writeFileSync(join(keepDir, 'clickhouse.log'), engine.process.output());
+      return exit;
+    };
+    cleanups.push(stopEngine);
+    log(`ClickHouse: ${CLICKHOUSE === 'server' ? `stand-in (pid ${engine.process!.pid}) at ${engine.url}` : 'chDB in the writers'}`);
     const env: Record<string, string> = {
       HOST: '127.0.0.1',
       DATA_DIR: join(work, 'data'),
-      CLICKHOUSE_URL: `chdb:${join(work, 'clickhouse')}`,
+      CLICKHOUSE_URL: engine.url,
       DATABASE_URL: database.url,
       KAFKA_BROKERS: broker.brokers,
       KAFKA_TOPIC_PREFIX: `bench${run}.`,
@@ -224,33 +240,38 @@ async function main(): Promise<Record<string, unknown>> {
     const load = new LoadGenerator(gatewayUrl, project.authorization, templates, run);
     const watch = new GroupWatch(admin, topicName(config.kafka!, 'events'), groupId(config.kafka!, 'eventsWriter'));
     const bytesPerEvent = Math.round(templates[0].bytes / EVENTS_PER_BATCH);
-    const cpu = new CpuMeter(() => ({ broker: broker.pid, gateway: gateway.pid, writer: writer.pid }));
+    const enginePids = (): Record<string, number> => (engine.process ? { [ENGINE]: engine.process.pid } : {});
+    const cpu = new CpuMeter(() => ({ broker: broker.pid, gateway: gateway.pid, writer: writer.pid, ...enginePids() }));
     const idleOf = (pid: number) => {
       const resident = residentOf(pid);
       return { rss_mb: mb(resident?.rssMb), anon_mb: mb(resident?.anonMb), chdb_library_mb: mb(resident?.chdbLibraryMb) };
     };
-    const idle = { gateway: idleOf(gateway.pid), writer: idleOf(writer.pid) };
-    const peak = { gateway: 0, writer: 0 };
+    const idle: Record<string, ReturnType<typeof idleOf>> = { gateway: idleOf(gateway.pid), writer: idleOf(writer.pid), ...(engine.process ? { engine: idleOf(engine.process.pid) } : {}) };
+    const peak = { gateway: 0, writer: 0, engine: 0 };
     // Where the memory is at its peak: anonymous and file-backed (of it, chDB's library), V8 heap,
     // Buffers (external); the rest of the anonymous memory is native (malloc: chDB, request buffers).
     const heapAtPeak: Record<string, Record<string, number>> = {};
+    const sampled: [keyof typeof peak, BenchProcess, number | undefined][] = [['gateway', gateway, gatewayPort], ['writer', writer, writerPort]];
+    // The stand-in has no /metrics: its breakdown is anonymous vs mapped (libchdb) memory only.
+    if (engine.process) sampled.push(['engine', engine.process, undefined]);
     const sampler = setInterval(() => {
-      for (const [name, service, port] of [['gateway', gateway, gatewayPort], ['writer', writer, writerPort]] as const) {
+      for (const [name, service, port] of sampled) {
         const rss = memoryOf(service.pid)?.rssMb ?? 0;
         if (rss <= peak[name]) continue;
         peak[name] = rss;
         const resident = residentOf(service.pid);
         const mapped = resident && { anon_mb: mb(resident.anonMb), file_mb: mb(resident.fileMb), chdb_library_mb: mb(resident.chdbLibraryMb) };
-        void heapBreakdown(port).then((breakdown) => (heapAtPeak[name] = { rss_mb: mb(rss), ...mapped, ...breakdown }));
+        heapAtPeak[name] = { rss_mb: mb(rss), ...mapped };
+        if (port !== undefined) void heapBreakdown(port).then((breakdown) => (heapAtPeak[name] = { rss_mb: mb(rss), ...mapped, ...breakdown }));
       }
     }, 200);
     cleanups.push(async () => clearInterval(sampler));
 
     // Idle cost (no traffic) over 3 s: kafkajs's 1 ms timer loop per connection shows here.
-    const idleCpu = new CpuMeter(() => ({ gateway: gateway.pid, writer: writer.pid }));
+    const idleCpu = new CpuMeter(() => ({ gateway: gateway.pid, writer: writer.pid, ...enginePids() }));
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     const idleCores = idleCpu.report(1).cores;
-    log(`idle: cores used with no traffic ${JSON.stringify({ gateway: idleCores.gateway, writer: idleCores.writer })}`);
+    log(`idle: cores used with no traffic ${JSON.stringify({ gateway: idleCores.gateway, writer: idleCores.writer, ...(engine.process ? { [ENGINE]: idleCores[ENGINE] } : {}) })}`);
 
     // Warm-up: connections, JIT, the writer's group membership; then everything written.
     log(`warm-up ${WARMUP_SECONDS} s, ${CLIENTS} clients, ${EVENTS_PER_BATCH}-event batches of ≈${bytesPerEvent} bytes/event`);
@@ -290,13 +311,18 @@ async function main(): Promise<Record<string, unknown>> {
 
     const gatewayMemory = memoryOf(gateway.pid);
     const writerMemory = memoryOf(writer.pid);
+    const engineMemory = engine.process && memoryOf(engine.process.pid);
     clearInterval(sampler);
     const [gatewayExit, writerExit] = [await gateway.stop(), await writer.stop()];
     services.splice(0).forEach(keepOutput);
-    if (gatewayExit !== 0 || writerExit !== 0) log(`warning: gateway exited ${gatewayExit}, writer exited ${writerExit}`);
+    // After the writer, which drains into it; the bare pipeline gets a stand-in of its own.
+    const engineExit = await stopEngine();
+    if (gatewayExit !== 0 || writerExit !== 0 || (engineExit ?? 0) !== 0) log(`warning: gateway exited ${gatewayExit}, writer exited ${writerExit}, ClickHouse stand-in exited ${engineExit}`);
     log(`memory at idle after start (MB): ${JSON.stringify(idle)}; at the peaks: ${JSON.stringify(heapAtPeak)}`);
+    const enginePeakRss = engine.process ? mb(Math.max(peak.engine, engineMemory?.peakRssMb ?? 0)) : undefined;
     log(
-      `memory (MB): gateway peak RSS ${mb(Math.max(peak.gateway, gatewayMemory?.peakRssMb ?? 0))}, writer peak RSS ${mb(Math.max(peak.writer, writerMemory?.peakRssMb ?? 0))}`,
+      `memory (MB): gateway peak RSS ${mb(Math.max(peak.gateway, gatewayMemory?.peakRssMb ?? 0))}, writer peak RSS ${mb(Math.max(peak.writer, writerMemory?.peakRssMb ?? 0))}` +
+        (engine.process ? `, ${ENGINE} peak RSS ${enginePeakRss}` : ''),
     );
 
     // 3. The bare pipeline: the same rows produced straight to Kafka (one message per 2000-event
@@ -304,10 +330,12 @@ async function main(): Promise<Record<string, unknown>> {
     const bareTopic = `bench${run}.bare-events`;
     await ensureTopics(kafka, [{ topic: bareTopic, numPartitions: partitions, replicationFactor: 1 }]);
     const bareWatch = new GroupWatch(admin, bareTopic, `bench${run}.bare-writer`);
+    const bareEngine = await startClickHouseEngine(CLICKHOUSE, 'bare-clickhouse', join(work, 'bare-clickhouse'));
+    cleanups.push(async () => bareEngine.process?.stop(10_000));
     const bareWriter = spawnScript(
       'bare-writer',
       join(root, 'dist/bench/bare-writer.js'),
-      { BARE_BROKERS: broker.brokers, BARE_TOPIC: bareTopic, BARE_GROUP: `bench${run}.bare-writer`, BARE_CHDB_DIR: join(work, 'bare-clickhouse') },
+      { BARE_BROKERS: broker.brokers, BARE_TOPIC: bareTopic, BARE_GROUP: `bench${run}.bare-writer`, BARE_CLICKHOUSE_URL: bareEngine.url },
       nodeFlags('bare-writer'),
     );
     services.push(bareWriter);
@@ -358,7 +386,7 @@ async function main(): Promise<Record<string, unknown>> {
     };
     await produce(Math.min(WARMUP_SECONDS, 2));
     await bareWatch.drained(60_000);
-    const bareCpu = new CpuMeter(() => ({ broker: broker.pid, 'bare writer': bareWriter.pid }));
+    const bareCpu = new CpuMeter(() => ({ broker: broker.pid, 'bare writer': bareWriter.pid, ...(bareEngine.process ? { [ENGINE]: bareEngine.process.pid } : {}) }));
     const bareStarted = Date.now();
     const bareEvents = await produce(BARE_SECONDS);
     const bareProduced = Date.now();
@@ -366,12 +394,14 @@ async function main(): Promise<Record<string, unknown>> {
     const bareCores = bareCpu.report(bareEvents);
     const bareEventsPerSecond = bareEvents / ((bareDrained - bareStarted) / 1000);
     const bareWriterMemory = memoryOf(bareWriter.pid);
+    const bareEngineMemory = bareEngine.process && memoryOf(bareEngine.process.pid);
     log(
       `bare pipeline: ${bareEvents} events (≈${rowBytes} bytes/row) produced at ${Math.round(bareEvents / ((bareProduced - bareStarted) / 1000))} events/s, ` +
         `all written ${bareDrained - bareProduced} ms after the last ack; end to end ${Math.round(bareEventsPerSecond)} events/s; ` +
-        `bare writer peak RSS ${mb(bareWriterMemory?.peakRssMb)} MB; cpu ${JSON.stringify(bareCores)}`,
+        `bare writer peak RSS ${mb(bareWriterMemory?.peakRssMb)} MB${bareEngineMemory ? `, its ${ENGINE} peak RSS ${mb(bareEngineMemory.peakRssMb)} MB` : ''}; cpu ${JSON.stringify(bareCores)}`,
     );
     await bareWriter.stop();
+    await bareEngine.process?.stop(10_000);
     services.splice(0);
 
     const profiles: ProfileSummary[] = PROFILE ? profilesIn(profileDir).map(summarizeProfile) : [];
@@ -398,14 +428,22 @@ async function main(): Promise<Record<string, unknown>> {
       idle_cores: { gateway: idleCores.gateway, writer: idleCores.writer },
       gateway_rss_mb: mb(Math.max(peak.gateway, gatewayMemory?.peakRssMb ?? 0)),
       writer_rss_mb: mb(Math.max(peak.writer, writerMemory?.peakRssMb ?? 0)),
+      // chdb: the engine is inside the writer (its RSS above); server: the stand-in's own process.
+      clickhouse: CLICKHOUSE,
+      engine_peak_rss_mb: enginePeakRss ?? null,
+      bare_writer_rss_mb: mb(bareWriterMemory?.peakRssMb),
+      bare_engine_peak_rss_mb: bareEngineMemory ? mb(bareEngineMemory.peakRssMb) : null,
       bytes_per_event_sent: bytesPerEvent,
       bytes_per_row_stored: rowBytes,
       clients: CLIENTS,
       partitions,
       failures: saturated.failures + paced.failures,
       projected_events_per_s_alone: saturationCpu.projected_events_per_s_alone,
-      // The issue's sum: gateway + writer + broker at saturation (the load generator is not ours).
-      cpu_us_per_event_total: round(['gateway', 'writer', 'broker'].reduce((sum, name) => sum + (saturationCpu.cpu_us_per_event[name] ?? 0), 0), 1),
+      // The issue's sum: gateway + writer + broker at saturation (the load generator is not ours), and
+      // with BENCH_CLICKHOUSE=server the stand-in too: it does the engine's work the writer does in-process with chDB.
+      cpu_us_per_event_total: round(['gateway', 'writer', 'broker', ENGINE].reduce((sum, name) => sum + (saturationCpu.cpu_us_per_event[name] ?? 0), 0), 1),
+      cpu_us_per_event_writer: saturationCpu.cpu_us_per_event.writer,
+      cpu_us_per_event_engine: saturationCpu.cpu_us_per_event[ENGINE] ?? null,
       projected_bare_events_per_s_alone: bareCores.projected_events_per_s_alone,
       other_processes_cores: saturationCpu.cores['other processes'],
       cpu_saturation: saturationCpu,
