@@ -123,13 +123,13 @@ describe(`funnels over events stored before the user_key column (QUERY_SEED=${SE
     await applyLinks(store, random, others.flatMap((s) => s.links));
     await store.client.command({ query: `SYSTEM STOP MERGES ${EVENTS_TABLE}` });
     await store.migrate();
-  });
+  }, 180_000);
   afterAll(() => store?.close());
 
   it('agree with the reference while the parts do not hold the column yet', async () => {
     expect({ parts: await userKeyParts(), pending: await pendingMutations() }).toEqual({ parts: 0, pending: 1 });
     expect(await disagreements(store.runner, scenarios)).toEqual([]);
-  }, 60_000);
+  }, 180_000);
 
   it('agree with the reference once the mutation has written the column', async () => {
     await store.client.command({ query: `SYSTEM START MERGES ${EVENTS_TABLE}` });
@@ -137,5 +137,5 @@ describe(`funnels over events stored before the user_key column (QUERY_SEED=${SE
     while ((await pendingMutations()) > 0) await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await userKeyParts()).toBeGreaterThan(0);
     expect(await disagreements(store.runner, scenarios)).toEqual([]);
-  }, 60_000);
+  }, 180_000);
 });
