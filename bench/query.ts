@@ -13,9 +13,21 @@
  * runs; ratio = ours / hand-written; merged ratio = ours on a copy of the project with 10% of its
  * users merged / ours on the project without merges, run alternately), then the same ratios in CPU
  * time (`*_cpu_ratio`, and `funnel_cpu_ms`): chDB runs in this process, whose CPU time is the
- * queries', and it varies far less than wall time when other work shares the cores.
+ * queries', and it varies far less than wall time when other work shares the cores. The funnel's and
+ * insights' hand-written queries group by the stored `user_key`, as ours do; `*_ratio_vs_distinct_id`
+ * are the ratios to the same queries grouping by `distinct_id` (the baseline before that column).
  */
-import { ClickHouseClient, ClickHouseDdl, ClickHouseMigrator, createClickHouseClient, EVENTS_TABLE, IDENTITY_MAP_TABLE } from '@analytics/clickhouse';
+import {
+  ClickHouseClient,
+  ClickHouseDdl,
+  ClickHouseMigrator,
+  createClickHouseClient,
+  EVENTS_TABLE,
+  IDENTITY_LOOKUP_TABLE,
+  IDENTITY_MAP_TABLE,
+  identityKeySql,
+  USER_KEY_COLUMN,
+} from '@analytics/clickhouse';
 import { deepStrictEqual } from 'node:assert';
 import { isDeepStrictEqual } from 'node:util';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -78,6 +90,10 @@ const COPY = `INSERT INTO ${EVENTS_TABLE} SELECT {merged:UInt32}, event, time, d
 const MERGE = `INSERT INTO ${IDENTITY_MAP_TABLE}
   SELECT {merged:UInt32}, concat('user-', toString(number * 10 + arrayJoin([0, 1]) AS side)), concat('user-', toString(number * 10 + 1)), -1, 0, 1
   FROM numbers(intDiv({users:UInt64}, 10))`;
+/** Their identity_lookup rows, as the identity writer writes them beside identity_map (docs/identity.md). */
+const LOOKUP = `INSERT INTO ${IDENTITY_LOOKUP_TABLE}
+  SELECT project_id, toUInt64(${identityKeySql('project_id', 'distinct_id')} AS own), bitXor(own, ${identityKeySql('project_id', 'person_id')})
+  FROM ${IDENTITY_MAP_TABLE} FINAL WHERE project_id = {merged:UInt32} AND person_id != distinct_id`;
 
 const funnel: FunnelSpec = {
   steps: [{ event: 'Viewed page' }, { event: 'Signed up' }, { event: 'Purchased' }],
@@ -113,9 +129,12 @@ const retention: RetentionSpec = {
 
 /**
  * What an analyst would write by hand for this funnel: no same-instant groups, no segments, three
- * fixed steps; events packed as (time << 2 | step), the same trick the engine uses.
+ * fixed steps; events packed as (time << 2 | step), the same trick the engine uses. `user`: the
+ * column telling users apart. The table stores each event's 128-bit person key (USER_KEY_COLUMN),
+ * which a competent engineer would group by as ours does; grouping by `distinct_id` is the
+ * baseline of the runs before that column existed, still timed for comparison.
  */
-const HAND_FUNNEL = `
+const handFunnelSql = (user: string) => `
 SELECT bucket, counts, arrayMap(x -> toString(x), prev) AS previous_ms, arrayMap(x -> toString(x), fromStart) AS start_ms
 FROM (
   SELECT b.1 AS bucket, sumForEach(arrayResize(CAST([], 'Array(UInt64)'), b.2, toUInt64(1))) AS counts,
@@ -137,14 +156,14 @@ FROM (
     FROM ${EVENTS_TABLE} FINAL
     WHERE project_id = {project:UInt32} AND event IN ('Viewed page', 'Signed up', 'Purchased')
       AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({toEndMs:Int64} + {windowMs:Int64}, 'UTC')
-    GROUP BY distinct_id
+    GROUP BY ${user}
   )
   ARRAY JOIN best AS b
   GROUP BY bucket
 )`;
 
-const HAND_INSIGHTS = `
-SELECT intDiv(toUnixTimestamp64Milli(time), 86400000) * 86400000 AS key, countIf(event = 'Viewed page') AS views, uniqExactIf(distinct_id, event = 'Purchased') AS buyers
+const handInsightsSql = (user: string) => `
+SELECT intDiv(toUnixTimestamp64Milli(time), 86400000) * 86400000 AS key, countIf(event = 'Viewed page') AS views, uniqExactIf(${user}, event = 'Purchased') AS buyers
 FROM ${EVENTS_TABLE} FINAL
 WHERE project_id = {project:UInt32} AND event IN ('Viewed page', 'Purchased')
   AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC')
@@ -236,6 +255,9 @@ async function generate(client: ClickHouseClient): Promise<void> {
     { merged: MERGED_PROJECT },
   );
   if (Number(held.events) === EVENTS && Number(held.users) === USERS) {
+    // Directories generated before the bench filled identity_lookup have it empty.
+    const [lookup] = await rows<{ n: number }>(client, `SELECT count() AS n FROM ${IDENTITY_LOOKUP_TABLE}`, {});
+    if (Number(lookup.n) === 0) await client.command({ query: LOOKUP, query_params: { merged: MERGED_PROJECT } });
     process.stdout.write(`reusing ${held.events} events of ${held.users} users\n`);
     return;
   }
@@ -243,6 +265,7 @@ async function generate(client: ClickHouseClient): Promise<void> {
   await client.command({ query: GENERATE, query_params: { project: PROJECT, users: USERS, events: EVENTS }, clickhouse_settings: { max_insert_block_size: '1048576' } });
   await client.command({ query: COPY, query_params: { project: PROJECT, merged: MERGED_PROJECT }, clickhouse_settings: { max_insert_block_size: '1048576' } });
   await client.command({ query: MERGE, query_params: { merged: MERGED_PROJECT, users: USERS } });
+  await client.command({ query: LOOKUP, query_params: { merged: MERGED_PROJECT } });
   // A merged table, as a live one is between background merges: FINAL then has nothing left to collapse.
   await client.command({ query: `OPTIMIZE TABLE ${EVENTS_TABLE} FINAL` });
   const [stats] = await rows<{ events: number; users: number }>(client, `SELECT count() AS events, uniqExact(distinct_id) AS users FROM ${EVENTS_TABLE} WHERE project_id = {project:UInt32}`, { project: PROJECT });
@@ -258,8 +281,8 @@ async function main(): Promise<void> {
     const runner = new QueryRunner(client, loadQuerySettings({ QUERY_MAX_EXECUTION_SECONDS: '600' }));
 
     const funnels = new FunnelsRepository(runner);
-    const handFunnel = async (): Promise<FunnelResult> => {
-      const handRows = await rows<{ bucket: number; counts: number[]; previous_ms: string[]; start_ms: string[] }>(client, HAND_FUNNEL, rangeParams);
+    const handFunnel = (user: string) => async (): Promise<FunnelResult> => {
+      const handRows = await rows<{ bucket: number; counts: number[]; previous_ms: string[]; start_ms: string[] }>(client, handFunnelSql(user), rangeParams);
       const cells = handRows.map((row) => ({
         bucket: Number(row.bucket),
         segment: '',
@@ -269,18 +292,22 @@ async function main(): Promise<void> {
       }));
       return funnelResult(funnel, { cells });
     };
-    const funnelFigures = await againstHand('funnel', async () => funnelResult(funnel, await funnels.tally(PROJECT, funnel)), handFunnel);
+    const ourFunnel = async () => funnelResult(funnel, await funnels.tally(PROJECT, funnel));
+    const funnelFigures = await againstHand('funnel', ourFunnel, handFunnel(USER_KEY_COLUMN));
+    const funnelByIdFigures = await againstHand('funnel (hand-written by distinct_id)', ourFunnel, handFunnel('distinct_id'));
 
     const insightsRepository = new InsightsRepository(runner);
-    const handInsights = async () => {
-      const handRows = await rows<{ key: number; views: number; buyers: number }>(client, HAND_INSIGHTS, rangeParams);
+    const handInsights = (user: string) => async () => {
+      const handRows = await rows<{ key: number; views: number; buyers: number }>(client, handInsightsSql(user), rangeParams);
       const cells = handRows.flatMap((row) => [
         { metric: 0, key: Number(row.key), segment: '$overall', value: Number(row.views) },
         { metric: 1, key: Number(row.key), segment: '$overall', value: Number(row.buyers) },
       ]);
       return insightsResult(insights, { cells }, NOW);
     };
-    const insightsFigures = await againstHand('insights', async () => insightsResult(insights, await insightsRepository.tally(PROJECT, insights), NOW), handInsights);
+    const ourInsights = async () => insightsResult(insights, await insightsRepository.tally(PROJECT, insights), NOW);
+    const insightsFigures = await againstHand('insights', ourInsights, handInsights(USER_KEY_COLUMN));
+    const insightsByIdFigures = await againstHand('insights (hand-written by distinct_id)', ourInsights, handInsights('distinct_id'));
 
     const retentionRepository = new RetentionRepository(runner);
     const handRetention = async (): Promise<RetentionResult> => {
@@ -315,6 +342,10 @@ async function main(): Promise<void> {
         funnel_cpu_ratio: funnelFigures.cpu_ratio,
         insights_cpu_ratio: insightsFigures.cpu_ratio,
         retention_cpu_ratio: retentionFigures.cpu_ratio,
+        funnel_ratio_vs_distinct_id: funnelByIdFigures.ratio,
+        funnel_cpu_ratio_vs_distinct_id: funnelByIdFigures.cpu_ratio,
+        insights_ratio_vs_distinct_id: insightsByIdFigures.ratio,
+        insights_cpu_ratio_vs_distinct_id: insightsByIdFigures.cpu_ratio,
         merged_funnel_cpu_ratio: mergedFunnel.cpu_ratio,
         merged_insights_cpu_ratio: mergedInsights.cpu_ratio,
       })}\n`,

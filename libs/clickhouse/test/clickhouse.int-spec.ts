@@ -1,4 +1,4 @@
-import { ClickHouseDdl, ClickHouseMigrator, EVENTS_TABLE } from '@analytics/clickhouse';
+import { CLICKHOUSE_MIGRATIONS, ClickHouseDdl, ClickHouseMigrator, EVENTS_TABLE, insertFormatted, USER_KEY_COLUMN } from '@analytics/clickhouse';
 import { useTestClickHouseClient } from '@analytics/testing';
 
 describe('ClickHouse (real engine)', () => {
@@ -53,5 +53,30 @@ describe('ClickHouse (real engine)', () => {
     // …and a call still gets what it asks for.
     const limited = await clickhouse.client.query({ query: "SELECT toString(getSetting('max_execution_time')) AS v", format: 'JSONEachRow', clickhouse_settings: { max_execution_time: 9 } });
     expect(await limited.json()).toEqual([{ v: '9' }]);
+  });
+});
+
+describe('ClickHouse migration 5: the events\' user_key on a table that already holds rows', () => {
+  const clickhouse = useTestClickHouseClient();
+  const rows = async <T>(query: string) => (await clickhouse.client.query({ query, format: 'JSONEachRow' })).json<T>();
+  const event = (distinctId: string) => ({ project_id: 7, event: 'e', time: '2026-01-01 00:00:00', distinct_id: distinctId, insert_id: distinctId, properties: '{}', processed_at: '2026-01-01 00:00:00' });
+  // The key written independently of identityKeySql: SipHash128 keyed by (project, 0).
+  const keyOf = (project: number, id: string) => `toString(reinterpretAsUInt128(sipHash128Keyed((toUInt64(${project}), toUInt64(0)), '${id}')))`;
+
+  it('adds it, computes it for old rows and new inserts alike, and leaves it out of SELECT *', async () => {
+    const migrator = new ClickHouseMigrator(clickhouse.client, new ClickHouseDdl());
+    await migrator.migrate(CLICKHOUSE_MIGRATIONS.filter((migration) => migration.version < 5));
+    await clickhouse.client.insert({ table: EVENTS_TABLE, values: [event('before')], format: 'JSONEachRow' });
+    expect((await migrator.migrate()).applied).toEqual(['5_events_user_key']);
+    // Both insert paths the writers use name no column list: the engine fills it.
+    await insertFormatted(clickhouse.client, { table: EVENTS_TABLE, format: 'JSONEachRow', rows: `${JSON.stringify(event('after'))}\n` });
+    expect(await rows(`SELECT default_kind FROM system.columns WHERE database = currentDatabase() AND table = '${EVENTS_TABLE}' AND name = '${USER_KEY_COLUMN}'`)).toEqual([{ default_kind: 'MATERIALIZED' }]);
+    const [expected] = await rows<{ after: string; before: string }>(`SELECT ${keyOf(7, 'after')} AS after, ${keyOf(7, 'before')} AS before`);
+    expect(await rows(`SELECT distinct_id, toString(${USER_KEY_COLUMN}) AS key FROM ${EVENTS_TABLE} ORDER BY distinct_id`)).toEqual([
+      { distinct_id: 'after', key: expected.after },
+      { distinct_id: 'before', key: expected.before },
+    ]);
+    const [all] = await rows<Record<string, unknown>>(`SELECT * FROM ${EVENTS_TABLE} LIMIT 1`);
+    expect(Object.keys(all)).toEqual(['project_id', 'event', 'time', 'distinct_id', 'insert_id', 'properties', 'processed_at']);
   });
 });

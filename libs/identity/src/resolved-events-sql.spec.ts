@@ -1,16 +1,16 @@
-import { IDENTITY_LOOKUP_TABLE, IDENTITY_MAP_TABLE } from '@analytics/clickhouse';
+import { IDENTITY_LOOKUP_TABLE, IDENTITY_MAP_TABLE, USER_KEY_COLUMN } from '@analytics/clickhouse';
 import { userEventsSql } from './resolved-events-sql';
 
 describe('userEventsSql', () => {
-  it('reads events as stored when the project has no merged id', () => {
+  it('reads events as stored, and their stored person key, when the project has no merged id', () => {
     const { events, user } = userEventsSql('project', false, true);
-    expect(user).toBe('distinct_id');
+    expect(user).toBe(USER_KEY_COLUMN);
     expect(events).not.toContain(IDENTITY_MAP_TABLE);
     expect(events).not.toContain(IDENTITY_LOOKUP_TABLE);
   });
 
   it('resolves through the lookup on one server and through the join on a cluster', () => {
-    expect(userEventsSql('project', true, true)).toMatchObject({ user: 'user_key', events: expect.stringContaining(IDENTITY_LOOKUP_TABLE) });
+    expect(userEventsSql('project', true, true)).toMatchObject({ user: 'person_key', events: expect.stringContaining(IDENTITY_LOOKUP_TABLE) });
     expect(userEventsSql('project', true, false)).toMatchObject({ user: 'distinct_id', events: expect.stringContaining(IDENTITY_MAP_TABLE) });
   });
 
@@ -18,6 +18,6 @@ describe('userEventsSql', () => {
     const join = userEventsSql('project', true, true, ['1', "distinct_id = {w0:String}"]);
     expect(join).toMatchObject({ user: 'distinct_id', events: expect.stringContaining(IDENTITY_MAP_TABLE) });
     // A property whose name merely contains the word is bound, not written into the SQL.
-    expect(userEventsSql('project', true, true, ["JSONExtractString(properties, {w0:String})"]).user).toBe('user_key');
+    expect(userEventsSql('project', true, true, ["JSONExtractString(properties, {w0:String})"]).user).toBe('person_key');
   });
 });

@@ -1,4 +1,4 @@
-import { EVENTS_TABLE, IDENTITY_LOOKUP_TABLE, IDENTITY_MAP_TABLE, identityKeySql } from '@analytics/clickhouse';
+import { EVENTS_TABLE, IDENTITY_LOOKUP_TABLE, IDENTITY_MAP_TABLE, USER_KEY_COLUMN } from '@analytics/clickhouse';
 
 /**
  * The project's events with `distinct_id` resolved to the canonical id of its cluster, to read
@@ -22,35 +22,33 @@ export function resolvedEventsSql(projectParam = 'project', resolve = true): str
 }
 
 /**
- * For unique counts without a cluster: the project's events with `user_key`, the 128-bit key of the
- * canonical id of the event's cluster, looked up (`joinGet`, no hash table built per query) in
- * `identity_lookup`. Counting `user_key` is as exact as counting the resolved id itself
+ * For unique counts and funnels without a cluster: the project's events with `person_key`, the
+ * 128-bit key of the canonical id of the event's cluster: the event's stored `user_key` (its own
+ * id's key) XOR the `delta` looked up (`joinGet`, no hash table built per query) in
+ * `identity_lookup`. Counting `person_key` is as exact as counting the resolved id itself
  * (`uniqExact` keys strings by a 128-bit SipHash too) and builds no string. The table is found by
  * the low 64 bits of the id's key and holds `key XOR canonical key`: an id whose low bits collide
  * with a merged id's gets a key no other id has, so it still counts once, as itself.
  */
 export function resolvedUserKeysSql(projectParam = 'project'): string {
-  const project = `{${projectParam}:UInt32}`;
-  // Keyed by the bound project rather than the column (equal here): a constant SipHash key is
-  // cheaper per row (the bench's funnel: ~3% of its CPU).
   return `(SELECT project_id, event, time, properties, insert_id, processed_at, distinct_id,
-      bitXor(${identityKeySql(project, 'distinct_id')} AS own_key, joinGet('${IDENTITY_LOOKUP_TABLE}', 'delta', toUInt64(own_key))) AS user_key
+      bitXor(${USER_KEY_COLUMN}, joinGet('${IDENTITY_LOOKUP_TABLE}', 'delta', toUInt64(${USER_KEY_COLUMN}))) AS person_key
     FROM ${EVENTS_TABLE} FINAL
-    WHERE project_id = ${project})`;
+    WHERE project_id = {${projectParam}:UInt32})`;
 }
 
 /**
  * What a report reads to tell users apart without needing their ids as text (a unique count, a
  * funnel's per-user paths): the events and the column naming each event's person. Without a merged
- * id (`resolve` false), the events as stored and `distinct_id`; with one, on a single server
- * (`lookup`) `user_key` through identity_lookup, on a cluster the resolved `distinct_id` of the join.
+ * id (`resolve` false), the events as stored and their stored `user_key`; with one, on a single server
+ * (`lookup`) `person_key` through identity_lookup, on a cluster the resolved `distinct_id` of the join.
  * `expressions`: the report's filters and segments over those events. The lookup leaves
  * `distinct_id` as sent, so an expression that reads it takes the join, where it is the canonical id.
  */
 export function userEventsSql(projectParam: string, resolve: boolean, lookup: boolean, expressions: string[] = []): { events: string; user: string } {
-  if (!resolve) return { events: resolvedEventsSql(projectParam, false), user: 'distinct_id' };
+  if (!resolve) return { events: resolvedEventsSql(projectParam, false), user: USER_KEY_COLUMN };
   const readsId = expressions.some((sql) => /\bdistinct_id\b/.test(sql));
-  return lookup && !readsId ? { events: resolvedUserKeysSql(projectParam), user: 'user_key' } : { events: resolvedEventsSql(projectParam), user: 'distinct_id' };
+  return lookup && !readsId ? { events: resolvedUserKeysSql(projectParam), user: 'person_key' } : { events: resolvedEventsSql(projectParam), user: 'distinct_id' };
 }
 
 /**

@@ -88,7 +88,7 @@ describe('identity writer on ClickHouse', () => {
 
   /** The stored ids grouped as one person each, by the key unique counts count (identity_lookup) and by the join. */
   async function persons(projectId: number): Promise<{ byLookup: string[][]; byJoin: string[][] }> {
-    const result = await client.query({ query: `SELECT distinct_id, toString(user_key) AS user_key FROM ${resolvedUserKeysSql()}`, query_params: { project: projectId }, format: 'JSONEachRow' });
+    const result = await client.query({ query: `SELECT distinct_id, toString(person_key) AS user_key FROM ${resolvedUserKeysSql()}`, query_params: { project: projectId }, format: 'JSONEachRow' });
     const group = (pairs: [string, string][]) => {
       const groups = new Map<string, string[]>();
       for (const [id, person] of pairs) groups.set(person, [...(groups.get(person) ?? []), id]);

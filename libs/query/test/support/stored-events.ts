@@ -1,4 +1,4 @@
-import { ClickHouseClient, ClickHouseDdl, ClickHouseMigrator, createClickHouseClient, EVENTS_TABLE } from '@analytics/clickhouse';
+import { CLICKHOUSE_MIGRATIONS, ClickHouseClient, ClickHouseDdl, ClickHouseMigrator, createClickHouseClient, EVENTS_TABLE } from '@analytics/clickhouse';
 import { formatEpochSeconds } from '@analytics/events';
 import { JsonObject, toPropertiesJson } from '@analytics/expression';
 import { createTestClickHouse, TestResource } from '@analytics/testing';
@@ -44,10 +44,11 @@ export class EventsStore {
     readonly runner: QueryRunner,
   ) {}
 
-  static async create(): Promise<EventsStore> {
+  /** `migrations`: a prefix of them, for data stored before the later ones (`migrate` applies the rest). */
+  static async create(migrations = CLICKHOUSE_MIGRATIONS): Promise<EventsStore> {
     const resource = await createTestClickHouse();
     const client = createClickHouseClient(resource.url);
-    await new ClickHouseMigrator(client, new ClickHouseDdl()).migrate();
+    await new ClickHouseMigrator(client, new ClickHouseDdl()).migrate(migrations);
     return new EventsStore(resource, client, new QueryRunner(client, loadQuerySettings({})));
   }
 
@@ -56,6 +57,10 @@ export class EventsStore {
     for (const batch of batches) {
       if (batch.length) await this.client.insert({ table: EVENTS_TABLE, values: batch.map(([project, event]) => row(project, event)), format: 'JSONEachRow' });
     }
+  }
+
+  async migrate(): Promise<void> {
+    await new ClickHouseMigrator(this.client, new ClickHouseDdl()).migrate();
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,22 @@
+import { ClickHouseMigration } from '../clickhouse-migration';
+import { EVENTS_TABLE, identityKeySql, USER_KEY_COLUMN } from '../tables';
+
+/**
+ * Each event's 128-bit person key, `identityKeySql` of its distinct id, computed by the engine at
+ * insert (`MATERIALIZED`: no insert names it, `SELECT *` leaves it out), so funnels and unique
+ * counts group 16-byte integers instead of strings (docs/storage.md, "The person key"). On a
+ * cluster the Distributed table declares it too, with the same expression, so inserts through it
+ * work as before and reads find it. Parts written before compute it when read until the
+ * `MATERIALIZE COLUMN` mutation queued here has rewritten them: it runs in the background
+ * (`mutations_sync` 0, which chDB does not default to), so a large table does not hold up startup.
+ */
+export const eventsUserKey: ClickHouseMigration = {
+  version: 5,
+  name: 'events_user_key',
+  async up({ client, ddl }) {
+    const add = `ADD COLUMN IF NOT EXISTS ${USER_KEY_COLUMN} UInt128 MATERIALIZED ${identityKeySql('project_id', 'distinct_id')}`;
+    await client.command({ query: ddl.alterTable(EVENTS_TABLE, add) });
+    if (ddl.cluster) await client.command({ query: `ALTER TABLE ${EVENTS_TABLE}${ddl.onCluster} ${add}` });
+    await client.command({ query: ddl.alterTable(EVENTS_TABLE, `MATERIALIZE COLUMN ${USER_KEY_COLUMN}`), clickhouse_settings: { mutations_sync: '0' } });
+  },
+};
