@@ -59,11 +59,11 @@ export class ImportController {
       if (!request.records) throw new IngestError(400, 'no data: send the events in a `data` field');
       const verbose = flag(request.fields, 'verbose');
       // The SDK answer reports rejected events (`0`, the first reason with verbose=1); the valid ones are imported.
-      return this.ingest.importEvents(project, request.records, { strict: true, requireInsertId: false }).then((result) => sdkReply(sdkOutcome(result), { verbose, img: false }));
+      return this.ingest.importEvents(project, request.records, { strict: true, requireInsertId: false, consumeRecords: true }).then((result) => sdkReply(sdkOutcome(result), { verbose, img: false }));
     }
     const ndjson = (req.headers['content-type'] ?? '').includes('ndjson');
     const strict = query.get('strict') !== '0';
-    return this.ingest.importEvents(project, parseEventsJson(body.toString('utf8'), ndjson), { strict, requireInsertId: strict }).then(importReplies.outcome);
+    return this.ingest.importEvents(project, parseEventsJson(body.toString('utf8'), ndjson), { strict, requireInsertId: strict, consumeRecords: true }).then(importReplies.outcome);
   }
 
   /**
