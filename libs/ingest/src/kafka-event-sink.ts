@@ -33,20 +33,29 @@ export class KafkaEventSink extends EventSink implements OnApplicationBootstrap,
     await Promise.all([this.publisher.disconnect(), this.identities.disconnect()]);
   }
 
-  async publish(projectId: number, rows: EventRow[]): Promise<RefusedEvent[]> {
-    if (!rows.length) return [];
+  /** Not async: the rows are garbage once their messages are built, not held while the broker acknowledges. */
+  publish(projectId: number, rows: EventRow[]): Promise<RefusedEvent[]> {
+    if (!rows.length) return Promise.resolve([]);
+    return this.send(projectId, rows).then(
+      () => [],
+      (error: unknown) => {
+        const reason = error instanceof PublisherFullError ? `too many events wait for it on this gateway (${error.message}); retry shortly` : (error as Error).message;
+        throw new SinkUnavailableError(`event broker unavailable: ${reason}`);
+      },
+    );
+  }
+
+  private send(projectId: number, rows: EventRow[]): Promise<unknown> {
     try {
       const links = distinctLinks(rows.flatMap((row) => (row.link ? [row.link] : [])));
       const partitions = links.length ? this.identities.partitions() : 1;
-      await Promise.all([
+      return Promise.all([
         this.publisher.publish(this.toMessages(projectId, rows)),
         links.length && this.identities.publish(links.map((link) => ({ partition: linkPartition(projectId, partitions), key: String(projectId), value: encodeLink(link) }))),
       ]);
     } catch (error) {
-      const reason = error instanceof PublisherFullError ? `too many events wait for it on this gateway (${error.message}); retry shortly` : (error as Error).message;
-      throw new SinkUnavailableError(`event broker unavailable: ${reason}`);
+      return Promise.reject(error);
     }
-    return [];
   }
 
   private toMessages(projectId: number, rows: EventRow[]): PartitionedMessage[] {

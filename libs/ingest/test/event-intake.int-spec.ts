@@ -56,6 +56,11 @@ describe.each([{ kafka: false }, { kafka: true }])('event intake without HTTP (k
     expect(first.failed).toEqual([expect.objectContaining({ index: 2, insert_id: 'row-3' })]);
     // A re-run of the same source rows (deterministic $insert_id) is deduplicated downstream.
     expect((await intake.importEvents(project, records.slice(0, 2), { strict: true, requireInsertId: true })).imported).toBe(2);
+    // A caller that drops its parse (/import) lets the intake release each event once validated; others keep their arrays.
+    const parsed = records.slice(0, 2);
+    expect((await intake.importEvents(project, parsed, { strict: true, requireInsertId: true, consumeRecords: true })).imported).toBe(2);
+    expect(parsed).toEqual([undefined, undefined]);
+    expect(records[0]).toEqual(expect.objectContaining({ event: 'Order' }));
 
     const clickhouse = context.get(ClickHouseClient);
     await eventually(
