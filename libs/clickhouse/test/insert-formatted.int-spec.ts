@@ -39,8 +39,12 @@ describe('insertFormatted (real engine)', () => {
     expect(await stored()).toHaveLength(2);
 
     await insert(lines({ id: 3, body: 'c' }), { insert_deduplication_token: 'only-this-insert' });
-    const [setting] = await (await client.query({ query: "SELECT getSetting('insert_deduplication_token') AS token", format: 'JSONEachRow' })).json<{ token: string }>();
+    const [setting] = await (
+      await client.query({ query: "SELECT getSetting('insert_deduplication_token') AS token, getSetting('input_format_parallel_parsing') AS parallel", format: 'JSONEachRow' })
+    ).json<{ token: string; parallel: boolean | number }>();
     expect(setting.token).toBe('');
+    // The in-process insert parses on one thread (its own default); the session's queries keep ClickHouse's.
+    expect(Number(setting.parallel)).toBe(1);
   });
 
   it('refuses bad rows with the engine error in the client shape, and treats no rows as nothing to do', async () => {

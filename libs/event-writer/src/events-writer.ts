@@ -20,7 +20,7 @@ interface Waiting {
 
 /**
  * Rows of requests that wait together go in one insert up to this many UTF-16 units (at most three
- * bytes each, so about the Kafka writer's 16 MiB batch at worst); a larger request goes alone.
+ * bytes each, so 16 MiB at worst); a larger request goes alone.
  */
 const MAX_GROUP_UNITS = 16 * 1024 * 1024 / 3;
 

@@ -1,7 +1,7 @@
 import { AppConfig } from '@analytics/config';
 import { classifyInsertFailure, messagesOf } from '@analytics/event-writer';
 import { IdentityLink } from '@analytics/events';
-import { Attempter, BatchConsumer, BatchOutcome, BatchPart, BatchWorker, DeadLetter, Kafka } from '@analytics/kafka';
+import { Attempter, BatchConsumer, BatchOutcome, BatchPart, BatchWorker, DeadLetter, IDLE_FETCH_WAIT_MS, Kafka } from '@analytics/kafka';
 import { Injectable, Logger } from '@nestjs/common';
 import { IdentityMetrics } from './identity-metrics';
 import { decodeLink } from './identity-link-message';
@@ -29,7 +29,7 @@ export class IdentitiesConsumer extends BatchConsumer {
       group: 'identitiesWriter',
       topic: 'identities',
       partitions: settings.profilesPartitions,
-      fetch: { maxBytesPerPartition: 1024 * 1024, maxBytes: 16 * 1024 * 1024, maxWaitTimeInMs: 100 },
+      fetch: { maxBytesPerPartition: 1024 * 1024, maxBytes: 16 * 1024 * 1024, maxWaitTimeInMs: IDLE_FETCH_WAIT_MS },
       gather: { flushIntervalMs: config.writer.flushIntervalMs, maxRows: config.writer.maxBatchRows },
       classify: classifyInsertFailure,
       handle: (parts, attempt) => this.apply(parts, attempt),

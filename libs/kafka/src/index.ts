@@ -3,7 +3,7 @@ export { Attempt, Attempter, attemptWithRetries, backoffMs, ClassifyFailure, err
 export { BatchPart, BatchRecord, DeadLetter, nextOffset, RecordRef } from './batch-part';
 export { BatchGatherer, GatherOptions } from './batch-gatherer';
 export { BatchConsumer } from './batch-consumer';
-export { BatchOutcome, BatchWorker, BatchWorkerOptions } from './batch-worker';
+export { BatchOutcome, BatchWorker, BatchWorkerOptions, IDLE_FETCH_WAIT_MS } from './batch-worker';
 export { createKafka } from './create-kafka';
 export { deadLetterMessage } from './dead-letters';
 export { ACKS_ALL, createIdempotentProducer, IdempotentProducerOptions } from './idempotent-producer';

@@ -1,6 +1,6 @@
 import { AppConfig } from '@analytics/config';
 import { parseJson } from '@analytics/events';
-import { Attempter, BatchConsumer, BatchOutcome, BatchPart, BatchWorker, CONSUMER_GROUPS, DeadLetter, Kafka } from '@analytics/kafka';
+import { Attempter, BatchConsumer, BatchOutcome, BatchPart, BatchWorker, CONSUMER_GROUPS, DeadLetter, IDLE_FETCH_WAIT_MS, Kafka } from '@analytics/kafka';
 import { Injectable, Logger } from '@nestjs/common';
 import { ProfileMetrics } from './profile-metrics';
 import { decodeProfileUpdate } from './profile-update';
@@ -36,7 +36,7 @@ export class ProfilesConsumer extends BatchConsumer {
       group: 'profilesWriter',
       topic: 'profiles',
       partitions: settings.profilesPartitions,
-      fetch: { maxBytesPerPartition: 4 * 1024 * 1024, maxWaitTimeInMs: 50 },
+      fetch: { maxBytesPerPartition: 4 * 1024 * 1024, maxWaitTimeInMs: IDLE_FETCH_WAIT_MS },
       gather: { flushIntervalMs: FLUSH_INTERVAL_MS, maxRows: MAX_BATCH_UPDATES },
       classify: classifyWriteFailure,
       handle: (parts, attempt) => this.apply(parts, attempt),
