@@ -45,11 +45,17 @@ describe('ClickHouse (real engine)', () => {
     expect(await rows('SELECT count() AS c FROM events WHERE project_id = 8')).toEqual([{ c: 1 }]);
   });
 
-  it("keeps one call's settings to that call: a time limit or a dedup token never reaches the next", async () => {
+  it("keeps one call's settings to that call: a time limit, a dedup token or migration 5's asynchronous mutation never reaches the next", async () => {
     const setting = async (name: string) => (await rows<{ v: string }>(`SELECT toString(getSetting('${name}')) AS v`))[0].v;
     await clickhouse.client.query({ query: 'SELECT 1', clickhouse_settings: { max_execution_time: 7 } });
+    const mutationsSync = await setting('mutations_sync');
     await clickhouse.client.command({ query: 'SELECT 1', clickhouse_settings: { insert_deduplication_token: 'batch-1' } });
-    expect({ limit: await setting('max_execution_time'), token: await setting('insert_deduplication_token') }).toEqual({ limit: '0', token: '' });
+    await clickhouse.client.command({ query: 'SELECT 1', clickhouse_settings: { mutations_sync: mutationsSync === '0' ? '2' : '0' } });
+    expect({ limit: await setting('max_execution_time'), token: await setting('insert_deduplication_token'), mutationsSync: await setting('mutations_sync') }).toEqual({
+      limit: '0',
+      token: '',
+      mutationsSync,
+    });
     // …and a call still gets what it asks for.
     const limited = await clickhouse.client.query({ query: "SELECT toString(getSetting('max_execution_time')) AS v", format: 'JSONEachRow', clickhouse_settings: { max_execution_time: 9 } });
     expect(await limited.json()).toEqual([{ v: '9' }]);
