@@ -25,7 +25,7 @@ export const CHDB_CALL_DEFAULTS = {
   max_partitions_per_insert_block: '100',
   input_format_json_read_objects_as_strings: 1,
   lightweight_deletes_sync: '2',
-  // chDB's own default (a server's is 0): its mutations finish before the call returns unless one asks otherwise (migration 5).
+  // chDB's own default (a server's is 0): its mutations finish before the call returns unless a call asks otherwise.
   mutations_sync: '1',
 } as const;
 

@@ -45,7 +45,7 @@ describe('ClickHouse (real engine)', () => {
     expect(await rows('SELECT count() AS c FROM events WHERE project_id = 8')).toEqual([{ c: 1 }]);
   });
 
-  it("keeps one call's settings to that call: a time limit, a dedup token or migration 5's asynchronous mutation never reaches the next", async () => {
+  it("keeps one call's settings to that call: a time limit, a dedup token or an asynchronous mutation never reaches the next", async () => {
     const setting = async (name: string) => (await rows<{ v: string }>(`SELECT toString(getSetting('${name}')) AS v`))[0].v;
     await clickhouse.client.query({ query: 'SELECT 1', clickhouse_settings: { max_execution_time: 7 } });
     const mutationsSync = await setting('mutations_sync');

@@ -6,9 +6,10 @@ import { EVENTS_TABLE, identityKeySql, USER_KEY_COLUMN } from '../tables';
  * insert (`MATERIALIZED`: no insert names it, `SELECT *` leaves it out), so funnels and unique
  * counts group 16-byte integers instead of strings (docs/storage.md, "The person key"). On a
  * cluster the Distributed table declares it too, with the same expression, so inserts through it
- * work as before and reads find it. Parts written before compute it when read until the
- * `MATERIALIZE COLUMN` mutation queued here has rewritten them: it runs in the background
- * (`mutations_sync` 0, which chDB does not default to), so a large table does not hold up startup.
+ * work as before and reads find it. Parts written before compute it when read, until a merge
+ * rewrites them or an operator runs `MATERIALIZE COLUMN`: the migration queues no such mutation,
+ * since every later mutation (a compliance deletion, an import rollback) would wait behind a
+ * rewrite of the whole table.
  */
 export const eventsUserKey: ClickHouseMigration = {
   version: 5,
@@ -17,6 +18,5 @@ export const eventsUserKey: ClickHouseMigration = {
     const add = `ADD COLUMN IF NOT EXISTS ${USER_KEY_COLUMN} UInt128 MATERIALIZED ${identityKeySql('project_id', 'distinct_id')}`;
     await client.command({ query: ddl.alterTable(EVENTS_TABLE, add) });
     if (ddl.cluster) await client.command({ query: `ALTER TABLE ${EVENTS_TABLE}${ddl.onCluster} ${add}` });
-    await client.command({ query: ddl.alterTable(EVENTS_TABLE, `MATERIALIZE COLUMN ${USER_KEY_COLUMN}`), clickhouse_settings: { mutations_sync: '0' } });
   },
 };
