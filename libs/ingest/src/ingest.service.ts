@@ -191,12 +191,15 @@ export class IngestService {
   private persist(projectId: number, { rows, indexes }: Validated): Promise<FailedRecord[]> {
     // The refusals need only the insert ids: the rows are not kept past the sink's call.
     const insertIds = rows.map((row) => row.insertId);
-    return this.sink.publish(projectId, rows).then(
-      (refused) => refused.map(({ position, message }) => ({ index: indexes[position], insert_id: insertIds[position], field: 'event', message })),
-      (error: unknown) => {
-        if (error instanceof SinkUnavailableError) throw new IngestError(503, error.message, 1);
-        throw error;
-      },
-    );
+    // Through a promise, so that a sink throwing rather than rejecting is still a 503, not a 500.
+    return Promise.resolve()
+      .then(() => this.sink.publish(projectId, rows))
+      .then(
+        (refused) => refused.map(({ position, message }) => ({ index: indexes[position], insert_id: insertIds[position], field: 'event', message })),
+        (error: unknown) => {
+          if (error instanceof SinkUnavailableError) throw new IngestError(503, error.message, 1);
+          throw error;
+        },
+      );
   }
 }
