@@ -65,6 +65,8 @@ const HTTP_ONLY_SETTINGS = new Set([
 
 /** An INSERT whose rows follow in the body: the part chDB's raw insert can take as Buffer, zero-copy. */
 const DATA_INSERT = /^\s*INSERT\s+INTO\s+([A-Za-z0-9_.`"]+)\s*(?:\(([^)]*)\))?\s*(?:SETTINGS\s+[^]*?)?FORMAT\s+(\w+)\s*$/i;
+/** Binary input formats: the rows below are passed on as text, which would corrupt these, so they are refused. */
+const BINARY_FORMATS = /^(RowBinary|Native|Parquet|Arrow|ORC|Avro|Protobuf|CapnProto|MsgPack|BSONEachRow|Npy)/i;
 const RAW_INSERT_FORMATS = new Set(['JSONEachRow', 'JSONCompactEachRow', 'CSV', 'CSVWithNames', 'TSV', 'TabSeparated', 'TSVWithNames', 'TabSeparatedWithNames']);
 /** Statements that return rows, streamed chunk by chunk; everything else runs as one call. */
 const READS = /^\s*(?:\(\s*)*(SELECT|WITH|SHOW|DESCRIBE|DESC|EXISTS|EXPLAIN)\b/i;
@@ -227,6 +229,7 @@ export async function startClickHouseStandIn(options: { directory: string; port?
     let failed = true;
     try {
       const insert = urlQuery ? DATA_INSERT.exec(urlQuery) : null;
+      if (insert && BINARY_FORMATS.test(insert[3])) throw new EngineError(`Code: 48. DB::Exception: the stand-in takes INSERT rows in text formats only, not ${insert[3]}. (NOT_IMPLEMENTED)`, 48);
       if (insert && RAW_INSERT_FORMATS.has(insert[3]) && !/\bSETTINGS\b/i.test(urlQuery)) {
         const rows = await readWhole(body, MAX_INSERT_BYTES);
         const setup = prelude(connection, new Map(), database);

@@ -1,6 +1,7 @@
 import { ClickHouseClient, ClickHouseDdl, ClickHouseMigrator, clickHouseErrorCode, createClickHouseClient, insertFormatted, streamQuery } from '@analytics/clickhouse';
 import { temporaryDirectory } from '@analytics/testing';
 import { ClickHouseError } from '@clickhouse/client';
+import { Readable } from 'node:stream';
 import { ClickHouseStandIn, startClickHouseStandIn } from '../../bench/support/clickhouse-server';
 
 /**
@@ -80,6 +81,9 @@ describe('ClickHouse server stand-in (bench)', () => {
     const badInsert = await insertFormatted(client, { table: 'events', format: 'JSONEachRow', rows: Buffer.from('{"project_id": "not a number"\n') }).catch((error: unknown) => error);
     expect(badInsert).toBeInstanceOf(ClickHouseError);
     expect(clickHouseErrorCode(badInsert)).toBeGreaterThan(0);
+    // Rows it would pass on as text are refused rather than corrupted.
+    const binaryInsert = await client.exec({ query: 'INSERT INTO events FORMAT RowBinary', values: Readable.from([Buffer.from([0, 1, 2])]) }).catch((error: unknown) => error);
+    expect(clickHouseErrorCode(binaryInsert)).toBe(48);
     // A setting chDB refuses fails that request only: the next ones are served.
     const badSetting = await client.query({ query: 'SELECT 1', clickhouse_settings: { no_such_setting: 1 } as never }).catch((error: unknown) => error);
     expect(clickHouseErrorCode(badSetting)).toBe(115);
