@@ -12,13 +12,6 @@ export interface FormattedInsert {
 }
 
 /**
- * The in-process engine shares the app's cores: parsing an insert on one thread costs about 0.6 µs
- * less CPU per row than splitting it across parser threads (docs/benchmarks.md, "Issue 21 — writer
- * insert settings"). Statement-only (the raw insert's SETTINGS clause); a server keeps its defaults.
- */
-const CHDB_INSERT_DEFAULTS = { input_format_parallel_parsing: 0 } as const;
-
-/**
  * Inserts ready-made rows. On chDB the bytes go to the engine's parser as they are (its raw insert):
  * the client's `exec` with values decodes them into a string and builds one SQL text, which cost
  * 3× the CPU per row (docs/benchmarks.md, "Issue 21 — writer"). Errors keep the client's shape
@@ -29,7 +22,7 @@ export async function insertFormatted(client: ClickHouseClient, { table, format,
   const chdb = chdbHandleOf(client);
   if (chdb) {
     try {
-      await chdb.rawInsert({ table, format, values: rows, settings: { ...CHDB_INSERT_DEFAULTS, ...(settings as Record<string, string | number | boolean>) } });
+      await chdb.rawInsert({ table, format, values: rows, settings: settings as Record<string, string | number | boolean> });
     } catch (error) {
       const mapped = parseError((error as Error).message ?? String(error));
       if (mapped !== error) mapped.cause = error;
