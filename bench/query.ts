@@ -23,9 +23,9 @@ import {
   ClickHouseMigrator,
   createClickHouseClient,
   EVENTS_TABLE,
+  fillIdentityLookupSql,
   IDENTITY_LOOKUP_TABLE,
   IDENTITY_MAP_TABLE,
-  identityKeySql,
   USER_KEY_COLUMN,
 } from '@analytics/clickhouse';
 import { deepStrictEqual } from 'node:assert';
@@ -91,9 +91,7 @@ const MERGE = `INSERT INTO ${IDENTITY_MAP_TABLE}
   SELECT {merged:UInt32}, concat('user-', toString(number * 10 + arrayJoin([0, 1]) AS side)), concat('user-', toString(number * 10 + 1)), -1, 0, 1
   FROM numbers(intDiv({users:UInt64}, 10))`;
 /** Their identity_lookup rows, as the identity writer writes them beside identity_map (docs/identity.md). */
-const LOOKUP = `INSERT INTO ${IDENTITY_LOOKUP_TABLE}
-  SELECT project_id, toUInt64(${identityKeySql('project_id', 'distinct_id')} AS own), bitXor(own, ${identityKeySql('project_id', 'person_id')})
-  FROM ${IDENTITY_MAP_TABLE} FINAL WHERE project_id = {merged:UInt32} AND person_id != distinct_id`;
+const LOOKUP = fillIdentityLookupSql('project_id = {merged:UInt32}');
 
 const funnel: FunnelSpec = {
   steps: [{ event: 'Viewed page' }, { event: 'Signed up' }, { event: 'Purchased' }],

@@ -6,7 +6,7 @@ export { ClickHouseModule } from './clickhouse.module';
 export { parseClickHouseUrl, ClickHouseTarget } from './clickhouse-url';
 export { createClickHouseClient } from './create-clickhouse-client';
 export { CLICKHOUSE_MIGRATIONS } from './migrations';
-export { EVENTS_TABLE, IDENTITY_LOOKUP_TABLE, IDENTITY_MAP_TABLE, identityKeySql, MIGRATIONS_TABLE, PROFILES_TABLE, USER_KEY_COLUMN } from './tables';
+export { EVENTS_TABLE, fillIdentityLookupSql, IDENTITY_LOOKUP_TABLE, IDENTITY_MAP_TABLE, identityKeySql, MIGRATIONS_TABLE, PROFILES_TABLE, USER_KEY_COLUMN } from './tables';
 export { CLICKHOUSE_TIMEOUT_EXCEEDED, clickHouseErrorCode } from './clickhouse-error';
 export { ResultChunk, streamQuery, StreamQueryParams } from './stream-query';
 export { InsertFormat } from './chdb-handles';

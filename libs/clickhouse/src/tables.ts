@@ -17,3 +17,12 @@ export const IDENTITY_LOOKUP_TABLE = 'identity_lookup';
  */
 export const identityKeySql = (project: string, distinctId: string): string =>
   `reinterpretAsUInt128(sipHash128Keyed((toUInt64(${project}), toUInt64(0)), ${distinctId}))`;
+
+/**
+ * identity_lookup's rows for identity_map's merged ids matching `where` (the whole table: '1'), as
+ * the identity writer writes them: the low 64 bits of each id's key, and that key XOR its canonical id's.
+ */
+export const fillIdentityLookupSql = (where: string): string =>
+  `INSERT INTO ${IDENTITY_LOOKUP_TABLE}
+        SELECT project_id, toUInt64(${identityKeySql('project_id', 'distinct_id')} AS own), bitXor(own, ${identityKeySql('project_id', 'person_id')})
+        FROM ${IDENTITY_MAP_TABLE} FINAL WHERE ${where} AND person_id != distinct_id`;

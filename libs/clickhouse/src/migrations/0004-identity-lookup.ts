@@ -1,5 +1,5 @@
 import { ddlMigration } from '../clickhouse-migration';
-import { IDENTITY_LOOKUP_TABLE, IDENTITY_MAP_TABLE, identityKeySql } from '../tables';
+import { fillIdentityLookupSql, IDENTITY_LOOKUP_TABLE } from '../tables';
 
 /**
  * The unique counts' copy of identity_map's merged ids (docs/identity.md, "Readers"): a Join-engine
@@ -16,8 +16,6 @@ export const identityLookup = ddlMigration(4, 'identity_lookup', (ddl) =>
     : [
         `CREATE TABLE IF NOT EXISTS ${IDENTITY_LOOKUP_TABLE} (project_id UInt32, key UInt64, delta UInt128)
         ENGINE = Join(ANY, LEFT, key) SETTINGS join_any_take_last_row = 1`,
-        `INSERT INTO ${IDENTITY_LOOKUP_TABLE}
-        SELECT project_id, toUInt64(${identityKeySql('project_id', 'distinct_id')} AS own), bitXor(own, ${identityKeySql('project_id', 'person_id')})
-        FROM ${IDENTITY_MAP_TABLE} FINAL WHERE person_id != distinct_id`,
+        fillIdentityLookupSql('1'),
       ],
 );
