@@ -5,4 +5,4 @@ export { IdentityMetrics } from './identity-metrics';
 export { IdentityModule } from './identity.module';
 export { IdentityRepository } from './identity.repository';
 export { IdentityWriter, RefusedLink } from './identity-writer.service';
-export { mergedIdExistsSql, resolvedEventsSql, resolvedUserKeysSql, userEventsSql } from './resolved-events-sql';
+export { mergedIdExistsSql, resolvedEventsSql, userEventsSql } from './resolved-events-sql';
