@@ -1,0 +1,131 @@
+import { ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import { createGzip } from 'node:zlib';
+
+/**
+ * The stand-in's side of ClickHouse's HTTP interface: which URL parameters are settings, the
+ * statements it tells apart, errors as ClickHouse's HTTP handler writes them, the
+ * X-ClickHouse-Summary header, and reading and writing bodies.
+ */
+
+/** URL parameters of the HTTP interface that are not settings (ClickHouse's HTTPHandler reads them itself). */
+export const NOT_SETTINGS = new Set([
+  'query',
+  'database',
+  'default_format',
+  'query_id',
+  'session_id',
+  'session_timeout',
+  'session_check',
+  'user',
+  'password',
+  'quota_key',
+  'role',
+  'compress',
+  'decompress',
+  'buffer_size',
+  'stacktrace',
+  'client_protocol_version',
+  'close_session',
+]);
+
+/** Settings only ClickHouse's HTTP layer knows; chDB rejects them as unknown. enable_http_compression is honoured here. */
+export const HTTP_ONLY_SETTINGS = new Set([
+  'wait_end_of_query',
+  'send_progress_in_http_headers',
+  'http_response_buffer_size',
+  'http_headers_progress_interval_ms',
+  'http_send_progress_interval_ms',
+  'enable_http_compression',
+  'http_zlib_compression_level',
+  'http_response_compression_method',
+  'http_native_compression_disable_checksumming_on_decompress',
+  'http_wait_end_of_query',
+]);
+
+/** An INSERT whose rows follow in the body: the part chDB's raw insert can take as Buffer, zero-copy. */
+export const DATA_INSERT = /^\s*INSERT\s+INTO\s+([A-Za-z0-9_.`"]+)\s*(?:\(([^)]*)\))?\s*(?:SETTINGS\s+[^]*?)?FORMAT\s+(\w+)\s*$/i;
+/** Binary input formats: the rows below are passed on as text, which would corrupt these, so they are refused. */
+export const BINARY_FORMATS = /^(RowBinary|Native|Parquet|Arrow|ORC|Avro|Protobuf|CapnProto|MsgPack|BSONEachRow|Npy)/i;
+export const RAW_INSERT_FORMATS = new Set(['JSONEachRow', 'JSONCompactEachRow', 'CSV', 'CSVWithNames', 'TSV', 'TabSeparated', 'TSVWithNames', 'TabSeparatedWithNames']);
+/** Statements that return rows, streamed chunk by chunk; everything else runs as one call. */
+export const READS = /^\s*(?:\(\s*)*(SELECT|WITH|SHOW|DESCRIBE|DESC|EXISTS|EXPLAIN)\b/i;
+export const EXPLICIT_FORMAT = /\bFORMAT\s+(\w+)\s*;?\s*$/i;
+export const SETTING_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Bodies of a data INSERT are held whole (one INSERT, one block: dedup tokens keep their meaning); more than this is refused. */
+export const MAX_INSERT_BYTES = Number(process.env.CLICKHOUSE_STANDIN_MAX_INSERT_MB ?? 1024) * 2 ** 20;
+
+/** A ClickHouse exception as the server's HTTP handler writes it. */
+export class EngineError extends Error {
+  constructor(
+    message: string,
+    readonly code: number,
+  ) {
+    super(message);
+  }
+
+  static from(error: unknown): EngineError {
+    if (error instanceof EngineError) return error;
+    const message = error instanceof Error ? error.message : String(error);
+    const code = Number(/Code: (\d+)\./.exec(message)?.[1] ?? 1001);
+    return new EngineError(/Code: \d+\./.test(message) ? message : `Code: ${code}. DB::Exception: ${message}. (STD_EXCEPTION)`, code);
+  }
+}
+
+interface Summary {
+  read_rows: string;
+  read_bytes: string;
+  written_rows: string;
+  written_bytes: string;
+  total_rows_to_read: string;
+  result_rows: string;
+  result_bytes: string;
+  elapsed_ns: string;
+}
+
+export const summary = (values: Partial<Record<keyof Summary, number>>): Summary => ({
+  read_rows: String(values.read_rows ?? 0),
+  read_bytes: String(values.read_bytes ?? 0),
+  written_rows: String(values.written_rows ?? 0),
+  written_bytes: String(values.written_bytes ?? 0),
+  total_rows_to_read: String(values.total_rows_to_read ?? 0),
+  result_rows: String(values.result_rows ?? 0),
+  result_bytes: String(values.result_bytes ?? 0),
+  elapsed_ns: String(Math.round((values.elapsed_ns ?? 0) * 1)),
+});
+
+export async function readWhole(body: Readable, limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of body) {
+    length += (chunk as Buffer).length;
+    if (length > limit) throw new EngineError(`Code: 1001. DB::Exception: The stand-in holds at most ${limit} bytes of a request body. (STD_EXCEPTION)`, 1001);
+    chunks.push(chunk as Buffer);
+  }
+  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, length);
+}
+
+/** Until `out` takes more, or the response is gone. */
+export function drained(out: NodeJS.WritableStream, response: ServerResponse): Promise<void> {
+  return new Promise((next) => {
+    const done = () => {
+      out.removeListener('drain', done);
+      response.removeListener('close', done);
+      next();
+    };
+    out.once('drain', done);
+    response.once('close', done);
+  });
+}
+
+export async function send(response: ServerResponse, gzip: boolean, chunks: Buffer[]): Promise<void> {
+  response.statusCode = 200;
+  if (!gzip) {
+    response.end(Buffer.concat(chunks));
+    return;
+  }
+  response.setHeader('Content-Encoding', 'gzip');
+  const zip = createGzip();
+  zip.pipe(response);
+  await new Promise<void>((finished) => zip.end(Buffer.concat(chunks), finished));
+}
