@@ -13,6 +13,7 @@ import {
   DATA_INSERT,
   EngineError,
   EXPLICIT_FORMAT,
+  HTTP_MAX_URI_SIZE,
   HTTP_ONLY_SETTINGS,
   MAX_INSERT_BYTES,
   NOT_SETTINGS,
@@ -144,7 +145,9 @@ export async function startClickHouseStandIn(options: { directory: string; port?
     }
   }
 
-  const server: Server = createServer((request, response) => {
+  // The client sends bound parameters in the URL: a server takes URLs up to http_max_uri_size (1 MiB),
+  // where Node's default (16 KiB of headers) answered a long id list with an empty 431.
+  const server: Server = createServer({ maxHeaderSize: HTTP_MAX_URI_SIZE }, (request, response) => {
     handle(request, response).catch((error: unknown) => {
       served.error++;
       const failure = EngineError.from(error);

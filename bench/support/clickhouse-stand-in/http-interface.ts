@@ -54,6 +54,8 @@ export const EXPLICIT_FORMAT = /\bFORMAT\s+(\w+)\s*;?\s*$/i;
 export const SETTING_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Bodies of a data INSERT are held whole (one INSERT, one block: dedup tokens keep their meaning); more than this is refused. */
 export const MAX_INSERT_BYTES = Number(process.env.CLICKHOUSE_STANDIN_MAX_INSERT_MB ?? 1024) * 2 ** 20;
+/** ClickHouse's http_max_uri_size default: the longest request line (query and bound parameters) a server takes. */
+export const HTTP_MAX_URI_SIZE = 2 ** 20;
 
 /** A ClickHouse exception as the server's HTTP handler writes it. */
 export class EngineError extends Error {
