@@ -65,15 +65,35 @@ function openChdb(path: string): ClickHouseClient {
   }
 }
 
+/**
+ * A server keeps computing a SELECT whose HTTP client went away (a report's caller disconnected, a
+ * query past its signal) until it finishes or hits max_execution_time, unless told to cancel it.
+ */
+const SERVER_SETTINGS = { ...CLICKHOUSE_SETTINGS, cancel_http_readonly_queries_on_client_close: 1 } as const;
+
+/**
+ * @clickhouse/client listens for a signal's next 'abort' only: a call whose signal has aborted
+ * already would still be sent. It fails as an abort during the request does, without reaching the server.
+ */
+function refuseAbortedCalls(client: ClickHouseClient): ClickHouseClient {
+  for (const method of ['query', 'command', 'exec', 'insert'] as const) {
+    const send = client[method].bind(client) as (params: { abort_signal?: AbortSignal }) => Promise<unknown>;
+    (client as unknown as Record<string, unknown>)[method] = (params: { abort_signal?: AbortSignal }) =>
+      params.abort_signal?.aborted ? Promise.reject(new Error('The user aborted a request.')) : send(params);
+  }
+  return client;
+}
+
 /** `chdb:<dir>` opens the engine in-process (one process per directory); a URL connects to a server. */
 export function createClickHouseClient(clickhouseUrl: string): ClickHouseClient {
   const target = parseClickHouseUrl(clickhouseUrl);
   if (target.kind === 'chdb') return openChdb(target.path);
-  return createClient({
+  const client = createClient({
     url: target.url,
     username: target.username,
     password: target.password,
     database: target.database,
-    clickhouse_settings: CLICKHOUSE_SETTINGS,
+    clickhouse_settings: SERVER_SETTINGS,
   });
+  return refuseAbortedCalls(client);
 }

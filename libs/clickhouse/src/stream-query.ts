@@ -33,9 +33,15 @@ export async function* streamQuery(client: ClickHouseClient, params: StreamQuery
       query_params: params.query_params,
       abort_signal: params.abort_signal,
     });
+    // The client stops watching the signal once the response has begun: a later abort ends the stream here.
+    const signal = params.abort_signal;
+    const onAbort = () => result.stream.destroy(new Error('The user aborted a request.'));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    if (signal?.aborted) onAbort();
     try {
       for await (const bytes of result.stream) yield { bytes: bytes as Buffer };
     } finally {
+      signal?.removeEventListener('abort', onAbort);
       result.stream.destroy();
     }
     return;
