@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { Client } from 'pg';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startClickHouseEngine } from '../../bench/support/clickhouse-engine';
 import { ensureChromium } from './chromium';
 import { startContainerEngines } from './container-engines';
 import { registerTeardown } from './teardown-registry';
@@ -32,12 +33,14 @@ async function reachable(url: string): Promise<boolean> {
  * Provides the engines for every test worker through TEST_* variables (workers inherit the
  * environment): the ones named by KAFKA_BROKERS / DATABASE_URL / CLICKHOUSE_URL when set; otherwise a
  * Kafka broker started here, the Postgres server on 127.0.0.1:5432 when reachable (else PGlite) and
- * chDB. With TEST_ENGINES=containers, testcontainers starts all three (needs Docker).
+ * chDB, or with TEST_CLICKHOUSE=stand-in chDB behind ClickHouse's HTTP interface (`npm run
+ * test:clickhouse-server`). With TEST_ENGINES=containers, testcontainers starts all three (needs Docker).
  */
 export default async function globalSetup(): Promise<void> {
   ensureChromium();
-  // End-to-end tests run the built apps as their own processes, exactly as `npm start` does.
-  execFileSync(process.execPath, [require.resolve('@swc/cli/bin/swc.js'), 'apps', 'libs', '-d', 'dist', '--quiet'], { stdio: 'inherit' });
+  // End-to-end tests run the built apps as their own processes, exactly as `npm start` does (and
+  // TEST_CLICKHOUSE=stand-in the benches' ClickHouse stand-in).
+  execFileSync(process.execPath, [require.resolve('@swc/cli/bin/swc.js'), 'apps', 'libs', 'bench', '-d', 'dist', '--quiet'], { stdio: 'inherit' });
   // …and the web console they serve at / (docs/console.md), as `npm run build` does.
   const root = join(__dirname, '../..');
   execFileSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '-c', join(root, 'web/console/vite.config.mts')], { stdio: 'inherit' });
@@ -62,4 +65,15 @@ export default async function globalSetup(): Promise<void> {
   if (await reachable(postgres)) process.env.TEST_POSTGRES_ADMIN_URL = postgres;
 
   if (process.env.CLICKHOUSE_URL?.startsWith('http')) process.env.TEST_CLICKHOUSE_ADMIN_URL = process.env.CLICKHOUSE_URL;
+  else if (process.env.TEST_CLICKHOUSE === 'stand-in') {
+    // The path production takes (HTTP to a server) where no ClickHouse server can run: chDB behind
+    // ClickHouse's HTTP interface, in a process of its own (bench/support/clickhouse-server.ts).
+    const directory = mkdtempSync(join(tmpdir(), 'test-clickhouse-'));
+    const engine = await startClickHouseEngine('server', 'clickhouse stand-in', join(directory, 'data'));
+    process.env.TEST_CLICKHOUSE_ADMIN_URL = new URL(engine.url).origin;
+    registerTeardown(async () => {
+      await engine.process?.stop(10_000);
+      rmSync(directory, { recursive: true, force: true });
+    });
+  }
 }
