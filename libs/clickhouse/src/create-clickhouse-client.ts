@@ -71,6 +71,9 @@ function openChdb(path: string): ClickHouseClient {
  */
 const SERVER_SETTINGS = { ...CLICKHOUSE_SETTINGS, cancel_http_readonly_queries_on_client_close: 1 } as const;
 
+/** What @clickhouse/client fails a request with when its signal aborts: ours say the same. */
+export const abortedRequestError = () => new Error('The user aborted a request.');
+
 /**
  * @clickhouse/client listens for a signal's next 'abort' only: a call whose signal has aborted
  * already would still be sent. It fails as an abort during the request does, without reaching the server.
@@ -79,7 +82,7 @@ function refuseAbortedCalls(client: ClickHouseClient): ClickHouseClient {
   for (const method of ['query', 'command', 'exec', 'insert'] as const) {
     const send = client[method].bind(client) as (params: { abort_signal?: AbortSignal }) => Promise<unknown>;
     (client as unknown as Record<string, unknown>)[method] = (params: { abort_signal?: AbortSignal }) =>
-      params.abort_signal?.aborted ? Promise.reject(new Error('The user aborted a request.')) : send(params);
+      params.abort_signal?.aborted ? Promise.reject(abortedRequestError()) : send(params);
   }
   return client;
 }

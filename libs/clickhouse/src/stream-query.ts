@@ -1,5 +1,6 @@
 import { ClickHouseClient } from '@clickhouse/client';
 import { chdbHandleOf } from './chdb-handles';
+import { abortedRequestError } from './create-clickhouse-client';
 
 /** A piece of a streamed result: the bytes as the engine formatted them, ending on a row boundary. */
 export interface ResultChunk {
@@ -35,7 +36,7 @@ export async function* streamQuery(client: ClickHouseClient, params: StreamQuery
     });
     // The client stops watching the signal once the response has begun: a later abort ends the stream here.
     const signal = params.abort_signal;
-    const onAbort = () => result.stream.destroy(new Error('The user aborted a request.'));
+    const onAbort = () => result.stream.destroy(abortedRequestError());
     signal?.addEventListener('abort', onAbort, { once: true });
     if (signal?.aborted) onAbort();
     try {
