@@ -4,9 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
-import { Readable } from 'node:stream';
-import { createGunzip } from 'node:zlib';
-import { createChdbConnectionPool } from './clickhouse-stand-in/chdb-connection-pool';
+import { createChdbConnectionPool, PooledConnection } from './clickhouse-stand-in/chdb-connection-pool';
 import { streamRead } from './clickhouse-stand-in/chdb-streamed-read';
 import {
   BINARY_FORMATS,
@@ -14,14 +12,13 @@ import {
   EngineError,
   EXPLICIT_FORMAT,
   HTTP_MAX_URI_SIZE,
-  HTTP_ONLY_SETTINGS,
   MAX_INSERT_BYTES,
-  NOT_SETTINGS,
   RAW_INSERT_FORMATS,
+  ParsedRequest,
+  readRequest,
   READS,
   readWhole,
   send,
-  SETTING_NAME,
   summary,
 } from './clickhouse-stand-in/http-interface';
 
@@ -60,89 +57,76 @@ export async function startClickHouseStandIn(options: { directory: string; port?
   // As createClickHouseClient does for chdb: URLs: one process per chDB directory.
   const unlock = lockDirectory(directory);
   const pool = createChdbConnectionPool(directory);
-  const { acquire, prelude, run } = pool;
   const served = { insert: 0, stream: 0, statement: 0, error: 0 };
 
-  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const url = new URL(request.url ?? '/', 'http://stand-in');
-    if (url.pathname === '/ping' || (request.method === 'GET' && url.pathname === '/' && !url.searchParams.has('query'))) {
+  /** An INSERT whose rows are the body (`insert`: the statement's table, columns and format), through chDB's raw insert. */
+  async function serveInsert(connection: PooledConnection, insert: RegExpExecArray, request: ParsedRequest, response: ServerResponse): Promise<void> {
+    const rows = await readWhole(request.body, MAX_INSERT_BYTES);
+    await pool.configure(connection, new Map(), request.database);
+    served.insert++;
+    let result = { rowsWritten: 0, bytesWritten: 0, elapsed: 0 };
+    // The client sends an empty body for nothing to insert; ClickHouse answers that with success.
+    if (rows.length) {
+      try {
+        result = await connection.session.insert({
+          table: insert[1].replace(/[`"]/g, ''),
+          format: insert[3] as 'JSONEachRow',
+          values: rows,
+          ...(insert[2] ? { columns: insert[2].split(',').map((column) => column.trim().replace(/[`"]/g, '')) } : {}),
+          settings: Object.fromEntries(request.settings),
+        });
+      } catch (error) {
+        throw EngineError.from(error);
+      }
+    }
+    response.setHeader('X-ClickHouse-Summary', JSON.stringify(summary({ written_rows: result.rowsWritten, written_bytes: result.bytesWritten, elapsed_ns: result.elapsed * 1e9 })));
+    response.end();
+  }
+
+  /** Any other statement: a read streamed as chDB produces it, anything else run as one call. */
+  async function serveQuery(connection: PooledConnection, request: ParsedRequest, response: ServerResponse): Promise<void> {
+    // The query is the URL's `query`, the body, or both (a POST's body continues the URL's query).
+    const body = request.query && request.method !== 'POST' ? '' : (await readWhole(request.body, MAX_INSERT_BYTES)).toString();
+    const sql = [request.query, body].filter(Boolean).join('\n').trim().replace(/;\s*$/, '');
+    if (!sql) throw new EngineError('Code: 62. DB::Exception: Empty query. (SYNTAX_ERROR)', 62);
+    const format = EXPLICIT_FORMAT.exec(sql)?.[1] ?? request.defaultFormat;
+    response.setHeader('X-ClickHouse-Format', format);
+    response.setHeader('X-ClickHouse-Timezone', 'UTC');
+    await pool.configure(connection, request.settings, request.database);
+    const bound = Object.keys(request.params).length ? request.params : undefined;
+    if (READS.test(sql)) {
+      served.stream++;
+      await streamRead(pool.native, connection, sql, format, bound, response, request.gzipResponse);
+      return;
+    }
+    served.statement++;
+    const result = await pool.run(connection, sql, format, bound);
+    response.setHeader('X-ClickHouse-Summary', JSON.stringify(summary({ read_rows: result.rowsRead, read_bytes: result.bytesRead, elapsed_ns: result.elapsed * 1e9 })));
+    await send(response, request.gzipResponse, Buffer.from(result.bytes()));
+  }
+
+  async function handle(incoming: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(incoming.url ?? '/', 'http://stand-in');
+    if (url.pathname === '/ping' || (incoming.method === 'GET' && url.pathname === '/' && !url.searchParams.has('query'))) {
       response.end('Ok.\n');
       return;
     }
-    const queryId = url.searchParams.get('query_id') || randomUUID();
-    response.setHeader('X-ClickHouse-Query-Id', queryId);
+    response.setHeader('X-ClickHouse-Query-Id', url.searchParams.get('query_id') || randomUUID());
     response.setHeader('X-ClickHouse-Server-Display-Name', 'chdb-stand-in');
-    if ((request.headers['content-type'] ?? '').startsWith('multipart/')) throw new EngineError('Code: 48. DB::Exception: multipart parameters are not served by the stand-in. (NOT_IMPLEMENTED)', 48);
-    const settings = new Map<string, string>();
-    const params: Record<string, string> = {};
-    for (const [name, value] of url.searchParams) {
-      if (name.startsWith('param_')) params[name.slice('param_'.length)] = value;
-      else if (NOT_SETTINGS.has(name) || HTTP_ONLY_SETTINGS.has(name)) continue;
-      else if (!SETTING_NAME.test(name)) throw new EngineError(`Code: 115. DB::Exception: Unknown setting '${name}'. (UNKNOWN_SETTING)`, 115);
-      else settings.set(name, value);
-    }
-    const database = url.searchParams.get('database') || 'default';
-    if (!SETTING_NAME.test(database)) throw new EngineError(`Code: 81. DB::Exception: Database ${database} does not exist. (UNKNOWN_DATABASE)`, 81);
-    const defaultFormat = url.searchParams.get('default_format') || 'TabSeparated';
-    const compressResponse = url.searchParams.get('enable_http_compression') === '1' && /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
-    const body: Readable = request.headers['content-encoding'] === 'gzip' ? request.pipe(createGunzip()) : request;
-    const urlQuery = url.searchParams.get('query') ?? '';
-
-    const connection = acquire();
-    let failed = true;
+    const request = readRequest(incoming, url);
+    const insert = request.query ? DATA_INSERT.exec(request.query) : null;
+    if (insert && BINARY_FORMATS.test(insert[3])) throw new EngineError(`Code: 48. DB::Exception: the stand-in takes INSERT rows in text formats only, not ${insert[3]}. (NOT_IMPLEMENTED)`, 48);
+    const connection = pool.acquire();
     try {
-      const insert = urlQuery ? DATA_INSERT.exec(urlQuery) : null;
-      if (insert && BINARY_FORMATS.test(insert[3])) throw new EngineError(`Code: 48. DB::Exception: the stand-in takes INSERT rows in text formats only, not ${insert[3]}. (NOT_IMPLEMENTED)`, 48);
-      if (insert && RAW_INSERT_FORMATS.has(insert[3]) && !/\bSETTINGS\b/i.test(urlQuery)) {
-        const rows = await readWhole(body, MAX_INSERT_BYTES);
-        const setup = prelude(connection, new Map(), database);
-        if (setup.length) await run(connection, setup.join('; '), 'TabSeparated');
-        served.insert++;
-        let result: { rowsWritten: number; bytesWritten: number; elapsed: number } = { rowsWritten: 0, bytesWritten: 0, elapsed: 0 };
-        // The client sends an empty body for nothing to insert; ClickHouse answers that with success.
-        if (rows.length) {
-          try {
-            result = await connection.session.insert({
-              table: insert[1].replace(/[`"]/g, ''),
-              format: insert[3] as 'JSONEachRow',
-              values: rows,
-              ...(insert[2] ? { columns: insert[2].split(',').map((column) => column.trim().replace(/[`"]/g, '')) } : {}),
-              settings: Object.fromEntries(settings),
-            });
-          } catch (error) {
-            throw EngineError.from(error);
-          }
-        }
-        response.setHeader('X-ClickHouse-Summary', JSON.stringify(summary({ written_rows: result.rowsWritten, written_bytes: result.bytesWritten, elapsed_ns: result.elapsed * 1e9 })));
-        response.end();
-        failed = false;
-        return;
-      }
-      const text = urlQuery && request.method === 'POST' ? `${urlQuery}\n${(await readWhole(body, MAX_INSERT_BYTES)).toString()}` : urlQuery || (await readWhole(body, MAX_INSERT_BYTES)).toString();
-      const sql = text.trim().replace(/;\s*$/, '');
-      if (!sql) throw new EngineError('Code: 62. DB::Exception: Empty query. (SYNTAX_ERROR)', 62);
-      const format = EXPLICIT_FORMAT.exec(sql)?.[1] ?? defaultFormat;
-      response.setHeader('X-ClickHouse-Format', format);
-      response.setHeader('X-ClickHouse-Timezone', 'UTC');
-      const setup = prelude(connection, settings, database);
-      const bound = Object.keys(params).length ? params : undefined;
-      if (!READS.test(sql)) {
-        served.statement++;
-        const result = await run(connection, [...setup, sql].join('; '), format, bound);
-        response.setHeader('X-ClickHouse-Summary', JSON.stringify(summary({ read_rows: result.rowsRead, read_bytes: result.bytesRead, elapsed_ns: result.elapsed * 1e9 })));
-        await send(response, compressResponse, [Buffer.from(result.bytes())]);
-        failed = false;
-        return;
-      }
-      if (setup.length) await run(connection, setup.join('; '), 'TabSeparated');
-      served.stream++;
-      await streamRead(pool.native, connection, sql, format, bound, response, compressResponse);
-      failed = false;
-    } finally {
-      // After a failure the connection's settings may not be what `prelude` recorded (a SET that
+      if (insert && RAW_INSERT_FORMATS.has(insert[3]) && !/\bSETTINGS\b/i.test(request.query)) await serveInsert(connection, insert, request, response);
+      else await serveQuery(connection, request, response);
+    } catch (error) {
+      // After a failure the connection's settings may not be what `configure` recorded (a SET that
       // failed): it is closed, not reused. Its calls have all returned by now.
-      pool.release(connection, failed);
+      pool.release(connection, true);
+      throw error;
     }
+    pool.release(connection, false);
   }
 
   // The client sends bound parameters in the URL: a server takes URLs up to http_max_uri_size (1 MiB),

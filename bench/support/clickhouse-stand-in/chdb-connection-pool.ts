@@ -51,8 +51,8 @@ export interface ChdbConnectionPool {
   /** The addon, for the streamed read. */
   native: ChdbNative;
   acquire(): PooledConnection;
-  /** SETs that make the connection what this request asks for: its settings, the others back to their defaults. */
-  prelude(connection: PooledConnection, settings: Map<string, string>, database: string): string[];
+  /** Makes the connection what this request asks for: its settings, the others back to their defaults, its database. */
+  configure(connection: PooledConnection, settings: Map<string, string>, database: string): Promise<void>;
   run(connection: PooledConnection, sql: string, format: string, params?: Record<string, string>): Promise<ChdbResultView>;
   /** Back to the idle connections, or closed after a failed request. */
   release(connection: PooledConnection, failed: boolean): void;
@@ -65,6 +65,13 @@ export function createChdbConnectionPool(directory: string): ChdbConnectionPool 
   const { chdb, native, toResult } = loadChdb();
   const idle: PooledConnection[] = [];
   const all: PooledConnection[] = [];
+  const run = async (connection: PooledConnection, sql: string, format: string, params?: Record<string, string>) => {
+    try {
+      return toResult(await native.QueryAsyncConnection(connection.session.connection, sql, format, params));
+    } catch (error) {
+      throw EngineError.from(error);
+    }
+  };
   return {
     native,
     acquire() {
@@ -74,7 +81,7 @@ export function createChdbConnectionPool(directory: string): ChdbConnectionPool 
       all.push(created);
       return created;
     },
-    prelude(connection, settings, database) {
+    async configure(connection, settings, database) {
       const statements: string[] = [];
       for (const name of connection.changed) if (!settings.has(name)) statements.push(`SET ${name} = DEFAULT`);
       for (const [name, value] of settings) statements.push(`SET ${name} = ${quote(value)}`);
@@ -83,15 +90,9 @@ export function createChdbConnectionPool(directory: string): ChdbConnectionPool 
         statements.push(`USE ${database}`);
         connection.database = database;
       }
-      return statements;
+      if (statements.length) await run(connection, statements.join('; '), 'TabSeparated');
     },
-    async run(connection, sql, format, params) {
-      try {
-        return toResult(await native.QueryAsyncConnection(connection.session.connection, sql, format, params));
-      } catch (error) {
-        throw EngineError.from(error);
-      }
-    },
+    run,
     release(connection, failed) {
       if (failed) {
         all.splice(all.indexOf(connection), 1);

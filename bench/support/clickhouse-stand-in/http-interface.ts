@@ -1,11 +1,11 @@
-import { ServerResponse } from 'node:http';
+import { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
-import { createGzip } from 'node:zlib';
+import { createGunzip, createGzip } from 'node:zlib';
 
 /**
  * The stand-in's side of ClickHouse's HTTP interface: which URL parameters are settings, the
- * statements it tells apart, errors as ClickHouse's HTTP handler writes them, the
- * X-ClickHouse-Summary header, and reading and writing bodies.
+ * statements it tells apart, what a request asks for, errors as ClickHouse's HTTP handler writes
+ * them, the X-ClickHouse-Summary header, and reading and writing bodies.
  */
 
 /** URL parameters of the HTTP interface that are not settings (ClickHouse's HTTPHandler reads them itself). */
@@ -74,27 +74,51 @@ export class EngineError extends Error {
   }
 }
 
-interface Summary {
-  read_rows: string;
-  read_bytes: string;
-  written_rows: string;
-  written_bytes: string;
-  total_rows_to_read: string;
-  result_rows: string;
-  result_bytes: string;
-  elapsed_ns: string;
+/** What a request asks of the engine, read from its URL and headers as ClickHouse's HTTP handler reads them. */
+export interface ParsedRequest {
+  method: string | undefined;
+  /** The URL's `query` ('' when the body holds it all). */
+  query: string;
+  /** The body, gunzipped when sent with Content-Encoding: gzip. */
+  body: Readable;
+  /** Settings for this request only. */
+  settings: Map<string, string>;
+  /** `param_<name>` values, verbatim: the client has put them in ClickHouse's escaped text form. */
+  params: Record<string, string>;
+  database: string;
+  defaultFormat: string;
+  gzipResponse: boolean;
 }
 
-export const summary = (values: Partial<Record<keyof Summary, number>>): Summary => ({
-  read_rows: String(values.read_rows ?? 0),
-  read_bytes: String(values.read_bytes ?? 0),
-  written_rows: String(values.written_rows ?? 0),
-  written_bytes: String(values.written_bytes ?? 0),
-  total_rows_to_read: String(values.total_rows_to_read ?? 0),
-  result_rows: String(values.result_rows ?? 0),
-  result_bytes: String(values.result_bytes ?? 0),
-  elapsed_ns: String(Math.round((values.elapsed_ns ?? 0) * 1)),
-});
+export function readRequest(request: IncomingMessage, url: URL): ParsedRequest {
+  if ((request.headers['content-type'] ?? '').startsWith('multipart/')) throw new EngineError('Code: 48. DB::Exception: multipart parameters are not served by the stand-in. (NOT_IMPLEMENTED)', 48);
+  const settings = new Map<string, string>();
+  const params: Record<string, string> = {};
+  for (const [name, value] of url.searchParams) {
+    if (name.startsWith('param_')) params[name.slice('param_'.length)] = value;
+    else if (NOT_SETTINGS.has(name) || HTTP_ONLY_SETTINGS.has(name)) continue;
+    else if (!SETTING_NAME.test(name)) throw new EngineError(`Code: 115. DB::Exception: Unknown setting '${name}'. (UNKNOWN_SETTING)`, 115);
+    else settings.set(name, value);
+  }
+  const database = url.searchParams.get('database') || 'default';
+  if (!SETTING_NAME.test(database)) throw new EngineError(`Code: 81. DB::Exception: Database ${database} does not exist. (UNKNOWN_DATABASE)`, 81);
+  return {
+    method: request.method,
+    query: url.searchParams.get('query') ?? '',
+    body: request.headers['content-encoding'] === 'gzip' ? request.pipe(createGunzip()) : request,
+    settings,
+    params,
+    database,
+    defaultFormat: url.searchParams.get('default_format') || 'TabSeparated',
+    gzipResponse: url.searchParams.get('enable_http_compression') === '1' && /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? '')),
+  };
+}
+
+/** The counters of `X-ClickHouse-Summary`, each written as a decimal string. */
+const SUMMARY_FIELDS = ['read_rows', 'read_bytes', 'written_rows', 'written_bytes', 'total_rows_to_read', 'result_rows', 'result_bytes', 'elapsed_ns'] as const;
+
+export const summary = (values: Partial<Record<(typeof SUMMARY_FIELDS)[number], number>>): Record<string, string> =>
+  Object.fromEntries(SUMMARY_FIELDS.map((field) => [field, String(Math.round(values[field] ?? 0))]));
 
 export async function readWhole(body: Readable, limit: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -120,14 +144,14 @@ export function drained(out: NodeJS.WritableStream, response: ServerResponse): P
   });
 }
 
-export async function send(response: ServerResponse, gzip: boolean, chunks: Buffer[]): Promise<void> {
+export async function send(response: ServerResponse, gzip: boolean, body: Buffer): Promise<void> {
   response.statusCode = 200;
   if (!gzip) {
-    response.end(Buffer.concat(chunks));
+    response.end(body);
     return;
   }
   response.setHeader('Content-Encoding', 'gzip');
   const zip = createGzip();
   zip.pipe(response);
-  await new Promise<void>((finished) => zip.end(Buffer.concat(chunks), finished));
+  await new Promise<void>((finished) => zip.end(body, finished));
 }
