@@ -13,7 +13,7 @@ import { profilesIn, ProfileSummary, summarizeProfile } from './support/cpu-prof
 import { buildTemplates, EVENTS_PER_BATCH, PLACEHOLDER, requestPrefix, splitAtPrefix } from './support/event-bodies';
 import { FreshnessProbe, GroupWatch } from './support/kafka-watch';
 import { LoadGenerator, LoadResult, percentile, round } from './support/load';
-import { clickhouseMode, startClickHouseEngine } from './support/clickhouse-engine';
+import { ClickHouseEngine, clickhouseMode, startClickHouseEngine } from './support/clickhouse-engine';
 import { BenchProcess, cpuSecondsOf, freePort, machineCpuSeconds, memoryOf, poll, repoRoot, residentOf, spawnScript } from './support/processes';
 
 /**
@@ -240,8 +240,9 @@ async function main(): Promise<Record<string, unknown>> {
     const load = new LoadGenerator(gatewayUrl, project.authorization, templates, run);
     const watch = new GroupWatch(admin, topicName(config.kafka!, 'events'), groupId(config.kafka!, 'eventsWriter'));
     const bytesPerEvent = Math.round(templates[0].bytes / EVENTS_PER_BATCH);
-    const enginePids = (): Record<string, number> => (engine.process ? { [ENGINE]: engine.process.pid } : {});
-    const cpu = new CpuMeter(() => ({ broker: broker.pid, gateway: gateway.pid, writer: writer.pid, ...enginePids() }));
+    // The stand-in's process in the CPU figures (server mode); nothing with chDB in the writers.
+    const standInPid = (clickhouse: ClickHouseEngine): Record<string, number> => (clickhouse.process ? { [ENGINE]: clickhouse.process.pid } : {});
+    const cpu = new CpuMeter(() => ({ broker: broker.pid, gateway: gateway.pid, writer: writer.pid, ...standInPid(engine) }));
     const idleOf = (pid: number) => {
       const resident = residentOf(pid);
       return { rss_mb: mb(resident?.rssMb), anon_mb: mb(resident?.anonMb), chdb_library_mb: mb(resident?.chdbLibraryMb) };
@@ -268,7 +269,7 @@ async function main(): Promise<Record<string, unknown>> {
     cleanups.push(async () => clearInterval(sampler));
 
     // Idle cost (no traffic) over 3 s: kafkajs's 1 ms timer loop per connection shows here.
-    const idleCpu = new CpuMeter(() => ({ gateway: gateway.pid, writer: writer.pid, ...enginePids() }));
+    const idleCpu = new CpuMeter(() => ({ gateway: gateway.pid, writer: writer.pid, ...standInPid(engine) }));
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     const idleCores = idleCpu.report(1).cores;
     log(`idle: cores used with no traffic ${JSON.stringify({ gateway: idleCores.gateway, writer: idleCores.writer, ...(engine.process ? { [ENGINE]: idleCores[ENGINE] } : {}) })}`);
@@ -386,7 +387,7 @@ async function main(): Promise<Record<string, unknown>> {
     };
     await produce(Math.min(WARMUP_SECONDS, 2));
     await bareWatch.drained(60_000);
-    const bareCpu = new CpuMeter(() => ({ broker: broker.pid, 'bare writer': bareWriter.pid, ...(bareEngine.process ? { [ENGINE]: bareEngine.process.pid } : {}) }));
+    const bareCpu = new CpuMeter(() => ({ broker: broker.pid, 'bare writer': bareWriter.pid, ...standInPid(bareEngine) }));
     const bareStarted = Date.now();
     const bareEvents = await produce(BARE_SECONDS);
     const bareProduced = Date.now();

@@ -109,10 +109,13 @@ describe(`funnels: SQL and reference (QUERY_SEED=${SEED})`, () => {
 describe(`funnels over events stored before the user_key column (QUERY_SEED=${SEED})`, () => {
   let store: EventsStore;
   const scenarios = Array.from({ length: Math.min(SCENARIOS, 40) }, (_, i) => scenario(new Random(SEED + i), 1000 + i));
-  const userKeyParts = async () =>
-    Number((await (await store.client.query({ query: "SELECT count() AS n FROM system.parts_columns WHERE database = currentDatabase() AND table = 'events' AND active AND column = 'user_key'", format: 'JSONEachRow' })).json<{ n: string }>())[0].n);
-  const pendingMutations = async () =>
-    Number((await (await store.client.query({ query: "SELECT count() AS n FROM system.mutations WHERE database = currentDatabase() AND table = 'events' AND NOT is_done", format: 'JSONEachRow' })).json<{ n: string }>())[0].n);
+  /** Rows of a system table about the events table. */
+  const countOf = async (systemTable: string, condition: string) =>
+    Number(
+      (await (await store.client.query({ query: `SELECT count() AS n FROM ${systemTable} WHERE database = currentDatabase() AND table = 'events' AND ${condition}`, format: 'JSONEachRow' })).json<{ n: string }>())[0].n,
+    );
+  const userKeyParts = () => countOf('system.parts_columns', "active AND column = 'user_key'");
+  const pendingMutations = () => countOf('system.mutations', 'NOT is_done');
 
   beforeAll(async () => {
     store = await EventsStore.create(CLICKHOUSE_MIGRATIONS.filter((migration) => migration.version < 5));
