@@ -3,6 +3,8 @@ import { EventRow } from '@analytics/events';
 /** An event the store refused on its own (the rest of its request was stored), by its position in the published list. */
 export interface RefusedEvent {
   position: number;
+  /** Its `$insert_id` as stored: the gateway keeps nothing of the rows while the sink works. */
+  insertId: string;
   message: string;
 }
 

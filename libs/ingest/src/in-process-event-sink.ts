@@ -24,6 +24,6 @@ export class InProcessEventSink extends EventSink {
     } catch (error) {
       throw new SinkUnavailableError(`event storage unavailable: ${(error as Error).message}`);
     }
-    return refused.map(({ position, reason }) => ({ position, message: `the event could not be stored: ${reason}` }));
+    return refused.map(({ position, reason }) => ({ position, insertId: rows[position].insertId, message: `the event could not be stored: ${reason}` }));
   }
 }

@@ -6,7 +6,7 @@ import { RateLimit, RateLimiterFactory } from '@analytics/rate-limits';
 import { Injectable } from '@nestjs/common';
 import { EventDictionaryProvider } from './event-dictionary.provider';
 import { IngestError, SinkUnavailableError } from '@analytics/sdk-transport';
-import { EventSink } from './event-sink';
+import { EventSink, RefusedEvent } from './event-sink';
 import { IngestMetrics } from './ingest-metrics';
 
 /** The rules' wording for a record that is not an event object (validateEvent says the same). */
@@ -189,17 +189,21 @@ export class IngestService {
 
   /** Persists before the answer; events the store refused on their own come back as failed records. */
   private persist(projectId: number, { rows, indexes }: Validated): Promise<FailedRecord[]> {
-    // The refusals need only the insert ids: the rows are not kept past the sink's call.
-    const insertIds = rows.map((row) => row.insertId);
-    // Through a promise, so that a sink throwing rather than rejecting is still a 503, not a 500.
-    return Promise.resolve()
-      .then(() => this.sink.publish(projectId, rows))
-      .then(
-        (refused) => refused.map(({ position, message }) => ({ index: indexes[position], insert_id: insertIds[position], field: 'event', message })),
-        (error: unknown) => {
-          if (error instanceof SinkUnavailableError) throw new IngestError(503, error.message, 1);
-          throw error;
-        },
-      );
+    // Not through a closure: the closures below share this frame's context, and one that named `rows`
+    // would keep every row referenced until the broker acknowledged, long enough for V8 to promote
+    // them all to its old generation. A sink that throws rather than rejects is still a 503, not a 500.
+    let published: Promise<RefusedEvent[]>;
+    try {
+      published = this.sink.publish(projectId, rows);
+    } catch (error) {
+      published = Promise.reject(error);
+    }
+    return published.then(
+      (refused) => refused.map(({ position, insertId, message }) => ({ index: indexes[position], insert_id: insertId, field: 'event', message })),
+      (error: unknown) => {
+        if (error instanceof SinkUnavailableError) throw new IngestError(503, error.message, 1);
+        throw error;
+      },
+    );
   }
 }
