@@ -140,10 +140,15 @@ async function heapBreakdown(port: number): Promise<Record<string, number>> {
   try {
     const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
     const value = (name: string) => Number(/^(\S+) (\S+)$/m.exec(text.split('\n').find((l) => l.startsWith(`${name} `)) ?? '')?.[2] ?? NaN) / 2 ** 20;
+    // Each V8 space's reserved size: the old generation's growth between full collections shows in `old`.
+    const spaces = Object.fromEntries(
+      [...text.matchAll(/^nodejs_heap_space_size_total_bytes\{space="(\w+)"\} (\S+)$/gm)].map(([, space, bytes]) => [`space_${space}_mb`, mb(Number(bytes) / 2 ** 20)]),
+    );
     return {
       heap_used_mb: mb(value('nodejs_heap_size_used_bytes')),
       heap_total_mb: mb(value('nodejs_heap_size_total_bytes')),
       external_mb: mb(value('nodejs_external_memory_bytes')),
+      ...spaces,
     };
   } catch {
     return {};
@@ -232,7 +237,13 @@ async function main(): Promise<Record<string, unknown>> {
     const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
     // The gateway's Node flags as deploy/docker/entrypoint.sh gives them, unless BENCH_GATEWAY_NODE_FLAGS says otherwise.
     const gatewayFlags = (process.env.BENCH_GATEWAY_NODE_FLAGS ?? '--max-semi-space-size=16').split(' ').filter(Boolean);
-    const gateway = spawnScript('gateway', join(root, 'dist/apps/ingest/src/main.js'), { ...env, PORT: String(gatewayPort) }, [...gatewayFlags, ...nodeFlags('gateway')]);
+    // BENCH_GATEWAY_ENV_<NAME>=value: a variable of the gateway's process alone (MALLOC_ARENA_MAX, LD_PRELOAD, …).
+    const gatewayEnv = Object.fromEntries(
+      Object.entries(process.env)
+        .filter(([name, value]) => name.startsWith('BENCH_GATEWAY_ENV_') && value !== undefined)
+        .map(([name, value]) => [name.slice('BENCH_GATEWAY_ENV_'.length), value!]),
+    );
+    const gateway = spawnScript('gateway', join(root, 'dist/apps/ingest/src/main.js'), { ...env, ...gatewayEnv, PORT: String(gatewayPort) }, [...gatewayFlags, ...nodeFlags('gateway')]);
     services.push(gateway);
     await waitReady(gateway, gatewayUrl);
 
