@@ -62,6 +62,14 @@ process.on('warning', (warning) => {
 });
 
 const log = (line: string) => process.stdout.write(`bench: ${line}\n`);
+
+/** This process's variables named `<prefix><NAME>`, as NAME=value (the bench's pass-through settings). */
+const variablesAfterPrefix = (prefix: string): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(process.env)
+      .filter(([name, value]) => name.startsWith(prefix) && value !== undefined)
+      .map(([name, value]) => [name.slice(prefix.length), value!]),
+  );
 const mb = (value: number | undefined) => (value === undefined ? NaN : Math.round(value));
 
 interface Broker {
@@ -140,15 +148,16 @@ function describeLoad(result: LoadResult) {
 async function heapBreakdown(port: number): Promise<Record<string, number>> {
   try {
     const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-    const value = (name: string) => Number(/^(\S+) (\S+)$/m.exec(text.split('\n').find((l) => l.startsWith(`${name} `)) ?? '')?.[2] ?? NaN) / 2 ** 20;
+    const megabytes = (bytes: string | undefined) => mb(Number(bytes ?? NaN) / 2 ** 20);
+    const value = (name: string) => megabytes(/^(\S+) (\S+)$/m.exec(text.split('\n').find((l) => l.startsWith(`${name} `)) ?? '')?.[2]);
     // Each V8 space's reserved size: the old generation's growth between full collections shows in `old`.
     const spaces = Object.fromEntries(
-      [...text.matchAll(/^nodejs_heap_space_size_total_bytes\{space="(\w+)"\} (\S+)$/gm)].map(([, space, bytes]) => [`space_${space}_mb`, mb(Number(bytes) / 2 ** 20)]),
+      [...text.matchAll(/^nodejs_heap_space_size_total_bytes\{space="(\w+)"\} (\S+)$/gm)].map(([, space, bytes]) => [`space_${space}_mb`, megabytes(bytes)]),
     );
     return {
-      heap_used_mb: mb(value('nodejs_heap_size_used_bytes')),
-      heap_total_mb: mb(value('nodejs_heap_size_total_bytes')),
-      external_mb: mb(value('nodejs_external_memory_bytes')),
+      heap_used_mb: value('nodejs_heap_size_used_bytes'),
+      heap_total_mb: value('nodejs_heap_size_total_bytes'),
+      external_mb: value('nodejs_external_memory_bytes'),
       ...spaces,
     };
   } catch {
@@ -213,11 +222,7 @@ async function main(): Promise<Record<string, unknown>> {
       // The benchmark measures the pipeline, not the per-project rate limit.
       INGEST_LIMIT_EVENTS_PER_MINUTE: '1000000000',
       // BENCH_APP_<NAME>=value passes <NAME>=value to the gateway and writer (e.g. WRITER_MAX_BATCH_ROWS).
-      ...Object.fromEntries(
-        Object.entries(process.env)
-          .filter(([name, value]) => name.startsWith('BENCH_APP_') && value !== undefined)
-          .map(([name, value]) => [name.slice('BENCH_APP_'.length), value!]),
-      ),
+      ...variablesAfterPrefix('BENCH_APP_'),
     };
     const config = loadConfig(env);
     const partitions = config.kafka!.eventsPartitions;
@@ -239,11 +244,7 @@ async function main(): Promise<Record<string, unknown>> {
     // The gateway's Node flags as deploy/docker/entrypoint.sh gives them, unless BENCH_GATEWAY_NODE_FLAGS says otherwise.
     const gatewayFlags = (process.env.BENCH_GATEWAY_NODE_FLAGS ?? '--max-semi-space-size=16 --no-allocation-site-pretenuring').split(' ').filter(Boolean);
     // BENCH_GATEWAY_ENV_<NAME>=value: a variable of the gateway's process alone (MALLOC_ARENA_MAX, LD_PRELOAD, …).
-    const gatewayEnv = Object.fromEntries(
-      Object.entries(process.env)
-        .filter(([name, value]) => name.startsWith('BENCH_GATEWAY_ENV_') && value !== undefined)
-        .map(([name, value]) => [name.slice('BENCH_GATEWAY_ENV_'.length), value!]),
-    );
+    const gatewayEnv = variablesAfterPrefix('BENCH_GATEWAY_ENV_');
     const gateway = spawnScript('gateway', join(root, 'dist/apps/ingest/src/main.js'), { ...env, ...gatewayEnv, PORT: String(gatewayPort) }, [...gatewayFlags, ...nodeFlags('gateway')]);
     services.push(gateway);
     await waitReady(gateway, gatewayUrl);
