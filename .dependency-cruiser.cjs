@@ -23,7 +23,7 @@ const PURE = ['^libs/(events|expression|report-definitions)/src/', '^libs/query/
  */
 const IO = [
   '^libs/(clickhouse|postgres|kafka|rate-limits)/',
-  '(^|/)node_modules/(pg|@clickhouse/client|@clickhouse/client-common|kafkajs|ioredis|@electric-sql/pglite|chdb)/',
+  '(^|/)node_modules/(pg|@clickhouse/client|@clickhouse/client-common|kafkajs|@platformatic/kafka|ioredis|@electric-sql/pglite|chdb)/',
   '^(fs|fs/promises|net|http|https|http2|tls|dgram)$',
 ];
 

@@ -55,7 +55,7 @@ async function main(): Promise<void> {
   const config = loadConfig({ KAFKA_BROKERS: brokers, KAFKA_TOPIC_PREFIX: `bench-sink-${Date.now()}.`, KAFKA_EVENTS_PARTITIONS: PARTITIONS, LOG_LEVEL: 'error' });
   const kafka = createKafka(config.kafka!);
   await ensureTopics(kafka, topicSpecs(config.kafka!));
-  const sink = new KafkaEventSink(kafka, config);
+  const sink = new KafkaEventSink(config);
   await sink.onApplicationBootstrap();
   const results = [];
   try {

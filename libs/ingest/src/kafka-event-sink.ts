@@ -1,6 +1,6 @@
 import { AppConfig } from '@analytics/config';
 import { distinctLinks, EventRow, partitionFor, utf8SizeBound } from '@analytics/events';
-import { Kafka, MAX_SEND_BYTES, PartitionedMessage, PartitionPublisher, PublisherFullError, ROWS_HEADER } from '@analytics/kafka';
+import { MAX_SEND_BYTES, PartitionedMessage, PartitionPublisher, PublisherFullError, ROWS_HEADER } from '@analytics/kafka';
 import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { createGatewayPublisher, SinkUnavailableError } from '@analytics/sdk-transport';
 import { encodeLink, linkPartition } from '@analytics/identity';
@@ -18,11 +18,11 @@ export class KafkaEventSink extends EventSink implements OnApplicationBootstrap,
   /** Identity links (docs/identity.md) go beside the events; applying one twice changes nothing. */
   private readonly identities: PartitionPublisher;
 
-  constructor(kafka: Kafka, config: AppConfig) {
+  constructor(config: AppConfig) {
     super();
     // Shared sends: an event written twice (a shared send split after a failure) collapses by its dedup key.
-    this.publisher = createGatewayPublisher(kafka, config, 'events', { shareSends: true });
-    this.identities = createGatewayPublisher(kafka, config, 'identities', { shareSends: true });
+    this.publisher = createGatewayPublisher(config, 'events', { shareSends: true });
+    this.identities = createGatewayPublisher(config, 'identities', { shareSends: true });
   }
 
   async onApplicationBootstrap(): Promise<void> {

@@ -27,4 +27,5 @@ export {
 } from './topics';
 export { DeadLetterEntry, replayDeadLetters, ReplayOptions, ReplayReport } from './dead-letter-replay';
 export { PartitionPublisher, PartitionPublisherOptions, PublisherFullError } from './partition-publisher';
+export { createPublishingClient, PublishingClient, PublishingProducer, PublishingProducerOptions } from './publishing-client';
 export { MAX_SEND_BYTES, PartitionedMessage } from './publish-parts';

@@ -1,17 +1,18 @@
-import { Kafka, Message, PartitionMetadata, Partitioners, ProducerRecord } from 'kafkajs';
+import { PartitionMetadata, Partitioners } from 'kafkajs';
 import { PartitionPublisher, PublisherFullError } from './partition-publisher';
-import { MAX_SEND_BYTES } from './publish-parts';
+import { MAX_SEND_BYTES, PartitionedMessage } from './publish-parts';
+import { PublishingClient, PublishingProducer } from './publishing-client';
 
 /** A producer whose sends wait until the test settles them. */
-class FakeProducer {
-  readonly sends: { record: ProducerRecord; settled: boolean; resolve(): void; reject(error: Error): void }[] = [];
+class FakeProducer implements PublishingProducer {
+  readonly sends: { record: { messages: PartitionedMessage[] }; settled: boolean; resolve(): void; reject(error: Error): void }[] = [];
   disconnected = false;
   connect = async () => undefined;
   disconnect = async () => void (this.disconnected = true);
-  send = (record: ProducerRecord) =>
+  send = (messages: PartitionedMessage[]) =>
     new Promise<void>((resolve, reject) => {
       const send = {
-        record,
+        record: { messages },
         settled: false,
         resolve: () => ((send.settled = true), resolve()),
         reject: (error: Error) => ((send.settled = true), reject(error)),
@@ -20,22 +21,17 @@ class FakeProducer {
     });
 }
 
-function fakeKafka(partitions: number) {
+function fakeClient(partitions: number) {
   const producers: FakeProducer[] = [];
-  const admin = {
-    connect: async () => undefined,
-    disconnect: async () => undefined,
-    fetchTopicMetadata: async () => ({ topics: [{ name: 't', partitions: Array.from({ length: partitions }, (_, i) => ({ partitionId: i })) }] }),
-  };
-  const kafka = {
+  const client: PublishingClient = {
     producer: () => {
       const producer = new FakeProducer();
       producers.push(producer);
       return producer;
     },
-    admin: () => admin,
+    partitionCount: async () => partitions,
   };
-  return { kafka: kafka as unknown as Kafka, producers };
+  return { client, producers };
 }
 
 const flush = () => new Promise((resolve) => setImmediate(resolve));
@@ -47,7 +43,7 @@ async function settleAll(producers: FakeProducer[]): Promise<void> {
   }
 }
 const message = (partition: number, value = 'row\n') => ({ partition, value });
-const partitionsOf = (messages: Message[]) => messages.map((m) => m.partition);
+const partitionsOf = (messages: PartitionedMessage[]) => messages.map((m) => m.partition);
 /** What happened to a promise so far. */
 function watch(promise: Promise<void>) {
   const state: { outcome?: 'resolved' | 'rejected'; error?: Error } = {};
@@ -63,8 +59,8 @@ describe('PartitionPublisher, every partition sent alone', () => {
   afterEach(() => jest.useRealTimers());
 
   async function start(options: { partitions?: number; maxPendingBytes?: number; sendTimeoutMs?: number; shareSends?: boolean } = {}) {
-    const { kafka, producers } = fakeKafka(options.partitions ?? 4);
-    publisher = new PartitionPublisher(kafka, {
+    const { client, producers } = fakeClient(options.partitions ?? 4);
+    publisher = new PartitionPublisher(client, {
       topic: 't',
       sendTimeoutMs: options.sendTimeoutMs ?? 60_000,
       maxPendingBytes: options.maxPendingBytes ?? 10_000_000,
@@ -119,7 +115,7 @@ describe('PartitionPublisher, every partition sent alone', () => {
     producers[0].sends[0].reject(new Error('Request timed out'));
     await flush();
     expect(failed.outcome).toBe('rejected');
-    // kafkajs rewound partition 0's sequence number though the broker may hold the batch: never reuse it there.
+    // The producer's sequence for partition 0 is untrusted (the broker may hold the batch): never reuse it there.
     const next = watch(publisher.publish([message(0)]));
     await flush();
     expect(producers).toHaveLength(2);
@@ -177,8 +173,8 @@ describe('PartitionPublisher with shared sends', () => {
   afterEach(() => jest.useRealTimers());
 
   async function start(sendTimeoutMs = 60_000) {
-    const { kafka, producers } = fakeKafka(4);
-    const publisher = new PartitionPublisher(kafka, { topic: 't', sendTimeoutMs, maxPendingBytes: 10_000_000, producers: 1, shareSends: true });
+    const { client, producers } = fakeClient(4);
+    const publisher = new PartitionPublisher(client, { topic: 't', sendTimeoutMs, maxPendingBytes: 10_000_000, producers: 1, shareSends: true });
     await publisher.connect();
     // Created in order: the producer for partitions sent alone, then the shared one.
     return { publisher, producers };

@@ -1,7 +1,6 @@
-import { Kafka, Producer } from 'kafkajs';
-import { ACKS_ALL, createIdempotentProducer } from './idempotent-producer';
 import { ProducerSlot } from './producer-slot';
 import { Lane, messageBytes, Part, PartitionedMessage, takeParts, Ticket } from './publish-parts';
+import { PublishingClient, PublishingProducer } from './publishing-client';
 import { TopicPartitions } from './topic-partitions';
 
 /**
@@ -42,7 +41,7 @@ const asError = (error: unknown): Error => (error instanceof Error ? error : new
 export class PartitionPublisher {
   private readonly slots: ProducerSlot[];
   private readonly shared: ProducerSlot | undefined;
-  private sharedAvoid: Producer | undefined;
+  private sharedAvoid: PublishingProducer | undefined;
   private sharing = false;
   private readonly sharedTimeoutMs: number;
   private readonly lanes = new Map<number, Lane>();
@@ -50,15 +49,16 @@ export class PartitionPublisher {
   private pendingBytes = 0;
 
   constructor(
-    kafka: Kafka,
+    client: PublishingClient,
     private readonly options: PartitionPublisherOptions,
   ) {
-    this.topicPartitions = new TopicPartitions(kafka, options.topic);
-    const producer = (retryForMs: number) => () => createIdempotentProducer(kafka, { retryForMs });
-    this.slots = Array.from({ length: options.producers }, () => new ProducerSlot(producer(options.sendTimeoutMs)));
-    // One quick retry (a leader that just moved), then the partitions go alone.
-    this.shared = options.shareSends ? new ProducerSlot(producer(1)) : undefined;
-    this.sharedTimeoutMs = Math.min(SHARED_SEND_TIMEOUT_MS, options.sendTimeoutMs / 4);
+    const { topic, sendTimeoutMs } = options;
+    this.topicPartitions = new TopicPartitions(() => client.partitionCount(topic));
+    this.sharedTimeoutMs = Math.min(SHARED_SEND_TIMEOUT_MS, sendTimeoutMs / 4);
+    const alone = () => client.producer(topic, { requestTimeoutMs: sendTimeoutMs, retryForMs: sendTimeoutMs });
+    this.slots = Array.from({ length: options.producers }, () => new ProducerSlot(alone));
+    // Quick retries only (a leader that just moved), then the partitions go alone.
+    this.shared = options.shareSends ? new ProducerSlot(() => client.producer(topic, { requestTimeoutMs: this.sharedTimeoutMs, retryForMs: 1 })) : undefined;
   }
 
   async connect(): Promise<void> {
@@ -75,7 +75,7 @@ export class PartitionPublisher {
     return this.topicPartitions.current();
   }
 
-  /** The partition kafkajs's default partitioner (murmur2, as the Java clients) gives a key. */
+  /** The partition the Java clients' default partitioner (murmur2) gives a key. */
   partitionOfKey(key: string): number {
     return this.topicPartitions.ofKey(key);
   }
@@ -188,16 +188,21 @@ export class PartitionPublisher {
   }
 
   /** Sends the parts on the slot's producer: the error if it failed or outlasted `timeoutMs`, and the producer used. */
-  private async sendOn(slot: ProducerSlot, avoid: Producer | undefined, parts: Part[], timeoutMs: number): Promise<{ error?: Error; producer?: Producer }> {
-    let producer: Producer;
+  private async sendOn(
+    slot: ProducerSlot,
+    avoid: PublishingProducer | undefined,
+    parts: Part[],
+    timeoutMs: number,
+  ): Promise<{ error?: Error; producer?: PublishingProducer }> {
+    let producer: PublishingProducer;
     try {
       producer = await slot.acquire(avoid);
     } catch (error) {
       return { error: asError(error) };
     }
     parts.forEach((part) => part.holders++);
-    const sending = producer.send({ topic: this.options.topic, acks: ACKS_ALL, timeout: timeoutMs, messages: parts.map((p) => p.message) });
-    // Settled when kafkajs succeeds or gives up, which may be after the deadline: until then the bytes are held.
+    const sending = producer.send(parts.map((p) => p.message));
+    // Settled when the client succeeds or its retries are spent, which may be after the deadline: until then the bytes are held.
     const outcome = sending.then(() => undefined, asError);
     void outcome.then(() => {
       slot.release(producer);

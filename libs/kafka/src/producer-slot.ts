@@ -1,20 +1,21 @@
-import { Producer } from 'kafkajs';
+import { PublishingProducer } from './publishing-client';
 
 /**
- * One idempotent producer that is replaced after a failed send. kafkajs rewinds a partition's sequence
- * number when a send fails, although the broker may have appended the batch (an acks=all write that
- * timed out waiting for the replicas): the next batch sent under that number is taken for a duplicate
- * and silently dropped, or refused as out of order for good. A new producer id starts every sequence
- * afresh; the old producer finishes what it has in flight and is then disconnected.
+ * One idempotent producer that is replaced after a failed send. After a failed send the broker may
+ * still have appended the batch (an acks=all write that timed out waiting for the replicas), so the
+ * producer's sequence numbers for that partition can no longer be trusted: a batch sent under a reused
+ * number is taken for a duplicate and silently dropped, or refused as out of order for good. A new
+ * producer starts every sequence afresh; the old one finishes what it has in flight and is then
+ * disconnected.
  */
 export class ProducerSlot {
-  private current: Producer | undefined;
-  private next: Promise<Producer> | undefined;
-  private readonly inFlight = new Map<Producer, number>();
-  private readonly retired = new Set<Producer>();
+  private current: PublishingProducer | undefined;
+  private next: Promise<PublishingProducer> | undefined;
+  private readonly inFlight = new Map<PublishingProducer, number>();
+  private readonly retired = new Set<PublishingProducer>();
   private closed = false;
 
-  constructor(private readonly create: () => Producer) {}
+  constructor(private readonly create: () => PublishingProducer) {}
 
   async connect(): Promise<void> {
     await this.replacement();
@@ -24,13 +25,13 @@ export class ProducerSlot {
    * The producer to send with, counted in flight until {@link release}; never `avoid`, the producer
    * that failed the caller's last send (which gets a replacement, shared by every caller of the slot).
    */
-  async acquire(avoid?: Producer): Promise<Producer> {
+  async acquire(avoid?: PublishingProducer): Promise<PublishingProducer> {
     const producer = this.current && this.current !== avoid ? this.current : await this.replacement();
     this.inFlight.set(producer, (this.inFlight.get(producer) ?? 0) + 1);
     return producer;
   }
 
-  release(producer: Producer): void {
+  release(producer: PublishingProducer): void {
     const left = (this.inFlight.get(producer) ?? 1) - 1;
     if (left > 0) {
       this.inFlight.set(producer, left);
@@ -42,18 +43,18 @@ export class ProducerSlot {
 
   async close(): Promise<void> {
     this.closed = true;
-    const producers = [this.current, ...this.retired].filter((p): p is Producer => p !== undefined);
+    const producers = [this.current, ...this.retired].filter((p): p is PublishingProducer => p !== undefined);
     this.current = undefined;
     this.retired.clear();
     await Promise.allSettled([...producers.map((p) => p.disconnect()), this.next?.then((p) => p.disconnect())]);
   }
 
-  private replacement(): Promise<Producer> {
+  private replacement(): Promise<PublishingProducer> {
     this.next ??= this.connectFresh().finally(() => (this.next = undefined));
     return this.next;
   }
 
-  private async connectFresh(): Promise<Producer> {
+  private async connectFresh(): Promise<PublishingProducer> {
     if (this.closed) throw new Error('the producer is closed');
     const producer = this.create();
     try {

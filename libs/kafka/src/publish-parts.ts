@@ -1,12 +1,16 @@
-import { Message, Producer } from 'kafkajs';
+import type { PublishingProducer } from './publishing-client';
 
 /** What one send may carry for a partition: one record batch, under the broker's default message.max.bytes (1 MB). */
 export const MAX_SEND_BYTES = 900_000;
-/** kafkajs's per-record framing, counted so that many small messages stay under the batch limit too. */
+/** A record's framing (lengths, offsets, attributes), counted so that many small messages stay under the batch limit too. */
 const RECORD_OVERHEAD_BYTES = 64;
 
-export interface PartitionedMessage extends Message {
+/** One message for a partition the caller chose. */
+export interface PartitionedMessage {
   partition: number;
+  key?: string;
+  value: string | Buffer;
+  headers?: Record<string, string>;
 }
 
 /** One caller's publish: answered once every part is acknowledged, or at the first failure, or at its deadline. */
@@ -22,7 +26,7 @@ export interface Ticket {
 /** One message of a caller. Its bytes count as pending until it is answered and no send holds it any more. */
 export interface Part {
   ticket: Ticket;
-  message: Message;
+  message: PartitionedMessage;
   bytes: number;
   /** Settled: acknowledged, or its caller was answered (a failure, the deadline). */
   state: 'queued' | 'sending' | 'settled';
@@ -39,14 +43,14 @@ export interface Lane {
   /** Its last send failed: it is sent alone, never in a shared send, until a send of its own succeeds. */
   troubled: boolean;
   /** The producer that failed its last send: its sequence number for the partition is no longer trusted. */
-  avoid?: Producer;
+  avoid?: PublishingProducer;
 }
 
-export const messageBytes = ({ key, value, headers }: Message): number =>
+export const messageBytes = ({ key, value, headers }: PartitionedMessage): number =>
   RECORD_OVERHEAD_BYTES +
-  (value ? Buffer.byteLength(value) : 0) +
+  Buffer.byteLength(value) +
   (key ? Buffer.byteLength(key) : 0) +
-  Object.entries(headers ?? {}).reduce((sum, [name, v]) => sum + name.length + (v ? Buffer.byteLength(String(v)) : 0), 0);
+  Object.entries(headers ?? {}).reduce((sum, [name, v]) => sum + Buffer.byteLength(name) + Buffer.byteLength(v), 0);
 
 /** The lane's queued parts, in order, that fit one send (at least one); withdrawn (settled) parts are dropped. */
 export function takeParts(lane: Lane): Part[] {

@@ -1,5 +1,4 @@
-import { Kafka, PartitionMetadata, Partitioners } from 'kafkajs';
-import { topicMetadata } from './kafka-topic-admin';
+import { PartitionMetadata, Partitioners } from 'kafkajs';
 
 const REFRESH_MS = 60_000;
 
@@ -9,21 +8,11 @@ export class TopicPartitions {
   private refreshedAt = 0;
   private readonly partitioner = Partitioners.DefaultPartitioner();
 
-  constructor(
-    private readonly kafka: Kafka,
-    private readonly topic: string,
-  ) {}
+  constructor(private readonly lookUp: () => Promise<number>) {}
 
   async refresh(): Promise<void> {
-    const admin = this.kafka.admin();
-    await admin.connect();
-    try {
-      const { topics } = await topicMetadata(admin, [this.topic]);
-      this.count = Math.max(topics[0]?.partitions.length ?? 0, 1);
-      this.refreshedAt = Date.now();
-    } finally {
-      await admin.disconnect();
-    }
+    this.count = Math.max(await this.lookUp(), 1);
+    this.refreshedAt = Date.now();
   }
 
   /** The count known now; a lookup older than a minute is renewed in the background. */
@@ -35,9 +24,9 @@ export class TopicPartitions {
     return this.count;
   }
 
-  /** The partition kafkajs's default partitioner (murmur2, as the Java clients) gives a key. */
+  /** The partition kafkajs's default partitioner (murmur2, as the Java clients) gives a key: what every producer of the platform gives it. */
   ofKey(key: string): number {
     const partitionMetadata = Array.from({ length: this.current() }, (_, partitionId) => ({ partitionId, leader: 0 }) as PartitionMetadata);
-    return this.partitioner({ topic: this.topic, partitionMetadata, message: { key, value: null } });
+    return this.partitioner({ topic: '', partitionMetadata, message: { key, value: null } });
   }
 }

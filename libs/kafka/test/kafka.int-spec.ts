@@ -1,5 +1,5 @@
 import { loadConfig } from '@analytics/config';
-import { ACKS_ALL, createIdempotentProducer, createKafka, ensureTopics, topicName, topicSpecs } from '@analytics/kafka';
+import { ACKS_ALL, createIdempotentProducer, createKafka, createPublishingClient, ensureTopics, PartitionPublisher, ROWS_HEADER, topicName, topicSpecs } from '@analytics/kafka';
 import { testKafkaBrokers, uniqueTopicPrefix } from '@analytics/testing';
 import { CompressionTypes } from 'kafkajs';
 
@@ -44,5 +44,42 @@ describe('Kafka (real broker)', () => {
     await done;
     await consumer.disconnect();
     expect(received.sort()).toEqual([...sent].sort());
+  });
+
+  it("publishes through the gateway's client: each message on its partition, with its key and headers, once", async () => {
+    const kafka = createKafka(settings(3));
+    await ensureTopics(kafka, topicSpecs(settings(3)));
+    const topic = topicName(settings(3), 'profiles');
+    const partitions = settings(3).profilesPartitions;
+    const publisher = new PartitionPublisher(createPublishingClient(settings(3)), { topic, sendTimeoutMs: 10_000, maxPendingBytes: 10_000_000, producers: 2, shareSends: true });
+    await publisher.connect();
+    expect(publisher.partitions()).toBe(partitions);
+    const sent = Array.from({ length: 40 }, (_, i) => ({ partition: i % partitions, key: `user-${i}`, value: `row-${i}\n`, headers: { [ROWS_HEADER]: '1' } }));
+    await Promise.all([publisher.publish(sent.slice(0, 25)), publisher.publish(sent.slice(25))]);
+    expect(publisher.pending).toBe(0);
+    await publisher.disconnect();
+
+    const consumer = kafka.consumer({ groupId: `${prefix}publishing` });
+    const received: typeof sent = [];
+    await consumer.connect();
+    await consumer.subscribe({ topic, fromBeginning: true });
+    await new Promise<void>((resolve) => {
+      void consumer.run({
+        eachBatch: async ({ batch }) => {
+          for (const m of batch.messages) received.push({ partition: batch.partition, key: m.key!.toString(), value: m.value!.toString(), headers: { [ROWS_HEADER]: String(m.headers![ROWS_HEADER]) } });
+          if (received.length >= sent.length) resolve();
+        },
+      });
+    });
+    await consumer.disconnect();
+    const byKey = (a: { key: string }, b: { key: string }) => a.key.localeCompare(b.key);
+    expect(received.sort(byKey)).toEqual([...sent].sort(byKey));
+  });
+
+  it("fails the gateway client's connect when no broker answers, after its bounded retries", async () => {
+    const unreachable = { ...settings(1), brokers: ['127.0.0.1:1'] };
+    const producer = createPublishingClient(unreachable).producer('nowhere', { requestTimeoutMs: 1_000, retryForMs: 500 });
+    await expect(producer.connect()).rejects.toThrow();
+    await producer.disconnect();
   });
 });

@@ -1,13 +1,13 @@
 import { AppConfig } from '@analytics/config';
 import { createGatewayPublisher, SinkUnavailableError } from '@analytics/sdk-transport';
-import { Kafka, MAX_SEND_BYTES, PartitionedMessage, PartitionPublisher, PublisherFullError } from '@analytics/kafka';
+import { MAX_SEND_BYTES, PartitionedMessage, PartitionPublisher, PublisherFullError } from '@analytics/kafka';
 import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { identityKey, ProfileUpdate } from './profile-update';
 import { ProfileUpdateSink, RefusedUpdate } from './profile-update.sink';
 
 /**
  * Publishes one message per update to the profiles topic, keyed by project and identity: all
- * updates of a profile share a partition (the key's, as kafkajs's default partitioner gives it), and
+ * updates of a profile share a partition (the key's, as the Java clients' default partitioner gives it), and
  * each partition's updates are sent in the order they arrived, so the writer applies them in the order
  * they were acknowledged. A request waits at most the gateway's send deadline, and only on its own
  * partitions (PartitionPublisher).
@@ -16,10 +16,10 @@ import { ProfileUpdateSink, RefusedUpdate } from './profile-update.sink';
 export class KafkaProfileSink extends ProfileUpdateSink implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly publisher: PartitionPublisher;
 
-  constructor(kafka: Kafka, config: AppConfig) {
+  constructor(config: AppConfig) {
     super();
     // Every partition sent alone: an update written twice would apply twice ($add, $append).
-    this.publisher = createGatewayPublisher(kafka, config, 'profiles', { shareSends: false });
+    this.publisher = createGatewayPublisher(config, 'profiles', { shareSends: false });
   }
 
   async onApplicationBootstrap(): Promise<void> {

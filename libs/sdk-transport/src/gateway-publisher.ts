@@ -1,5 +1,5 @@
 import { AppConfig } from '@analytics/config';
-import { Kafka, PartitionPublisher, TopicKey, topicName } from '@analytics/kafka';
+import { createPublishingClient, PartitionPublisher, TopicKey, topicName } from '@analytics/kafka';
 
 /**
  * Producers per topic. Each keeps one request in flight per broker (idempotence), and the gateway sends
@@ -13,8 +13,8 @@ export const GATEWAY_PRODUCERS = 4;
  * INGEST_KAFKA_SEND_TIMEOUT_MS for each, at most INGEST_KAFKA_MAX_PENDING_BYTES waiting. `shareSends`
  * only where a message written twice is harmless (events: the dedup key collapses it).
  */
-export function createGatewayPublisher(kafka: Kafka, config: AppConfig, topic: TopicKey, { shareSends }: { shareSends: boolean }): PartitionPublisher {
-  return new PartitionPublisher(kafka, {
+export function createGatewayPublisher(config: AppConfig, topic: TopicKey, { shareSends }: { shareSends: boolean }): PartitionPublisher {
+  return new PartitionPublisher(createPublishingClient(config.kafka!), {
     topic: topicName(config.kafka!, topic),
     sendTimeoutMs: config.ingest.kafkaSendTimeoutMs,
     maxPendingBytes: config.ingest.kafkaMaxPendingBytes,

@@ -1,38 +1,37 @@
-import { Kafka, Producer, ProducerRecord, RecordMetadata } from 'kafkajs';
+import { Producer } from '@platformatic/kafka';
 
 export interface KafkaSendGate {
   /** From now on sends wait, unanswered, as if the broker had stopped answering. */
   close(): void;
   /** Sends go through again, the held ones first. */
   open(): void;
-  /** Producers created afterwards are kafkajs's own again. */
+  /** The gateway's producers send directly again. */
   restore(): void;
 }
 
+type Send = (this: Producer, ...args: unknown[]) => Promise<unknown>;
+
 /**
- * Puts a gate in front of the sends of every kafkajs producer created while it is installed (install it
- * before the app under test starts): a closed gate holds sends without an answer, which is what a hung
- * broker or a network partition looks like to a producer, and a real broker cannot be made to do on demand.
+ * Puts a gate in front of the sends of the gateway's producers (@platformatic/kafka's, every one, from
+ * now until `restore`): a closed gate holds sends without an answer, which is what a hung broker or a
+ * network partition looks like to a producer, and a real broker cannot be made to do on demand. Only
+ * the promise form of `send` is gated, the one the gateway uses.
  */
 export function installKafkaSendGate(): KafkaSendGate {
-  const original = Object.getOwnPropertyDescriptor(Kafka.prototype, 'producer')!;
+  const original = Producer.prototype.send as unknown as Send;
   let closed = false;
   const held: (() => void)[] = [];
-  Object.defineProperty(Kafka.prototype, 'producer', {
-    ...original,
-    value(this: Kafka, ...args: Parameters<Kafka['producer']>): Producer {
-      const producer = (original.value as Kafka['producer']).apply(this, args);
-      const send = (record: ProducerRecord): Promise<RecordMetadata[]> =>
-        closed ? new Promise((resolve, reject) => held.push(() => producer.send(record).then(resolve, reject))) : producer.send(record);
-      return { ...producer, send };
-    },
-  });
+  const gated: Send = function (this: Producer, ...args) {
+    if (!closed) return original.apply(this, args);
+    return new Promise((resolve, reject) => held.push(() => void original.apply(this, args).then(resolve, reject)));
+  };
+  Producer.prototype.send = gated as unknown as Producer['send'];
   return {
     close: () => void (closed = true),
     open: () => {
       closed = false;
       held.splice(0).forEach((release) => release());
     },
-    restore: () => Object.defineProperty(Kafka.prototype, 'producer', original),
+    restore: () => void (Producer.prototype.send = original as unknown as Producer['send']),
   };
 }
