@@ -6,7 +6,7 @@ export { BatchConsumer } from './batch-consumer';
 export { BatchOutcome, BatchWorker, BatchWorkerOptions, IDLE_FETCH_WAIT_MS } from './batch-worker';
 export { createKafka } from './create-kafka';
 export { deadLetterMessage } from './dead-letters';
-export { ACKS_ALL, createIdempotentProducer, IdempotentProducerOptions } from './idempotent-producer';
+export { ACKS_ALL, createIdempotentProducer } from './idempotent-producer';
 export { ensureTopics, topicMetadata } from './kafka-topic-admin';
 export { KafkaModule } from './kafka.module';
 export {

@@ -55,10 +55,11 @@ export class PartitionPublisher {
     const { topic, sendTimeoutMs } = options;
     this.topicPartitions = new TopicPartitions(() => client.partitionCount(topic));
     this.sharedTimeoutMs = Math.min(SHARED_SEND_TIMEOUT_MS, sendTimeoutMs / 4);
-    const alone = () => client.producer(topic, { requestTimeoutMs: sendTimeoutMs, retryForMs: sendTimeoutMs });
+    const alone = () => client.producer(topic, { requestTimeoutMs: sendTimeoutMs, retryForMs: sendTimeoutMs, connectForMs: sendTimeoutMs });
     this.slots = Array.from({ length: options.producers }, () => new ProducerSlot(alone));
     // Quick retries only (a leader that just moved), then the partitions go alone.
-    this.shared = options.shareSends ? new ProducerSlot(() => client.producer(topic, { requestTimeoutMs: this.sharedTimeoutMs, retryForMs: 1 })) : undefined;
+    const shared = () => client.producer(topic, { requestTimeoutMs: this.sharedTimeoutMs, retryForMs: 1, connectForMs: sendTimeoutMs });
+    this.shared = options.shareSends ? new ProducerSlot(shared) : undefined;
   }
 
   async connect(): Promise<void> {

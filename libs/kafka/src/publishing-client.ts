@@ -16,6 +16,8 @@ export interface PublishingProducerOptions {
   requestTimeoutMs: number;
   /** Retry a failed request (a leader that moved, a broker back) for about this long, then fail the send. */
   retryForMs: number;
+  /** How long `connect` keeps trying a cluster that is still starting (a coordinator loading, a leader being elected). */
+  connectForMs: number;
 }
 
 /** What PartitionPublisher needs of a Kafka client: producers for one topic, and the topic's partition count. */
@@ -26,6 +28,7 @@ export interface PublishingClient {
 
 const RETRY = { firstDelayMs: 200, maxDelayMs: 3_000 };
 const retryDelayMs = (retry: number) => Math.min(RETRY.maxDelayMs, RETRY.firstDelayMs * 2 ** (retry - 1));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * The retries whose waits add up to `ms`. At least two: @platformatic/kafka retries an idempotent
@@ -65,7 +68,7 @@ const ANSWER_MARGIN_MS = 1_000;
 export function createPublishingClient(settings: KafkaSettings): PublishingClient {
   const base = { clientId: settings.clientId, bootstrapBrokers: settings.brokers };
   return {
-    producer(topic, { requestTimeoutMs, retryForMs }) {
+    producer(topic, { requestTimeoutMs, retryForMs, connectForMs }) {
       const producer = new Producer<Bytes, Bytes, Bytes, Bytes>({
         ...base,
         idempotent: true,
@@ -79,11 +82,16 @@ export function createPublishingClient(settings: KafkaSettings): PublishingClien
       });
       return {
         async connect() {
-          try {
-            await producer.metadata({ topics: [topic] });
-            await producer.initIdempotentProducer({});
-          } catch (error) {
-            throw explainedError(error);
+          for (let retry = 1, waited = 0; ; retry++) {
+            try {
+              await producer.metadata({ topics: [topic] });
+              await producer.initIdempotentProducer({});
+              return;
+            } catch (error) {
+              if (waited >= connectForMs) throw explainedError(error);
+            }
+            await sleep(retryDelayMs(retry));
+            waited += retryDelayMs(retry);
           }
         },
         async send(messages) {
