@@ -44,9 +44,11 @@ fi
 # 4 MB semi-spaces cut its peak RSS by about 80 MB at the same CPU per event; its heap grows by half
 # (not V8's ~10 %) before a full GC: with ~50 MB live, Buffers of fetched batches started one about
 # every second, and V8's GC threads then cost the writer more than its own JavaScript
-# ("Issue 21 — second pass"). bench/ingest.ts starts both with the same flags.
+# ("Issue 21 — second pass"). bench/ingest.ts starts both with the same flags. The standalone (every
+# service and chDB in one process) takes the gateway's flags, as `npm start` does: 130-180 MB less peak
+# RSS at the same CPU per event (bench:embedded, "The standalone's Node flags").
 case "$service" in
-  ingest) exec node --max-semi-space-size=16 --no-allocation-site-pretenuring "$main" "$@" ;;
+  ingest | standalone) exec node --max-semi-space-size=16 --no-allocation-site-pretenuring "$main" "$@" ;;
   writer) exec node --max-semi-space-size=4 --heap-growing-percent=50 "$main" "$@" ;;
   *) exec node "$main" "$@" ;;
 esac

@@ -27,8 +27,9 @@ const K8S = join(ROOT, 'deploy/k8s');
 const OVERLAYS = readdirSync(join(K8S, 'overlays')).sort();
 const MIGRATE = 'migrate';
 const WORKLOADS = [...SERVICE_NAMES, MIGRATE];
-/** The Node flags deploy/docker/entrypoint.sh gives a service (young generation and pretenuring of the gateway, young and old generations of the writer). */
-const NODE_FLAGS: Record<string, string[]> = { ingest: ['--max-semi-space-size=16', '--no-allocation-site-pretenuring'], writer: ['--max-semi-space-size=4', '--heap-growing-percent=50'] };
+/** The Node flags deploy/docker/entrypoint.sh gives a service (young generation and pretenuring of the gateway and the standalone, young and old generations of the writer). */
+const GATEWAY_FLAGS = ['--max-semi-space-size=16', '--no-allocation-site-pretenuring'];
+const NODE_FLAGS: Record<string, string[]> = { ingest: GATEWAY_FLAGS, standalone: GATEWAY_FLAGS, writer: ['--max-semi-space-size=4', '--heap-growing-percent=50'] };
 const KUBECTL_INSTALLED = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' }).status === 0;
 
 /** Settings a workload does not receive, and why. Everything else must reach every workload. */
@@ -211,7 +212,7 @@ describe('the entrypoint (run with sh against a stub node)', () => {
     return { ...result, lines: result.stdout.trim().split('\n') };
   };
 
-  it.each(WORKLOADS)('execs node dist/apps/%s/src/main.js in place of the shell, with its Node flags, passing further arguments on', (service) => {
+  it.each([...WORKLOADS, 'standalone'])('execs node dist/apps/%s/src/main.js in place of the shell, with its Node flags, passing further arguments on', (service) => {
     const { status, lines, pid, stderr } = run([service, '--extra']);
     expect(stderr).toBe('');
     expect(status).toBe(0);
