@@ -62,7 +62,7 @@ const ANSWER_MARGIN_MS = 1_000;
 
 /**
  * The gateway's producers on @platformatic/kafka: it encodes a record batch in place and checksums it
- * natively (about 0.9 µs per event less than kafkajs, docs/benchmarks.md), and it is maintained. Every
+ * natively (the gateway 0.5–0.8 µs per event cheaper than on kafkajs, docs/benchmarks.md), and it is maintained. Every
  * retry is bounded, so a send always settles and the publisher's pending bytes are always given back.
  */
 export function createPublishingClient(settings: KafkaSettings): PublishingClient {
