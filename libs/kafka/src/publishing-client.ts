@@ -1,6 +1,12 @@
 import { KafkaSettings } from '@analytics/config';
-import { Admin, ProduceAcks, Producer, Serializer } from '@platformatic/kafka';
+import type { Serializer } from '@platformatic/kafka';
 import type { PartitionedMessage } from './publish-parts';
+
+/**
+ * Loaded on first use, by the services that publish (the gateway): its API tables take about 11 MB of
+ * live heap, which every other service (and the writer) would otherwise carry (docs/benchmarks.md).
+ */
+const platformaticKafka = () => require('@platformatic/kafka') as typeof import('@platformatic/kafka');
 
 /** One idempotent producer (acks=all, one request in flight per broker), as PartitionPublisher sends with it. */
 export interface PublishingProducer {
@@ -66,6 +72,7 @@ const ANSWER_MARGIN_MS = 1_000;
  * retry is bounded, so a send always settles and the publisher's pending bytes are always given back.
  */
 export function createPublishingClient(settings: KafkaSettings): PublishingClient {
+  const { Admin, ProduceAcks, Producer } = platformaticKafka();
   const base = { clientId: settings.clientId, bootstrapBrokers: settings.brokers };
   return {
     producer(topic, { requestTimeoutMs, retryForMs, connectForMs }) {
