@@ -14,7 +14,7 @@ import { buildTemplates, EVENTS_PER_BATCH, PLACEHOLDER, requestPrefix, splitAtPr
 import { FreshnessProbe, GroupWatch } from './support/kafka-watch';
 import { LoadGenerator, LoadResult, percentile, round } from './support/load';
 import { ClickHouseEngine, clickhouseMode, startClickHouseEngine } from './support/clickhouse-engine';
-import { BenchProcess, cpuSecondsOf, freePort, machineCpuSeconds, memoryOf, poll, repoRoot, residentOf, spawnScript } from './support/processes';
+import { BenchProcess, cpuSecondsOf, freePort, GATEWAY_NODE_FLAGS, machineCpuSeconds, memoryOf, nodeFlagsFrom, poll, repoRoot, residentOf, spawnScript } from './support/processes';
 
 /**
  * `npm run bench:ingest`: end-to-end ingestion throughput (HTTP → gateway → Kafka → writer →
@@ -236,13 +236,13 @@ async function main(): Promise<Record<string, unknown>> {
     const nodeFlags = (name: string) => (PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`] : []);
     const [writerPort, gatewayPort] = [await freePort(), await freePort()];
     // The writer's Node flags as deploy/docker/entrypoint.sh gives them, unless BENCH_WRITER_NODE_FLAGS says otherwise.
-    const writerFlags = (process.env.BENCH_WRITER_NODE_FLAGS ?? '--max-semi-space-size=4 --heap-growing-percent=50').split(' ').filter(Boolean);
+    const writerFlags = nodeFlagsFrom(process.env.BENCH_WRITER_NODE_FLAGS, '--max-semi-space-size=4 --heap-growing-percent=50');
     const writer = spawnScript('writer', join(root, 'dist/apps/writer/src/main.js'), { ...env, PORT: String(writerPort) }, [...writerFlags, ...nodeFlags('writer')]);
     services.push(writer);
     await waitReady(writer, `http://127.0.0.1:${writerPort}`);
     const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
     // The gateway's Node flags as deploy/docker/entrypoint.sh gives them, unless BENCH_GATEWAY_NODE_FLAGS says otherwise.
-    const gatewayFlags = (process.env.BENCH_GATEWAY_NODE_FLAGS ?? '--max-semi-space-size=16 --no-allocation-site-pretenuring').split(' ').filter(Boolean);
+    const gatewayFlags = nodeFlagsFrom(process.env.BENCH_GATEWAY_NODE_FLAGS, GATEWAY_NODE_FLAGS);
     // BENCH_GATEWAY_ENV_<NAME>=value: a variable of the gateway's process alone (MALLOC_ARENA_MAX, LD_PRELOAD, …).
     const gatewayEnv = variablesAfterPrefix('BENCH_GATEWAY_ENV_');
     const gateway = spawnScript('gateway', join(root, 'dist/apps/ingest/src/main.js'), { ...env, ...gatewayEnv, PORT: String(gatewayPort) }, [...gatewayFlags, ...nodeFlags('gateway')]);

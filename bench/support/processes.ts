@@ -23,6 +23,12 @@ export interface BenchProcess {
   stop(graceMs?: number): Promise<number | null>;
 }
 
+/** The Node flags deploy/docker/entrypoint.sh and `npm start` give the gateway and the standalone. */
+export const GATEWAY_NODE_FLAGS = '--max-semi-space-size=16 --no-allocation-site-pretenuring';
+
+/** The Node flags a bench setting names (space-separated; empty for V8's defaults), else `defaults`. */
+export const nodeFlagsFrom = (setting: string | undefined, defaults: string): string[] => (setting ?? defaults).split(' ').filter(Boolean);
+
 /** Runs a built script with this Node (24), only the given environment, and optional Node flags. */
 export function spawnScript(name: string, script: string, env: Record<string, string>, nodeFlags: string[] = []): BenchProcess {
   const child = spawn(process.execPath, [...nodeFlags, script], {

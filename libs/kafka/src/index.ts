@@ -7,7 +7,7 @@ export { BatchOutcome, BatchWorker, BatchWorkerOptions, IDLE_FETCH_WAIT_MS } fro
 export { createKafka } from './create-kafka';
 export { deadLetterMessage } from './dead-letters';
 export { ACKS_ALL, createIdempotentProducer } from './idempotent-producer';
-export { ensureTopics, topicMetadata } from './kafka-topic-admin';
+export { ensureTopics } from './kafka-topic-admin';
 export { KafkaModule } from './kafka.module';
 export {
   CONSUMER_GROUPS,

@@ -37,7 +37,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * A topic just created can be missing from a broker's metadata for a moment ("This server does not
  * host this topic-partition"), which kafkajs does not retry: wait for it, within bounds.
  */
-export async function topicMetadata(admin: Admin, topics: string[]): ReturnType<Admin['fetchTopicMetadata']> {
+async function topicMetadata(admin: Admin, topics: string[]): ReturnType<Admin['fetchTopicMetadata']> {
   const deadline = Date.now() + METADATA_WAIT_MS;
   for (;;) {
     try {

@@ -3,8 +3,9 @@ import type { Serializer } from '@platformatic/kafka';
 import type { PartitionedMessage } from './publish-parts';
 
 /**
- * Loaded on first use, by the services that publish (the gateway): its API tables take about 11 MB of
- * live heap, which every other service (and the writer) would otherwise carry (docs/benchmarks.md).
+ * Loaded on first use, by the services that publish (the gateway, and the writer's warehouse imports):
+ * its API tables take about 11 MB of live heap, which every other service would otherwise carry
+ * (docs/benchmarks.md).
  */
 const platformaticKafka = () => require('@platformatic/kafka') as typeof import('@platformatic/kafka');
 
@@ -97,8 +98,9 @@ export function createPublishingClient(settings: KafkaSettings): PublishingClien
             } catch (error) {
               if (waited >= connectForMs) throw explainedError(error);
             }
-            await sleep(retryDelayMs(retry));
-            waited += retryDelayMs(retry);
+            const delay = retryDelayMs(retry);
+            await sleep(delay);
+            waited += delay;
           }
         },
         async send(messages) {
