@@ -1,3 +1,4 @@
+import { MessageSlabs } from './message-slabs';
 import { ProducerSlot } from './producer-slot';
 import { Lane, messageBytes, Part, PartitionedMessage, takeParts, Ticket } from './publish-parts';
 import { PublishingClient, PublishingProducer } from './publishing-client';
@@ -47,6 +48,7 @@ export class PartitionPublisher {
   private readonly lanes = new Map<number, Lane>();
   private readonly topicPartitions: TopicPartitions;
   private pendingBytes = 0;
+  private readonly slabs = new MessageSlabs();
 
   constructor(
     client: PublishingClient,
@@ -89,19 +91,32 @@ export class PartitionPublisher {
   /** Resolves once the broker acknowledged every message (acks=all); rejects if any of them failed or the deadline passed. */
   publish(messages: PartitionedMessage[]): Promise<void> {
     if (!messages.length) return Promise.resolve();
-    const sized = messages.map((message) => ({ message, bytes: messageBytes(message) }));
-    const bytes = sized.reduce((sum, m) => sum + m.bytes, 0);
+    const valueBytes = messages.map((message) => Buffer.byteLength(message.value));
+    const framedBytes = messages.map((message, i) => messageBytes(message, valueBytes[i]));
+    const bytes = framedBytes.reduce((sum, b) => sum + b, 0);
     if (this.pendingBytes > 0 && this.pendingBytes + bytes > this.options.maxPendingBytes) {
       return Promise.reject(new PublisherFullError(`${this.pendingBytes} bytes already wait for the broker (limit ${this.options.maxPendingBytes})`));
     }
     this.pendingBytes += bytes;
+    // The values go into slabs here, in a frame that no waiting closure keeps: the caller's strings die
+    // young instead of waiting for the broker with the answer's closures.
+    return this.enqueue(
+      messages.map((message, i) => {
+        const held = this.slabs.hold(message.value, valueBytes[i]);
+        return { message: { ...message, value: held.bytes }, held, bytes: framedBytes[i] };
+      }),
+    );
+  }
+
+  /** Queues the caller's held messages: its promise settles once all are acknowledged, at the first failure, or at its deadline. */
+  private enqueue(held: Pick<Part, 'message' | 'held' | 'bytes'>[]): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      const ticket: Ticket = { remaining: messages.length, done: false, parts: [], resolve, reject, timer: undefined as unknown as NodeJS.Timeout };
+      const ticket: Ticket = { remaining: held.length, done: false, parts: [], resolve, reject, timer: undefined as unknown as NodeJS.Timeout };
       ticket.timer = setTimeout(() => this.fail(ticket, new Error(`no acknowledgement within ${this.options.sendTimeoutMs / 1000} s`)), this.options.sendTimeoutMs);
-      for (const { message, bytes } of sized) {
-        const part: Part = { ticket, message, bytes, state: 'queued', holders: 0, released: false };
+      for (const message of held) {
+        const part: Part = { ...message, ticket, state: 'queued', holders: 0, released: false };
         ticket.parts.push(part);
-        this.lane(message.partition).queue.push(part);
+        this.lane(part.message.partition).queue.push(part);
       }
       this.dispatch();
     });
@@ -249,5 +264,6 @@ export class PartitionPublisher {
     if (part.released || part.state !== 'settled' || part.holders > 0) return;
     part.released = true;
     this.pendingBytes -= part.bytes;
+    this.slabs.giveBack(part.held);
   }
 }

@@ -1,3 +1,4 @@
+import type { HeldBytes } from './message-slabs';
 import type { PublishingProducer } from './publishing-client';
 
 /** What one send may carry for a partition: one record batch, under the broker's default message.max.bytes (1 MB). */
@@ -26,7 +27,9 @@ export interface Ticket {
 /** One message of a caller. Its bytes count as pending until it is answered and no send holds it any more. */
 export interface Part {
   ticket: Ticket;
+  /** The caller's message, its value now the held bytes. */
   message: PartitionedMessage;
+  held: HeldBytes;
   bytes: number;
   /** Settled: acknowledged, or its caller was answered (a failure, the deadline). */
   state: 'queued' | 'sending' | 'settled';
@@ -46,9 +49,10 @@ export interface Lane {
   avoid?: PublishingProducer;
 }
 
-export const messageBytes = ({ key, value, headers }: PartitionedMessage): number =>
+/** What a message counts for in a send and in the pending bytes, its value being `valueBytes` long. */
+export const messageBytes = ({ key, headers }: PartitionedMessage, valueBytes: number): number =>
   RECORD_OVERHEAD_BYTES +
-  Buffer.byteLength(value) +
+  valueBytes +
   (key ? Buffer.byteLength(key) : 0) +
   Object.entries(headers ?? {}).reduce((sum, [name, v]) => sum + Buffer.byteLength(name) + Buffer.byteLength(v), 0);
 
