@@ -3,7 +3,7 @@ import { cpus } from 'node:os';
 import { temporaryDirectory } from '@analytics/testing';
 import { buildTemplates, EVENTS_PER_BATCH } from './support/event-bodies';
 import { LoadGenerator, percentile, round } from './support/load';
-import { cpuSecondsOf, freePort, GATEWAY_NODE_FLAGS, machineCpuSeconds, memoryOf, nodeFlagsFrom, repoRoot, spawnScript } from './support/processes';
+import { cpuSecondsOf, freePort, STANDALONE_NODE_FLAGS, machineCpuSeconds, memoryOf, nodeFlagsFrom, repoRoot, spawnScript } from './support/processes';
 import { waitReady } from './support/setup';
 
 /**
@@ -18,7 +18,7 @@ import { waitReady } from './support/setup';
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 8);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 /** Node flags for the standalone: by default those `npm start` gives it (package.json); BENCH_NODE_FLAGS= (empty) for V8's defaults. */
-const NODE_FLAGS = nodeFlagsFrom(process.env.BENCH_NODE_FLAGS, GATEWAY_NODE_FLAGS);
+const NODE_FLAGS = nodeFlagsFrom(process.env.BENCH_NODE_FLAGS, STANDALONE_NODE_FLAGS);
 const OWNER = { username: 'bench-owner', secret: 'bench-owner-secret-0123456789abcdef' };
 const PROJECT = { token: 'benchtoken0123456789abcdef', secret: 'bench-project-secret-0123456789abcdef' };
 
