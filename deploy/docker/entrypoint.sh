@@ -40,7 +40,7 @@ fi
 # without it, 50-140 MB less peak RSS and ~0.4 us less per event ("Gateway memory: what V8 promotes").
 # Its old generation now fills slowly (its messages wait for Kafka in slabs), from a ~55 MB live size
 # that V8 lets grow fourfold before a full GC on a large machine: a full GC once it doubles keeps the
-# gateway's peak RSS under 300 MB for about 0.3 us more per event ("Gateway memory under 300 MB"; while
+# gateway's peak RSS under 300 MB for about 0.2 us more per event ("Gateway memory under 300 MB"; while
 # the old generation filled fast, the same flag cost 2 us). The writer's batches live longer: 4 MB
 # semi-spaces cut its peak RSS by about 80 MB at the same CPU per event; its heap grows by half (not
 # V8's ~10 %) before a full GC: with ~50 MB live, Buffers of fetched batches started one about every
