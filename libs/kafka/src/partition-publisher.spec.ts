@@ -143,6 +143,25 @@ describe('PartitionPublisher, every partition sent alone', () => {
     expect(producers.flatMap((p) => p.sends).filter((s) => s.record.messages[0].partition === 0)).toHaveLength(1);
   });
 
+  it("keeps a message's bytes while a send still holds them after its caller's deadline, and sends every value as its UTF-8 bytes", async () => {
+    jest.useFakeTimers();
+    const { publisher, producers } = await start({ sendTimeoutMs: 1_000 });
+    const hanging = watch(publisher.publish([message(0, 'first é€\n')]));
+    await jest.advanceTimersByTimeAsync(1_000);
+    expect(hanging.outcome).toBe('rejected');
+    // The client may still write the hanging send; what others publish meanwhile must not overwrite it.
+    const later = Array.from({ length: 50 }, (_, i) => watch(publisher.publish([message(1 + (i % 3), `later ${i} ${'y'.repeat(30_000)}\n`)])));
+    await jest.advanceTimersByTimeAsync(0);
+    const sent = (partition: number) => producers.flatMap((p) => p.sends).filter((s) => s.record.messages[0].partition === partition);
+    expect(sent(0)[0].record.messages[0].value).toEqual(Buffer.from('first é€\n'));
+    jest.useRealTimers();
+    await settleAll(producers);
+    expect(later.every((state) => state.outcome === 'resolved')).toBe(true);
+    expect([1, 2, 3].flatMap((partition) => sent(partition).flatMap((s) => s.record.messages.map((m) => m.value.toString().split(' ')[1])))).toHaveLength(50);
+    expect(sent(0)[0].record.messages[0].value).toEqual(Buffer.from('first é€\n'));
+    expect(publisher.pending).toBe(0);
+  });
+
   it('refuses at once what would exceed the bytes waiting for the broker, and takes more once they are acknowledged', async () => {
     const { publisher, producers } = await start({ maxPendingBytes: 1_000 });
     const first = watch(publisher.publish([message(0, 'x'.repeat(600))]));
