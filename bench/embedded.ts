@@ -3,7 +3,7 @@ import { cpus } from 'node:os';
 import { temporaryDirectory } from '@analytics/testing';
 import { buildTemplates, EVENTS_PER_BATCH } from './support/event-bodies';
 import { LoadGenerator, percentile, round } from './support/load';
-import { cpuSecondsOf, freePort, STANDALONE_NODE_FLAGS, machineCpuSeconds, memoryOf, nodeFlagsFrom, repoRoot, spawnScript } from './support/processes';
+import { cpuSecondsOf, freePort, machineCpuSeconds, memoryOf, nodeFlagsFrom, repoRoot, spawnScript, STANDALONE_NODE_FLAGS } from './support/processes';
 import { waitReady } from './support/setup';
 
 /**

@@ -109,12 +109,12 @@ export class PartitionPublisher {
   }
 
   /** Queues the caller's held messages: its promise settles once all are acknowledged, at the first failure, or at its deadline. */
-  private enqueue(held: Pick<Part, 'message' | 'held' | 'bytes'>[]): Promise<void> {
+  private enqueue(heldMessages: Pick<Part, 'message' | 'held' | 'bytes'>[]): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      const ticket: Ticket = { remaining: held.length, done: false, parts: [], resolve, reject, timer: undefined as unknown as NodeJS.Timeout };
+      const ticket: Ticket = { remaining: heldMessages.length, done: false, parts: [], resolve, reject, timer: undefined as unknown as NodeJS.Timeout };
       ticket.timer = setTimeout(() => this.fail(ticket, new Error(`no acknowledgement within ${this.options.sendTimeoutMs / 1000} s`)), this.options.sendTimeoutMs);
-      for (const message of held) {
-        const part: Part = { ...message, ticket, state: 'queued', holders: 0, released: false };
+      for (const heldMessage of heldMessages) {
+        const part: Part = { ...heldMessage, ticket, state: 'queued', holders: 0, released: false };
         ticket.parts.push(part);
         this.lane(part.message.partition).queue.push(part);
       }
