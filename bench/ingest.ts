@@ -282,15 +282,22 @@ async function main(): Promise<Record<string, unknown>> {
     cleanups.push(async () => clearInterval(sampler));
 
     // Idle cost (no traffic) over 3 s: kafkajs's 1 ms timer loop per connection shows here.
-    const idleCpu = new CpuMeter(() => ({ gateway: gateway.pid, writer: writer.pid, ...standInPid(engine) }));
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
-    const idleCores = idleCpu.report(1).cores;
-    log(`idle: cores used with no traffic ${JSON.stringify({ gateway: idleCores.gateway, writer: idleCores.writer, ...(engine.process ? { [ENGINE]: idleCores[ENGINE] } : {}) })}`);
+    // The broker's too: every consumer's empty fetches and heartbeats cost it CPU whatever the traffic.
+    const restingCores = async () => {
+      const meter = new CpuMeter(() => ({ broker: broker.pid, gateway: gateway.pid, writer: writer.pid, ...standInPid(engine) }));
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      const { cores } = meter.report(1);
+      return { broker: cores.broker, gateway: cores.gateway, writer: cores.writer, ...(engine.process ? { [ENGINE]: cores[ENGINE] } : {}) };
+    };
+    const idleCores = await restingCores();
+    log(`idle: cores used with no traffic ${JSON.stringify(idleCores)}`);
 
     // Warm-up: connections, JIT, the writer's group membership; then everything written.
     log(`warm-up ${WARMUP_SECONDS} s, ${CLIENTS} clients, ${EVENTS_PER_BATCH}-event batches of ≈${bytesPerEvent} bytes/event`);
     await load.closedLoop(CLIENTS, WARMUP_SECONDS);
     await watch.drained(60_000);
+    const warmIdleCores = await restingCores();
+    log(`idle after the warm-up: cores used with no traffic ${JSON.stringify(warmIdleCores)}`);
 
     // 1. Saturation: closed loop, then until the writer has committed everything acknowledged.
     const freshnessUnderSaturation = new FreshnessProbe(watch, gatewayUrl, project.authorization, project.id, partitions, run);
@@ -439,7 +446,8 @@ async function main(): Promise<Record<string, unknown>> {
       saturated_freshness_p99_ms: percentile(freshnessUnderSaturation.samples, 99),
       memory_idle_mb: idle,
       memory_breakdown_at_peak_mb: heapAtPeak,
-      idle_cores: { gateway: idleCores.gateway, writer: idleCores.writer },
+      idle_cores: idleCores,
+      idle_cores_after_warmup: warmIdleCores,
       gateway_rss_mb: mb(Math.max(peak.gateway, gatewayMemory?.peakRssMb ?? 0)),
       writer_rss_mb: mb(Math.max(peak.writer, writerMemory?.peakRssMb ?? 0)),
       // chdb: the engine is inside the writer (its RSS above); server: the stand-in's own process.

@@ -19,11 +19,13 @@ const DEFAULT_STATE_DIR = path.join(REPO_ROOT, '.kafka');
 const READY_LINE = 'Kafka Server started';
 const READY_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 15_000;
-// 4 MB G1 regions: a produce request is read into one heap buffer, and with the 1 MB regions of a
-// 512 MB heap every request of 512 KB or more (a gateway's shared send: up to 12 partitions × 900 KB)
-// was a humongous allocation, each one a GC trigger; G1's work was half the broker's CPU in the
-// ingest bench (docs/benchmarks.md, "Issue 21 — second pass"). Production brokers: deploy/k8s kafka.yaml.
-const JVM_FLAGS = ['-XX:+UseG1GC', '-XX:MaxGCPauseMillis=20', '-XX:G1HeapRegionSize=4m', '-Djava.awt.headless=true'];
+// 16 MB G1 regions, as the production brokers have (deploy/k8s kafka.yaml): a produce request is read
+// into one heap buffer, and one of half a region or more is a humongous allocation, each one a GC
+// trigger. With 4 MB regions the gateway's shared sends of 2–3 MB at saturation (up to 12 partitions ×
+// 900 KB) still were, and G1's threads took 6.7 of the broker's 16 µs per event in the ingest bench;
+// with 1 MB regions (a 512 MB heap's default) every request of 512 KB or more was (docs/benchmarks.md,
+// "Issue 21 — second pass" and "The test broker's G1 regions"). 1 GB at most, so that a heap of 64 such regions can grow.
+const JVM_FLAGS = ['-XX:+UseG1GC', '-XX:MaxGCPauseMillis=20', '-XX:G1HeapRegionSize=16m', '-Djava.awt.headless=true'];
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -257,7 +259,7 @@ function removePidFile(stateDir, pid) {
 }
 
 function launchBroker({ classpath, propsFile, log4jFile, logFile, logDir, stateDir, detached }) {
-  const heap = (process.env.KAFKA_HEAP_OPTS ?? '-Xmx512m -Xms256m').split(/\s+/).filter(Boolean);
+  const heap = (process.env.KAFKA_HEAP_OPTS ?? '-Xmx1g -Xms256m').split(/\s+/).filter(Boolean);
   const logFd = fs.openSync(logFile, 'a');
   const logOffset = fs.fstatSync(logFd).size; // the file is appended to across runs
   const child = spawn(javaBin(), [
