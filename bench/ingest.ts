@@ -1,7 +1,6 @@
 import 'reflect-metadata';
 import { loadConfig } from '@analytics/config';
-import { partitionFor, validateEvent } from '@analytics/events';
-import { ACKS_ALL, createIdempotentProducer, ensureTopics, groupId, ROWS_HEADER, topicName, topicSpecs } from '@analytics/kafka';
+import { ensureTopics, groupId, topicName, topicSpecs } from '@analytics/kafka';
 import { Kafka, logLevel } from 'kafkajs';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,11 +9,12 @@ import { join } from 'node:path';
 import { createPostgresDatabase } from '@analytics/testing';
 import { createBenchProject, waitReady } from './support/setup';
 import { profilesIn, ProfileSummary, summarizeProfile } from './support/cpu-profile';
-import { buildTemplates, EVENTS_PER_BATCH, PLACEHOLDER, requestPrefix, splitAtPrefix } from './support/event-bodies';
+import { startBarePipeline } from './support/bare-pipeline';
+import { buildTemplates, EVENTS_PER_BATCH } from './support/event-bodies';
 import { FreshnessProbe, GroupWatch } from './support/kafka-watch';
 import { LoadGenerator, LoadResult, percentile, round } from './support/load';
 import { ClickHouseEngine, clickhouseMode, startClickHouseEngine } from './support/clickhouse-engine';
-import { BenchProcess, cpuSecondsOf, freePort, GATEWAY_NODE_FLAGS, machineCpuSeconds, memoryOf, nodeFlagsFrom, poll, repoRoot, residentOf, spawnScript } from './support/processes';
+import { BenchProcess, cpuSecondsOf, freePort, GATEWAY_NODE_FLAGS, machineCpuSeconds, memoryOf, nodeFlagsFrom, repoRoot, residentOf, spawnScript } from './support/processes';
 
 /**
  * `npm run bench:ingest`: end-to-end ingestion throughput (HTTP → gateway → Kafka → writer →
@@ -22,8 +22,9 @@ import { BenchProcess, cpuSecondsOf, freePort, GATEWAY_NODE_FLAGS, machineCpuSec
  * consumer inserting the same bytes), with latency, freshness, memory and where the CPU went.
  * Starts and stops everything it uses; all traffic stays on 127.0.0.1. The last line is JSON.
  *
- * BENCH_SECONDS (saturation phase, default 15), BENCH_CLIENTS (4), BENCH_PACED_SECONDS (12),
- * BENCH_BARE_SECONDS (10), BENCH_CPU_PROF=1 (V8 CPU profiles of the gateway and writer, summarised),
+ * BENCH_ROUNDS (saturation rounds, default 3: ours and the bare pipeline's in turn, the ratio their median),
+ * BENCH_SECONDS (our pipeline's saturation per round, default 10), BENCH_BARE_SECONDS (the bare pipeline's, 10),
+ * BENCH_CLIENTS (4), BENCH_PACED_SECONDS (12), BENCH_CPU_PROF=1 (V8 CPU profiles of the gateway and writer, summarised),
  * BENCH_KEEP_DIR=<dir> (keeps the raw profiles and the services' output there),
  * BENCH_BARE_SPLIT=1 (the bare producer splits batches by partition as the gateway does),
  * BENCH_APP_<NAME>=<value> (passes <NAME> to the gateway and writer, e.g. BENCH_APP_WRITER_MAX_BATCH_ROWS),
@@ -37,9 +38,12 @@ import { BenchProcess, cpuSecondsOf, freePort, GATEWAY_NODE_FLAGS, machineCpuSec
  */
 
 const setting = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
-const SATURATION_SECONDS = setting('BENCH_SECONDS', 15);
+const SATURATION_SECONDS = setting('BENCH_SECONDS', 10);
 const PACED_SECONDS = setting('BENCH_PACED_SECONDS', 12);
 const BARE_SECONDS = setting('BENCH_BARE_SECONDS', 10);
+/** Saturation rounds, ours and the bare pipeline's in turn; the ratio is their median. */
+const ROUNDS = setting('BENCH_ROUNDS', 3);
+const BARE_WARMUP_SECONDS = 10;
 // 60 s: the bare pipeline runs after ours on a broker whose JIT is warm by then; a 4 s warm-up charged
 // the broker's compilers to our pipeline alone (docs/benchmarks.md, "Issue 21 — second pass").
 const WARMUP_SECONDS = setting('BENCH_WARMUP_SECONDS', 60);
@@ -71,6 +75,49 @@ const variablesAfterPrefix = (prefix: string): Record<string, string> =>
       .map(([name, value]) => [name.slice(prefix.length), value!]),
   );
 const mb = (value: number | undefined) => (value === undefined ? NaN : Math.round(value));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor((values.length - 1) / 2)];
+
+/**
+ * Waits (at most 15 s) until the machine has been quiet for half a second: under half a core busy, so
+ * that the last phase's background work (the engines' merges, the writers' last commits) is not
+ * charged to the next. The ms waited.
+ */
+async function quiet(): Promise<number> {
+  const started = Date.now();
+  for (let before = machineCpuSeconds(); Date.now() - started < 15_000; ) {
+    await sleep(500);
+    const now = machineCpuSeconds();
+    if ((now.busy - before.busy) / 0.5 < 0.5) break;
+    before = now;
+  }
+  return Date.now() - started;
+}
+
+/** The phases' loads as one (rounds of the same phase). */
+function mergeLoads(loads: LoadResult[]): LoadResult {
+  const merged: LoadResult = { requests: 0, events: 0, failures: 0, statuses: {}, latencies: [], seconds: 0 };
+  for (const load of loads) {
+    merged.requests += load.requests;
+    merged.events += load.events;
+    merged.failures += load.failures;
+    merged.seconds += load.seconds;
+    merged.latencies.push(...load.latencies);
+    for (const [status, count] of Object.entries(load.statuses)) merged.statuses[status] = (merged.statuses[status] ?? 0) + count;
+  }
+  return merged;
+}
+
+/** One saturation round: our pipeline's rate and then the bare pipeline's, each until all is written. */
+interface SaturationRound {
+  events_per_s: number;
+  bare_events_per_s: number;
+  ratio: number;
+  written_after_last_ack_ms: number;
+  bare_written_after_last_ack_ms: number;
+  /** How long each phase waited for the machine to be quiet first. */
+  waited_for_quiet_ms: [number, number];
+}
 
 interface Broker {
   brokers: string;
@@ -78,21 +125,37 @@ interface Broker {
   stop(): Promise<void>;
 }
 
-/** CPU seconds per component between two instants, as cores used. */
+/**
+ * CPU seconds per component over one or more windows (`start` … `stop`), as cores used: the rounds
+ * of a phase add up into one report.
+ */
 class CpuMeter {
-  private start = this.snapshot();
+  private open: CpuSnapshot | undefined;
+  private wall = 0;
+  private machine = { busy: 0, total: 0 };
+  private readonly used: Record<string, number> = {};
   constructor(private readonly pids: () => Record<string, number>) {}
 
-  private snapshot() {
+  private snapshot(): CpuSnapshot {
     const per: Record<string, number> = {};
-    for (const [name, pid] of Object.entries(this.pids?.() ?? {})) per[name] = cpuSecondsOf(pid);
+    for (const [name, pid] of Object.entries(this.pids())) per[name] = cpuSecondsOf(pid);
     const self = process.cpuUsage();
     per['bench (load generator)'] = (self.user + self.system) / 1e6;
     return { at: Date.now(), machine: machineCpuSeconds(), per };
   }
 
-  reset(): void {
-    this.start = this.snapshot();
+  start(): this {
+    this.open = this.snapshot();
+    return this;
+  }
+
+  stop(): void {
+    const [begin, end] = [this.open!, this.snapshot()];
+    this.open = undefined;
+    this.wall += (end.at - begin.at) / 1000;
+    this.machine.busy += end.machine.busy - begin.machine.busy;
+    this.machine.total += end.machine.total - begin.machine.total;
+    for (const [name, seconds] of Object.entries(end.per)) this.used[name] = (this.used[name] ?? 0) + seconds - (begin.per[name] ?? seconds);
   }
 
   /**
@@ -101,27 +164,30 @@ class CpuMeter {
    * themselves (cores ÷ their CPU per event): other engineers' work shares these cores.
    */
   report(events: number): CpuReport {
-    const end = this.snapshot();
-    const wall = (end.at - this.start.at) / 1000;
+    if (this.open) this.stop();
     const cores: Record<string, number> = {};
     const perEvent: Record<string, number> = {};
     let ours = 0;
-    for (const [name, seconds] of Object.entries(end.per)) {
-      const used = seconds - (this.start.per[name] ?? seconds);
+    for (const [name, used] of Object.entries(this.used)) {
       ours += used;
-      cores[name] = round(used / wall, 2);
+      cores[name] = round(used / this.wall, 2);
       perEvent[name] = round((used / events) * 1e6, 1);
     }
-    const busy = end.machine.busy - this.start.machine.busy;
-    const machineCores = (end.machine.total - this.start.machine.total) / wall;
-    cores['other processes'] = round(Math.max(0, busy - ours) / wall, 2);
-    cores['machine busy'] = round(busy / wall, 2);
+    const machineCores = this.machine.total / this.wall;
+    cores['other processes'] = round(Math.max(0, this.machine.busy - ours) / this.wall, 2);
+    cores['machine busy'] = round(this.machine.busy / this.wall, 2);
     return {
       cores,
       cpu_us_per_event: perEvent,
       projected_events_per_s_alone: Math.round((Math.round(machineCores) * events) / ours),
     };
   }
+}
+
+interface CpuSnapshot {
+  at: number;
+  machine: { busy: number; total: number };
+  per: Record<string, number>;
 }
 
 interface CpuReport {
@@ -255,7 +321,7 @@ async function main(): Promise<Record<string, unknown>> {
     const bytesPerEvent = Math.round(templates[0].bytes / EVENTS_PER_BATCH);
     // The stand-in's process in the CPU figures (server mode); nothing with chDB in the writers.
     const standInPid = (clickhouse: ClickHouseEngine): Record<string, number> => (clickhouse.process ? { [ENGINE]: clickhouse.process.pid } : {});
-    const cpu = new CpuMeter(() => ({ broker: broker.pid, gateway: gateway.pid, writer: writer.pid, ...standInPid(engine) }));
+    const ours = () => ({ broker: broker.pid, gateway: gateway.pid, writer: writer.pid, ...standInPid(engine) });
     const idleOf = (pid: number) => {
       const resident = residentOf(pid);
       return { rss_mb: mb(resident?.rssMb), anon_mb: mb(resident?.anonMb), chdb_library_mb: mb(resident?.chdbLibraryMb) };
@@ -284,47 +350,102 @@ async function main(): Promise<Record<string, unknown>> {
     // Idle cost (no traffic) over 3 s: kafkajs's 1 ms timer loop per connection shows here.
     // The broker's too: every consumer's empty fetches and heartbeats cost it CPU whatever the traffic.
     const restingCores = async () => {
-      const meter = new CpuMeter(() => ({ broker: broker.pid, gateway: gateway.pid, writer: writer.pid, ...standInPid(engine) }));
-      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      const meter = new CpuMeter(ours).start();
+      await sleep(3_000);
       const { cores } = meter.report(1);
       return { broker: cores.broker, gateway: cores.gateway, writer: cores.writer, ...(engine.process ? { [ENGINE]: cores[ENGINE] } : {}) };
     };
     const idleCores = await restingCores();
     log(`idle: cores used with no traffic ${JSON.stringify(idleCores)}`);
 
-    // Warm-up: connections, JIT, the writer's group membership; then everything written.
+    // The bare pipeline runs beside ours from here on, so that the two can take turns.
+    const bare = await startBarePipeline(
+      { root, run, work, kafka, admin, brokers: broker.brokers, partitions, projectId: project.id, templates, clients: CLIENTS, split: BARE_SPLIT, nodeFlags: nodeFlags('bare-writer') },
+      ENGINE,
+    );
+    cleanups.push(() => bare.stop());
+    const bareProcesses = () => ({ broker: broker.pid, ...bare.pids() });
+
+    // Warm-up: connections, JIT, the writer's group membership; then everything written. The bare
+    // pipeline's warm-up is shorter: the broker's JIT is warm by then.
     log(`warm-up ${WARMUP_SECONDS} s, ${CLIENTS} clients, ${EVENTS_PER_BATCH}-event batches of ≈${bytesPerEvent} bytes/event`);
     await load.closedLoop(CLIENTS, WARMUP_SECONDS);
     await watch.drained(60_000);
+    await bare.produce(Math.min(WARMUP_SECONDS, BARE_WARMUP_SECONDS));
+    await bare.watch.drained(60_000);
+    await quiet();
     const warmIdleCores = await restingCores();
     log(`idle after the warm-up: cores used with no traffic ${JSON.stringify(warmIdleCores)}`);
 
-    // 1. Saturation: closed loop, then until the writer has committed everything acknowledged.
+    // 1. Saturation, in rounds: ours, then the bare pipeline, each in a closed loop until its writer
+    //    has committed everything acknowledged, each starting once the machine is quiet again (the
+    //    other's merges done). The ratio is the median of the rounds' ratios: a burst of other load
+    //    hits one round, not the whole comparison.
     const freshnessUnderSaturation = new FreshnessProbe(watch, gatewayUrl, project.authorization, project.id, partitions, run);
-    cpu.reset();
+    const saturationCpu = new CpuMeter(ours);
+    const bareCpu = new CpuMeter(bareProcesses);
+    const loads: LoadResult[] = [];
+    const rounds: SaturationRound[] = [];
+    let bareEvents = 0;
     const loadBefore = loadavg()[0];
-    const started = Date.now();
-    freshnessUnderSaturation.start(500, 50);
-    const saturated = await load.closedLoop(CLIENTS, SATURATION_SECONDS);
-    const sendingEnded = Date.now();
-    // Markers stop with the load (they would keep the lag above zero), then both are waited for.
-    const [drainedAt] = await Promise.all([watch.drained(120_000), freshnessUnderSaturation.stop()]);
-    const saturationCpu = cpu.report(saturated.events);
-    const eventsPerSecond = saturated.events / ((drainedAt - started) / 1000);
+    for (let turn = 1; turn <= ROUNDS; turn++) {
+      const oursQuietMs = await quiet();
+      saturationCpu.start();
+      const started = Date.now();
+      freshnessUnderSaturation.start(500, 50);
+      const saturated = await load.closedLoop(CLIENTS, SATURATION_SECONDS);
+      const sendingEnded = Date.now();
+      // Markers stop with the load (they would keep the lag above zero), then both are waited for.
+      const [drainedAt] = await Promise.all([watch.drained(120_000), freshnessUnderSaturation.stop()]);
+      saturationCpu.stop();
+      loads.push(saturated);
+
+      const bareQuietMs = await quiet();
+      bareCpu.start();
+      const bareStarted = Date.now();
+      const produced = await bare.produce(BARE_SECONDS);
+      const bareProduced = Date.now();
+      const bareDrained = await bare.watch.drained(120_000);
+      bareCpu.stop();
+      bareEvents += produced;
+
+      const ourRate = saturated.events / ((drainedAt - started) / 1000);
+      const bareRate = produced / ((bareDrained - bareStarted) / 1000);
+      rounds.push({
+        events_per_s: Math.round(ourRate),
+        bare_events_per_s: Math.round(bareRate),
+        ratio: round(ourRate / bareRate, 2),
+        written_after_last_ack_ms: drainedAt - sendingEnded,
+        bare_written_after_last_ack_ms: bareDrained - bareProduced,
+        waited_for_quiet_ms: [oursQuietMs, bareQuietMs],
+      });
+      log(`saturation round ${turn} of ${ROUNDS}: ${JSON.stringify(rounds[rounds.length - 1])}`);
+    }
+    const saturated = mergeLoads(loads);
+    const saturationReport = saturationCpu.report(saturated.events);
+    const bareCores = bareCpu.report(bareEvents);
+    const eventsPerSecond = median(rounds.map((r) => r.events_per_s));
+    const bareEventsPerSecond = median(rounds.map((r) => r.bare_events_per_s));
+    const ratio = median(rounds.map((r) => r.ratio));
     log(
-      `saturation: ${JSON.stringify(describeLoad(saturated))}; all written ${drainedAt - sendingEnded} ms after the last ack; ` +
-        `end to end ${Math.round(eventsPerSecond)} events/s; freshness p50/p99 ${percentile(freshnessUnderSaturation.samples, 50)}/${percentile(freshnessUnderSaturation.samples, 99)} ms; ` +
-        `cpu ${JSON.stringify(saturationCpu)}; load average ${loadBefore.toFixed(2)} → ${loadavg()[0].toFixed(2)}`,
+      `saturation (${ROUNDS} rounds of ${SATURATION_SECONDS} s): ${JSON.stringify(describeLoad(saturated))}; end to end ${eventsPerSecond} events/s (median); ` +
+        `freshness p50/p99 ${percentile(freshnessUnderSaturation.samples, 50)}/${percentile(freshnessUnderSaturation.samples, 99)} ms; ` +
+        `cpu ${JSON.stringify(saturationReport)}; load average ${loadBefore.toFixed(2)} → ${loadavg()[0].toFixed(2)}`,
+    );
+    log(
+      `bare pipeline (${ROUNDS} rounds of ${BARE_SECONDS} s): ${bareEvents} events (≈${bare.rowBytes} bytes/row), end to end ${bareEventsPerSecond} events/s (median); ` +
+        `ratio ${ratio} (median of ${rounds.map((r) => r.ratio).join(', ')}); cpu ${JSON.stringify(bareCores)}`,
     );
 
     // 2. Paced: a fixed offered rate below saturation, for latency and freshness without queueing.
+    await quiet();
     const pacedRate = Math.round(Math.min(100_000, eventsPerSecond * 0.7) / 1000) * 1000;
     const freshness = new FreshnessProbe(watch, gatewayUrl, project.authorization, project.id, partitions, run + 'p');
-    cpu.reset();
+    const pacedMeter = new CpuMeter(ours).start();
     freshness.start(200, 20);
     const paced = await load.paced(pacedRate, PACED_SECONDS);
     await Promise.all([watch.drained(60_000), freshness.stop()]);
-    const pacedCpu = cpu.report(paced.events);
+    const pacedCpu = pacedMeter.report(paced.events);
     log(
       `paced at ${pacedRate} events/s offered: ${JSON.stringify(describeLoad(paced))}; freshness over ${freshness.samples.length} markers ` +
         `p50/p99/max ${percentile(freshness.samples, 50)}/${percentile(freshness.samples, 99)}/${Math.max(...freshness.samples)} ms; cpu ${JSON.stringify(pacedCpu)}`,
@@ -333,97 +454,22 @@ async function main(): Promise<Record<string, unknown>> {
     const gatewayMemory = memoryOf(gateway.pid);
     const writerMemory = memoryOf(writer.pid);
     const engineMemory = engine.process && memoryOf(engine.process.pid);
+    const bareMemory = bare.memory();
     clearInterval(sampler);
     const [gatewayExit, writerExit] = [await gateway.stop(), await writer.stop()];
     services.splice(0).forEach(keepOutput);
-    // After the writer, which drains into it; the bare pipeline gets a stand-in of its own.
+    // After the writer, which drains into it.
     const engineExit = await stopEngine();
     if (gatewayExit !== 0 || writerExit !== 0 || (engineExit ?? 0) !== 0) log(`warning: gateway exited ${gatewayExit}, writer exited ${writerExit}, ClickHouse stand-in exited ${engineExit}`);
+    await bare.stop();
     log(`memory at idle after start (MB): ${JSON.stringify(idle)}; at the peaks: ${JSON.stringify(heapAtPeak)}`);
     const enginePeakRss = engine.process ? mb(Math.max(peak.engine, engineMemory?.peakRssMb ?? 0)) : undefined;
     log(
       `memory (MB): gateway peak RSS ${mb(Math.max(peak.gateway, gatewayMemory?.peakRssMb ?? 0))}, writer peak RSS ${mb(Math.max(peak.writer, writerMemory?.peakRssMb ?? 0))}` +
-        (engine.process ? `, ${ENGINE} peak RSS ${enginePeakRss}` : ''),
+        (engine.process ? `, ${ENGINE} peak RSS ${enginePeakRss}` : '') +
+        `; bare writer peak RSS ${mb(bareMemory.writerPeakRssMb)}` +
+        (bareMemory.enginePeakRssMb !== undefined ? `, its ${ENGINE} peak RSS ${mb(bareMemory.enginePeakRssMb)}` : ''),
     );
-
-    // 3. The bare pipeline: the same rows produced straight to Kafka (one message per 2000-event
-    //    batch, acks=-1, idempotent) and a consumer inserting the same bytes into chDB.
-    const bareTopic = `bench${run}.bare-events`;
-    await ensureTopics(kafka, [{ topic: bareTopic, numPartitions: partitions, replicationFactor: 1 }]);
-    const bareWatch = new GroupWatch(admin, bareTopic, `bench${run}.bare-writer`);
-    const bareEngine = await startClickHouseEngine(CLICKHOUSE, 'bare-clickhouse', join(work, 'bare-clickhouse'));
-    cleanups.push(async () => bareEngine.process?.stop(10_000));
-    const bareWriter = spawnScript(
-      'bare-writer',
-      join(root, 'dist/bench/bare-writer.js'),
-      { BARE_BROKERS: broker.brokers, BARE_TOPIC: bareTopic, BARE_GROUP: `bench${run}.bare-writer`, BARE_CLICKHOUSE_URL: bareEngine.url },
-      nodeFlags('bare-writer'),
-    );
-    services.push(bareWriter);
-    await poll(() => {
-      if (bareWriter.child.exitCode !== null) throw new Error(`bare writer exited:\n${bareWriter.output()}`);
-      if (!bareWriter.output().includes('bare writer running')) throw new Error('bare writer not running');
-    }, 60_000);
-    // Each template's rows, whole (one message per batch) or, with BENCH_BARE_SPLIT=1, grouped by
-    // partition as the gateway does (one message per batch and partition), to show what that costs.
-    const rowTemplates = templates.map((template) => {
-      const events = JSON.parse(template.parts.join(PLACEHOLDER)) as unknown[];
-      const byPartition = new Map<number, string[]>();
-      const lines = events.map((event) => {
-        const outcome = validateEvent(event, { projectId: project.id, nowMs: Date.now(), policy: 'import', requireInsertId: true });
-        if (outcome.kind !== 'accepted') throw new Error(`bench event refused: ${JSON.stringify(outcome)}`);
-        const partition = partitionFor(project.id, outcome.row.distinctId, partitions);
-        byPartition.set(partition, [...(byPartition.get(partition) ?? []), outcome.row.line]);
-        return outcome.row.line;
-      });
-      return {
-        whole: splitAtPrefix(lines.join('')),
-        split: [...byPartition].map(([partition, group]) => ({ partition, rows: group.length, parts: splitAtPrefix(group.join('')) })),
-      };
-    });
-    const rowBytes = Math.round(Buffer.byteLength(rowTemplates[0].whole.join(PLACEHOLDER)) / EVENTS_PER_BATCH);
-    const producer = createIdempotentProducer(kafka);
-    await producer.connect();
-    cleanups.push(() => producer.disconnect());
-    let sequence = 0;
-    const produce = async (seconds: number) => {
-      let events = 0;
-      const until = Date.now() + seconds * 1000;
-      await Promise.all(
-        Array.from({ length: CLIENTS }, async (_, client) => {
-          while (Date.now() < until) {
-            const n = sequence++;
-            const rows = rowTemplates[n % rowTemplates.length];
-            const prefix = requestPrefix(run, client, 100_000_000 + n);
-            const messages = BARE_SPLIT
-              ? rows.split.map((m) => ({ partition: m.partition, value: m.parts.join(prefix), headers: { [ROWS_HEADER]: String(m.rows) } }))
-              : [{ partition: n % partitions, value: rows.whole.join(prefix), headers: { [ROWS_HEADER]: String(EVENTS_PER_BATCH) } }];
-            await producer.send({ topic: bareTopic, acks: ACKS_ALL, messages });
-            events += EVENTS_PER_BATCH;
-          }
-        }),
-      );
-      return events;
-    };
-    await produce(Math.min(WARMUP_SECONDS, 2));
-    await bareWatch.drained(60_000);
-    const bareCpu = new CpuMeter(() => ({ broker: broker.pid, 'bare writer': bareWriter.pid, ...standInPid(bareEngine) }));
-    const bareStarted = Date.now();
-    const bareEvents = await produce(BARE_SECONDS);
-    const bareProduced = Date.now();
-    const bareDrained = await bareWatch.drained(120_000);
-    const bareCores = bareCpu.report(bareEvents);
-    const bareEventsPerSecond = bareEvents / ((bareDrained - bareStarted) / 1000);
-    const bareWriterMemory = memoryOf(bareWriter.pid);
-    const bareEngineMemory = bareEngine.process && memoryOf(bareEngine.process.pid);
-    log(
-      `bare pipeline: ${bareEvents} events (≈${rowBytes} bytes/row) produced at ${Math.round(bareEvents / ((bareProduced - bareStarted) / 1000))} events/s, ` +
-        `all written ${bareDrained - bareProduced} ms after the last ack; end to end ${Math.round(bareEventsPerSecond)} events/s; ` +
-        `bare writer peak RSS ${mb(bareWriterMemory?.peakRssMb)} MB${bareEngineMemory ? `, its ${ENGINE} peak RSS ${mb(bareEngineMemory.peakRssMb)} MB` : ''}; cpu ${JSON.stringify(bareCores)}`,
-    );
-    await bareWriter.stop();
-    await bareEngine.process?.stop(10_000);
-    services.splice(0);
 
     const profiles: ProfileSummary[] = PROFILE ? profilesIn(profileDir).map(summarizeProfile) : [];
     for (const profile of profiles) log(`cpu profile ${JSON.stringify(profile)}`);
@@ -433,7 +479,8 @@ async function main(): Promise<Record<string, unknown>> {
       machine,
       events_per_s: Math.round(eventsPerSecond),
       bare_events_per_s: Math.round(bareEventsPerSecond),
-      ratio: round(eventsPerSecond / bareEventsPerSecond, 2),
+      ratio,
+      rounds,
       p50_ms: round(percentile(paced.latencies, 50)),
       p99_ms: round(percentile(paced.latencies, 99)),
       paced_offered_events_per_s: pacedRate,
@@ -453,22 +500,22 @@ async function main(): Promise<Record<string, unknown>> {
       // chdb: the engine is inside the writer (its RSS above); server: the stand-in's own process.
       clickhouse: CLICKHOUSE,
       engine_peak_rss_mb: enginePeakRss ?? null,
-      bare_writer_rss_mb: mb(bareWriterMemory?.peakRssMb),
-      bare_engine_peak_rss_mb: bareEngineMemory ? mb(bareEngineMemory.peakRssMb) : null,
+      bare_writer_rss_mb: mb(bareMemory.writerPeakRssMb),
+      bare_engine_peak_rss_mb: bareMemory.enginePeakRssMb !== undefined ? mb(bareMemory.enginePeakRssMb) : null,
       bytes_per_event_sent: bytesPerEvent,
-      bytes_per_row_stored: rowBytes,
+      bytes_per_row_stored: bare.rowBytes,
       clients: CLIENTS,
       partitions,
       failures: saturated.failures + paced.failures,
-      projected_events_per_s_alone: saturationCpu.projected_events_per_s_alone,
+      projected_events_per_s_alone: saturationReport.projected_events_per_s_alone,
       // The issue's sum: gateway + writer + broker at saturation (the load generator is not ours), and
       // with BENCH_CLICKHOUSE=server the stand-in too: it does the engine's work the writer does in-process with chDB.
-      cpu_us_per_event_total: round(['gateway', 'writer', 'broker', ENGINE].reduce((sum, name) => sum + (saturationCpu.cpu_us_per_event[name] ?? 0), 0), 1),
-      cpu_us_per_event_writer: saturationCpu.cpu_us_per_event.writer,
-      cpu_us_per_event_engine: saturationCpu.cpu_us_per_event[ENGINE] ?? null,
+      cpu_us_per_event_total: round(['gateway', 'writer', 'broker', ENGINE].reduce((sum, name) => sum + (saturationReport.cpu_us_per_event[name] ?? 0), 0), 1),
+      cpu_us_per_event_writer: saturationReport.cpu_us_per_event.writer,
+      cpu_us_per_event_engine: saturationReport.cpu_us_per_event[ENGINE] ?? null,
       projected_bare_events_per_s_alone: bareCores.projected_events_per_s_alone,
-      other_processes_cores: saturationCpu.cores['other processes'],
-      cpu_saturation: saturationCpu,
+      other_processes_cores: saturationReport.cores['other processes'],
+      cpu_saturation: saturationReport,
       cpu_bare: bareCores,
       profiled: PROFILE,
       app_settings: Object.fromEntries(Object.entries(env).filter(([name]) => process.env[`BENCH_APP_${name}`] !== undefined)),
