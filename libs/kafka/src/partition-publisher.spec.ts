@@ -1,6 +1,6 @@
 import { PartitionMetadata, Partitioners } from 'kafkajs';
 import { PartitionPublisher, PublisherFullError } from './partition-publisher';
-import { MAX_SEND_BYTES, PartitionedMessage } from './publish-parts';
+import { MAX_SEND_BYTES, MAX_SHARED_SEND_BYTES, PartitionedMessage } from './publish-parts';
 import { PublishingClient, PublishingProducer } from './publishing-client';
 
 /** A producer whose sends wait until the test settles them. */
@@ -191,8 +191,8 @@ describe('PartitionPublisher, every partition sent alone', () => {
 describe('PartitionPublisher with shared sends', () => {
   afterEach(() => jest.useRealTimers());
 
-  async function start(sendTimeoutMs = 60_000) {
-    const { client, producers } = fakeClient(4);
+  async function start(sendTimeoutMs = 60_000, partitions = 4) {
+    const { client, producers } = fakeClient(partitions);
     const publisher = new PartitionPublisher(client, { topic: 't', sendTimeoutMs, maxPendingBytes: 10_000_000, producers: 1, shareSends: true });
     await publisher.connect();
     // Created in order: the producer for partitions sent alone, then the shared one.
@@ -227,9 +227,10 @@ describe('PartitionPublisher with shared sends', () => {
     expect(partitionsOf(shared.sends[1].record.messages).sort()).toEqual([0, 0, 1, 1]);
     shared.sends[1].reject(new Error('Connection error: connect ECONNREFUSED 127.0.0.1:9093'));
     await flush();
-    expect(alone.sends.map((s) => partitionsOf(s.record.messages))).toEqual([[0, 0], [1, 1]]);
-    alone.sends[0].resolve();
-    alone.sends[1].reject(new Error('Connection error: connect ECONNREFUSED 127.0.0.1:9093'));
+    expect(alone.sends.map((s) => partitionsOf(s.record.messages)).sort()).toEqual([[0, 0], [1, 1]]);
+    const aloneSendOf = (partition: number) => alone.sends.find((s) => s.record.messages[0].partition === partition)!;
+    aloneSendOf(0).resolve();
+    aloneSendOf(1).reject(new Error('Connection error: connect ECONNREFUSED 127.0.0.1:9093'));
     await flush();
     expect([first.outcome, healthy.outcome, sick.outcome, both.outcome]).toEqual(['resolved', 'resolved', 'rejected', 'rejected']);
 
@@ -265,5 +266,20 @@ describe('PartitionPublisher with shared sends', () => {
     expect([zero.outcome, two.outcome, three.outcome]).toEqual(['resolved', 'resolved', undefined]);
     await jest.advanceTimersByTimeAsync(18_000);
     expect(three).toMatchObject({ outcome: 'rejected', error: { message: 'no acknowledgement within 20 s' } });
+  });
+
+  it('keeps a shared send under its byte cap, and the partitions left out go first in the next', async () => {
+    const { publisher, producers } = await start(60_000, 8);
+    const shared = () => producers[1];
+    const first = watch(publisher.publish([message(0)]));
+    await flush();
+    // 8 partitions × 2 × 400 KB wait: 6.4 MB, more than one shared send takes.
+    const big = 'x'.repeat(400_000);
+    const waiting = [0, 1, 2, 3, 4, 5, 6, 7].map((partition) => watch(publisher.publish([message(partition, big), message(partition, big)])));
+    await settleAll(producers);
+    const sends = shared().sends.map((s) => s.record.messages);
+    expect(sends.map((messages) => [...new Set(partitionsOf(messages))])).toEqual([[0], [1, 2, 3, 4, 5], [6, 7, 0]]);
+    for (const messages of sends) expect(messages.reduce((sum, m) => sum + m.value.length, 0)).toBeLessThanOrEqual(MAX_SHARED_SEND_BYTES);
+    expect([first, ...waiting].every((w) => w.outcome === 'resolved')).toBe(true);
   });
 });

@@ -1,6 +1,6 @@
 import { MessageSlabs } from './message-slabs';
 import { ProducerSlot } from './producer-slot';
-import { Lane, messageBytes, Part, PartitionedMessage, takeParts, Ticket } from './publish-parts';
+import { Lane, MAX_SHARED_SEND_BYTES, messageBytes, Part, PartitionedMessage, takeParts, Ticket } from './publish-parts';
 import { PublishingClient, PublishingProducer } from './publishing-client';
 import { TopicPartitions } from './topic-partitions';
 
@@ -44,6 +44,8 @@ export class PartitionPublisher {
   private readonly shared: ProducerSlot | undefined;
   private sharedAvoid: PublishingProducer | undefined;
   private sharing = false;
+  /** Where the next shared send starts taking partitions (they take turns at the front). */
+  private nextSharedLane = 0;
   private readonly sharedTimeoutMs: number;
   private readonly lanes = new Map<number, Lane>();
   private readonly topicPartitions: TopicPartitions;
@@ -154,10 +156,7 @@ export class PartitionPublisher {
     this.sharing = true;
     try {
       for (;;) {
-        const batch = [...this.lanes.values()]
-          .filter((lane) => !lane.busy && !lane.troubled && lane.queue.length)
-          .map((lane) => ({ lane, parts: takeParts(lane) }))
-          .filter(({ parts }) => parts.length);
+        const batch = this.takeShared();
         if (!batch.length) return;
         batch.forEach(({ lane }) => (lane.busy = true));
         const parts = batch.flatMap(({ parts }) => parts);
@@ -174,6 +173,26 @@ export class PartitionPublisher {
     } finally {
       this.sharing = false;
     }
+  }
+
+  /**
+   * What the healthy partitions have waiting, up to a shared send's bytes. The partitions take turns
+   * at the front, so that a backlog larger than one send serves every partition in turn.
+   */
+  private takeShared(): { lane: Lane; parts: Part[] }[] {
+    const lanes = [...this.lanes.values()];
+    const start = this.nextSharedLane % Math.max(1, lanes.length);
+    const batch: { lane: Lane; parts: Part[] }[] = [];
+    let bytes = 0;
+    for (const [i, lane] of [...lanes.slice(start), ...lanes.slice(0, start)].entries()) {
+      if (lane.busy || lane.troubled || !lane.queue.length) continue;
+      const parts = takeParts(lane, MAX_SHARED_SEND_BYTES - bytes, batch.length > 0);
+      if (!parts.length) continue;
+      batch.push({ lane, parts });
+      bytes += parts.reduce((sum, part) => sum + part.bytes, 0);
+      this.nextSharedLane = start + i + 1;
+    }
+    return batch;
   }
 
   private async resendAlone(lane: Lane, parts: Part[]): Promise<void> {

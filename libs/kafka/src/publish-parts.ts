@@ -3,6 +3,13 @@ import type { PublishingProducer } from './publishing-client';
 
 /** What one send may carry for a partition: one record batch, under the broker's default message.max.bytes (1 MB). */
 export const MAX_SEND_BYTES = 900_000;
+/**
+ * What one shared send may carry in all. The broker reads a produce request into one heap buffer,
+ * and one of half a G1 region or more is a humongous allocation and a GC trigger: 8 MB with the
+ * 16 MB regions the brokers are given (deploy/k8s kafka.yaml). Uncapped, a backlog of 12 partitions
+ * made requests of 10.8 MB (more with more partitions) just when the broker was already behind.
+ */
+export const MAX_SHARED_SEND_BYTES = 4 * 1024 * 1024;
 /** A record's framing (lengths, offsets, attributes), counted so that many small messages stay under the batch limit too. */
 const RECORD_OVERHEAD_BYTES = 64;
 
@@ -56,8 +63,11 @@ export const messageBytes = ({ key, headers }: PartitionedMessage, valueBytes: n
   (key ? Buffer.byteLength(key) : 0) +
   Object.entries(headers ?? {}).reduce((sum, [name, v]) => sum + Buffer.byteLength(name) + Buffer.byteLength(v), 0);
 
-/** The lane's queued parts, in order, that fit one send (at least one); withdrawn (settled) parts are dropped. */
-export function takeParts(lane: Lane): Part[] {
+/**
+ * The lane's queued parts, in order, that fit in `limit` bytes (one record batch at most); at least
+ * one unless `mayTakeNone`. Withdrawn (settled) parts are dropped.
+ */
+export function takeParts(lane: Lane, limit = MAX_SEND_BYTES, mayTakeNone = false): Part[] {
   const parts: Part[] = [];
   let bytes = 0;
   while (lane.queue.length) {
@@ -66,7 +76,7 @@ export function takeParts(lane: Lane): Part[] {
       lane.queue.shift();
       continue;
     }
-    if (parts.length && bytes + part.bytes > MAX_SEND_BYTES) break;
+    if ((parts.length || mayTakeNone) && bytes + part.bytes > Math.min(limit, MAX_SEND_BYTES)) break;
     lane.queue.shift();
     part.state = 'sending';
     parts.push(part);
