@@ -14,7 +14,7 @@ import { buildTemplates, EVENTS_PER_BATCH } from './support/event-bodies';
 import { FreshnessProbe, GroupWatch } from './support/kafka-watch';
 import { LoadGenerator, LoadResult, percentile, round } from './support/load';
 import { ClickHouseEngine, clickhouseMode, startClickHouseEngine } from './support/clickhouse-engine';
-import { BenchProcess, cpuSecondsOf, freePort, GATEWAY_NODE_FLAGS, machineCpuSeconds, memoryOf, nodeFlagsFrom, repoRoot, residentOf, spawnScript } from './support/processes';
+import { BenchProcess, cpuSecondsOf, freePort, GATEWAY_NODE_FLAGS, machineCpuSeconds, memoryOf, nodeFlagsFrom, repoRoot, residentOf, spawnScript, threadCpuSecondsOf } from './support/processes';
 
 /**
  * `npm run bench:ingest`: end-to-end ingestion throughput (HTTP → gateway → Kafka → writer →
@@ -134,14 +134,16 @@ class CpuMeter {
   private wall = 0;
   private machine = { busy: 0, total: 0 };
   private readonly used: Record<string, number> = {};
+  private readonly usedByBrokerThread: Record<string, number> = {};
   constructor(private readonly pids: () => Record<string, number>) {}
 
   private snapshot(): CpuSnapshot {
+    const pids = this.pids();
     const per: Record<string, number> = {};
-    for (const [name, pid] of Object.entries(this.pids())) per[name] = cpuSecondsOf(pid);
+    for (const [name, pid] of Object.entries(pids)) per[name] = cpuSecondsOf(pid);
     const self = process.cpuUsage();
     per['bench (load generator)'] = (self.user + self.system) / 1e6;
-    return { at: Date.now(), machine: machineCpuSeconds(), per };
+    return { at: Date.now(), machine: machineCpuSeconds(), per, brokerThreads: pids.broker ? threadCpuSecondsOf(pids.broker) : {} };
   }
 
   start(): this {
@@ -156,6 +158,9 @@ class CpuMeter {
     this.machine.busy += end.machine.busy - begin.machine.busy;
     this.machine.total += end.machine.total - begin.machine.total;
     for (const [name, seconds] of Object.entries(end.per)) this.used[name] = (this.used[name] ?? 0) + seconds - (begin.per[name] ?? seconds);
+    for (const [name, seconds] of Object.entries(end.brokerThreads)) {
+      this.usedByBrokerThread[name] = (this.usedByBrokerThread[name] ?? 0) + seconds - (begin.brokerThreads[name] ?? seconds);
+    }
   }
 
   /**
@@ -176,9 +181,15 @@ class CpuMeter {
     const machineCores = this.machine.total / this.wall;
     cores['other processes'] = round(Math.max(0, this.machine.busy - ours) / this.wall, 2);
     cores['machine busy'] = round(this.machine.busy / this.wall, 2);
+    // The broker's threads that used 0.1 µs per event or more, most first: its GC and JIT show here.
+    const brokerThreads = Object.entries(this.usedByBrokerThread)
+      .map(([name, used]): [string, number] => [name, round((used / events) * 1e6, 1)])
+      .filter(([, perEventUs]) => perEventUs >= 0.1)
+      .sort(([, a], [, b]) => b - a);
     return {
       cores,
       cpu_us_per_event: perEvent,
+      broker_threads_us_per_event: Object.fromEntries(brokerThreads),
       projected_events_per_s_alone: Math.round((Math.round(machineCores) * events) / ours),
     };
   }
@@ -188,11 +199,14 @@ interface CpuSnapshot {
   at: number;
   machine: { busy: number; total: number };
   per: Record<string, number>;
+  /** CPU seconds of the broker's threads by name (tells G1 and the JIT from request handling). */
+  brokerThreads: Record<string, number>;
 }
 
 interface CpuReport {
   cores: Record<string, number>;
   cpu_us_per_event: Record<string, number>;
+  broker_threads_us_per_event: Record<string, number>;
   /** Our components' events per second if they had all the machine's cores (none used by others). */
   projected_events_per_s_alone: number;
 }

@@ -1,5 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { freePort } from '@analytics/testing';
 
@@ -122,6 +122,31 @@ export function cpuSecondsOf(pid: number): number {
   } catch {
     return 0;
   }
+}
+
+/**
+ * CPU seconds each of a process's threads has used so far, added up by thread name with digits
+ * folded (the JVM's `C2 CompilerThread0` and `…1` are one `CN CompilerThreN`; Linux keeps 15 characters).
+ */
+export function threadCpuSecondsOf(pid: number): Record<string, number> {
+  const seconds: Record<string, number> = {};
+  let threads: string[];
+  try {
+    threads = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return seconds;
+  }
+  for (const thread of threads) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${thread}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replace(/\d+/g, 'N');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      seconds[name] = (seconds[name] ?? 0) + (Number(fields[11]) + Number(fields[12])) / 100;
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return seconds;
 }
 
 /** Busy and total CPU seconds of the whole machine so far (all cores, from /proc/stat). */
