@@ -44,8 +44,8 @@ const BARE_SECONDS = setting('BENCH_BARE_SECONDS', 10);
 /** Saturation rounds, ours and the bare pipeline's in turn; the ratio is their median. */
 const ROUNDS = setting('BENCH_ROUNDS', 3);
 const BARE_WARMUP_SECONDS = 10;
-// 60 s: the bare pipeline runs after ours on a broker whose JIT is warm by then; a 4 s warm-up charged
-// the broker's compilers to our pipeline alone (docs/benchmarks.md, "Issue 21 — second pass").
+// 60 s: a 4 s warm-up charged the broker's compilers to our pipeline alone, which runs first
+// (docs/benchmarks.md, "Issue 21 — second pass").
 const WARMUP_SECONDS = setting('BENCH_WARMUP_SECONDS', 60);
 const CLIENTS = setting('BENCH_CLIENTS', 4);
 /** The product's default; BENCH_APP_KAFKA_EVENTS_PARTITIONS changes it for both pipelines. */
@@ -76,7 +76,6 @@ const variablesAfterPrefix = (prefix: string): Record<string, string> =>
   );
 const mb = (value: number | undefined) => (value === undefined ? NaN : Math.round(value));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor((values.length - 1) / 2)];
 
 /**
  * Waits (at most 15 s) until the machine has been quiet for half a second: under half a core busy, so
@@ -106,6 +105,21 @@ function mergeLoads(loads: LoadResult[]): LoadResult {
     for (const [status, count] of Object.entries(load.statuses)) merged.statuses[status] = (merged.statuses[status] ?? 0) + count;
   }
   return merged;
+}
+
+/**
+ * One closed-loop phase of a round, once the machine is quiet: `send` under the meter, then until
+ * `drained` (the moment its writer group had committed everything) says all is written.
+ */
+async function saturate(meter: CpuMeter, send: () => Promise<number>, drained: () => Promise<number>) {
+  const waitedForQuietMs = await quiet();
+  meter.start();
+  const started = Date.now();
+  const events = await send();
+  const sendingEnded = Date.now();
+  const drainedAt = await drained();
+  meter.stop();
+  return { events, eventsPerSecond: events / ((drainedAt - started) / 1000), writtenAfterLastAckMs: drainedAt - sendingEnded, waitedForQuietMs };
 }
 
 /** One saturation round: our pipeline's rate and then the bare pipeline's, each until all is written. */
@@ -377,6 +391,7 @@ async function main(): Promise<Record<string, unknown>> {
       { root, run, work, kafka, admin, brokers: broker.brokers, partitions, projectId: project.id, templates, clients: CLIENTS, split: BARE_SPLIT, nodeFlags: nodeFlags('bare-writer') },
       ENGINE,
     );
+    services.push(bare.writer);
     cleanups.push(() => bare.stop());
     const bareProcesses = () => ({ broker: broker.pid, ...bare.pids() });
 
@@ -403,44 +418,35 @@ async function main(): Promise<Record<string, unknown>> {
     let bareEvents = 0;
     const loadBefore = loadavg()[0];
     for (let turn = 1; turn <= ROUNDS; turn++) {
-      const oursQuietMs = await quiet();
-      saturationCpu.start();
-      const started = Date.now();
-      freshnessUnderSaturation.start(500, 50);
-      const saturated = await load.closedLoop(CLIENTS, SATURATION_SECONDS);
-      const sendingEnded = Date.now();
-      // Markers stop with the load (they would keep the lag above zero), then both are waited for.
-      const [drainedAt] = await Promise.all([watch.drained(120_000), freshnessUnderSaturation.stop()]);
-      saturationCpu.stop();
-      loads.push(saturated);
-
-      const bareQuietMs = await quiet();
-      bareCpu.start();
-      const bareStarted = Date.now();
-      const produced = await bare.produce(BARE_SECONDS);
-      const bareProduced = Date.now();
-      const bareDrained = await bare.watch.drained(120_000);
-      bareCpu.stop();
-      bareEvents += produced;
-
-      const ourRate = saturated.events / ((drainedAt - started) / 1000);
-      const bareRate = produced / ((bareDrained - bareStarted) / 1000);
+      const oursRound = await saturate(
+        saturationCpu,
+        async () => {
+          freshnessUnderSaturation.start(500, 50);
+          const saturated = await load.closedLoop(CLIENTS, SATURATION_SECONDS);
+          loads.push(saturated);
+          return saturated.events;
+        },
+        // Markers stop with the load (they would keep the lag above zero), then both are waited for.
+        async () => (await Promise.all([watch.drained(120_000), freshnessUnderSaturation.stop()]))[0],
+      );
+      const bareRound = await saturate(bareCpu, () => bare.produce(BARE_SECONDS), () => bare.watch.drained(120_000));
+      bareEvents += bareRound.events;
       rounds.push({
-        events_per_s: Math.round(ourRate),
-        bare_events_per_s: Math.round(bareRate),
-        ratio: round(ourRate / bareRate, 2),
-        written_after_last_ack_ms: drainedAt - sendingEnded,
-        bare_written_after_last_ack_ms: bareDrained - bareProduced,
-        waited_for_quiet_ms: [oursQuietMs, bareQuietMs],
+        events_per_s: Math.round(oursRound.eventsPerSecond),
+        bare_events_per_s: Math.round(bareRound.eventsPerSecond),
+        ratio: round(oursRound.eventsPerSecond / bareRound.eventsPerSecond, 2),
+        written_after_last_ack_ms: oursRound.writtenAfterLastAckMs,
+        bare_written_after_last_ack_ms: bareRound.writtenAfterLastAckMs,
+        waited_for_quiet_ms: [oursRound.waitedForQuietMs, bareRound.waitedForQuietMs],
       });
       log(`saturation round ${turn} of ${ROUNDS}: ${JSON.stringify(rounds[rounds.length - 1])}`);
     }
     const saturated = mergeLoads(loads);
     const saturationReport = saturationCpu.report(saturated.events);
     const bareCores = bareCpu.report(bareEvents);
-    const eventsPerSecond = median(rounds.map((r) => r.events_per_s));
-    const bareEventsPerSecond = median(rounds.map((r) => r.bare_events_per_s));
-    const ratio = median(rounds.map((r) => r.ratio));
+    const eventsPerSecond = percentile(rounds.map((r) => r.events_per_s), 50);
+    const bareEventsPerSecond = percentile(rounds.map((r) => r.bare_events_per_s), 50);
+    const ratio = percentile(rounds.map((r) => r.ratio), 50);
     log(
       `saturation (${ROUNDS} rounds of ${SATURATION_SECONDS} s): ${JSON.stringify(describeLoad(saturated))}; end to end ${eventsPerSecond} events/s (median); ` +
         `freshness p50/p99 ${percentile(freshnessUnderSaturation.samples, 50)}/${percentile(freshnessUnderSaturation.samples, 99)} ms; ` +

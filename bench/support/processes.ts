@@ -113,12 +113,16 @@ export function residentOf(pid: number): { rssMb: number; anonMb: number; fileMb
   }
 }
 
+/** User + system CPU seconds in a `/proc/<pid>/stat` or `/proc/<pid>/task/<tid>/stat` line. */
+function cpuSecondsInStat(stat: string): number {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 /** CPU time a process has used so far, in seconds (user + system, from /proc/<pid>/stat). */
 export function cpuSecondsOf(pid: number): number {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    return cpuSecondsInStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     return 0;
   }
@@ -140,8 +144,7 @@ export function threadCpuSecondsOf(pid: number): Record<string, number> {
     try {
       const stat = readFileSync(`/proc/${pid}/task/${thread}/stat`, 'utf8');
       const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replace(/\d+/g, 'N');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      seconds[name] = (seconds[name] ?? 0) + (Number(fields[11]) + Number(fields[12])) / 100;
+      seconds[name] = (seconds[name] ?? 0) + cpuSecondsInStat(stat);
     } catch {
       // the thread ended meanwhile
     }
