@@ -7,7 +7,11 @@ export interface EventRowInput {
   timeMs: number;
   distinctId: string;
   insertId: string;
-  /** Custom properties only: time, distinct_id, $insert_id and token are columns or not kept. */
+  /**
+   * Custom properties only: time, distinct_id, $insert_id and token are columns or not kept. Written
+   * as they are: a huge double must already be in exponent form (`exponentIfHuge`), as the event
+   * rules leave every value, so that the row is not walked a second time.
+   */
   properties: Record<string, unknown>;
   processedAtMs: number;
 }
@@ -39,16 +43,21 @@ const LARGEST_JSON_INTEGER = 2 ** 63;
 
 const isHugeDouble = (value: unknown): boolean => typeof value === 'number' && Number.isInteger(value) && Math.abs(value) >= LARGEST_JSON_INTEGER;
 
+/**
+ * JSON.stringify writes doubles from 2^63 up to 1e21 as integer digits, which would make every
+ * property of a row unreadable to queries: those are written in exponent notation (the same value).
+ */
+export const exponentIfHuge = (value: number): number | RawJSON => (isHugeDouble(value) ? JSON.rawJSON(value.toExponential()) : value);
+
 function exponentForHugeDoubles(_key: string, value: unknown): unknown {
-  return isHugeDouble(value) ? JSON.rawJSON((value as number).toExponential()) : value;
+  return typeof value === 'number' ? exponentIfHuge(value) : value;
 }
 
 /**
- * The custom properties as stored. JSON.stringify writes doubles from 2^63 up to 1e21 as integer
- * digits, which would make every property of the row unreadable to queries; those get exponent
- * notation (the same value). Integers a client sent with more digits than a double holds keep their
- * exact text (`JSON.rawJSON` from the parser): the export returns them as sent. The values are
- * checked before writing (a tenth of the cost of scanning the written text for digit runs).
+ * Properties as stored (profiles), huge doubles in exponent notation (`exponentIfHuge`). Integers a
+ * client sent with more digits than a double holds keep their exact text (`JSON.rawJSON` from the
+ * parser): the export returns them as sent. The values are checked before writing (a tenth of the
+ * cost of scanning the written text for digit runs).
  */
 export function serializeProperties(properties: Record<string, unknown>): string {
   return mayHoldNumber(properties, isHugeDouble) ? JSON.stringify(properties, exponentForHugeDoubles) : JSON.stringify(properties);
@@ -62,7 +71,7 @@ export function encodeEventRow(input: EventRowInput): EventRow {
   const line =
     `{"project_id":${input.projectId},"event":${JSON.stringify(input.event)},` +
     `"time":"${formatEpochSeconds(input.timeMs)}","distinct_id":${JSON.stringify(input.distinctId)},` +
-    `"insert_id":"${input.insertId}","properties":${serializeProperties(input.properties)},` +
+    `"insert_id":"${input.insertId}","properties":${JSON.stringify(input.properties)},` +
     `"processed_at":"${formatEpochSeconds(input.processedAtMs)}"}\n`;
   return { distinctId: input.distinctId, insertId: input.insertId, line };
 }

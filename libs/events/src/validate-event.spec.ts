@@ -168,6 +168,12 @@ describe('validateEvent', () => {
     const line = (validateEvent(parsed, importContext) as { row: { line: string } }).row.line;
     expect(line).toContain('"properties":{"big":12345678901234567890,"neg":-98765432109876543210,"f":0.1}');
   });
+
+  it('stores doubles sent beyond 64-bit integers in exponent form, at any depth, and smaller integers as digits', () => {
+    const parsed = parseJson('{"event":"e","properties":{"time":1700000000,"distinct_id":"u","$insert_id":"i","d":1.2161358906947114e20,"l":[{"d":1e19}],"neg":-1e20,"below":4611686018427388000}}');
+    const line = (validateEvent(parsed, importContext) as { row: { line: string } }).row.line;
+    expect(line).toContain('"properties":{"d":1.2161358906947114e+20,"l":[{"d":1e+19}],"neg":-1e+20,"below":4611686018427388000}');
+  });
 });
 
 describe('serializeProperties', () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { EVENT_LIMITS, FORBIDDEN_IDS, INSERT_ID_PATTERN, RESERVED_PROPERTIES } from './event-limits';
 import { resolveEventTime, TimePolicy } from './event-time';
-import { encodeEventRow, EventRow, utf8SizeBound } from './event-row';
+import { encodeEventRow, EventRow, exponentIfHuge, utf8SizeBound } from './event-row';
 import { IdentityMode, identityLinkOf } from './identity-link';
 
 /** The data dictionary's say over ingestion (its `dropped` flags); none by default. */
@@ -50,9 +50,13 @@ function truncate(text: string): string {
   return text.slice(0, code >= 0xd800 && code <= 0xdbff ? cut - 1 : cut);
 }
 
-/** Checks list/object sizes and nesting, truncating long strings; copies only what it changes. */
+/**
+ * Checks list/object sizes and nesting, truncating long strings and writing huge doubles as the row
+ * stores them; copies only what it changes.
+ */
 function cleanValue(value: unknown, field: string, depth: number): unknown {
   if (typeof value === 'string') return truncate(value);
+  if (typeof value === 'number') return exponentIfHuge(value);
   if (typeof value !== 'object' || value === null || JSON.isRawJSON(value)) return value;
   if (depth >= EVENT_LIMITS.maxNestingDepth) {
     throw new InvalidField(field, `nested deeper than ${EVENT_LIMITS.maxNestingDepth} levels`);
