@@ -29,7 +29,7 @@ import { BenchProcess, cpuSecondsOf, freePort, GATEWAY_NODE_FLAGS, machineCpuSec
  * BENCH_BARE_SPLIT=1 (the bare producer splits batches by partition as the gateway does),
  * BENCH_APP_<NAME>=<value> (passes <NAME> to the gateway and writer, e.g. BENCH_APP_WRITER_MAX_BATCH_ROWS),
  * BENCH_WRITER_NODE_FLAGS (Node flags for the writer; default --max-semi-space-size=4 --heap-growing-percent=50, as the image runs it),
- * BENCH_GATEWAY_NODE_FLAGS (Node flags for the gateway; default --max-semi-space-size=16 --no-allocation-site-pretenuring --heap-growing-percent=100, as the image runs it),
+ * BENCH_GATEWAY_NODE_FLAGS (Node flags for the gateway; default --max-semi-space-size=16 --no-allocation-site-pretenuring --heap-growing-percent=50, as the image runs it),
  * BENCH_GATEWAY_ENV_<NAME>=<value> (a variable of the gateway's process alone, e.g. BENCH_GATEWAY_ENV_MALLOC_ARENA_MAX=2),
  * BENCH_POSTGRES_URL (postgres://postgres@127.0.0.1:5432/postgres),
  * BENCH_CLICKHOUSE=chdb|server (default chdb: the writers open chDB in-process; server: the writer

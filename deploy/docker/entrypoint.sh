@@ -39,9 +39,10 @@ fi
 # (rows, lines) for long-lived and allocated them in the old generation, which then filled at ~40 MB/s:
 # without it, 50-140 MB less peak RSS and ~0.4 us less per event ("Gateway memory: what V8 promotes").
 # Its old generation now fills slowly (its messages wait for Kafka in slabs), from a ~55 MB live size
-# that V8 lets grow fourfold before a full GC on a large machine: a full GC once it doubles keeps the
-# gateway's peak RSS under 300 MB for about 0.2 us more per event ("Gateway memory under 300 MB"; while
-# the old generation filled fast, the same flag cost 2 us). The writer's batches live longer: 4 MB
+# that V8 lets grow fourfold before a full GC on a large machine: a full GC once it has grown by half
+# lowers the gateway's peak RSS by about 20 MB (275-307 MB against 301-324 once it doubles) for about
+# 0.3 us more per event ("Every figure of issue 21 on one machine"; while the old generation filled
+# fast, a full GC once it doubled cost 2 us). The writer's batches live longer: 4 MB
 # semi-spaces cut its peak RSS by about 80 MB at the same CPU per event; its heap grows by half (not
 # V8's ~10 %) before a full GC: with ~50 MB live, Buffers of fetched batches started one about every
 # second, and V8's GC threads then cost the writer more than its own JavaScript ("Issue 21 — second
@@ -49,7 +50,7 @@ fi
 # one process) takes the gateway's young-generation and pretenuring flags, as `npm start` does:
 # 130-180 MB less peak RSS at the same CPU per event (bench:embedded, "The standalone's Node flags").
 case "$service" in
-  ingest) exec node --max-semi-space-size=16 --no-allocation-site-pretenuring --heap-growing-percent=100 "$main" "$@" ;;
+  ingest) exec node --max-semi-space-size=16 --no-allocation-site-pretenuring --heap-growing-percent=50 "$main" "$@" ;;
   standalone) exec node --max-semi-space-size=16 --no-allocation-site-pretenuring "$main" "$@" ;;
   writer) exec node --max-semi-space-size=4 --heap-growing-percent=50 "$main" "$@" ;;
   *) exec node "$main" "$@" ;;

@@ -29,7 +29,7 @@ const MIGRATE = 'migrate';
 const WORKLOADS = [...SERVICE_NAMES, MIGRATE];
 /** The Node flags deploy/docker/entrypoint.sh gives a service (young generation and pretenuring of the gateway and the standalone, the gateway's old generation too, young and old generations of the writer). */
 const STANDALONE_FLAGS = ['--max-semi-space-size=16', '--no-allocation-site-pretenuring'];
-const NODE_FLAGS: Record<string, string[]> = { ingest: [...STANDALONE_FLAGS, '--heap-growing-percent=100'], standalone: STANDALONE_FLAGS, writer: ['--max-semi-space-size=4', '--heap-growing-percent=50'] };
+const NODE_FLAGS: Record<string, string[]> = { ingest: [...STANDALONE_FLAGS, '--heap-growing-percent=50'], standalone: STANDALONE_FLAGS, writer: ['--max-semi-space-size=4', '--heap-growing-percent=50'] };
 const KUBECTL_INSTALLED = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' }).status === 0;
 
 /** Settings a workload does not receive, and why. Everything else must reach every workload. */
