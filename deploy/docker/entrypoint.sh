@@ -41,7 +41,7 @@ fi
 # Its old generation now fills slowly (its messages wait for Kafka in slabs), from a ~55 MB live size
 # that V8 lets grow fourfold before a full GC on a large machine: a full GC once it has grown by half
 # lowers the gateway's peak RSS by about 20 MB (275-307 MB against 301-324 once it doubles) for about
-# 0.3 us more per event ("Every figure of issue 21 on one machine"; while the old generation filled
+# 0.2 us more per event ("Every figure of issue 21 on one machine"; while the old generation filled
 # fast, a full GC once it doubled cost 2 us). The writer's batches live longer: 4 MB
 # semi-spaces cut its peak RSS by about 80 MB at the same CPU per event; its heap grows by half (not
 # V8's ~10 %) before a full GC: with ~50 MB live, Buffers of fetched batches started one about every
