@@ -41,7 +41,7 @@ export function formatEpochSeconds(ms: number): string {
 /** Beyond 64-bit integers, ClickHouse's JSON functions refuse the whole document. */
 const LARGEST_JSON_INTEGER = 2 ** 63;
 
-const isHugeDouble = (value: unknown): boolean => typeof value === 'number' && Number.isInteger(value) && Math.abs(value) >= LARGEST_JSON_INTEGER;
+const isHugeDouble = (value: number): boolean => Number.isInteger(value) && Math.abs(value) >= LARGEST_JSON_INTEGER;
 
 /**
  * JSON.stringify writes doubles from 2^63 up to 1e21 as integer digits, which would make every
