@@ -14,7 +14,7 @@ import { buildTemplates, EVENTS_PER_BATCH } from './support/event-bodies';
 import { FreshnessProbe, GroupWatch } from './support/kafka-watch';
 import { LoadGenerator, LoadResult, percentile, round } from './support/load';
 import { ClickHouseEngine, clickhouseMode, startClickHouseEngine } from './support/clickhouse-engine';
-import { BenchProcess, cpuSecondsOf, freePort, GATEWAY_NODE_FLAGS, machineCpuSeconds, memoryOf, nodeFlagsFrom, repoRoot, residentOf, spawnScript, threadCpuSecondsOf } from './support/processes';
+import { BenchProcess, cpuSecondsOf, freePort, GATEWAY_ENV, GATEWAY_NODE_FLAGS, machineCpuSeconds, memoryOf, nodeFlagsFrom, repoRoot, residentOf, spawnScript, threadCpuSecondsOf } from './support/processes';
 
 /**
  * `npm run bench:ingest`: end-to-end ingestion throughput (HTTP → gateway → Kafka → writer →
@@ -30,11 +30,14 @@ import { BenchProcess, cpuSecondsOf, freePort, GATEWAY_NODE_FLAGS, machineCpuSec
  * BENCH_APP_<NAME>=<value> (passes <NAME> to the gateway and writer, e.g. BENCH_APP_WRITER_MAX_BATCH_ROWS),
  * BENCH_WRITER_NODE_FLAGS (Node flags for the writer; default --max-semi-space-size=4 --heap-growing-percent=50, as the image runs it),
  * BENCH_GATEWAY_NODE_FLAGS (Node flags for the gateway; default --max-semi-space-size=16 --no-allocation-site-pretenuring --heap-growing-percent=50, as the image runs it),
- * BENCH_GATEWAY_ENV_<NAME>=<value> (a variable of the gateway's process alone, e.g. BENCH_GATEWAY_ENV_MALLOC_ARENA_MAX=2),
+ * BENCH_GATEWAY_ENV_<NAME>=<value> (a variable of the gateway's process alone, e.g. BENCH_GATEWAY_ENV_MALLOC_ARENA_MAX=2;
+ * MALLOC_MMAP_THRESHOLD_ is 131072 unless set, as the image runs it),
  * BENCH_POSTGRES_URL (postgres://postgres@127.0.0.1:5432/postgres),
  * BENCH_CLICKHOUSE=chdb|server (default chdb: the writers open chDB in-process; server: the writer
  * and the bare writer talk HTTP, as in production, to a ClickHouse stand-in of their own,
- * bench/support/clickhouse-server.ts, whose memory and CPU are reported as the engine's).
+ * bench/support/clickhouse-server.ts, whose memory and CPU are reported as the engine's),
+ * BENCH_ENGINE_NICE (server mode: the stand-ins' Linux nice value, default 0; 19 leaves the engine only
+ * the CPU the other processes do not take, a diagnosis of where the latency's tail comes from).
  */
 
 const setting = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -337,8 +340,8 @@ async function main(): Promise<Record<string, unknown>> {
     const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
     // The gateway's Node flags as deploy/docker/entrypoint.sh gives them, unless BENCH_GATEWAY_NODE_FLAGS says otherwise.
     const gatewayFlags = nodeFlagsFrom(process.env.BENCH_GATEWAY_NODE_FLAGS, GATEWAY_NODE_FLAGS);
-    // BENCH_GATEWAY_ENV_<NAME>=value: a variable of the gateway's process alone (MALLOC_ARENA_MAX, LD_PRELOAD, …).
-    const gatewayEnv = variablesAfterPrefix('BENCH_GATEWAY_ENV_');
+    // Its environment as the entrypoint gives it, and BENCH_GATEWAY_ENV_<NAME>=value: a variable of the gateway's process alone (MALLOC_ARENA_MAX, LD_PRELOAD, …).
+    const gatewayEnv = { ...GATEWAY_ENV, ...variablesAfterPrefix('BENCH_GATEWAY_ENV_') };
     const gateway = spawnScript('gateway', join(root, 'dist/apps/ingest/src/main.js'), { ...env, ...gatewayEnv, PORT: String(gatewayPort) }, [...gatewayFlags, ...nodeFlags('gateway')]);
     services.push(gateway);
     await waitReady(gateway, gatewayUrl);

@@ -21,10 +21,27 @@ export interface ClickHouseEngine {
   process?: BenchProcess;
 }
 
+/**
+ * BENCH_ENGINE_NICE (server mode; default 0): the stand-in's threads at this Linux nice value, 19 the
+ * lowest priority. On one machine the engine's inserts and merges take the cores the gateway and the
+ * broker answer on; at 19 they take only what those leave, nearly as if the engine had machines of its
+ * own, as in production. A diagnosis of latency, not a product setting (docs/benchmarks.md).
+ */
+function engineNice(): number {
+  const nice = Number(process.env.BENCH_ENGINE_NICE ?? 0);
+  if (!Number.isInteger(nice) || nice < 0 || nice > 19) throw new Error(`BENCH_ENGINE_NICE must be an integer from 0 to 19, not ${process.env.BENCH_ENGINE_NICE}`);
+  return nice;
+}
+
 /** The engine on `directory`: a chdb: URL, or a stand-in process started on it and its http URL. */
 export async function startClickHouseEngine(mode: ClickHouseMode, name: string, directory: string, nodeFlags: string[] = []): Promise<ClickHouseEngine> {
   if (mode === 'chdb') return { url: `chdb:${directory}` };
-  const standIn = spawnScript(name, join(repoRoot(), 'dist/bench/support/clickhouse-server.js'), { CLICKHOUSE_STANDIN_DIR: directory }, nodeFlags);
+  const standIn = spawnScript(
+    name,
+    join(repoRoot(), 'dist/bench/support/clickhouse-server.js'),
+    { CLICKHOUSE_STANDIN_DIR: directory, CLICKHOUSE_STANDIN_NICE: String(engineNice()) },
+    nodeFlags,
+  );
   try {
     const port = await poll(() => {
       if (standIn.child.exitCode !== null) throw new Error(`${name} exited:\n${standIn.output()}`);

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
+import { setPriority } from 'node:os';
 import { resolve } from 'node:path';
 import { createChdbConnectionPool, PooledConnection } from './clickhouse-stand-in/chdb-connection-pool';
 import { streamRead } from './clickhouse-stand-in/chdb-streamed-read';
@@ -166,10 +167,17 @@ export async function startClickHouseStandIn(options: { directory: string; port?
   };
 }
 
-/** As a process of its own (the benches): CLICKHOUSE_STANDIN_DIR, CLICKHOUSE_STANDIN_PORT; prints its port when listening. */
+/**
+ * As a process of its own (the benches): CLICKHOUSE_STANDIN_DIR, CLICKHOUSE_STANDIN_PORT, CLICKHOUSE_STANDIN_NICE
+ * (the engine threads' Linux nice value); prints its port when listening.
+ */
 if (require.main === module) {
   const dir = process.env.CLICKHOUSE_STANDIN_DIR;
   if (!dir) throw new Error('CLICKHOUSE_STANDIN_DIR is required');
+  // A thread's nice value passes to the threads it starts: chDB's query, insert and merge threads, started
+  // later, take it (the few started while chDB loads, and V8's, keep 0).
+  const nice = Number(process.env.CLICKHOUSE_STANDIN_NICE ?? 0);
+  if (nice) setPriority(nice);
   startClickHouseStandIn({ directory: dir, port: Number(process.env.CLICKHOUSE_STANDIN_PORT ?? 0) }).then(
     (standIn) => {
       process.stdout.write(`clickhouse stand-in listening on ${standIn.port}\n`);

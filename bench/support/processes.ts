@@ -27,6 +27,8 @@ export interface BenchProcess {
 export const STANDALONE_NODE_FLAGS = '--max-semi-space-size=16 --no-allocation-site-pretenuring';
 /** The gateway's: the standalone's, and a full collection once its old generation has grown by half (V8 lets it grow fourfold on a large machine). */
 export const GATEWAY_NODE_FLAGS = `${STANDALONE_NODE_FLAGS} --heap-growing-percent=50`;
+/** The gateway's environment as deploy/docker/entrypoint.sh gives it: glibc's 128 KiB mmap threshold held fixed. */
+export const GATEWAY_ENV: Record<string, string> = { MALLOC_MMAP_THRESHOLD_: '131072' };
 
 /** The Node flags a bench setting names (space-separated; empty for V8's defaults), else `defaults`. */
 export const nodeFlagsFrom = (setting: string | undefined, defaults: string): string[] => (setting ?? defaults).split(' ').filter(Boolean);

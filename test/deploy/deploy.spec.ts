@@ -30,6 +30,8 @@ const WORKLOADS = [...SERVICE_NAMES, MIGRATE];
 /** The Node flags deploy/docker/entrypoint.sh gives a service (young generation and pretenuring of the gateway and the standalone, the gateway's old generation too, young and old generations of the writer). */
 const STANDALONE_FLAGS = ['--max-semi-space-size=16', '--no-allocation-site-pretenuring'];
 const NODE_FLAGS: Record<string, string[]> = { ingest: [...STANDALONE_FLAGS, '--heap-growing-percent=50'], standalone: STANDALONE_FLAGS, writer: ['--max-semi-space-size=4', '--heap-growing-percent=50'] };
+/** glibc's mmap threshold the entrypoint holds for a service (the gateway's freed buffers go back to the system). */
+const MMAP_THRESHOLD: Record<string, string> = { ingest: '131072' };
 const KUBECTL_INSTALLED = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' }).status === 0;
 
 /** Settings a workload does not receive, and why. Everything else must reach every workload. */
@@ -194,8 +196,8 @@ describe('the entrypoint (run with sh against a stub node)', () => {
     stubPath = join(sandbox, 'bin');
     appHome = join(sandbox, 'app');
     mkdirSync(stubPath);
-    // Prints its pid and arguments: the same pid as the shell proves the shell exec'd it.
-    writeFileSync(join(stubPath, 'node'), '#!/bin/sh\necho "pid=$$"\nfor argument in "$@"; do echo "$argument"; done\n');
+    // Prints its pid, glibc's mmap threshold variable and its arguments: the same pid as the shell proves the shell exec'd it.
+    writeFileSync(join(stubPath, 'node'), '#!/bin/sh\necho "pid=$$"\necho "mmap=${MALLOC_MMAP_THRESHOLD_-unset}"\nfor argument in "$@"; do echo "$argument"; done\n');
     chmodSync(join(stubPath, 'node'), 0o755);
     for (const service of [...WORKLOADS, 'standalone', 'admin']) {
       mkdirSync(join(appHome, 'dist/apps', service, 'src'), { recursive: true });
@@ -212,12 +214,16 @@ describe('the entrypoint (run with sh against a stub node)', () => {
     return { ...result, lines: result.stdout.trim().split('\n') };
   };
 
-  it.each([...WORKLOADS, 'standalone'])('execs node dist/apps/%s/src/main.js in place of the shell, with its Node flags, passing further arguments on', (service) => {
+  it.each([...WORKLOADS, 'standalone'])('execs node dist/apps/%s/src/main.js in place of the shell, with its Node flags and environment, passing further arguments on', (service) => {
     const { status, lines, pid, stderr } = run([service, '--extra']);
     expect(stderr).toBe('');
     expect(status).toBe(0);
     const nodeFlags = NODE_FLAGS[service as string] ?? [];
-    expect(lines).toEqual([`pid=${pid}`, ...nodeFlags, join(appHome, `dist/apps/${service}/src/main.js`), '--extra']);
+    expect(lines).toEqual([`pid=${pid}`, `mmap=${MMAP_THRESHOLD[service as string] ?? 'unset'}`, ...nodeFlags, join(appHome, `dist/apps/${service}/src/main.js`), '--extra']);
+  });
+
+  it("keeps the operator's own mmap threshold for the gateway", () => {
+    expect(run(['ingest'], { MALLOC_MMAP_THRESHOLD_: '262144' }).lines[1]).toBe('mmap=262144');
   });
 
   it.each(Object.entries(NODE_FLAGS))("gives the %s service flags the project's Node accepts (a V8 flag can disappear in a Node upgrade)", (_, flags) => {
@@ -227,7 +233,7 @@ describe('the entrypoint (run with sh against a stub node)', () => {
   });
 
   it('takes the service from $SERVICE when no argument names it', () => {
-    expect(run([], { SERVICE: 'query' }).lines[1]).toBe(join(appHome, 'dist/apps/query/src/main.js'));
+    expect(run([], { SERVICE: 'query' }).lines[2]).toBe(join(appHome, 'dist/apps/query/src/main.js'));
   });
 
   it('refuses an unknown service with exit code 64, naming the known ones', () => {
