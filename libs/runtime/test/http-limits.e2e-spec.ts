@@ -38,7 +38,7 @@ describe('HTTP server limits', () => {
     client.socket.write('GET /healthz HTTP/1.1\r\nHost: localhost\r\n');
     // One header byte every 100 ms: never idle, never done (a slow-loris).
     const trickle = setInterval(() => client.socket.writable && client.socket.write('X'), 100);
-    // The 15 s wait is cleared once the race is over: left running, it kept the jest worker alive after the last test.
+    // The 15 s wait is cleared once the race is over: left running, it held the jest worker's event loop for 15 s more.
     let wait: NodeJS.Timeout | undefined;
     const outcome = await Promise.race([client.closed.then(() => 'closed'), new Promise((resolve) => (wait = setTimeout(() => resolve('still open'), 15_000)))]);
     clearTimeout(wait);
