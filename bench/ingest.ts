@@ -340,7 +340,8 @@ async function main(): Promise<Record<string, unknown>> {
     const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
     // The gateway's Node flags as deploy/docker/entrypoint.sh gives them, unless BENCH_GATEWAY_NODE_FLAGS says otherwise.
     const gatewayFlags = nodeFlagsFrom(process.env.BENCH_GATEWAY_NODE_FLAGS, GATEWAY_NODE_FLAGS);
-    // Its environment as the entrypoint gives it, and BENCH_GATEWAY_ENV_<NAME>=value: a variable of the gateway's process alone (MALLOC_ARENA_MAX, LD_PRELOAD, …).
+    // Its environment as the entrypoint gives it, then BENCH_GATEWAY_ENV_<NAME>=value: a variable of the
+    // gateway's process alone (MALLOC_ARENA_MAX, LD_PRELOAD, …), which wins.
     const gatewayEnv = { ...GATEWAY_ENV, ...variablesAfterPrefix('BENCH_GATEWAY_ENV_') };
     const gateway = spawnScript('gateway', join(root, 'dist/apps/ingest/src/main.js'), { ...env, ...gatewayEnv, PORT: String(gatewayPort) }, [...gatewayFlags, ...nodeFlags('gateway')]);
     services.push(gateway);
