@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { loadConfig } from '@analytics/config';
 import { ConsumedTopicKey, createKafka, DEAD_LETTER_TOPICS, replayDeadLetters, ReplayOptions, ReplayReport } from '@analytics/kafka';
+import { exitUnlessSupportedNode } from '@analytics/supported-node';
 
 const TOPICS = Object.keys(DEAD_LETTER_TOPICS) as ConsumedTopicKey[];
 
@@ -63,6 +64,7 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
+exitUnlessSupportedNode();
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {

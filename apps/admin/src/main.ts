@@ -1,3 +1,4 @@
+import { exitUnlessSupportedNode } from '@analytics/supported-node';
 import { ADMIN_COMMANDS } from './admin-commands';
 
 const HELP = `Administer a running platform through its HTTP API.
@@ -52,6 +53,7 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
+exitUnlessSupportedNode();
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {

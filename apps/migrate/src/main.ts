@@ -4,6 +4,7 @@ import { ConfigModule } from '@analytics/config';
 import { PostgresModule, PostgresMigrator } from '@analytics/postgres';
 import { AccountsModule } from '@analytics/accounts';
 import { firstStart, loadConfigOrExit } from '@analytics/runtime';
+import { exitUnlessSupportedNode } from '@analytics/supported-node';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 
@@ -32,6 +33,7 @@ async function main(): Promise<void> {
   }
 }
 
+exitUnlessSupportedNode();
 main().catch((error: unknown) => {
   process.stderr.write(`Migration failed: ${(error as Error).message}\n`);
   process.exit(1);

@@ -1,0 +1,1 @@
+export { exitUnlessSupportedNode, NodeRuntime, REQUIRED_NODE_MAJOR, unsupportedNodeReason } from './supported-node';
