@@ -5,6 +5,8 @@ import { BucketDestination, PIPELINE_TYPES, PipelineDefinition, PipelineType, pi
 /** A trial pipeline exports at most this many days from its `from_date`. */
 export const TRIAL_DAYS = 30;
 
+const addDays = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
 type Fields = Record<string, unknown>;
 
 const COMMON = ['project_id', 'type', 'trial', 'schema_type', 'data_source', 'sync', 'from_date', 'to_date', 'frequency', 'data_format'];
@@ -133,9 +135,21 @@ function warehouse(fields: Fields, type: PipelineType, projectId: number): Wareh
 }
 
 export interface CreatePipelineCommand {
-  definition: PipelineDefinition;
+  /** One pipeline, or a trial's two (events and people) when it names no `data_source`. */
+  definitions: PipelineDefinition[];
   /** The destination's secret key, to be sealed before it is stored. */
   secret?: string;
+}
+
+/**
+ * The real API's trial: 30 days of events and people from yesterday, daily, without sync. Each
+ * default gives way to a field the request sets; `to_date` is capped at `from_date` + 29 days.
+ */
+function trialDays(fields: Fields, today: string): { fromDate: string; toDate: string } {
+  const fromDate = day(fields, 'from_date', true) ?? addDays(today, -1);
+  const last = addDays(fromDate, TRIAL_DAYS - 1);
+  const toDate = day(fields, 'to_date', true);
+  return { fromDate, toDate: toDate === undefined || toDate > last ? last : toDate };
 }
 
 /** Validates `POST /create`'s fields (every failure names its field); `today` is the current UTC day. */
@@ -146,35 +160,29 @@ export function parseCreatePipeline(fields: Fields, projectId: number, today: st
   if (unknown) throw invalidField(unknown, `is not a field of ${type} pipelines`);
   if (type === 'azure-raw') throw invalidField('type', 'azure-raw is not available here: the installation writes to S3-compatible stores only');
   const trial = flag(fields, 'trial', false);
-  const fromDate = day(fields, 'from_date', false)!;
-  let toDate = day(fields, 'to_date', true);
+  const { fromDate, toDate } = trial ? trialDays(fields, today) : { fromDate: day(fields, 'from_date', false)!, toDate: day(fields, 'to_date', true) };
   if (toDate !== undefined && toDate < fromDate) throw invalidField('to_date', `${toDate} is before from_date ${fromDate}`);
   if (fromDate > today) throw invalidField('from_date', 'cannot be later than today');
-  if (trial) {
-    const last = new Date(Date.parse(`${fromDate}T00:00:00Z`) + (TRIAL_DAYS - 1) * 86_400_000).toISOString().slice(0, 10);
-    if (toDate === undefined || toDate > last) toDate = last;
-  }
   const kind = ['gcs-raw', 'bigquery', 'warehouse_a'].includes(type) ? 'gcs' : 's3';
   const { destination, secret } = bucket(fields, kind, type);
-  const shape = {
+  const sources = trial && !text(fields, 'data_source') ? (['events', 'people'] as const) : [oneOf(fields, 'data_source', ['events', 'people'] as const, 'events')];
+  const common = {
     trial,
     type,
     schemaType: oneOf(fields, 'schema_type', ['monoschema', 'multischema'] as const, 'monoschema'),
-    dataSource: oneOf(fields, 'data_source', ['events', 'people'] as const, 'events'),
     frequency: oneOf(fields, 'frequency', ['hourly', 'daily'] as const, 'daily'),
   };
-  const definition: PipelineDefinition = {
+  const rest = {
     projectId,
-    name: pipelineName(shape),
-    ...shape,
     dataFormat: oneOf(fields, 'data_format', ['json', 'parquet'] as const, 'json'),
-    sync: flag(fields, 'sync', true),
+    sync: flag(fields, 'sync', !trial),
     fromDate,
     toDate,
     destination,
     warehouse: warehouse(fields, type, projectId),
   };
-  return { definition, secret };
+  const definitions = sources.map((dataSource): PipelineDefinition => ({ ...rest, name: pipelineName({ ...common, dataSource }), ...common, dataSource }));
+  return { definitions, secret };
 }
 
 /** `name` of pause/resume/cancel/status/timeline. */

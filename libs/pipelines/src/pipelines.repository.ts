@@ -43,6 +43,13 @@ const toPipeline = (row: PipelineRow): Pipeline => ({
   createdAt: new Date(row.created_at),
 });
 
+/** Rolls the transaction back when one of its names is taken. */
+class NameTaken extends Error {
+  constructor(readonly pipelineName: string) {
+    super(`a live pipeline is named ${pipelineName}`);
+  }
+}
+
 const COLUMNS = sql.raw('id, project_id, name, type, trial, schema_type, data_source, frequency, data_format, sync, from_date::text as from_date, to_date::text as to_date, destination, warehouse, state, created_at');
 
 /** Pipeline definitions; every query a caller makes is scoped by project (the workers' by id). */
@@ -50,19 +57,33 @@ const COLUMNS = sql.raw('id, project_id, name, type, trial, schema_type, data_so
 export class PipelinesRepository {
   constructor(private readonly postgres: Postgres) {}
 
-  /** The new pipeline, or undefined when a live one of the project already has the name. */
-  async insert(definition: PipelineDefinition, secretSealed: string | undefined, createdAt: Date): Promise<Pipeline | undefined> {
-    const d = definition;
-    const rows = await selectRows<PipelineRow>(
-      this.postgres.db,
-      sql`insert into pipelines (project_id, name, type, trial, schema_type, data_source, frequency, data_format, sync, from_date, to_date, destination, secret_sealed, warehouse, created_at)
-          values (${d.projectId}, ${d.name}, ${d.type}, ${d.trial}, ${d.schemaType}, ${d.dataSource}, ${d.frequency}, ${d.dataFormat}, ${d.sync},
-                  ${d.fromDate}::date, ${d.toDate ?? null}::date, ${JSON.stringify(d.destination)}::jsonb, ${secretSealed ?? null},
-                  ${d.warehouse ? JSON.stringify(d.warehouse) : null}::jsonb, ${createdAt.toISOString()})
-          on conflict (project_id, name) where state <> 'cancelled' do nothing
-          returning ${COLUMNS}`,
-    );
-    return rows[0] && toPipeline(rows[0]);
+  /**
+   * The new pipelines, all or none (a trial creates two): `taken` names the first whose name a live
+   * pipeline of the project already has.
+   */
+  async insertAll(definitions: PipelineDefinition[], secretSealed: string | undefined, createdAt: Date): Promise<{ pipelines: Pipeline[] } | { taken: string }> {
+    const pipelines: Pipeline[] = [];
+    try {
+      await this.postgres.db.transaction(async (tx) => {
+        for (const d of definitions) {
+          const [row] = await selectRows<PipelineRow>(
+            tx,
+            sql`insert into pipelines (project_id, name, type, trial, schema_type, data_source, frequency, data_format, sync, from_date, to_date, destination, secret_sealed, warehouse, created_at)
+                values (${d.projectId}, ${d.name}, ${d.type}, ${d.trial}, ${d.schemaType}, ${d.dataSource}, ${d.frequency}, ${d.dataFormat}, ${d.sync},
+                        ${d.fromDate}::date, ${d.toDate ?? null}::date, ${JSON.stringify(d.destination)}::jsonb, ${secretSealed ?? null},
+                        ${d.warehouse ? JSON.stringify(d.warehouse) : null}::jsonb, ${createdAt.toISOString()})
+                on conflict (project_id, name) where state <> 'cancelled' do nothing
+                returning ${COLUMNS}`,
+          );
+          if (!row) throw new NameTaken(d.name);
+          pipelines.push(toPipeline(row));
+        }
+      });
+    } catch (error) {
+      if (error instanceof NameTaken) return { taken: error.pipelineName };
+      throw error;
+    }
+    return { pipelines };
   }
 
   async list(projectId: number): Promise<Pipeline[]> {

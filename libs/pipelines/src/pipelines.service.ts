@@ -40,12 +40,12 @@ export class PipelinesService {
 
   async create(projectId: number, fields: Record<string, unknown>): Promise<string[]> {
     const now = this.clock.date();
-    const { definition, secret } = parseCreatePipeline(fields, projectId, now.toISOString().slice(0, 10));
-    const pipeline = await this.pipelines.insert(definition, secret === undefined ? undefined : this.secrets.seal(secret), now);
-    if (!pipeline) throw new PipelineError(PipelineErrorCode.DuplicateName, `name: a pipeline named ${definition.name} already exists in project ${projectId}`);
+    const { definitions, secret } = parseCreatePipeline(fields, projectId, now.toISOString().slice(0, 10));
+    const created = await this.pipelines.insertAll(definitions, secret === undefined ? undefined : this.secrets.seal(secret), now);
+    if ('taken' in created) throw new PipelineError(PipelineErrorCode.DuplicateName, `name: a pipeline named ${created.taken} already exists in project ${projectId}`);
     // The backfill starts now rather than at the next tick.
-    await this.runner.enqueueDue(pipeline);
-    return [pipeline.name];
+    for (const pipeline of created.pipelines) await this.runner.enqueueDue(pipeline);
+    return created.pipelines.map((pipeline) => pipeline.name);
   }
 
   async list(projectId: number): Promise<PipelineView[]> {

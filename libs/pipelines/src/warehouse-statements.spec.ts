@@ -14,7 +14,7 @@ const golden = (name: string, text: string) => {
 
 const KEYS = { s3_access_key_id: 'HMACKEY', s3_secret_access_key: 'HMACSECRET' };
 const pipeline = (fields: Record<string, string>): Pipeline => ({
-  ...parseCreatePipeline({ from_date: '2026-11-01', ...fields }, 7, '2026-11-24').definition,
+  ...parseCreatePipeline({ from_date: '2026-11-01', ...fields }, 7, '2026-11-24').definitions[0],
   id: 1,
   state: 'active',
   createdAt: new Date('2026-11-24T00:00:00Z'),

@@ -207,6 +207,29 @@ describe('data pipelines into an S3-compatible store (s3rver)', () => {
     expect((await h.call('GET', 'status', p.auth, { name: 'nope' })).status).toBe(404);
   });
 
+  it('a trial without from_date creates its events and people pipelines, 30 days from yesterday, daily, without sync; all or none', async () => {
+    const p = await h.project('trial');
+    const { type: _type, s3_bucket: bucket, s3_region: _region, s3_prefix: _prefix, ...keys } = h.destination('trial');
+    const trial = { type: 'gcs-raw', trial: 'true', gcs_bucket: bucket, gcs_region: 'us-central1', gcs_prefix: 'trial', ...keys };
+    // One of the two names taken: nothing is created.
+    expect((await h.call('POST', 'create', p.auth, { ...trial, data_source: 'people' })).body).toEqual({ pipeline_names: ['trial-people-daily-gcs-raw-monoschema'] });
+    const refused = await h.call('POST', 'create', p.auth, trial);
+    expect([refused.status, refused.body.error]).toEqual([400, `name: a pipeline named trial-people-daily-gcs-raw-monoschema already exists in project ${p.id}`]);
+    expect((await h.call('GET', 'jobs', p.auth, { project_id: String(p.id) })).body[p.id]).toHaveLength(1);
+    await h.call('POST', 'cancel', p.auth, { name: 'trial-people-daily-gcs-raw-monoschema' });
+
+    const created = await h.call('POST', 'create', p.auth, trial);
+    expect(created).toEqual({ status: 200, body: { pipeline_names: ['trial-events-daily-gcs-raw-monoschema', 'trial-people-daily-gcs-raw-monoschema'] } });
+    const yesterday = new Date(h.clock.now() - 86_400_000).toISOString().slice(0, 10);
+    const last = new Date(h.clock.now() + 28 * 86_400_000).toISOString().slice(0, 10);
+    const listed = (await h.call('GET', 'jobs', p.auth, { project_id: String(p.id) })).body[p.id];
+    expect(listed).toEqual(
+      ['events', 'people'].map((source) =>
+        expect.objectContaining({ name: `trial-${source}-daily-gcs-raw-monoschema`, data_source: source, frequency: 'daily', sync_enabled: false, from_date: yesterday, to_date: last }),
+      ),
+    );
+  });
+
   it('pause stops new windows, resume continues where it stopped, cancel stops for good', async () => {
     const p = await h.project('lifecycle');
     const yesterday = daysAgo(1);
