@@ -23,9 +23,10 @@ function births(spec: RetentionSpec, events: QueryEvent[]): QueryEvent[] {
     const first = born.reduce<QueryEvent | undefined>((best, e) => (!best || earlier(e, best) ? e : best), undefined);
     return first && first.timeMs >= fromMs ? [first] : [];
   }
+  // Compounded: one event is both the cohort's and the return, so `where` filters the births too.
   const firstPerBucket = new Map<number, QueryEvent>();
   for (const e of events) {
-    if ((spec.event !== undefined && e.event !== spec.event) || e.timeMs < fromMs || e.timeMs >= toEndMs || !keepsEvent([spec.bornWhere], e)) continue;
+    if ((spec.event !== undefined && e.event !== spec.event) || e.timeMs < fromMs || e.timeMs >= toEndMs || !keepsEvent([spec.bornWhere, spec.where], e)) continue;
     const bucket = bucketOf(dayOf(e.timeMs), spec.buckets, spec.fromDay);
     const held = firstPerBucket.get(bucket);
     if (!held || earlier(e, held)) firstPerBucket.set(bucket, e);

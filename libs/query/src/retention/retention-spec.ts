@@ -8,8 +8,9 @@ export const MAX_INTERVAL_COUNT = 1000;
 /**
  * A retention query. Birth: a user is born at their first `born_event` (matching `born_where`) over
  * all their data, counted when that lies in the range. Compounded: each bucket's cohort is the
- * users doing `event` (matching `born_where`) in it, born at their first such occurrence there.
- * Returns are `event` (any event when absent) matching `where`, the birth occurrence excepted.
+ * users doing `event` (matching `born_where` and `where`: it is one event) in it, born at their
+ * first such occurrence there. Returns are `event` (any event when absent) matching `where`, the
+ * birth occurrence excepted.
  */
 export interface RetentionSpec {
   type: 'birth' | 'compounded';

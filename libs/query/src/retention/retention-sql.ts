@@ -43,13 +43,15 @@ function keyed(spec: RetentionSpec): boolean {
 function eventsSql(spec: RetentionSpec, resolve: boolean): BoundQuery {
   const bornWhere = condition(spec.bornWhere, 'bw');
   const where = condition(spec.where, 'w');
+  // Compounded: the cohort event and the return event are one event, so `where` filters both.
+  const bornFilter = spec.type === 'compounded' ? `${bornWhere.sql} AND ${where.sql}` : bornWhere.sql;
   const bornName = spec.type === 'birth' ? 'event = {bornEvent:String}' : spec.event !== undefined ? 'event = {returnEvent:String}' : '1';
   // Birth looks at all of a user's history; a compounded cohort only at the range.
   const bornTime = spec.type === 'birth' ? "time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC')" : "time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC')";
   const returnName = spec.event !== undefined ? 'event = {returnEvent:String}' : '1';
   const key = keyed(spec) ? "if(isBorn, concat(insert_id, '\\0', event), NULL)" : "CAST(NULL, 'Nullable(String)')";
   const sql = `SELECT distinct_id, toUnixTimestamp64Milli(time) AS t,
-      ${bornName} AND ${bornTime} AND ${bornWhere.sql} AS isBorn,
+      ${bornName} AND ${bornTime} AND ${bornFilter} AS isBorn,
       ${returnName} AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({returnsEndMs:Int64}, 'UTC') AND ${where.sql} AS isReturn,
       ${key} AS bornKey
     FROM ${resolvedEventsSql('project', resolve)}
