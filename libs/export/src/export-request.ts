@@ -1,6 +1,7 @@
 import { booleanParameter, FROM_DATE_PARAMETER, PROJECT_ID_PARAMETER, QueryParameterDoc, requiredParameter, TO_DATE_PARAMETER, WHERE_PARAMETER } from '@analytics/http';
-import { CompiledSql, compileWhere, eventsScope, ExpressionError } from '@analytics/expression';
+import { ExpressionError, parseExpression } from '@analytics/expression';
 import { invalidParameter } from './export-error';
+import { compileExportFilter, ExportFilter } from './export-filter';
 
 export const MAX_EXPORT_LIMIT = 100_000;
 
@@ -11,8 +12,8 @@ export interface ExportRequest {
   events?: string[];
   limit?: number;
   timeInMs: boolean;
-  /** The `where` filter, compiled to SQL whose every value is a bound parameter. */
-  where?: CompiledSql;
+  /** The `where` filter, parsed and compiled to SQL whose every value is a bound parameter. */
+  where?: ExportFilter;
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -56,10 +57,10 @@ function flag(value: string | null, name: string): boolean {
   return parsed;
 }
 
-function whereFilter(value: string | null): CompiledSql | undefined {
+function whereFilter(value: string | null): ExportFilter | undefined {
   if (value === null || value.trim() === '') return undefined;
   try {
-    return compileWhere(value, eventsScope(), { prefix: 'w' });
+    return compileExportFilter(parseExpression(value));
   } catch (error) {
     if (error instanceof ExpressionError) throw invalidParameter(`where: ${error.message}`);
     throw error;

@@ -1,4 +1,5 @@
 import { AuthModule } from '@analytics/auth';
+import { IdentityRepository } from '@analytics/identity';
 import { RateLimitsModule } from '@analytics/rate-limits';
 import { Module } from '@nestjs/common';
 import { ExportController } from './export.controller';
@@ -6,5 +7,5 @@ import { ExportRepository } from './export.repository';
 import { ExportService } from './export.service';
 
 /** The raw event export, /api/2.0/export. */
-@Module({ imports: [AuthModule, RateLimitsModule], controllers: [ExportController], providers: [ExportRepository, ExportService] })
+@Module({ imports: [AuthModule, RateLimitsModule], controllers: [ExportController], providers: [ExportRepository, ExportService, IdentityRepository] })
 export class ExportModule {}

@@ -1,4 +1,5 @@
-import { ClickHouseClient, EVENTS_TABLE, ResultChunk, streamQuery } from '@analytics/clickhouse';
+import { ClickHouseClient, ResultChunk, streamQuery } from '@analytics/clickhouse';
+import { CompiledSql } from '@analytics/expression';
 import { mergedIdExistsSql, resolvedEventsSql } from '@analytics/identity';
 import { Inject, Injectable } from '@nestjs/common';
 import { ExportRequest } from './export-request';
@@ -22,6 +23,8 @@ export interface ExportPage {
   bytes: number;
   /** Whether ids are resolved through identity_map (the default): `plan` clears it until the project has a merged id. */
   resolve?: boolean;
+  /** The `where` as planned (ids it compares `distinct_id` with resolved to their person's: export-filter.ts); none without one. */
+  where?: CompiledSql;
 }
 
 /** Above this many events in a page, one range each would make a long OR; a key list is used instead. */
@@ -31,7 +34,7 @@ const MAX_RANGES = 32;
 export class ExportRepository {
   constructor(@Inject(ClickHouseClient) private readonly clickhouse: ClickHouseClient) {}
 
-  private filter(projectId: number, request: ExportRequest): { sql: string; params: Record<string, unknown> } {
+  private filter(projectId: number, request: ExportRequest, where: CompiledSql | undefined): { sql: string; params: Record<string, unknown> } {
     const params: Record<string, unknown> = {
       project: projectId,
       from: `${request.fromDate} 00:00:00.000`,
@@ -42,18 +45,23 @@ export class ExportRepository {
       sql += ' AND event IN {events:Array(String)}';
       params.events = request.events;
     }
-    if (request.where) {
-      sql += ` AND ${request.where.sql}`;
-      Object.assign(params, request.where.params);
+    if (where) {
+      sql += ` AND ${where.sql}`;
+      Object.assign(params, where.params);
     }
     return { sql, params };
   }
 
-  /** Deduplicated row counts and stored sizes per (event, day), in sort-key order. */
-  async buckets(projectId: number, request: ExportRequest, signal: AbortSignal): Promise<ExportBucket[]> {
-    const { sql, params } = this.filter(projectId, request);
+  /**
+   * Deduplicated row counts and stored sizes per (event, day), in sort-key order. `resolve`: the
+   * filter reads `distinct_id`, so the rows are counted as the pages read them, with ids resolved
+   * (a person's events sent under another id of hers are on other days); otherwise as stored, which
+   * counts the same rows without the join.
+   */
+  async buckets(projectId: number, request: ExportRequest, where: CompiledSql | undefined, resolve: boolean, signal: AbortSignal): Promise<ExportBucket[]> {
+    const { sql, params } = this.filter(projectId, request, where);
     const result = await this.clickhouse.query({
-      query: `SELECT event, toString(toDate(time)) AS day, count() AS rows, sum(length(properties)) AS bytes FROM ${EVENTS_TABLE} FINAL WHERE ${sql} GROUP BY event, day ORDER BY event, day`,
+      query: `SELECT event, toString(toDate(time)) AS day, count() AS rows, sum(length(properties)) AS bytes FROM ${resolvedEventsSql('project', resolve)} WHERE ${sql} GROUP BY event, day ORDER BY event, day`,
       query_params: params,
       format: 'JSONEachRow',
       abort_signal: signal,
@@ -69,7 +77,7 @@ export class ExportRepository {
 
   /** The page's exported events as NDJSON, streamed as the engine produces it (see `streamQuery`). */
   page(projectId: number, request: ExportRequest, page: ExportPage, limit: number | undefined, signal: AbortSignal): AsyncIterable<ResultChunk> {
-    const { sql, params } = this.filter(projectId, request);
+    const { sql, params } = this.filter(projectId, request, page.where);
     // A page holds consecutive (event, day) buckets, so per event it is one range of days: ranges on
     // the sort key's prefix, which the primary index prunes to the page's own granules.
     const days = new Map<string, { from: string; to: string }>();

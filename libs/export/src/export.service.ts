@@ -1,6 +1,8 @@
+import { IdentityRepository } from '@analytics/identity';
 import { Injectable } from '@nestjs/common';
 import { once } from 'node:events';
 import { Writable } from 'node:stream';
+import { compileExportFilter, idsComparedWithDistinctId, readsDistinctId, withCanonicalIds } from './export-filter';
 import { planPages } from './export-plan';
 import { ExportRequest } from './export-request';
 import { ExportPage, ExportRepository } from './export.repository';
@@ -28,12 +30,26 @@ async function drained(out: Writable, signal: AbortSignal): Promise<void> {
 
 @Injectable()
 export class ExportService {
-  constructor(private readonly repository: ExportRepository) {}
+  constructor(
+    private readonly repository: ExportRepository,
+    private readonly identities: IdentityRepository,
+  ) {}
 
-  /** Plans the pages; a bad request fails here, before any byte is sent. */
+  /**
+   * Plans the pages; a bad request fails here, before any byte is sent. A `where` that reads
+   * `distinct_id` in a project with merged ids is planned on the resolved ids, as the pages filter
+   * them, after the ids it names are resolved to their person's canonical id (docs/export.md).
+   */
   async plan(projectId: number, request: ExportRequest, signal: AbortSignal): Promise<ExportPage[]> {
-    const [buckets, resolve] = await Promise.all([this.repository.buckets(projectId, request, signal), this.repository.hasMergedIds(projectId, signal)]);
-    return planPages(buckets, PAGE_BYTES).map((page) => ({ ...page, resolve }));
+    const where = request.where;
+    if (!where || !readsDistinctId(where.expression)) {
+      const [buckets, resolve] = await Promise.all([this.repository.buckets(projectId, request, where?.compiled, false, signal), this.repository.hasMergedIds(projectId, signal)]);
+      return planPages(buckets, PAGE_BYTES).map((page) => ({ ...page, resolve, where: where?.compiled }));
+    }
+    const resolve = await this.repository.hasMergedIds(projectId, signal);
+    const filter = resolve ? compileExportFilter(withCanonicalIds(where.expression, await this.identities.resolve(projectId, idsComparedWithDistinctId(where.expression)))).compiled : where.compiled;
+    const buckets = await this.repository.buckets(projectId, request, filter, resolve, signal);
+    return planPages(buckets, PAGE_BYTES).map((page) => ({ ...page, resolve, where: filter }));
   }
 
   /**

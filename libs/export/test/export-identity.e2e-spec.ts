@@ -25,8 +25,8 @@ describe('GET /api/2.0/export with merged identities', () => {
 
   const send = (events: object[]) =>
     fetch(`${service.baseUrl}/import`, { method: 'POST', body: JSON.stringify(events), headers: { Authorization: auth, 'Content-Type': 'application/json' } });
-  const exported = async () => {
-    const response = await fetch(`${service.baseUrl}/api/2.0/export?from_date=${day}&to_date=${day}`, { headers: { Authorization: auth } });
+  const exported = async (query = `from_date=${day}&to_date=${day}`) => {
+    const response = await fetch(`${service.baseUrl}/api/2.0/export?${query}`, { headers: { Authorization: auth } });
     expect(response.status).toBe(200);
     return (await response.text()).trimEnd().split('\n').map((line) => JSON.parse(line) as { event: string; properties: Record<string, unknown> });
   };
@@ -63,5 +63,34 @@ describe('GET /api/2.0/export with merged identities', () => {
     expect(byInsertId.e2).not.toHaveProperty('$distinct_id_before_identity');
     expect(byInsertId.e3.distinct_id).toBe('alice');
     expect(byInsertId.e3).not.toHaveProperty('$distinct_id_before_identity');
+  });
+
+  it('filters distinct_id on the person: her id or any id of her cluster finds all her events, on every day', async () => {
+    // A device's event two days back, then the device signs in as carol, then the device alone again.
+    const daysAgo = (n: number, seconds: number) => Date.parse(`${new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10)}T10:00:00Z`) / 1000 + seconds;
+    const carolEvents = [
+      { event: 'Browsed', properties: { time: daysAgo(2, 100), $device_id: 'dev-c', $insert_id: 'c1' } },
+      { event: 'Signed in', properties: { time: daysAgo(1, 100), $device_id: 'dev-c', $user_id: 'carol', $insert_id: 'c2' } },
+      { event: 'Browsed', properties: { time: Math.floor(Date.now() / 1000) - 60, $device_id: 'dev-c', $insert_id: 'c3' } },
+    ];
+    const others = [
+      { event: 'Browsed', properties: { time: daysAgo(2, 200), distinct_id: 'dave', $insert_id: 'd1' } },
+      { event: 'Signed in', properties: { time: daysAgo(1, 200), $device_id: 'dev-d', $insert_id: 'd2' } },
+    ];
+    for (const event of [...carolEvents, ...others]) {
+      const response = await send([event]);
+      expect([response.status, await response.text()]).toEqual([200, expect.anything()]);
+    }
+    const range = `from_date=${day}&to_date=${new Date().toISOString().slice(0, 10)}`;
+    const where = async (expression: string) =>
+      (await exported(`${range}&where=${encodeURIComponent(expression)}`)).map((e) => [e.properties.$insert_id, e.properties.distinct_id]).sort();
+    const carols = [['c1', 'carol'], ['c2', 'carol'], ['c3', 'carol']];
+
+    expect(await where('properties["distinct_id"] == "carol"')).toEqual(carols);
+    expect(await where('properties["distinct_id"] == "$device:dev-c"')).toEqual(carols);
+    expect(await where('properties["distinct_id"] in ["$device:dev-c", "dave"]')).toEqual([...carols, ['d1', 'dave']].sort());
+    // Negation follows the same rule: none of carol's events, whichever of her ids is named.
+    const notCarol = await where('properties["distinct_id"] != "$device:dev-c" and properties["$insert_id"] in ["c1", "c2", "c3", "d1", "d2"]');
+    expect(notCarol).toEqual([['d1', 'dave'], ['d2', '$device:dev-d']]);
   });
 });
