@@ -16,15 +16,18 @@ export function messagesOf(parts: BatchPart[]): ConsumedMessage[] {
 
 /**
  * The insert deduplication token of some of a batch's messages: their offset ranges, partition by
- * partition (`events:3:100-180,events:4:7-9`). It names exactly those messages, so a retry of the
- * same insert (the whole batch, or any half the writer split it into) is dropped by ClickHouse as a
- * repeat, and no two different inserts share one.
+ * partition, each topic named with its identity (`events@<cluster id>/<topic id>:3:100-180,…:4:7-9`). It
+ * names exactly those messages, so a retry of the same insert (the whole batch, or any half the writer
+ * split it into) is dropped by ClickHouse as a repeat, and no two different inserts share one: offsets
+ * start from 0 again in a topic created anew or on a wiped broker, and its identity is new then.
  */
-export function dedupToken(messages: ConsumedMessage[]): string {
+export function dedupToken(messages: ConsumedMessage[], identities: ReadonlyMap<string, string>): string {
   const ranges: string[] = [];
   let run: { key: string; first: string; last: string } | undefined;
   for (const { topic, partition, record } of messages) {
-    const key = `${topic}:${partition}`;
+    const identity = identities.get(topic);
+    if (!identity) throw new Error(`no identity for topic ${topic}`);
+    const key = `${topic}@${identity}:${partition}`;
     if (run?.key === key) run.last = record.offset;
     else {
       if (run) ranges.push(`${run.key}:${run.first}-${run.last}`);

@@ -2,6 +2,9 @@ import { attemptWithRetries, BatchPart } from '@analytics/kafka';
 import { ConsumedMessage, dedupToken, messagesOf } from './dedup-token';
 import { insertBisecting } from './insert-bisect';
 
+/** The events topic as the cluster names it now. */
+const identities = new Map([['events', 'A']]);
+
 const part = (topic: string, partition: number, offsets: number[]): BatchPart => ({
   topic,
   partition,
@@ -24,7 +27,7 @@ class FakeClickHouse {
   }
 
   async insert(messages: ConsumedMessage[]): Promise<void> {
-    const token = dedupToken(messages);
+    const token = dedupToken(messages, identities);
     this.tokens.push(token);
     const lines = messages.map((m) => m.record.value.toString().trim());
     if (lines.some((line) => this.poison.has(line))) throw Object.assign(new Error('Cannot parse input'), { code: '27' });
@@ -53,9 +56,16 @@ const attempt = (clickhouse: FakeClickHouse) => (messages: ConsumedMessage[]) =>
 describe('dedupToken', () => {
   it('names the offset ranges of the messages, partition by partition, whatever order the partitions arrived in', () => {
     const messages = messagesOf([part('events', 2, [7, 8]), part('events', 0, [100, 101, 103])]);
-    expect(dedupToken(messages)).toBe('events:0:100-103,events:2:7-8');
-    expect(dedupToken(messagesOf([part('events', 0, [100, 101, 103]), part('events', 2, [7, 8])]))).toBe(dedupToken(messages));
-    expect(dedupToken(messages.slice(1, 4))).toBe('events:0:101-103,events:2:7-7');
+    expect(dedupToken(messages, identities)).toBe('events@A:0:100-103,events@A:2:7-8');
+    expect(dedupToken(messagesOf([part('events', 0, [100, 101, 103]), part('events', 2, [7, 8])]), identities)).toBe(dedupToken(messages, identities));
+    expect(dedupToken(messages.slice(1, 4), identities)).toBe('events@A:0:101-103,events@A:2:7-7');
+  });
+
+  it('differs for the same offsets of a topic created anew (or on a wiped broker): the identity is part of it', () => {
+    const messages = messagesOf([part('events', 0, [0, 1])]);
+    expect(dedupToken(messages, new Map([['events', 'cluster-1/topic-1']]))).toBe('events@cluster-1/topic-1:0:0-1');
+    expect(dedupToken(messages, new Map([['events', 'cluster-1/topic-2']]))).not.toBe(dedupToken(messages, new Map([['events', 'cluster-1/topic-1']])));
+    expect(() => dedupToken(messages, new Map())).toThrow('no identity for topic events');
   });
 });
 
@@ -64,7 +74,7 @@ describe('insertBisecting', () => {
     const clickhouse = new FakeClickHouse(new Set());
     const messages = messagesOf([part('events', 0, [1, 2, 3])]);
     expect(await insertBisecting(messages, attempt(clickhouse))).toEqual([]);
-    expect(clickhouse.tokens).toEqual(['events:0:1-3']);
+    expect(clickhouse.tokens).toEqual(['events@A:0:1-3']);
   });
 
   it('finds the one message ClickHouse refuses, in about 2·log2(n) inserts, and stores every other', async () => {
@@ -73,7 +83,7 @@ describe('insertBisecting', () => {
     const refused = await insertBisecting(messages, attempt(clickhouse));
     expect(refused.map((r) => [r.item.partition, r.item.record.offset, r.reason])).toEqual([[1, '13', 'Cannot parse input']]);
     expect(clickhouse.rows.sort()).toEqual(messages.map((m) => m.record.value.toString().trim()).filter((line) => line !== 'events/1/13').sort());
-    expect(clickhouse.tokens).toEqual(['events:0:0-7,events:1:10-17', 'events:0:0-7', 'events:1:10-17', 'events:1:10-13', 'events:1:10-11', 'events:1:12-13', 'events:1:12-12', 'events:1:13-13', 'events:1:14-17']);
+    expect(clickhouse.tokens).toEqual(['events@A:0:0-7,events@A:1:10-17', 'events@A:0:0-7', 'events@A:1:10-17', 'events@A:1:10-13', 'events@A:1:10-11', 'events@A:1:12-13', 'events@A:1:12-12', 'events@A:1:13-13', 'events@A:1:14-17']);
   });
 
   it('retries a passing failure of a half with the same token, so a lost answer stores it once', async () => {
@@ -83,7 +93,7 @@ describe('insertBisecting', () => {
     // The whole batch is refused (poison); its first half lands twice without an answer, then again.
     const refused = await insertBisecting(messages, attempt(clickhouse));
     expect(refused.map((r) => r.item.record.offset)).toEqual(['2']);
-    expect(clickhouse.tokens.slice(0, 4)).toEqual(['events:0:0-3', 'events:0:0-1', 'events:0:0-1', 'events:0:0-1']);
+    expect(clickhouse.tokens.slice(0, 4)).toEqual(['events@A:0:0-3', 'events@A:0:0-1', 'events@A:0:0-1', 'events@A:0:0-1']);
     expect(clickhouse.rows.sort()).toEqual(['events/0/0', 'events/0/1', 'events/0/3']);
   });
 });

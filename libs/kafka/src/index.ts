@@ -28,4 +28,5 @@ export {
 export { DeadLetterEntry, replayDeadLetters, ReplayOptions, ReplayReport } from './dead-letter-replay';
 export { PartitionPublisher, PartitionPublisherOptions, PublisherFullError } from './partition-publisher';
 export { createPublishingClient, PublishingClient, PublishingProducer, PublishingProducerOptions } from './publishing-client';
+export { createTopicIdentities, TopicIdentities } from './topic-identity';
 export { MAX_SEND_BYTES, PartitionedMessage } from './publish-parts';
