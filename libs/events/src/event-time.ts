@@ -3,16 +3,19 @@ const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 /** 1971-01-01T00:00:00Z: earlier times are refused, as by the real API. */
 export const EARLIEST_EVENT_TIME_MS = 31_536_000_000;
-/** Integers from here on are milliseconds (13 digits today); below, seconds. */
+/**
+ * Numbers from here on are milliseconds (13 digits today), fractional ones too (`1715000000000.5`);
+ * below, seconds. As seconds this is the year 5138, so no time in seconds reaches it.
+ */
 const MILLISECONDS_THRESHOLD = 100_000_000_000;
 
 export type TimePolicy = 'import' | 'track';
 
 export type TimeOutcome = { ok: true; timeMs: number } | { ok: false; message: string };
 
-/** Seconds (integer or fractional) or integer milliseconds, to whole milliseconds since the epoch. */
+/** Seconds or milliseconds (integer or fractional), to whole milliseconds since the epoch. */
 export function toEpochMs(value: number): number {
-  return Math.round(Number.isInteger(value) && Math.abs(value) >= MILLISECONDS_THRESHOLD ? value : value * MS_PER_SECOND);
+  return Math.round(Math.abs(value) >= MILLISECONDS_THRESHOLD ? value : value * MS_PER_SECOND);
 }
 
 /**

@@ -37,6 +37,8 @@ describe('validateEvent', () => {
     ['integer seconds', 1_700_000_000, '1700000000.000'],
     ['integer milliseconds', 1_700_000_000_123, '1700000000.123'],
     ['fractional seconds', 1_700_000_000.4567, '1700000000.457'],
+    ['fractional milliseconds', 1_715_000_000_000.5, '1715000000.001'],
+    ['fractional milliseconds, 12 digits', 100_000_000_000.25, '100000000.000'],
   ])('reads time as %s', (_, time, expected) => {
     expect(stored(validateEvent(event({ time }), importContext)).time).toBe(expected);
   });
