@@ -57,7 +57,14 @@ export class AppConfig {
   readonly migrateOnStart: boolean;
   readonly shutdownTimeoutMs: number;
   /** The HTTP server's limits: a client slower than these (slow-loris) loses its connection. */
-  readonly http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number; maxHeaderBytes: number };
+  readonly http: {
+    headersTimeoutMs: number;
+    requestTimeoutMs: number;
+    keepAliveTimeoutMs: number;
+    maxHeaderBytes: number;
+    /** A response whose client takes none of it for this long is closed (and its query cancelled). */
+    writeStallTimeoutMs: number;
+  };
   readonly bootstrap: { projectToken?: string; projectSecret?: string; serviceAccountUsername?: string; serviceAccountSecret?: string };
   /**
    * With a broker: `kafkaMaxPendingBytes` is what one gateway holds for Kafka (events, and profile
@@ -117,6 +124,7 @@ export class AppConfig {
       // Above the 60 s idle timeout of common load balancers, so they never reuse a connection we closed.
       keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS ?? 65_000,
       maxHeaderBytes: env.HTTP_MAX_HEADER_BYTES ?? 16_384,
+      writeStallTimeoutMs: env.HTTP_WRITE_STALL_TIMEOUT_MS ?? 30_000,
     };
     this.bootstrap = {
       projectToken: env.BOOTSTRAP_PROJECT_TOKEN,

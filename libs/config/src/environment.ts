@@ -153,6 +153,7 @@ export class Environment {
   @Integer(1000, 3600000) HTTP_REQUEST_TIMEOUT_MS?: number;
   @Integer(1000, 600000) HTTP_KEEP_ALIVE_TIMEOUT_MS?: number;
   @Integer(1024, 1048576) HTTP_MAX_HEADER_BYTES?: number;
+  @Integer(1000, 3600000) HTTP_WRITE_STALL_TIMEOUT_MS?: number;
 
   @Transform(blankToUndefined) @IsOptional()
   @MinLength(8, { message: 'must be 8 to 64 characters of letters, digits, "_" or "-"' })

@@ -2,10 +2,12 @@ import { AppConfig } from '@analytics/config';
 import { NestApplicationOptions } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import { createServer } from 'node:http';
+import { closeStalledWrites } from './stalled-writes';
 
 /**
  * Nest's Express adapter with an HTTP server built with the platform's limits. Some of them (the
- * header size, how often slow connections are checked) can only be given when the server is created.
+ * header size, how often slow connections are checked) can only be given when the server is created;
+ * a client that stops reading its response is cut after HTTP_WRITE_STALL_TIMEOUT_MS (stalled-writes.ts).
  */
 export class LimitedExpressAdapter extends ExpressAdapter {
   constructor(private readonly limits: AppConfig['http']) {
@@ -27,5 +29,6 @@ export class LimitedExpressAdapter extends ExpressAdapter {
       },
       this.getInstance(),
     );
+    closeStalledWrites(this.httpServer, this.limits.writeStallTimeoutMs);
   }
 }
