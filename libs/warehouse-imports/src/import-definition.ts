@@ -22,6 +22,8 @@ export interface ColumnMapping {
   user_column_name?: string;
   device_column_name?: string;
   insert_time_column_name?: string;
+  /** Ours: a column unique per row, the tiebreak of the reading order (docs/warehouse-imports.md). */
+  unique_key_column_name?: string;
   json_properties_column_name?: string;
   group_key?: string;
   group_id_column_name?: string;
@@ -43,6 +45,7 @@ const COLUMN_FIELDS = [
   'user_column_name',
   'device_column_name',
   'insert_time_column_name',
+  'unique_key_column_name',
   'json_properties_column_name',
   'group_id_column_name',
 ] as const;

@@ -10,7 +10,8 @@ import { CredentialsCipher } from './credentials-cipher';
 import { ImportedDataRepository } from './imported-data.repository';
 import { rowToEvent, rowToProfileUpdate, SourceRow } from './row-mapping';
 import { WAREHOUSE_IMPORT_SETTINGS, WarehouseImportSettings } from './warehouse-import-settings';
-import { openReader, WarehouseReader } from './warehouse-reader';
+import { advance, parseWatermark, resumeCursor, SourceCursor, watermarkText } from './source-cursor';
+import { openReader, SourceOrder, WarehouseReader } from './warehouse-reader';
 import { ImportRunsRepository, RunCounts } from './import-runs.repository';
 import { RunStatus, StoredImport } from './warehouse-imports.rows';
 
@@ -89,24 +90,33 @@ export class ImportRunner {
     if (!source) throw new Error(`warehouse source ${item.sourceId} no longer exists`);
     const reader: WarehouseReader = await openReader(source.type, await this.cipher.open(source.connectionSealed));
     const incremental = item.syncMode === 'time_based';
+    const order: SourceOrder = { table: item.tableParams, orderColumn: orderColumn(item), keyColumn: item.mapping.unique_key_column_name };
     const seen = new Set<string>();
     try {
-      let after = incremental ? item.watermark : undefined;
+      let cursor = incremental ? await this.resume(reader, order, item.watermark) : undefined;
       for (;;) {
         if (signal?.aborted) throw new RunCancelled();
-        const page = await reader.readPage({ table: item.tableParams, orderColumn: orderColumn(item), after, pageSize: this.settings.pageSize });
-        if (!page.rows.length || page.watermark === undefined) break;
+        const page = await reader.readPage({ ...order, after: cursor, pageSize: this.settings.pageSize });
+        if (!page.positions) break;
         await this.deliver(item, project, source.type, page.rows, counts, seen);
+        const position = advance(cursor, page.positions);
         // Acknowledged, not yet committed: a stop here re-reads the page next time, which dedup absorbs.
         if (signal?.aborted) throw new RunCancelled();
-        if (incremental && !(await this.repository.commitWatermark(item.id, owner, page.watermark))) throw new Error('the run lost its lease to another worker');
-        after = page.watermark;
+        if (incremental && !(await this.repository.commitWatermark(item.id, owner, watermarkText(position)))) throw new Error('the run lost its lease to another worker');
+        cursor = position;
         await this.repository.recordProgress(runId, counts);
       }
     } finally {
       await reader.close();
     }
     if (item.syncMode === 'full_sync' && item.kind !== 'event-stream') await this.removeVanished(item, project, seen);
+  }
+
+  /** The committed position, or its insert time again from the first key when rows arrived there since. */
+  private async resume(reader: WarehouseReader, order: SourceOrder, watermark: string | undefined): Promise<SourceCursor | undefined> {
+    const committed = parseWatermark(watermark);
+    const rowsNow = committed?.key === undefined ? undefined : await reader.rowsUpTo(order, committed);
+    return resumeCursor(committed, rowsNow);
   }
 
   private async deliver(item: StoredImport, project: Project, warehouseType: string, rows: SourceRow[], counts: RunCounts, seen: Set<string>): Promise<void> {

@@ -1,5 +1,5 @@
 export interface WarehouseImportSettings {
-  /** Rows read per page (the page grows to keep rows with the same insert time together). */
+  /** Rows read per page, at most, whatever the data (keyset on insert time and a unique key). */
   pageSize: number;
   /** How long a run holds its import; a dead worker's import runs again after it. */
   leaseSeconds: number;

@@ -1,26 +1,33 @@
 import { Client, ClientConfig, escapeIdentifier } from 'pg';
 import { TableParams } from './import-definition';
 import { SourceRow } from './row-mapping';
+import { PagePositions, SourceCursor } from './source-cursor';
 import { parsePostgresConnection } from './warehouse-source';
 
-/** One page of a source: rows with watermark < order column <= `watermark`, in that order. */
+/** One page of a source: at most `pageSize` rows after the cursor, in (insert time, key) order. */
 export interface SourcePage {
   rows: SourceRow[];
-  /** The order column's value of the last row, as the source renders it (text); undefined for an empty page. */
-  watermark: string | undefined;
+  /** Undefined for an empty page. */
+  positions: PagePositions | undefined;
 }
 
-export interface PageRequest {
+/** How a source is ordered: by `orderColumn`, ties broken by `keyColumn` (none: the row's digest). */
+export interface SourceOrder {
   table: TableParams;
   orderColumn: string;
-  /** Rows strictly after this value; none: from the start. */
-  after: string | undefined;
+  keyColumn?: string;
+}
+
+export interface PageRequest extends SourceOrder {
+  after: SourceCursor | undefined;
   pageSize: number;
 }
 
 /** A connection to one warehouse for one run. */
 export interface WarehouseReader {
   readPage(request: PageRequest): Promise<SourcePage>;
+  /** Rows at the position's insert time with keys up to its key (the resume check of `resumeCursor`). */
+  rowsUpTo(order: SourceOrder, position: { time: string; key: string }): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -42,11 +49,22 @@ function clientConfig(connection: Record<string, unknown>): ClientConfig {
   return { ...base, connectionTimeoutMillis: 10_000, statement_timeout: 300_000, application_name: 'analytics-warehouse-import' };
 }
 
-const sourceSql = (table: TableParams) =>
-  'query' in table ? `(${table.query}) as warehouse_source` : table.schema ? `${escapeIdentifier(table.schema)}.${escapeIdentifier(table.table_name)}` : escapeIdentifier(table.table_name);
+/** The alias of the source's rows; a name no user column is likely to have, since a column would shadow it. */
+const ROW = '__analytics_source_row';
+/** Columns the reader adds to each row for its position, removed before the row is mapped. */
+const TIME = '__analytics_insert_time';
+const KEY = '__analytics_row_key';
 
-/** Reads a Postgres database; every page in a read-only snapshot, so its bound and its rows agree. */
+const sourceSql = (table: TableParams) =>
+  'query' in table ? `(${table.query}) as ${ROW}` : `${table.schema ? `${escapeIdentifier(table.schema)}.` : ''}${escapeIdentifier(table.table_name)} as ${ROW}`;
+
+/** The tiebreak: the named column, else the table's single-column primary key, else a digest of the whole row. */
+const keySql = (keyColumn: string | undefined) => (keyColumn ? escapeIdentifier(keyColumn) : `md5(${ROW}::text)`);
+
+/** Reads a Postgres database; every page in a read-only transaction (a `query` source is the user's SQL). */
 export class PostgresReader implements WarehouseReader {
+  private readonly primaryKeys = new Map<string, string | undefined>();
+
   private constructor(private readonly client: Client) {}
 
   /** Connects (and proves it with a query): the driver's error says why it could not. */
@@ -63,34 +81,61 @@ export class PostgresReader implements WarehouseReader {
     return new PostgresReader(client);
   }
 
-  async readPage({ table, orderColumn, after, pageSize }: PageRequest): Promise<SourcePage> {
-    const source = sourceSql(table);
-    const column = escapeIdentifier(orderColumn);
-    const afterSql = after === undefined ? '' : ` and ${column} > $1`;
-    const params = after === undefined ? [] : [after];
+  /** A table's primary key when it is one column: an indexed, unique, non-null tiebreak. */
+  private async primaryKey(table: TableParams): Promise<string | undefined> {
+    if ('query' in table) return undefined;
+    const name = `${table.schema ? `${escapeIdentifier(table.schema)}.` : ''}${escapeIdentifier(table.table_name)}`;
+    if (!this.primaryKeys.has(name)) {
+      const found = await this.client.query<{ column: string }>(
+        `select a.attname as column from pg_index i join pg_attribute a on a.attrelid = i.indrelid and a.attnum = any(i.indkey)
+          where i.indrelid = to_regclass($1) and i.indisprimary`,
+        [name],
+      );
+      this.primaryKeys.set(name, found.rows.length === 1 ? found.rows[0].column : undefined);
+    }
+    return this.primaryKeys.get(name);
+  }
+
+  private async readOnly<T>(work: () => Promise<T>): Promise<T> {
     await this.client.query('begin isolation level repeatable read read only');
     try {
-      // The page ends at the pageSize-th value; every row with that same value joins it, so the
-      // watermark never splits rows that share an insert time.
-      const bound = await this.client.query<{ w: string | null }>(
-        `select ${column}::text as w from ${source} where ${column} is not null${afterSql} order by ${column} offset ${pageSize - 1} limit 1`,
-        params,
-      );
-      const last = bound.rows[0]?.w ?? (await this.client.query<{ w: string | null }>(`select max(${column})::text as w from ${source} where ${column} is not null${afterSql}`, params)).rows[0]?.w;
-      if (last === null || last === undefined) {
-        await this.client.query('commit');
-        return { rows: [], watermark: undefined };
-      }
-      const rows = await this.client.query<SourceRow>(
-        `select * from ${source} where ${column} is not null${afterSql} and ${column} <= $${params.length + 1} order by ${column}`,
-        [...params, last],
-      );
+      const result = await work();
       await this.client.query('commit');
-      return { rows: rows.rows, watermark: last };
+      return result;
     } catch (error) {
       await this.client.query('rollback').catch(() => undefined);
       throw error;
     }
+  }
+
+  async readPage({ table, orderColumn, keyColumn, after, pageSize }: PageRequest): Promise<SourcePage> {
+    const time = escapeIdentifier(orderColumn);
+    const key = keySql(keyColumn ?? (await this.primaryKey(table)));
+    // Keyset on (time, key): a page holds at most pageSize rows however many share an insert time.
+    const bound = !after ? '' : after.key === undefined ? ` and ${time} >= $1` : ` and ${time} >= $1 and (${time}, ${key}) > ($1, $2)`;
+    const params = !after ? [] : after.key === undefined ? [after.time] : [after.time, after.key];
+    const result = await this.readOnly(() =>
+      this.client.query<SourceRow>(
+        `select ${ROW}.*, ${time}::text as ${TIME}, ${key}::text as ${KEY} from ${sourceSql(table)}
+          where ${time} is not null and ${key} is not null${bound} order by ${time}, ${key} limit $${params.length + 1}`,
+        [...params, pageSize],
+      ),
+    );
+    if (!result.rows.length) return { rows: [], positions: undefined };
+    const last = result.rows[result.rows.length - 1];
+    const lastTime = String(last[TIME]);
+    const positions = { last: { time: lastTime, key: String(last[KEY]) }, rowsAtLastTime: result.rows.filter((row) => row[TIME] === lastTime).length };
+    const rows = result.rows.map(({ [TIME]: _time, [KEY]: _key, ...row }) => row);
+    return { rows, positions };
+  }
+
+  async rowsUpTo({ table, orderColumn, keyColumn }: SourceOrder, position: { time: string; key: string }): Promise<number> {
+    const time = escapeIdentifier(orderColumn);
+    const key = keySql(keyColumn ?? (await this.primaryKey(table)));
+    const result = await this.readOnly(() =>
+      this.client.query<{ rows: string }>(`select count(*) as rows from ${sourceSql(table)} where ${time} = $1 and ${key} <= $2`, [position.time, position.key]),
+    );
+    return Number(result.rows[0].rows);
   }
 
   async close(): Promise<void> {

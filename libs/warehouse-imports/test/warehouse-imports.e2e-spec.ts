@@ -142,9 +142,9 @@ describe('warehouse imports from a Postgres warehouse', () => {
     });
     expect(await h.runner.run(Number(id), stop.signal)).toBe('CANCELLED');
     const [cancelled] = await history(id);
-    // The first page holds every row up to the third row's insert time, which five rows share: six rows.
-    expect(cancelled).toMatchObject({ status: 'CANCELLED', rows_read: 6, rows_imported: 6 });
-    expect(await h.importedEvents(project.id, id)).toEqual({ visible: 6, stored: 6, insertIds: 6 });
+    // The first page is the first three rows, though it ends inside a group of five sharing an insert time.
+    expect(cancelled).toMatchObject({ status: 'CANCELLED', rows_read: 3, rows_imported: 3 });
+    expect(await h.importedEvents(project.id, id)).toEqual({ visible: 3, stored: 3, insertIds: 3 });
 
     expect(await h.runner.run(Number(id))).toBe('SUCCEEDED');
     const [resumed] = await history(id);
@@ -153,6 +153,44 @@ describe('warehouse imports from a Postgres warehouse', () => {
     const counts = await h.importedEvents(project.id, id);
     expect(counts.visible).toBe(9);
     expect(counts.insertIds).toBe(9);
+  });
+
+  it('reads a bulk load sharing one insert time in pages of at most the page size, and a row committed later at the watermark on the next run', async () => {
+    await h.warehouseSql('create table shop.loads (id int primary key, ts timestamptz, user_id text, loaded_at timestamptz not null)');
+    const now = h.clock.now();
+    const stamp = iso(now - 2 * HOUR_MS);
+    for (let id = 10; id < 17; id++) await h.warehouseSql('insert into shop.loads values ($1, $2, $3, $4)', [id, iso(now - HOUR_MS), `load-${id}`, stamp]);
+    const created = await h.call('POST', app('/imports/event-stream'), {
+      warehouse_source_id: sourceId,
+      name: 'bulk load',
+      table_params: { table_name: 'loads', schema: 'shop' },
+      time_column_name: 'ts',
+      event_name: 'Loaded',
+      user_column_name: 'user_id',
+      insert_time_column_name: 'loaded_at',
+      unique_key_column_name: 'id',
+    });
+    const id = created.body.results.id as string;
+    // The spy calls through; each call is one page here (pages are smaller than an intake batch).
+    const spy = jest.spyOn(h.app.app.get(IngestService, { strict: false }), 'importEvents');
+    expect(await h.runner.run(Number(id))).toBe('SUCCEEDED');
+    const batches = spy.mock.calls.map((call) => call[1].length);
+    spy.mockRestore();
+    // Pages of 3 (the harness's page size), not the whole load at once.
+    expect(batches).toEqual([3, 3, 1]);
+    expect(await h.importedEvents(project.id, id)).toMatchObject({ visible: 7, insertIds: 7 });
+
+    // Committed later with the watermark's own insert time, and a key below the last one read.
+    await h.warehouseSql('insert into shop.loads values ($1, $2, $3, $4)', [5, iso(now - HOUR_MS), 'late', stamp]);
+    expect(await h.runner.run(Number(id))).toBe('SUCCEEDED');
+    expect((await history(id))[0]).toMatchObject({ status: 'SUCCEEDED', rows_read: 8, rows_failed: 0 });
+    // The rows of that insert time read again collapse on their $insert_id.
+    expect(await h.importedEvents(project.id, id)).toMatchObject({ visible: 8, insertIds: 8 });
+    expect((await h.events(project.id)).some((event) => event.distinct_id === 'late')).toBe(true);
+
+    // Nothing new: the next run reads nothing.
+    expect(await h.runner.run(Number(id))).toBe('SUCCEEDED');
+    expect((await history(id))[0]).toMatchObject({ status: 'SUCCEEDED', rows_read: 0 });
   });
 
   it('never overlaps two runs of one import', async () => {
@@ -238,7 +276,7 @@ describe('warehouse imports from a Postgres warehouse', () => {
     expect(after.p2).toBeUndefined();
   });
 
-  it('group imports (time_based) set group profiles and then update only the rows that changed', async () => {
+  it('group imports (time_based) set group profiles and then update the rows that changed', async () => {
     expect((await h.call('POST', `/api/app/projects/${project.id}/group-keys`, { name: 'company' })).status).toBeLessThan(300);
     await h.warehouseSql('create table companies (company_id int primary key, size int, attrs text, updated_at timestamptz not null)');
     const now = h.clock.now();
@@ -260,9 +298,14 @@ describe('warehouse imports from a Postgres warehouse', () => {
     });
     await h.warehouseSql('update companies set size = 41, updated_at = $1 where company_id = 1', [iso(now)]);
     expect(await h.runner.run(Number(id))).toBe('SUCCEEDED');
+    // Company 2 shares the committed watermark's insert time, which company 1 left: that time is read
+    // again (its $set is the same), so a row that arrived there meanwhile cannot be missed.
+    expect((await history(id))[0]).toMatchObject({ status: 'SUCCEEDED', rows_read: 2, rows_imported: 2 });
+    await h.warehouseSql('update companies set size = 42, updated_at = $1 where company_id = 1', [iso(now + 1000)]);
+    expect(await h.runner.run(Number(id))).toBe('SUCCEEDED');
     expect((await history(id))[0]).toMatchObject({ status: 'SUCCEEDED', rows_read: 1, rows_imported: 1 });
     const after = await h.profiles(project.id, 'company');
-    expect(after['1']).toMatchObject({ size: 41, tier: 'gold' });
+    expect(after['1']).toMatchObject({ size: 42, tier: 'gold' });
     expect(after['2']).toMatchObject({ size: 7 });
   });
 
