@@ -3,6 +3,7 @@ import { ROLE_MATRIX, Role, ROLES, RouteAccess, routeAccess } from '@analytics/a
 import { ProjectsService } from '@analytics/projects';
 import { createTestEnvironment, startTestApp, TestApp, TestEnvironment } from '@analytics/testing';
 import { ServiceRootModule } from '@analytics/service-map';
+import { ACCOUNT_CHANGES, accountChangesNotWalked } from './account-changes';
 import { SampleCaller, SampleObjects, seedSampleObjects } from './sample-objects';
 import { SAMPLE_REQUESTS, SampleRequest, routesWithoutSample, samplesWithoutRoute } from './sample-requests';
 
@@ -193,5 +194,61 @@ describe('the role matrix', () => {
       if (stranger !== 403) failures.push(`${label}: another organization's owner got ${stranger}`);
     }
     expect(failures).toEqual([]);
+  }, 600_000); // a few hundred requests, each a scrypt after every credential-cache flush: minutes on a loaded machine
+
+  /** Sends an account-changing request (ACCOUNT_CHANGES) about `serviceAccountId` as `caller`. */
+  const changeAccount = async (key: string, serviceAccountId: number, caller: Role): Promise<Answer> => {
+    const [method, path] = key.split(' ');
+    const sample = ACCOUNT_CHANGES[key]({ serviceAccountId, projectId });
+    const filled = path.replace(':organizationId', String(organizationId)).replace(/:([A-Za-z]+)/g, (_, name: string) => String(sample.params?.[name]));
+    const response = await fetch(`${service.baseUrl}${filled}`, {
+      method,
+      headers: { Authorization: callers[caller], 'Content-Type': 'application/json' },
+      body: method === 'DELETE' ? undefined : JSON.stringify(sample.body),
+    });
+    return { status: response.status, body: await response.text() };
+  };
+
+  it('never lets a caller demote, remove or delete an account that holds a role above its own, in the organization or on any project', async () => {
+    expect(accountChangesNotWalked()).toEqual([]);
+    const accounts = service.app.get(ServiceAccountsService);
+    const elsewhere = (await service.app.get(ProjectsService).createProject(organizationId, 'Elsewhere')).project.id;
+    const owners: Record<string, { role: Role; projects: { id: number; role: Role }[] }> = {
+      'an organization owner': { role: 'owner', projects: [] },
+      'an owner of the project': { role: 'consumer', projects: [{ id: projectId, role: 'owner' }] },
+      'an owner of another project': { role: 'consumer', projects: [{ id: projectId, role: 'consumer' }, { id: elsewhere, role: 'owner' }] },
+    };
+    const failures: string[] = [];
+    let made = 0;
+    for (const key of Object.keys(ACCOUNT_CHANGES)) {
+      for (const [label, target] of Object.entries(owners)) {
+        const { view } = await accounts.create(organizationId, null, { username: `target-${made++}`, ...target });
+        const refused = await changeAccount(key, view.account.id, 'admin');
+        if (refused.status !== 403 || !refused.body.includes('"status":"error"')) failures.push(`${key}: admin on ${label} got ${refused.status} ${refused.body.slice(0, 200)}`);
+        const after = await accounts.get(organizationId, view.account.id).catch(() => undefined);
+        const roles = (projects?: { id: number; role: string }[]) => JSON.stringify(projects?.map((p) => `${p.id}:${p.role}`).sort());
+        if (roles(after?.projects) !== roles(view.projects)) failures.push(`${key}: the refused admin changed ${label}: ${JSON.stringify(after?.projects)}`);
+        const served = await changeAccount(key, view.account.id, 'owner');
+        if (served.status !== 200) failures.push(`${key}: owner on ${label} got ${served.status} ${served.body.slice(0, 200)}`);
+      }
+      // An admin still changes an account that holds no more than it does.
+      const peer = await accounts.create(organizationId, null, { username: `peer-${made++}`, role: 'admin', projects: [{ id: projectId, role: 'analyst' }] });
+      const served = await changeAccount(key, peer.view.account.id, 'admin');
+      if (served.status !== 200) failures.push(`${key}: admin on another admin got ${served.status} ${served.body.slice(0, 200)}`);
+    }
+    expect(failures).toEqual([]);
+  }, 300_000);
+
+  it("keeps an organization's last owner: deleting it answers 409, deleting one of two owners is served", async () => {
+    const accounts = service.app.get(ServiceAccountsService);
+    const solo = await service.app.get(ProjectsService).createOrganization('Solo');
+    const first = await accounts.create(solo.id, null, { username: 'solo-owner', role: 'owner' });
+    const remove = (id: number) =>
+      fetch(`${service.baseUrl}/api/app/organizations/${solo.id}/service-accounts/${id}`, { method: 'DELETE', headers: { Authorization: basic(first.view.account.username, first.secret) } });
+    const refused = await remove(first.view.account.id);
+    expect({ status: refused.status, body: await refused.json() }).toEqual({ status: 409, body: { status: 'error', error: expect.stringContaining('last owner') } });
+    const second = await accounts.create(solo.id, null, { username: 'solo-second', role: 'owner' });
+    expect((await remove(second.view.account.id)).status).toBe(200);
+    expect((await remove(first.view.account.id)).status).toBe(409);
   });
 });

@@ -8,16 +8,19 @@ export enum AccountsErrorCode {
   /** A project or service account named in the request belongs to another organization. */
   NotInOrganization = 'not_in_organization',
   NotFound = 'not_found',
-  /** Granting, changing or removing a role above the caller's own (only owners make owners). */
+  /** Granting a role above the caller's own (only owners make owners), or changing or deleting an account that holds one anywhere. */
   RoleAboveOwn = 'role_above_own',
+  /** Deleting the organization's last unexpired owner, which nobody could replace. */
+  LastOwner = 'last_owner',
 }
 
-const STATUS: Readonly<Record<AccountsErrorCode, 400 | 403 | 404>> = {
+const STATUS: Readonly<Record<AccountsErrorCode, 400 | 403 | 404 | 409>> = {
   [AccountsErrorCode.InvalidExpiry]: 400,
   [AccountsErrorCode.UsernameTaken]: 400,
   [AccountsErrorCode.NotInOrganization]: 400,
   [AccountsErrorCode.NotFound]: 404,
   [AccountsErrorCode.RoleAboveOwn]: 403,
+  [AccountsErrorCode.LastOwner]: 409,
 };
 
 export class AccountsError extends domainErrorOf(STATUS) {}

@@ -1,7 +1,8 @@
-import { Project, ProjectsService } from '@analytics/projects';
+import { ProjectsService } from '@analytics/projects';
 import { generateCredential, hashSecret } from '@analytics/secrets';
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
+import { AccountActor, effectiveRole, RANK, roleAboveActor } from './account-rights';
 import { AccountsError, AccountsErrorCode } from './accounts-errors';
 import { AccountsRepository } from './accounts.repository';
 import { ProjectMembership, RoleName, ServiceAccount } from './accounts.schema';
@@ -21,25 +22,6 @@ export interface NewServiceAccountRequest {
 export interface ServiceAccountView {
   account: ServiceAccount;
   projects: ProjectRole[];
-}
-
-const RANK: Record<RoleName, number> = { owner: 4, admin: 3, analyst: 2, consumer: 1 };
-
-/** The account that asks for a change, with its memberships: what it may grant depends on its own roles. */
-export interface AccountActor {
-  account: ServiceAccount;
-  memberships: ProjectMembership[];
-}
-
-/** Organization owners and admins act on every project of their organization with that role. */
-export function effectiveRole(account: ServiceAccount, memberships: ProjectMembership[], project: Project, now = new Date()): RoleName | undefined {
-  if (account.expires && account.expires <= now) return undefined;
-  if (project.organizationId !== account.organizationId) return undefined;
-  const member = memberships.find((m) => m.projectId === project.id)?.role;
-  const inherited = account.role === 'owner' || account.role === 'admin' ? account.role : undefined;
-  if (!member) return inherited;
-  if (!inherited) return member;
-  return RANK[member] >= RANK[inherited] ? member : inherited;
 }
 
 @Injectable()
@@ -91,13 +73,14 @@ export class ServiceAccountsService {
   async delete(organizationId: number, actor: AccountActor, id: number): Promise<void> {
     const account = await this.repository.findById(organizationId, id);
     if (!account) throw new AccountsError(AccountsErrorCode.NotFound, `service account ${id} not found`);
-    await this.assertMayChange(actor, [account]);
+    await this.assertMayChange(organizationId, actor, [account]);
+    await this.assertNotLastOwner(organizationId, account);
     if (!(await this.repository.delete(organizationId, id))) throw new AccountsError(AccountsErrorCode.NotFound, `service account ${id} not found`);
   }
 
   async addToProjects(organizationId: number, actor: AccountActor, projects: ProjectRole[], serviceAccountIds: number[]): Promise<void> {
     await this.assertProjectsInOrganization(organizationId, projects.map((p) => p.id));
-    await this.assertMayChange(actor, await this.accountsInOrganization(organizationId, serviceAccountIds));
+    await this.assertMayChange(organizationId, actor, await this.accountsInOrganization(organizationId, serviceAccountIds));
     await this.assertMayGrant(actor, projects);
     await this.repository.addMemberships(
       serviceAccountIds.flatMap((serviceAccountId) => projects.map((p) => ({ serviceAccountId, projectId: p.id, role: p.role }))),
@@ -107,7 +90,7 @@ export class ServiceAccountsService {
   async removeFromProjects(organizationId: number, actor: AccountActor, projects: { id: number; serviceAccountIds: number[] }[]): Promise<void> {
     await this.assertProjectsInOrganization(organizationId, projects.map((p) => p.id));
     for (const project of projects) {
-      await this.assertMayChange(actor, await this.accountsInOrganization(organizationId, project.serviceAccountIds), project.id);
+      await this.assertMayChange(organizationId, actor, await this.accountsInOrganization(organizationId, project.serviceAccountIds));
     }
     for (const project of projects) await this.repository.removeMemberships(project.id, project.serviceAccountIds);
   }
@@ -147,15 +130,26 @@ export class ServiceAccountsService {
     }
   }
 
-  /** Nobody changes or removes an account that holds a role above their own (organization-wide or, given, on that project). */
-  private async assertMayChange(actor: AccountActor, accounts: ServiceAccount[], projectId?: number): Promise<void> {
-    const memberships = projectId === undefined ? [] : await this.repository.memberships(accounts.map((a) => a.id));
+  /**
+   * Nobody demotes, removes or deletes an account that holds a role above their own, in the
+   * organization or on any of its projects: an admin cannot touch an owner of any project.
+   */
+  private async assertMayChange(organizationId: number, actor: AccountActor, accounts: ServiceAccount[]): Promise<void> {
+    const projects = await this.projects.listByOrganization(organizationId);
+    const memberships = await this.repository.memberships(accounts.map((a) => a.id));
     for (const account of accounts) {
-      const projectRole = memberships.find((m) => m.serviceAccountId === account.id && m.projectId === projectId)?.role;
-      const held = projectRole && RANK[projectRole] > RANK[account.role] ? projectRole : account.role;
-      if (RANK[held] > RANK[actor.account.role]) {
-        throw new AccountsError(AccountsErrorCode.RoleAboveOwn, `a ${actor.account.role} cannot change service account ${account.id}, which holds ${held}`);
-      }
+      const above = roleAboveActor(actor, { account, memberships }, projects);
+      if (above) throw new AccountsError(AccountsErrorCode.RoleAboveOwn, `the caller (${actor.account.role}) cannot change service account ${account.id}, which is ${above}`);
+    }
+  }
+
+  /** Only owners make owners: an organization without an owner that can sign in could never have one again. */
+  private async assertNotLastOwner(organizationId: number, account: ServiceAccount, now = new Date()): Promise<void> {
+    const active = (a: ServiceAccount) => a.role === 'owner' && !(a.expires && a.expires <= now);
+    if (!active(account)) return;
+    const owners = (await this.repository.listByOrganization(organizationId)).filter(active);
+    if (owners.every((owner) => owner.id === account.id)) {
+      throw new AccountsError(AccountsErrorCode.LastOwner, `service account ${account.id} is the last owner of organization ${organizationId}: make another owner first`);
     }
   }
 }
