@@ -1,7 +1,5 @@
 import { IdentityLink } from './identity-link';
-
-/** At most this many ids in one cluster (Original ID Merge); a union past it is refused. */
-export const MAX_CLUSTER_IDS = 500;
+import { isAnonymousId, LinkOutcome, LinkRefusal, MAX_CLUSTER_IDS, refusal } from './identity-rules';
 
 /** One id's row of the mapping: the canonical id of its cluster and what ranks it as a candidate. */
 export interface IdentityMember {
@@ -12,8 +10,6 @@ export interface IdentityMember {
   /** The earliest event time of a link the id took part in. */
   linkedMs: number;
 }
-
-export type LinkOutcome = { kind: 'applied' | 'unchanged' } | { kind: 'refused'; reason: string };
 
 const NEVER = -1;
 
@@ -32,9 +28,11 @@ const sameMember = (x: IdentityMember, y: IdentityMember) => x.personId === y.pe
 /**
  * The identity rules of docs/identity.md over a set of mapping rows, in memory: the writer loads
  * the clusters a batch touches, applies its links in order and writes what changed; the query
- * references build the whole mapping from the links. Whatever order links come in, the result is
- * the same (a function of the set of accepted links); only which link the 500-id limit refuses
- * depends on it.
+ * references build the whole mapping from the links. Each link is judged against the state it
+ * meets, as Mixpanel does: which of two conflicting original links is refused (`$identify` of one
+ * anonymous id to two people, the 500-id limit) depends on their order, not on how they are cut
+ * into batches. The mapping made from a set of accepted links does not depend on their order (the
+ * canonical id and a device's owner rank by event time).
  */
 export class IdentityClusters {
   private readonly members = new Map<string, IdentityMember>();
@@ -82,24 +80,49 @@ export class IdentityClusters {
     return link.mode === 'simplified' ? this.linkDevice(link) : this.union(link);
   }
 
-  /** Simplified: a device belongs to one user, the one of its earliest link (ties: the smaller user id). */
+  /**
+   * Simplified: a device belongs to one user, the one of its earliest link (ties: the smaller user
+   * id); a user id is never merged with another (it has no row: one hop from a device to its user).
+   */
   private linkDevice({ a: device, b: user, timeMs }: IdentityLink): LinkOutcome {
     const current = this.members.get(device);
-    if (current && (current.linkedMs < timeMs || (current.linkedMs === timeMs && current.personId <= user))) return { kind: 'unchanged' };
+    const keeps = current && (current.linkedMs < timeMs || (current.linkedMs === timeMs && current.personId <= user));
+    if (current && keeps) return current.personId === user ? { kind: 'unchanged' } : refusal.deviceOwned(device, current.personId, user);
     this.remove(device);
     this.put({ distinctId: device, personId: user, identifiedMs: NEVER, linkedMs: timeMs });
-    return { kind: 'applied' };
+    const displaced = current && current.personId !== user ? refusal.deviceOwned(device, user, current.personId) : undefined;
+    return { kind: 'applied', ...(displaced && { displaced }) };
   }
 
-  /** Original: joins the clusters of both ids, then re-ranks the canonical id. */
+  /**
+   * Original, Mixpanel's rules by the link's event (absent: `$merge`): `$identify` merges only an
+   * `$anon_id` that is a UUID v4 and not yet merged with an identified id; `$create_alias` only an
+   * alias not yet merged with another id; `$merge` any two ids. Ids already in one cluster pass
+   * (a repeated link changes nothing), and no cluster grows past MAX_CLUSTER_IDS.
+   */
+  private refusalOf(link: IdentityLink, joined: boolean): LinkRefusal | undefined {
+    if (link.kind === 'identify' && !isAnonymousId(link.a)) return refusal.anonNotUuid(link.a);
+    if (joined) return undefined;
+    if (link.kind === 'identify') {
+      const identified = this.clusterOf(link.a).find((id) => this.identifiedMsOf(id) !== NEVER);
+      if (identified !== undefined) return refusal.anonIdentified(link.a, identified);
+    }
+    if (link.kind === 'alias' && this.clusterOf(link.b).length > 1) return refusal.aliasMerged(link.b);
+    const size = this.clusterOf(link.a).length + this.clusterOf(link.b).length;
+    return size > MAX_CLUSTER_IDS ? refusal.clusterLimit(size) : undefined;
+  }
+
+  private identifiedMsOf(distinctId: string): number {
+    return this.members.get(distinctId)?.identifiedMs ?? NEVER;
+  }
+
+  /** Original: joins the clusters of both ids if the rules allow it, then re-ranks the canonical id. */
   private union(link: IdentityLink): LinkOutcome {
     const a = this.members.get(link.a);
     const b = this.members.get(link.b);
-    const joined = a && b && a.personId === b.personId;
-    if (!joined) {
-      const size = (a ? this.clusters.get(a.personId)!.size : 1) + (b ? this.clusters.get(b.personId)!.size : 1);
-      if (size > MAX_CLUSTER_IDS) return { kind: 'refused', reason: `identity cluster would hold ${size} ids; at most ${MAX_CLUSTER_IDS}` };
-    }
+    const joined = !!a && !!b && a.personId === b.personId;
+    const refused = this.refusalOf(link, joined);
+    if (refused) return refused;
     const before = [link.a, link.b].map((id) => this.members.get(id)).map((m) => m && { ...m });
     const ids = new Set([...this.clusterOf(link.a), ...this.clusterOf(link.b)]);
     const rows = [...ids].map((id) => this.members.get(id) ?? { distinctId: id, personId: id, identifiedMs: NEVER, linkedMs: link.timeMs });

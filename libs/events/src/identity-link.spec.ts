@@ -11,13 +11,13 @@ describe('identityLinkOf', () => {
     expect(identityLinkOf(source({ mode: 'simplified', event: '$identify', properties: { $identified_id: 'u1', $anon_id: 'x' } }))).toBeUndefined();
   });
 
-  it('original: $identify (both spellings), $create_alias, and $merge only through /import', () => {
-    expect(identityLinkOf(source({ event: '$identify', properties: { $identified_id: 'u1', $anon_id: 'a1' } }))).toMatchObject({ a: 'a1', b: 'u1', identified: 'u1' });
+  it('original: $identify (both spellings), $create_alias, and $merge only through /import, each link naming its event (its rule)', () => {
+    expect(identityLinkOf(source({ event: '$identify', properties: { $identified_id: 'u1', $anon_id: 'a1' } }))).toMatchObject({ kind: 'identify', a: 'a1', b: 'u1', identified: 'u1' });
     // The browser SDK: distinct_id is the new id, the previous one in $anon_distinct_id.
-    expect(identityLinkOf(source({ event: '$identify', distinctId: 'u2', properties: { $anon_distinct_id: '$device:x' } }))).toMatchObject({ a: '$device:x', b: 'u2', identified: 'u2' });
-    expect(identityLinkOf(source({ event: '$create_alias', properties: { alias: 'u3', distinct_id: 'anon-3' } }))).toMatchObject({ a: 'anon-3', b: 'u3', identified: 'u3' });
+    expect(identityLinkOf(source({ event: '$identify', distinctId: 'u2', properties: { $anon_distinct_id: '$device:x' } }))).toMatchObject({ kind: 'identify', a: '$device:x', b: 'u2', identified: 'u2' });
+    expect(identityLinkOf(source({ event: '$create_alias', properties: { alias: 'u3', distinct_id: 'anon-3' } }))).toMatchObject({ kind: 'alias', a: 'anon-3', b: 'u3', identified: 'u3' });
     const merge = { event: '$merge', properties: { $distinct_ids: ['m1', 'm2'] } };
-    expect(identityLinkOf(source({ ...merge, policy: 'import' }))).toEqual({ projectId: 7, mode: 'original', a: 'm1', b: 'm2', timeMs: 1000 });
+    expect(identityLinkOf(source({ ...merge, policy: 'import' }))).toEqual({ projectId: 7, mode: 'original', kind: 'merge', a: 'm1', b: 'm2', timeMs: 1000 });
     expect(identityLinkOf(source(merge))).toBeUndefined();
     expect(identityLinkOf(source({ event: 'Viewed', properties: { $user_id: 'u', $device_id: 'd' } }))).toBeUndefined();
   });
@@ -40,12 +40,14 @@ describe('identityLinkOf', () => {
 });
 
 describe('distinctLinks', () => {
-  it('keeps one link per pair of ids, at its earliest time, and every different pair', () => {
+  it('keeps one link per pair of ids and event, at its earliest time, and every different one', () => {
     const link = (a: string, b: string, timeMs: number, identified?: string) => ({ projectId: 7, mode: 'original' as const, a, b, timeMs, ...(identified ? { identified } : {}) });
-    expect(distinctLinks([link('d', 'u', 30), link('d', 'u', 10), link('d', 'u', 20), link('d', 'v', 40), link('d', 'u', 50, 'u')])).toEqual([
+    const merge = { ...link('d', 'u', 60), kind: 'merge' as const };
+    expect(distinctLinks([link('d', 'u', 30), link('d', 'u', 10), link('d', 'u', 20), link('d', 'v', 40), link('d', 'u', 50, 'u'), merge])).toEqual([
       link('d', 'u', 10),
       link('d', 'v', 40),
       link('d', 'u', 50, 'u'),
+      merge,
     ]);
   });
 });

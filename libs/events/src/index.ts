@@ -4,5 +4,6 @@ export { EARLIEST_EVENT_TIME_MS, resolveEventTime, TimePolicy, toEpochMs } from 
 export { parseJson } from './parse-json';
 export { partitionFor } from './partition';
 export { EventContext, EventDictionary, EventOutcome, validateEvent } from './validate-event';
-export { distinctLinks, IDENTITY_MODES, IdentityLink, identityLinkOf, IdentityMode, LinkSource } from './identity-link';
-export { IdentityClusters, IdentityMember, LinkOutcome, MAX_CLUSTER_IDS } from './identity-clusters';
+export { distinctLinks, IDENTITY_MODES, IdentityLink, identityLinkOf, IdentityMode, LinkSource, ORIGINAL_LINK_KINDS, OriginalLinkKind } from './identity-link';
+export { IdentityClusters, IdentityMember } from './identity-clusters';
+export { isAnonymousId, LINK_REFUSALS, LinkOutcome, LinkRefusal, LinkRefusalRule, MAX_CLUSTER_IDS } from './identity-rules';

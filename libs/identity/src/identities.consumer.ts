@@ -10,8 +10,10 @@ import { IdentityWriter } from './identity-writer.service';
 /**
  * The identity writer: a consumer group on the identities topic. A batch's links are applied in
  * offset order (a project's links share one partition), then the offsets are committed; a writer
- * killed mid-batch applies them again, which changes nothing. A link the rules refuse (500 ids)
- * or that is not a link goes to identities.dlq with the reason.
+ * killed mid-batch applies them again, which changes nothing. A link past the 500-id limit or a
+ * message that is not a link goes to identities.dlq with the reason; a link the merge rules refuse
+ * (`$identify` of an identified anonymous id, …) is the API's answer to that data, counted and
+ * logged by the writer, not a message to replay.
  */
 @Injectable()
 export class IdentitiesConsumer extends BatchConsumer {
@@ -54,7 +56,7 @@ export class IdentitiesConsumer extends BatchConsumer {
       // ClickHouse refused the batch for a reason no retry fixes: its links are set aside, with that reason.
       return { deadLetters: [...deadLetters, ...links.map(({ ref }) => ({ ref, reason: outcome.reason, code: outcome.code }))] };
     }
-    deadLetters.push(...outcome.value.map(({ position, reason }) => ({ ref: links[position].ref, reason })));
+    deadLetters.push(...outcome.value.filter(({ rule }) => rule === 'cluster_limit').map(({ position, reason }) => ({ ref: links[position].ref, reason })));
     return { deadLetters };
   }
 }

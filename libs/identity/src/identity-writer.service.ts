@@ -1,12 +1,13 @@
-import { IdentityClusters, IdentityLink } from '@analytics/events';
+import { IdentityClusters, IdentityLink, LinkRefusal, LinkRefusalRule } from '@analytics/events';
 import { Injectable, Logger, Optional } from '@nestjs/common';
 import { IdentityMergeHook } from './identity-merge-hook';
 import { IdentityMetrics } from './identity-metrics';
 import { IdentityRepository } from './identity.repository';
 
-/** A link the rules refused (the 500-id limit), by its position in the applied list. */
+/** A link the rules refused, by its position in the applied list, with the rule and its message. */
 export interface RefusedLink {
   position: number;
+  rule: LinkRefusalRule;
   reason: string;
 }
 
@@ -48,18 +49,35 @@ export class IdentityWriter {
       const ids = [...new Set(items.flatMap(({ link }) => [link.a, link.b]))];
       const { members, version } = await this.repository.load(projectId, ids);
       const clusters = new IdentityClusters(members);
+      let applied = 0;
       for (const { link, position } of items) {
         const outcome = clusters.apply(link);
-        if (outcome.kind !== 'refused') continue;
-        refused.push({ position, reason: outcome.reason });
-        this.logger.warn(`project ${projectId}: link ${JSON.stringify(link.a)} – ${JSON.stringify(link.b)} refused: ${outcome.reason}`);
+        if (outcome.kind === 'refused') {
+          refused.push({ position, rule: outcome.rule, reason: outcome.reason });
+          this.report(projectId, link, outcome, 'refused');
+          continue;
+        }
+        applied++;
+        if (outcome.kind === 'applied' && outcome.displaced) this.report(projectId, link, outcome.displaced, 'displaced');
       }
       await this.repository.write(projectId, clusters.changed(), version + 1, clusters.rows());
       const merged = clusters.rows().filter((m) => m.distinctId !== m.personId);
       if (this.hook && merged.length) await this.hook.merged(projectId, merged.map(({ distinctId, personId }) => ({ distinctId, personId })));
-      this.metrics.applied.inc(items.length);
+      this.metrics.applied.inc(applied);
     }
-    this.metrics.refused.inc(refused.length);
     return refused.sort((x, y) => x.position - y.position);
+  }
+
+  /**
+   * A refusal is counted by its rule and logged, never silent; `displaced`: an earlier link took a
+   * device from a later one's user, which counts as that link refused (so the count does not depend
+   * on which came first). The merge rules' refusals are a client's data, so the debug log; the
+   * 500-id limit a warning, as before.
+   */
+  private report(projectId: number, link: IdentityLink, refusal: LinkRefusal, what: 'refused' | 'displaced'): void {
+    this.metrics.refused.inc({ reason: refusal.rule });
+    const message = `project ${projectId}: ${link.kind ?? link.mode} link ${JSON.stringify(link.a)} – ${JSON.stringify(link.b)} ${what}: ${refusal.reason}`;
+    if (refusal.rule === 'cluster_limit') this.logger.warn(message);
+    else this.logger.debug(message);
   }
 }

@@ -2,6 +2,7 @@ import { ClickHouseClient, ClickHouseDdl, EVENTS_TABLE } from '@analytics/clickh
 import { formatEpochSeconds, IdentityClusters, IdentityLink, MAX_CLUSTER_IDS } from '@analytics/events';
 import { MetricsService } from '@analytics/observability';
 import { useTestClickHouseClient } from '@analytics/testing';
+import { Logger } from '@nestjs/common';
 import { Registry } from 'prom-client';
 import { IdentityMetrics } from '../src/identity-metrics';
 import { IdentityRepository } from '../src/identity.repository';
@@ -72,7 +73,7 @@ describe('identity writer on ClickHouse', () => {
     expect(await writer.apply(links)).toEqual([]);
     expect(await repository.clustersOf(3, ['big'])).toHaveLength(MAX_CLUSTER_IDS);
     const refused = await writer.apply([merge(3, 'x', 'y', 1), merge(3, 'x', 'a7', 2), merge(3, 'z', 'y', 3)]);
-    expect(refused).toEqual([{ position: 1, reason: `identity cluster would hold ${MAX_CLUSTER_IDS + 2} ids; at most ${MAX_CLUSTER_IDS}` }]);
+    expect(refused).toEqual([{ position: 1, rule: 'cluster_limit', reason: `identity cluster would hold ${MAX_CLUSTER_IDS + 2} ids; at most ${MAX_CLUSTER_IDS}` }]);
     expect(await repository.clustersOf(3, ['x'])).toEqual(['x', 'y', 'z']);
   });
 
@@ -138,5 +139,34 @@ describe('identity writer on ClickHouse', () => {
     await new IdentityWriter(onCluster, new IdentityMetrics({ registry: new Registry() } as unknown as MetricsService)).apply([merge(8, 'c-anon', 'c-user', 1, 'c-user')]);
     expect(await repository.clustersOf(8, ['c-anon'])).toEqual(['c-anon', 'c-user']);
     expect(await repository.lookupRows(8, ['c-anon', 'c-user'])).toBe(0);
+  });
+
+  it('counts each refusal by its rule and logs it, never applies it: two people through one device, in both modes', async () => {
+    const registry = new Registry();
+    const counted = new IdentityWriter(repository, new IdentityMetrics({ registry } as unknown as MetricsService));
+    const debug = jest.spyOn(Logger.prototype, 'debug').mockImplementation(() => undefined);
+    const device = '$device:0b7e5c8a-3f1d-4c2b-9a6e-1d2c3b4a5f60';
+    const identify = (anon: string, user: string, timeMs: number): IdentityLink => ({ projectId: 9, mode: 'original', kind: 'identify', a: anon, b: user, identified: user, timeMs });
+    try {
+      const refused = await counted.apply([identify(device, 'alice', 10), identify('alice', 'bob', 20), identify(device, 'bob', 30), { projectId: 10, mode: 'simplified', a: '$device:d', b: 'carol', timeMs: 1 }]);
+      expect(refused.map((r) => [r.position, r.rule])).toEqual([
+        [1, 'anon_not_uuid'],
+        [2, 'anon_identified'],
+      ]);
+      await counted.apply([{ projectId: 10, mode: 'simplified', a: '$device:d', b: 'dave', timeMs: 2 }]);
+      expect(await repository.clustersOf(9, ['bob'])).toEqual(['bob']);
+      expect(await repository.clustersOf(9, ['alice'])).toEqual([device, 'alice'].sort());
+      expect(await repository.clustersOf(10, ['dave'])).toEqual(['dave']);
+      const values = (await registry.getSingleMetric('analytics_identity_links_refused_total')!.get()).values;
+      expect(Object.fromEntries(values.map((v) => [v.labels.reason, v.value]))).toEqual({ cluster_limit: 0, anon_not_uuid: 1, anon_identified: 1, alias_merged: 0, device_owned: 1 });
+      const logged = debug.mock.calls.map(([message]) => String(message));
+      expect(logged).toEqual([
+        'project 9: identify link "alice" – "bob" refused: $identify: $anon_id "alice" is not a UUID v4',
+        `project 9: identify link "${device}" – "bob" refused: $identify: $anon_id "${device}" is already merged with the identified id "alice"`,
+        'project 10: simplified link "$device:d" – "dave" refused: device "$device:d" belongs to user "carol" by an earlier event; not linked to "dave"',
+      ]);
+    } finally {
+      debug.mockRestore();
+    }
   });
 });
