@@ -19,8 +19,10 @@ export function toEpochMs(value: number): number {
 }
 
 /**
- * /import: before 1971 or more than an hour ahead is refused; up to an hour ahead becomes now.
- * /track: only the last 5 days are accepted; a missing time is the receipt time.
+ * /import: before 1971 or more than an hour ahead is refused. /track: only the last 5 days are
+ * accepted; a missing time is the receipt time. A time up to an hour ahead (a device whose clock is
+ * fast) is kept as sent, where the real API stores the receipt time: `time` is part of the dedup
+ * key, and a client's retry, received later, must land on the same stored time to collapse.
  */
 export function resolveEventTime(value: unknown, nowMs: number, policy: TimePolicy): TimeOutcome {
   if (value === undefined || value === null) {
@@ -35,5 +37,5 @@ export function resolveEventTime(value: unknown, nowMs: number, policy: TimePoli
   if (policy === 'track' && timeMs < nowMs - 5 * DAY_MS) {
     return { ok: false, message: 'properties.time is more than 5 days old: send older events to /import' };
   }
-  return { ok: true, timeMs: Math.min(timeMs, nowMs) };
+  return { ok: true, timeMs };
 }

@@ -43,13 +43,23 @@ describe('validateEvent', () => {
     expect(stored(validateEvent(event({ time }), importContext)).time).toBe(expected);
   });
 
-  it('turns a time up to an hour ahead into now, and refuses one further ahead or before 1971', () => {
-    expect(stored(validateEvent(event({ time: NOW / 1000 + 3000 }), importContext)).time).toBe(`${NOW / 1000}.000`);
+  it('keeps a time up to an hour ahead as sent, and refuses one further ahead or before 1971', () => {
+    expect(stored(validateEvent(event({ time: NOW / 1000 + 3000 }), importContext)).time).toBe(`${NOW / 1000 + 3000}.000`);
+    expect(stored(validateEvent(event({ time: NOW / 1000 + 3000 }), trackContext)).time).toBe(`${NOW / 1000 + 3000}.000`);
     expect(rejection(validateEvent(event({ time: NOW / 1000 + 3700 }), importContext))).toEqual({
       field: 'properties.time',
       message: 'properties.time is more than an hour in the future',
     });
     expect(rejection(validateEvent(event({ time: 31_535_999 }), importContext))).toMatchObject({ message: 'properties.time is before 1971-01-01' });
+  });
+
+  it('stores a retry of an event from a clock ahead at the time of the first delivery, so the dedup key matches', () => {
+    const fromFastClock = event({ time: NOW / 1000 + 1800, $insert_id: 'retried' });
+    for (const context of [importContext, trackContext]) {
+      const first = stored(validateEvent(fromFastClock, context));
+      const retry = stored(validateEvent(fromFastClock, { ...context, nowMs: NOW + 2_000 }));
+      expect([retry.time, retry.insert_id]).toEqual([first.time, first.insert_id]);
+    }
   });
 
   it('requires event, properties, time, distinct_id and $insert_id on /import', () => {

@@ -153,6 +153,25 @@ describe('POST /import (in-process writer)', () => {
     expect(((await raw.json()) as { c: number }[])[0].c).toBeLessThanOrEqual(3);
   });
 
+  it('stores a retried event from a clock half an hour ahead once, on /import and on /track', async () => {
+    const time = nowSeconds() + 1800;
+    const imported = { event: 'Skewed', properties: { time, distinct_id: 'fast-phone', $insert_id: 'skew-import' } };
+    const tracked = { event: 'Skewed', properties: { time, distinct_id: 'fast-phone', $insert_id: 'skew-track', token: h.project.token } };
+    const deliver = async () => {
+      expect((await json([imported])).status).toBe(200);
+      expect(await (await h.post('/track', `data=${encodeURIComponent(JSON.stringify(tracked))}`, { 'Content-Type': 'application/x-www-form-urlencoded' })).text()).toBe('1');
+    };
+    await deliver();
+    // The client retries (its first answer was lost): received two seconds later.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    await deliver();
+    const stored = await h.stored("event = 'Skewed'");
+    expect(stored.map((e) => [e.insert_id, e.time_ms])).toEqual([
+      ['skew-import', time * 1000],
+      ['skew-track', time * 1000],
+    ]);
+  });
+
   it('stores a lone surrogate as U+FFFD wherever it stands, and answers 200', async () => {
     const body = `[{"event":"a\\ud800b","properties":{"time":${nowSeconds() - 50},"distinct_id":"x\\udc00","$insert_id":"abc123","k\\udbff":"v\\ud800"}}]`;
     const response = await h.post('/import', body, { Authorization: h.basic, 'Content-Type': 'application/json' });
