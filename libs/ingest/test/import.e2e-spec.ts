@@ -66,6 +66,22 @@ describe('POST /import (in-process writer)', () => {
     expect(await h.stored("insert_id IN ('ins-40','ins-41','ins-42','ins-43')")).toHaveLength(4);
   });
 
+  it('reads a body that starts with a UTF-8 byte-order mark (as Windows tools write files): JSON, NDJSON, gzip and forms', async () => {
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    const withBom = (text: string) => Buffer.concat([bom, Buffer.from(text)]);
+    const post = (body: Buffer, headers: Record<string, string>) => h.post('/import', body, { Authorization: h.basic, ...headers });
+    const answers = [
+      await post(withBom(JSON.stringify([importEvent(90)])), { 'Content-Type': 'application/json' }),
+      await post(withBom(JSON.stringify(importEvent(91))), {}),
+      await post(withBom(JSON.stringify(importEvent(92))), { 'Content-Type': 'application/x-ndjson' }),
+      await post(gzipSync(withBom(JSON.stringify([importEvent(93)]))), { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }),
+    ];
+    expect(await Promise.all(answers.map((answer) => answer.json()))).toEqual(Array(4).fill({ code: 200, num_records_imported: 1, status: 'OK' }));
+    const form = await post(withBom(`data=${encodeURIComponent(JSON.stringify(importEvent(94)))}`), {});
+    expect(await form.text()).toBe('1');
+    expect((await h.stored("insert_id IN ('ins-90','ins-91','ins-92','ins-93','ins-94')")).map((e) => e.insert_id)).toEqual(['ins-90', 'ins-91', 'ins-92', 'ins-93', 'ins-94']);
+  });
+
   it('refuses bodies that are not JSON, with a clear 400', async () => {
     const response = await h.post('/import', '[{"event":', { Authorization: h.basic, 'Content-Type': 'application/json' });
     expect(response.status).toBe(400);

@@ -26,9 +26,13 @@ function decoderFor(encoding: string | undefined): NodeJS.ReadWriteStream | unde
   throw new BadBodyError(`unsupported Content-Encoding "${encoding}": send gzip or nothing`);
 }
 
+/** EF BB BF: the UTF-8 byte-order mark some tools (Windows editors, PowerShell) write before text. */
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
 /**
  * Reads the body, decompressing as it goes and stopping as soon as the decompressed size passes
- * the limit: an oversize body or a gzip bomb is cut off early and never held whole in memory.
+ * the limit: an oversize body or a gzip bomb is cut off early and never held whole in memory. A
+ * leading byte-order mark is dropped: JSON.parse refuses it, and it says nothing UTF-8 needs.
  */
 export async function readRequestBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const decoder = decoderFor(req.headers['content-encoding']);
@@ -51,5 +55,6 @@ export async function readRequestBody(req: IncomingMessage, limit: number): Prom
     if (decoder) throw new BadBodyError('request body is not valid gzip data');
     throw error;
   }
-  return Buffer.concat(chunks, size);
+  const body = Buffer.concat(chunks, size);
+  return body.subarray(0, UTF8_BOM.length).equals(UTF8_BOM) ? body.subarray(UTF8_BOM.length) : body;
 }
