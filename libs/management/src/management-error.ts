@@ -4,10 +4,13 @@ import { domainErrorOf } from '@analytics/errors';
 export enum ManagementErrorCode {
   /** The project went away between the access check and the change (deleted meanwhile). */
   ProjectNotFound = 'project_not_found',
+  /** `identity_merge` asked to change on a project that already holds events (docs/identity.md). */
+  IdentityMergeLocked = 'identity_merge_locked',
 }
 
-const STATUS: Readonly<Record<ManagementErrorCode, 404>> = {
+const STATUS: Readonly<Record<ManagementErrorCode, 400 | 404>> = {
   [ManagementErrorCode.ProjectNotFound]: 404,
+  [ManagementErrorCode.IdentityMergeLocked]: 400,
 };
 
 export class ManagementError extends domainErrorOf(STATUS) {}

@@ -2,6 +2,8 @@ import { AuthModule } from '@analytics/auth';
 import { jsonBody } from '@analytics/http';
 import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { MeController } from './me.controller';
+import { ProjectEventsRepository } from './project-events.repository';
+import { ProjectSettingsService } from './project-settings.service';
 import { OrganizationController, ProjectController } from './projects.controller';
 import { ServiceAccountsController } from './service-accounts.controller';
 
@@ -9,6 +11,7 @@ import { ServiceAccountsController } from './service-accounts.controller';
 @Module({
   imports: [AuthModule],
   controllers: [MeController, ServiceAccountsController, OrganizationController, ProjectController],
+  providers: [ProjectEventsRepository, ProjectSettingsService],
 })
 export class ManagementModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

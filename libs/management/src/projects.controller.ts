@@ -6,6 +6,7 @@ import { Body, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { CreateOAuthTokenDto, CreateProjectDto, UpdateProjectDto } from './management.dto';
 import { ManagementError, ManagementErrorCode } from './management-error';
 import { ok, projectJson } from './management.views';
+import { ProjectSettingsService } from './project-settings.service';
 
 const DEFAULT_OAUTH_TOKEN_SECONDS = 3600;
 
@@ -45,6 +46,7 @@ export class OrganizationController {
 export class ProjectController {
   constructor(
     private readonly projects: ProjectsService,
+    private readonly settings: ProjectSettingsService,
     private readonly authenticator: ProjectAuthenticator,
   ) {}
 
@@ -57,7 +59,7 @@ export class ProjectController {
   @Patch()
   @RequireRole('admin')
   async update(@CurrentAccess() access: ProjectAccess, @Body() body: UpdateProjectDto) {
-    const project = await this.projects.update(access.project.id, { name: body.name, region: body.region, identityMerge: body.identity_merge });
+    const project = await this.settings.update(access.project.id, { name: body.name, region: body.region, identityMerge: body.identity_merge });
     if (!project) throw new ManagementError(ManagementErrorCode.ProjectNotFound, `project ${access.project.id} not found`);
     this.authenticator.clear();
     return ok(projectJson(project));
