@@ -5,6 +5,7 @@
  * No Docker engine or cluster is needed. `npm run test:deploy` runs this file alone.
  */
 import { describeEnvironment, environmentVariableNames, loadConfig, SERVICE_NAMES, ServiceName } from '@analytics/config';
+import { NON_PUBLIC_NETWORKS } from '@analytics/outbound';
 import { EVENTS_WRITER_GROUP } from '@analytics/event-writer';
 import { topicSpecs } from '@analytics/kafka';
 import { ROLE_MATRIX } from '@analytics/auth';
@@ -542,6 +543,27 @@ describe.each(OVERLAYS)('overlay %s', (overlay) => {
     expect(allowsTo({ 'clickhouse.altinity.com/chi': rendered().one('ClickHouseInstallation').metadata.name }, 8123)).toBe(true);
     expect(allowsTo({ 'cnpg.io/cluster': rendered().one('Cluster').metadata.name }, 5432)).toBe(true);
     expect(allowsTo({ 'k8s-app': 'kube-dns' }, 53)).toBe(true);
+  });
+
+  it('lets only the writer and management reach customer warehouses: public addresses on 5432 and 443, no private, link-local or metadata range', () => {
+    const policies = rendered().all('NetworkPolicy');
+    const ipRules = (labels: Record<string, string>) =>
+      policies.filter((p) => selects(p.spec.podSelector, labels)).flatMap((p) => p.spec.egress ?? []).filter((rule: any) => (rule.to ?? []).some((to: any) => to.ipBlock));
+    for (const workload of rendered().workloads()) {
+      const labels = rendered().podsOf(workload).labels;
+      const rules = ipRules(labels);
+      if (!['management', 'writer'].includes(labels['app.kubernetes.io/component'])) {
+        expect({ workload: workload.metadata.name, rules }).toEqual({ workload: workload.metadata.name, rules: [] });
+        continue;
+      }
+      expect(rules.flatMap((rule: any) => rule.ports.map((p: any) => p.port)).sort()).toEqual([443, 5432]);
+      const blocks = rules.flatMap((rule: any) => rule.to.map((to: any) => to.ipBlock));
+      // Every range the apps refuse by default is outside the policy too, in both families.
+      expect(blocks).toEqual([
+        { cidr: '0.0.0.0/0', except: NON_PUBLIC_NETWORKS.filter((n) => !n.includes(':')) },
+        { cidr: '::/0', except: NON_PUBLIC_NETWORKS.filter((n) => n.includes(':')) },
+      ]);
+    }
   });
 
   it('migrates with a Job that retries, expires and runs the migrate app', () => {

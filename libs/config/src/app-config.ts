@@ -92,6 +92,8 @@ export class AppConfig {
   readonly jobsExpiryCheckSeconds: number;
   /** Key material for warehouse-source credentials (WAREHOUSE_CREDENTIALS_KEY), when set. */
   readonly warehouseCredentialsKey: string | undefined;
+  /** Networks outbound requests may reach besides public addresses (OUTBOUND_ALLOWED_NETWORKS); none by default. */
+  readonly outboundAllowedNetworks: string[];
   /** Base URL of the export host (`{export_url}`), under which download links are made; no trailing "/". */
   readonly exportPublicUrl: string;
 
@@ -188,6 +190,7 @@ export class AppConfig {
     this.complianceHeartbeatSeconds = env.COMPLIANCE_HEARTBEAT_SECONDS ?? 30;
     this.jobsExpiryCheckSeconds = env.JOBS_EXPIRY_CHECK_SECONDS ?? 30;
     this.warehouseCredentialsKey = env.WAREHOUSE_CREDENTIALS_KEY;
+    this.outboundAllowedNetworks = env.OUTBOUND_ALLOWED_NETWORKS ?? [];
     this.exportPublicUrl = (env.EXPORT_PUBLIC_URL ?? `http://localhost:${this.port}`).replace(/\/+$/, '');
     this.writer = {
       // 250 ms keeps acknowledged → stored under 1 s at p99 (docs/benchmarks.md, "Issue 21 — writer").

@@ -1,6 +1,7 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsDefined, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
+import { IsBoolean, IsDefined, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateBy, ValidateIf } from 'class-validator';
 import { LOG_LEVELS, SERVICE_NAMES } from './constants';
+import { parseNetwork } from './network';
 import { Secret } from './secret.decorator';
 
 /** Empty strings count as unset, so `FOO=` in a shell behaves like no FOO at all. */
@@ -214,6 +215,20 @@ export class Environment {
   @Matches(/^[\x21-\x7e]{32,256}$/, { message: 'must be 32 to 256 printable characters without spaces (e.g. openssl rand -hex 32)' })
   @Secret()
   WAREHOUSE_CREDENTIALS_KEY?: string;
+  /**
+   * Networks outbound requests (pipeline destinations, warehouse sources) may reach besides public
+   * addresses, as CIDRs: e.g. an in-cluster MinIO or a warehouse on the private network.
+   */
+  @Transform(toList) @IsOptional()
+  @ValidateBy({
+    name: 'networks',
+    validator: {
+      validate: (value: unknown) => Array.isArray(value) && value.every((entry) => typeof entry === 'string' && parseNetwork(entry) !== undefined),
+      defaultMessage: () => 'must be a comma-separated list of networks as address/prefix (e.g. 10.0.0.0/8, fd00::/8) or single addresses',
+    },
+  })
+  OUTBOUND_ALLOWED_NETWORKS?: string[];
+
   /** Compliance retrieval links: 7 days by default, up to a year. */
   @Integer(60, 31_536_000) COMPLIANCE_LINK_TTL_SECONDS?: number;
   /** A running compliance job's renewable lease: a killed worker's job is retried this long after its last renewal. */

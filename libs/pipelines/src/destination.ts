@@ -23,3 +23,8 @@ export function objectUrl(destination: BucketDestination, key: string): string {
 export function stagedUri(destination: BucketDestination, scheme: 's3' | 'gs', key: string): string {
   return `${scheme}://${destination.bucket}/${destination.prefix}${key}`;
 }
+
+/** The host ClickHouse's s3() will connect to for this destination (what the outbound policy checks). */
+export function destinationHost(destination: BucketDestination): string {
+  return new URL(objectUrl(destination, '')).hostname;
+}

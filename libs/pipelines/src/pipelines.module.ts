@@ -2,6 +2,7 @@ import { AuthModule } from '@analytics/auth';
 import { jsonBody } from '@analytics/http';
 import { AppConfig } from '@analytics/config';
 import { installationSecret } from '@analytics/object-store';
+import { OutboundModule } from '@analytics/outbound';
 import { SecretBox } from '@analytics/secrets';
 import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { PipelineExportRepository } from './pipeline-export.repository';
@@ -28,7 +29,7 @@ export class PipelinesModule implements NestModule {
   static forRoot(settings: Partial<PipelineSettings> = {}): DynamicModule {
     return {
       module: PipelinesModule,
-      imports: [AuthModule],
+      imports: [AuthModule, OutboundModule],
       controllers: [PipelinesController],
       providers: [
         { provide: PIPELINE_SETTINGS, useValue: { ...DEFAULT_PIPELINE_SETTINGS, ...settings } },

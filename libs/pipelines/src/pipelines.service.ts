@@ -1,6 +1,8 @@
 import { Clock } from '@analytics/clock';
+import { OutboundPolicy, OutboundRefused } from '@analytics/outbound';
 import { SecretBox } from '@analytics/secrets';
 import { Injectable } from '@nestjs/common';
+import { destinationHost } from './destination';
 import { Pipeline, PipelineState } from './pipeline-definition';
 import { PipelineError, PipelineErrorCode } from './pipeline-error';
 import { parseCreatePipeline } from './pipeline-request';
@@ -36,16 +38,28 @@ export class PipelinesService {
     private readonly runner: PipelineRunner,
     private readonly secrets: SecretBox,
     private readonly clock: Clock,
+    private readonly outbound: OutboundPolicy,
   ) {}
 
   async create(projectId: number, fields: Record<string, unknown>): Promise<string[]> {
     const now = this.clock.date();
     const { definitions, secret } = parseCreatePipeline(fields, projectId, now.toISOString().slice(0, 10));
+    await this.checkDestination(definitions[0], fields.s3_endpoint ? 's3_endpoint' : 'destination');
     const created = await this.pipelines.insertAll(definitions, secret === undefined ? undefined : this.secrets.seal(secret), now);
     if ('taken' in created) throw new PipelineError(PipelineErrorCode.DuplicateName, `name: a pipeline named ${created.taken} already exists in project ${projectId}`);
     // The backfill starts now rather than at the next tick.
     for (const pipeline of created.pipelines) await this.runner.enqueueDue(pipeline);
     return created.pipelines.map((pipeline) => pipeline.name);
+  }
+
+  /** ClickHouse will send the destination's requests: only to addresses the outbound policy allows. */
+  private async checkDestination(pipeline: Pick<Pipeline, 'destination'>, field: string): Promise<void> {
+    try {
+      await this.outbound.check(destinationHost(pipeline.destination), field);
+    } catch (error) {
+      if (error instanceof OutboundRefused) throw new PipelineError(PipelineErrorCode.InvalidParameter, error.message);
+      throw error;
+    }
   }
 
   async list(projectId: number): Promise<PipelineView[]> {

@@ -1,6 +1,7 @@
+import { OutboundPolicy } from '@analytics/outbound';
 import { SecretBox } from '@analytics/secrets';
 import { Injectable } from '@nestjs/common';
-import { DestinationAccess } from './destination';
+import { destinationHost, DestinationAccess } from './destination';
 import { PEOPLE_TABLE, Pipeline } from './pipeline-definition';
 import { PipelineExportRepository } from './pipeline-export.repository';
 import { eventsObjectKey, loadStatementsKey, manifestKey, peopleObjectKey, PipelineObject, tablesOf } from './pipeline-layout';
@@ -23,9 +24,12 @@ export class WindowExportService {
   constructor(
     private readonly exports: PipelineExportRepository,
     private readonly secrets: SecretBox,
+    private readonly outbound: OutboundPolicy,
   ) {}
 
   async export(pipeline: Pipeline, sealedSecret: string | undefined, window: PipelineWindow, at: Date, signal?: AbortSignal): Promise<WindowResult> {
+    // Again at each run: the name may resolve elsewhere than when the pipeline was created, or the allowlist may have changed.
+    await this.outbound.check(destinationHost(pipeline.destination), 'destination');
     const access: DestinationAccess = { destination: pipeline.destination, secretAccessKey: sealedSecret ? this.secrets.open(sealedSecret) : undefined };
     let objects: PipelineObject[];
     let rows: number;

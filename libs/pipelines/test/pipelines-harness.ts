@@ -19,6 +19,8 @@ import { PipelineRunner, PipelineSettings, PipelinesModule } from '../src';
 const S3rver = require('s3rver') as new (options: object) => { run(): Promise<{ port: number }>; close(): Promise<void> };
 
 export const BUCKET = 'pipeline-destination';
+/** s3rver listens on loopback, which the default outbound policy refuses: the tests allow it, and only it. */
+export const LOOPBACK = '127.0.0.0/8';
 
 export interface RawEvent {
   event: string;
@@ -46,7 +48,7 @@ export class PipelinesHarness {
     const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: directory.path, configureBuckets: [{ name: BUCKET, configs: [] }] });
     const { port } = await server.run();
     const endpoint = `http://127.0.0.1:${port}`;
-    const environment = await createTestEnvironment({ env: { EXPORT_LIMIT_PER_SECOND: '1000', EXPORT_LIMIT_PER_HOUR: '10000' } });
+    const environment = await createTestEnvironment({ env: { EXPORT_LIMIT_PER_SECOND: '1000', EXPORT_LIMIT_PER_HOUR: '10000', OUTBOUND_ALLOWED_NETWORKS: LOOPBACK } });
     const clock = new ManualClock(Date.now());
     const config: AppConfig = environment.config;
     const moduleRef = await Test.createTestingModule({

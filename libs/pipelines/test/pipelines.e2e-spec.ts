@@ -4,7 +4,8 @@ import { eventually } from '@analytics/testing';
 import { sql } from 'drizzle-orm';
 import { PipelineWindowsRepository } from '../src/pipeline-windows.repository';
 import { PipelinesRepository } from '../src/pipelines.repository';
-import { at, byInsertId, daysAgo, PipelinesHarness, RawEvent } from './pipelines-harness';
+import { parseCreatePipeline } from '../src';
+import { at, BUCKET, byInsertId, daysAgo, PipelinesHarness, RawEvent } from './pipelines-harness';
 
 const ymd = (day: string) => day.replace(/-/g, '/');
 const event = (name: string, day: string, time: string, user: string, id: string, properties: Record<string, unknown> = {}): RawEvent => ({
@@ -279,6 +280,27 @@ describe('data pipelines into an S3-compatible store (s3rver)', () => {
     expect(windows.map((w) => w.syncedAt.length)).toEqual([1, 1, 1, 1, 1]);
     const jobs = await selectRows<{ n: number }>(h.app.get(Postgres).db, sql`select count(*)::int as n from pgboss.job where name = 'pipeline-window' and (data->>'pipelineId')::int = ${pipeline.id}`);
     expect(jobs[0].n).toBe(5);
+  });
+
+  it('refuses destinations outside the outbound policy: 400 at creation, and at run time a status error, never contacting them', async () => {
+    const p = await h.project('outbound');
+    for (const endpoint of ['http://169.254.169.254', 'http://10.0.0.1:9000', 'http://100.64.0.1', 'http://[fd00:ec2::254]', 'http://[::ffff:169.254.169.254]']) {
+      const answer = await h.call('POST', 'create', p.auth, { ...h.destination('outbound'), s3_endpoint: endpoint, from_date: daysAgo(1) });
+      expect([endpoint, answer.status, answer.body.error]).toEqual([endpoint, 400, expect.stringMatching(/^s3_endpoint: \S+ is not a public address; an operator can allow its network with OUTBOUND_ALLOWED_NETWORKS$/)]);
+    }
+    expect((await h.call('GET', 'jobs', p.auth, { project_id: String(p.id) })).body).toEqual({ [p.id]: [] });
+
+    // Stored while allowed (the name resolved elsewhere, or the allowlist was wider): checked again before each run.
+    const fields = { type: 's3-raw', s3_bucket: BUCKET, s3_region: 'us-east-1', s3_endpoint: 'http://10.0.0.1:9000', s3_force_path_style: 'true', from_date: daysAgo(1), to_date: daysAgo(1) };
+    const created = await h.app.get(PipelinesRepository).insertAll(parseCreatePipeline(fields, p.id, daysAgo(0)).definitions, undefined, h.clock.date());
+    if (!('pipelines' in created)) throw new Error('not created');
+    await h.runner.enqueueDue(created.pipelines[0]);
+    const answer = await eventually(async () => {
+      const s = await status(p.auth, created.pipelines[0].name);
+      expect(s.last_error?.error).toBe('destination: 10.0.0.1 is not a public address; an operator can allow its network with OUTBOUND_ALLOWED_NETWORKS');
+      return s;
+    }, { timeoutMs: 30_000 });
+    expect(answer.windows).toEqual({ done: 0, waiting: 1 });
   });
 
   it('shows a failing destination in status and keeps the window for a later run', async () => {

@@ -6,12 +6,12 @@ import { ProfileIngestService } from '@analytics/profiles';
 import { Project } from '@analytics/projects';
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { CredentialsCipher } from './credentials-cipher';
 import { ImportedDataRepository } from './imported-data.repository';
 import { rowToEvent, rowToProfileUpdate, SourceRow } from './row-mapping';
 import { WAREHOUSE_IMPORT_SETTINGS, WarehouseImportSettings } from './warehouse-import-settings';
 import { advance, parseWatermark, resumeCursor, SourceCursor, watermarkText } from './source-cursor';
-import { openReader, SourceOrder, WarehouseReader } from './warehouse-reader';
+import { SourceOrder, WarehouseReader } from './warehouse-reader';
+import { WarehouseReaders } from './warehouse-readers';
 import { ImportRunsRepository, RunCounts } from './import-runs.repository';
 import { RunStatus, StoredImport } from './warehouse-imports.rows';
 
@@ -40,7 +40,7 @@ function orderColumn(item: StoredImport): string {
 export class ImportRunner {
   constructor(
     private readonly repository: ImportRunsRepository,
-    private readonly cipher: CredentialsCipher,
+    private readonly readers: WarehouseReaders,
     private readonly events: IngestService,
     private readonly profiles: ProfileIngestService,
     private readonly projects: ProjectAuthenticator,
@@ -88,7 +88,7 @@ export class ImportRunner {
     if (!project) throw new Error(`project ${item.projectId} no longer exists`);
     const source = await this.repository.sourceById(item.sourceId);
     if (!source) throw new Error(`warehouse source ${item.sourceId} no longer exists`);
-    const reader: WarehouseReader = await openReader(source.type, await this.cipher.open(source.connectionSealed));
+    const reader = await this.readers.open(source);
     const incremental = item.syncMode === 'time_based';
     const order: SourceOrder = { table: item.tableParams, orderColumn: orderColumn(item), keyColumn: item.mapping.unique_key_column_name };
     const seen = new Set<string>();

@@ -4,6 +4,7 @@ import { Clock } from '@analytics/clock';
 import { AppConfig } from '@analytics/config';
 import { jsonBody } from '@analytics/http';
 import { EventIntakeModule } from '@analytics/ingest';
+import { OutboundModule } from '@analytics/outbound';
 import { ProfileIntakeModule } from '@analytics/profiles';
 import { RateLimitsModule } from '@analytics/rate-limits';
 import { DynamicModule, MiddlewareConsumer, Module, NestModule, Provider } from '@nestjs/common';
@@ -16,6 +17,7 @@ import { WarehouseImportsController, WarehouseSourcesController } from './wareho
 import { WarehouseImportsRepository } from './warehouse-imports.repository';
 import { WarehouseImportsService } from './warehouse-imports.service';
 import { WarehouseImportsWorker } from './warehouse-imports.worker';
+import { WarehouseReaders } from './warehouse-readers';
 
 /**
  * The API of warehouse sources and imports, /api/app/projects/{projectId}/warehouse-sources (a
@@ -23,7 +25,7 @@ import { WarehouseImportsWorker } from './warehouse-imports.worker';
  * literal `/imports` must win over `:sourceId`.
  */
 @Module({
-  imports: [AuthModule, RateLimitsModule],
+  imports: [AuthModule, OutboundModule, RateLimitsModule],
   controllers: [WarehouseImportsController, WarehouseSourcesController],
   providers: [WarehouseImportsRepository, WarehouseImportsService, CredentialsCipher],
   exports: [WarehouseImportsService],
@@ -53,13 +55,14 @@ export class WarehouseImportsWorkerModule {
       CredentialsCipher,
       ImportedDataRepository,
       ImportRunner,
+      WarehouseReaders,
       WarehouseImportsWorker,
       WriterProgress,
     ];
     if (clock) providers.push({ provide: Clock, useValue: clock });
     return {
       module: WarehouseImportsWorkerModule,
-      imports: [AuthModule, EventIntakeModule.forRoot(config), ProfileIntakeModule.forRoot(config)],
+      imports: [AuthModule, EventIntakeModule.forRoot(config), OutboundModule, ProfileIntakeModule.forRoot(config)],
       providers,
       exports: [ImportRunner, WarehouseImportsWorker],
     };

@@ -1,5 +1,6 @@
 import { RateLimit, RateLimiterFactory } from '@analytics/rate-limits';
 import { JobQueue } from '@analytics/jobs';
+import { OutboundPolicy, OutboundRefused } from '@analytics/outbound';
 import { Injectable, Optional } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { CredentialsCipher } from './credentials-cipher';
@@ -30,6 +31,7 @@ export class WarehouseImportsService {
     private readonly repository: WarehouseImportsRepository,
     private readonly cipher: CredentialsCipher,
     rateLimits: RateLimiterFactory,
+    private readonly outbound: OutboundPolicy,
     @Optional() private readonly queue?: JobQueue,
   ) {
     this.manualSyncs = rateLimits.create({ name: 'warehouse-manual-sync', points: MANUAL_SYNCS_PER_HOUR, durationSeconds: 3600 });
@@ -40,8 +42,9 @@ export class WarehouseImportsService {
     const source = parseSourceDefinition(body);
     if (source.type === 'postgres') {
       try {
-        await (await PostgresReader.connect(source.connection)).close();
+        await (await PostgresReader.connect(source.connection, this.outbound)).close();
       } catch (error) {
+        if (error instanceof OutboundRefused) throw invalid(error.message);
         throw new WarehouseImportsError(WarehouseImportsErrorCode.ConnectionFailed, `connection test failed: ${(error as Error).message}`);
       }
     }

@@ -1,3 +1,4 @@
+import { OutboundPolicy, OutboundRefused } from '@analytics/outbound';
 import { Client, ClientConfig, escapeIdentifier } from 'pg';
 import { TableParams } from './import-definition';
 import { SourceRow } from './row-mapping';
@@ -68,9 +69,12 @@ export class PostgresReader implements WarehouseReader {
   private constructor(private readonly client: Client) {}
 
   /** Connects (and proves it with a query): the driver's error says why it could not. */
-  static async connect(connection: Record<string, unknown>): Promise<PostgresReader> {
+  static async connect(connection: Record<string, unknown>, outbound: OutboundPolicy): Promise<PostgresReader> {
     const client = new Client(clientConfig(connection));
     client.on('error', () => undefined);
+    // The host the driver will dial, once it has read the URL and its parameters; checked at every connection.
+    if (client.host.startsWith('/')) throw new OutboundRefused('connection.host: a Unix socket is not a network address; give a host name or address');
+    await outbound.check(client.host, 'connection.host');
     try {
       await client.connect();
       await client.query("set time zone 'UTC'");
@@ -141,10 +145,4 @@ export class PostgresReader implements WarehouseReader {
   async close(): Promise<void> {
     await this.client.end().catch(() => undefined);
   }
-}
-
-/** The reader for a source's type; the cloud warehouses have no connector here. */
-export async function openReader(type: string, connection: Record<string, unknown>): Promise<WarehouseReader> {
-  if (type !== 'postgres') throw new NoConnectorError(type);
-  return PostgresReader.connect(connection);
 }

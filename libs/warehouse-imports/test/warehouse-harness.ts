@@ -42,7 +42,12 @@ export class WarehouseHarness {
   static async start(pageSize = 3, options: { kafka?: boolean } = {}): Promise<WarehouseHarness> {
     const admin = process.env.TEST_POSTGRES_ADMIN_URL;
     if (!admin) throw new Error('these tests need the Postgres server at 127.0.0.1:5432 as the warehouse');
-    const environment = await createTestEnvironment({ postgres: 'server', kafka: options.kafka, env: { BOOTSTRAP_SERVICE_ACCOUNT_USERNAME: 'owner', BOOTSTRAP_SERVICE_ACCOUNT_SECRET: 'owner-secret-000000001' } });
+    const environment = await createTestEnvironment({ postgres: 'server', kafka: options.kafka, env: {
+        BOOTSTRAP_SERVICE_ACCOUNT_USERNAME: 'owner',
+        BOOTSTRAP_SERVICE_ACCOUNT_SECRET: 'owner-secret-000000001',
+        // The warehouse is the Postgres server on loopback, which the default outbound policy refuses.
+        OUTBOUND_ALLOWED_NETWORKS: '127.0.0.0/8',
+      } });
     const clock = new ManualClock(Date.now());
     const services = ['ingest', 'query', 'management'] as const;
     const root = (config: AppConfig): DynamicModule => ({

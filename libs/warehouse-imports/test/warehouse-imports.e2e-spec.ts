@@ -2,6 +2,7 @@ import { IngestService } from '@analytics/ingest';
 import { Postgres } from '@analytics/postgres';
 import { sql } from 'drizzle-orm';
 import { eventually } from '@analytics/testing';
+import { CredentialsCipher } from '../src/credentials-cipher';
 import { WarehouseHarness } from './warehouse-harness';
 
 const HOUR_NS = 3_600_000_000_000;
@@ -191,6 +192,21 @@ describe('warehouse imports from a Postgres warehouse', () => {
     // Nothing new: the next run reads nothing.
     expect(await h.runner.run(Number(id))).toBe('SUCCEEDED');
     expect((await history(id))[0]).toMatchObject({ status: 'SUCCEEDED', rows_read: 0 });
+  });
+
+  it('refuses warehouse hosts outside the outbound policy: 400 at creation, and a FAILED run saying why at run time', async () => {
+    for (const connection of [{ ...h.connection, host: '169.254.169.254' }, { ...h.connection, host: '10.1.2.3' }, { ...h.connection, host: 'fd00:ec2::254' }, { url: 'postgres://u:p@[::ffff:10.1.2.3]:5432/db' }]) {
+      const refused = await h.call('POST', app(''), { name: 'internal', type: 'postgres', connection });
+      expect(refused).toEqual({ status: 400, body: { status: 'error', error: expect.stringMatching(/^connection\.host: \S+ is not a public address; an operator can allow its network with OUTBOUND_ALLOWED_NETWORKS$/) } });
+    }
+    // Created while allowed; its stored connection now names a refused host (as after a narrower allowlist).
+    const source = (await h.call('POST', app(''), { name: 'moved', type: 'postgres', connection: h.connection })).body.results.id as number;
+    const sealed = await h.app.app.get(CredentialsCipher, { strict: false }).seal({ ...h.connection, host: '10.1.2.3' });
+    await h.app.app.get(Postgres).db.execute(sql`update warehouse_sources set connection_sealed = ${sealed} where id = ${source}`);
+    const body = { warehouse_source_id: source, name: 'moved', table_params: { table_name: 'orders', schema: 'shop' }, time_column_name: 'ts', event_name: 'E', user_column_name: 'user_id', insert_time_column_name: 'inserted_at' };
+    const id = (await h.call('POST', app('/imports/event-stream'), body)).body.results.id as string;
+    expect(await h.runner.run(Number(id))).toBe('FAILED');
+    expect((await history(id))[0]).toMatchObject({ status: 'FAILED', rows_read: 0, error: 'connection.host: 10.1.2.3 is not a public address; an operator can allow its network with OUTBOUND_ALLOWED_NETWORKS' });
   });
 
   it('never overlaps two runs of one import', async () => {
