@@ -72,6 +72,8 @@ export class AppConfig {
    */
   readonly ingest: { maxBodyBytes: number; eventsPerMinute: number; kafkaMaxPendingBytes: number; kafkaSendTimeoutMs: number };
   readonly writer: { flushIntervalMs: number; maxBatchRows: number; maxBatchBytes: number };
+  /** What one profile may hold (docs/profiles.md, "Limits"): an update that would grow it beyond is refused. */
+  readonly profiles: { maxProperties: number; maxPropertyBytes: number; maxProfileBytes: number };
   /** The raw export's limits per project (the real API's numbers by default). */
   readonly exportLimits: { perHour: number; perSecond: number; concurrent: number };
   /** The query API's limits per project (the spec's 60/hour, 3/second, 5 at once) and its query time limit. */
@@ -142,6 +144,13 @@ export class AppConfig {
       kafkaMaxPendingBytes: env.INGEST_KAFKA_MAX_PENDING_BYTES ?? 67_108_864,
       // Above the ~11 s a hard-killed broker stays in the in-sync replicas (docs/ingestion.md, "Deadline").
       kafkaSendTimeoutMs: env.INGEST_KAFKA_SEND_TIMEOUT_MS ?? 15_000,
+    };
+    // Mixpanel's documented limits: 2,000 properties per profile, 256 KB per list or object property.
+    this.profiles = {
+      maxProperties: env.PROFILE_MAX_PROPERTIES ?? 2000,
+      maxPropertyBytes: env.PROFILE_MAX_PROPERTY_BYTES ?? 262_144,
+      // Mixpanel's 1 MB per update; a profile no update can grow past it stays a cheap row to rewrite.
+      maxProfileBytes: env.PROFILE_MAX_BYTES ?? 1_048_576,
     };
     this.exportLimits = {
       perHour: env.EXPORT_LIMIT_PER_HOUR ?? 60,

@@ -122,6 +122,9 @@ export class Environment {
   @Integer(50, 60_000) WRITER_FLUSH_INTERVAL_MS?: number;
   @Integer(1, 10_000_000) WRITER_MAX_BATCH_ROWS?: number;
   @Integer(65_536, 1_073_741_824) WRITER_MAX_BATCH_BYTES?: number;
+  @Integer(10, 100_000) PROFILE_MAX_PROPERTIES?: number;
+  @Integer(1024, 16_777_216) PROFILE_MAX_PROPERTY_BYTES?: number;
+  @Integer(1024, 67_108_864) PROFILE_MAX_BYTES?: number;
 
   @Integer(1, 1_000_000_000) EXPORT_LIMIT_PER_HOUR?: number;
   @Integer(1, 1_000_000_000) EXPORT_LIMIT_PER_SECOND?: number;

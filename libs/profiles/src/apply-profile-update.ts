@@ -1,13 +1,10 @@
+import { Inapplicable, ProfileDraft, ProfileState, Refusal } from './profile-draft';
+import { DEFAULT_PROFILE_LIMITS, ProfileLimits } from './profile-limits';
 import { profileTimestamp } from './profile-time';
-import { OperationName, ProfileUpdate, Properties, PropertyValue } from './profile-update';
-import { describeValue, numericValue, sameValue } from './property-values';
+import { OperationName, ProfileUpdate, PropertyValue } from './profile-update';
+import { describeValue, numericValue, valueKey } from './property-values';
 
-/** A stored profile: its properties, and when each property was last written. */
-export interface ProfileState {
-  properties: Properties;
-  /** Ms of the last write of each property, kept after `$unset`: an older `$time` loses to it. */
-  stamps: Record<string, number>;
-}
+export { ProfileState };
 
 export type ApplyOutcome = { ok: true; state: ProfileState | undefined } | { ok: false; message: string };
 
@@ -16,71 +13,82 @@ const CREATING = new Set<OperationName>(['$set', '$set_once', '$add', '$union', 
 /** Operations that move `$last_seen` (unless `$ignore_time`), as the real API documents. */
 const TOUCHING = new Set<OperationName>(['$set', '$add', '$append']);
 
-/** Thrown by an operation that cannot apply to what the profile holds; the whole record fails. */
-class Inapplicable extends Error {}
-
 /**
- * The semantics of one update, applied to a profile (undefined: none). Pure: the writer folds each
- * batch through it before storing. It works on a copy, so a record that fails changes nothing.
+ * The semantics of one update, applied to a profile (undefined: none). Pure: it works on a draft of
+ * `current`, so a record that fails changes nothing. The writer keeps one draft per profile for a
+ * whole batch instead (see {@link applyToDraft}).
  */
-export function applyProfileUpdate(current: ProfileState | undefined, update: ProfileUpdate): ApplyOutcome {
-  if (update.op === '$delete') return { ok: true, state: undefined };
-  if (!current && !CREATING.has(update.op)) return { ok: true, state: undefined };
-  const state: ProfileState = current
-    ? { properties: { ...current.properties }, stamps: { ...current.stamps } }
-    : { properties: { $created: profileTimestamp(update.timeMs) }, stamps: {} };
-  if (TOUCHING.has(update.op) && !update.ignoreTime) touch(state, update.timeMs);
-  try {
-    applyOperation(state, update);
-  } catch (error) {
-    if (error instanceof Inapplicable) return { ok: false, message: error.message };
-    throw error;
-  }
-  if (update.geo) Object.assign(state.properties, update.geo);
-  return { ok: true, state };
+export function applyProfileUpdate(current: ProfileState | undefined, update: ProfileUpdate, limits: ProfileLimits = DEFAULT_PROFILE_LIMITS): ApplyOutcome {
+  const draft = new ProfileDraft(current, limits);
+  const refusal = applyToDraft(draft, update);
+  return refusal ? { ok: false, message: refusal.message } : { ok: true, state: draft.state() };
 }
 
-function touch(state: ProfileState, timeMs: number): void {
+/** Applies one update to a draft, whole or not at all; returns why it could not apply. */
+export function applyToDraft(draft: ProfileDraft, update: ProfileUpdate): Refusal | undefined {
+  if (update.op === '$delete') {
+    draft.delete();
+    return undefined;
+  }
+  if (!draft.exists && !CREATING.has(update.op)) return undefined;
+  return draft.change(update.op, () => {
+    if (!draft.exists) {
+      draft.create();
+      draft.write('$created', profileTimestamp(update.timeMs));
+    }
+    if (TOUCHING.has(update.op) && !update.ignoreTime) touch(draft, update.timeMs);
+    applyOperation(draft, update);
+    for (const [name, value] of Object.entries(update.geo ?? {})) draft.write(name, value);
+  });
+}
+
+function touch(draft: ProfileDraft, timeMs: number): void {
   const seen = profileTimestamp(timeMs);
-  const current = state.properties.$last_seen;
-  if (typeof current !== 'string' || current < seen) state.properties.$last_seen = seen;
+  const current = draft.value('$last_seen');
+  if (typeof current !== 'string' || current < seen) draft.write('$last_seen', seen);
 }
 
 /** An update with a `$time` older than the property's last write must not overwrite it. */
-const isStale = (state: ProfileState, name: string, update: ProfileUpdate) => update.timed && (state.stamps[name] ?? -Infinity) > update.timeMs;
+const isStale = (draft: ProfileDraft, name: string, update: ProfileUpdate) => update.timed && (draft.stampOf(name) ?? -Infinity) > update.timeMs;
 
-function write(state: ProfileState, name: string, value: PropertyValue | undefined, timeMs: number): void {
-  if (value === undefined) delete state.properties[name];
-  else state.properties[name] = value;
-  state.stamps[name] = Math.max(state.stamps[name] ?? timeMs, timeMs);
-}
-
-function applyOperation(state: ProfileState, update: ProfileUpdate): void {
-  const { properties } = state;
+function applyOperation(draft: ProfileDraft, update: ProfileUpdate): void {
+  const { timeMs } = update;
   switch (update.op) {
     case '$set':
-      for (const [name, value] of Object.entries(update.properties)) if (!isStale(state, name, update)) write(state, name, value, update.timeMs);
+      for (const [name, value] of Object.entries(update.properties)) if (!isStale(draft, name, update)) draft.write(name, value, timeMs);
       return;
     case '$set_once':
-      for (const [name, value] of Object.entries(update.properties)) if (!Object.hasOwn(properties, name)) write(state, name, value, update.timeMs);
+      for (const [name, value] of Object.entries(update.properties)) if (!draft.has(name)) draft.write(name, value, timeMs);
       return;
     case '$unset':
-      for (const name of update.names) if (!isStale(state, name, update)) write(state, name, undefined, update.timeMs);
+      for (const name of update.names) if (!isStale(draft, name, update)) draft.write(name, undefined, timeMs);
       return;
     case '$add':
-      for (const [name, by] of Object.entries(update.properties)) write(state, name, sum(properties, name, by), update.timeMs);
+      for (const [name, by] of Object.entries(update.properties)) draft.write(name, sum(draft, name, by), timeMs);
       return;
     case '$append':
-      for (const [name, value] of Object.entries(update.properties)) write(state, name, [...listAt(properties, name, '$append'), value], update.timeMs);
+      for (const [name, value] of Object.entries(update.properties)) {
+        draft.push(name, draft.list(name, '$append'), value);
+        draft.stamp(name, timeMs);
+      }
       return;
     case '$union':
-      for (const [name, values] of Object.entries(update.properties)) write(state, name, union(listAt(properties, name, '$union'), values), update.timeMs);
+      for (const [name, values] of Object.entries(update.properties)) {
+        // Each new value once: duplicates already in the list stay, new ones are added in order, once.
+        const list = draft.list(name, '$union');
+        for (const value of values) {
+          const key = valueKey(value);
+          if (!list.has(key)) draft.push(name, list, value, key);
+        }
+        draft.stamp(name, timeMs);
+      }
       return;
     case '$remove':
       for (const [name, value] of Object.entries(update.properties)) {
-        const list = listAt(properties, name, '$remove');
         // Removing from a missing list leaves it missing.
-        if (Object.hasOwn(properties, name)) write(state, name, list.filter((item) => !sameValue(item, value)), update.timeMs);
+        if (!draft.has(name)) continue;
+        draft.remove(name, draft.list(name, '$remove'), valueKey(value));
+        draft.stamp(name, timeMs);
       }
       return;
     case '$delete':
@@ -92,8 +100,8 @@ function applyOperation(state: ProfileState, update: ProfileUpdate): void {
  * A missing property counts as 0; anything but a number fails the record. An integer beyond 2^53
  * plus an integer stays exact.
  */
-function sum(properties: Properties, name: string, by: number): PropertyValue {
-  const current = Object.hasOwn(properties, name) ? properties[name] : 0;
+function sum(draft: ProfileDraft, name: string, by: number): PropertyValue {
+  const current = draft.has(name) ? draft.value(name) : 0;
   if (JSON.isRawJSON(current) && /^-?\d+$/.test(current.rawJSON) && Number.isInteger(by)) {
     const exact = BigInt(current.rawJSON) + BigInt(by);
     return Number.isSafeInteger(Number(exact)) ? Number(exact) : JSON.rawJSON(exact.toString());
@@ -102,19 +110,4 @@ function sum(properties: Properties, name: string, by: number): PropertyValue {
   if (value === undefined) throw new Inapplicable(`$add: "${name}" holds ${describeValue(current)}, not a number`);
   if (!Number.isFinite(value + by)) throw new Inapplicable(`$add: "${name}" would leave the range of numbers`);
   return value + by;
-}
-
-/** A list property (missing: empty); one holding anything else fails the record. */
-function listAt(properties: Properties, name: string, op: string): PropertyValue[] {
-  if (!Object.hasOwn(properties, name)) return [];
-  const value = properties[name];
-  if (!Array.isArray(value)) throw new Inapplicable(`${op}: "${name}" holds ${describeValue(value)}, not a list`);
-  return value;
-}
-
-/** Each new value once: duplicates already in the list stay, new ones are added in order, once. */
-function union(list: PropertyValue[], values: PropertyValue[]): PropertyValue[] {
-  const result = [...list];
-  for (const value of values) if (!result.some((item) => sameValue(item, value))) result.push(value);
-  return result;
 }

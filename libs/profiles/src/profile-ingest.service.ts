@@ -7,6 +7,7 @@ import { RateLimit, RateLimiterFactory } from '@analytics/rate-limits';
 import { Injectable } from '@nestjs/common';
 import { GroupKeysService } from './group-keys.service';
 import { ProfileGeolocator } from './profile-geolocator';
+import { ProfileLimits } from './profile-limits';
 import { ProfileMetrics } from './profile-metrics';
 import { ProfileUpdate } from './profile-update';
 import { ProfileUpdateSink } from './profile-update.sink';
@@ -44,6 +45,7 @@ const ENDPOINT: Record<ProfileScope, string> = { user: 'engage', group: 'groups'
 @Injectable()
 export class ProfileIngestService {
   private readonly rateLimit: RateLimit;
+  private readonly limits: ProfileLimits;
 
   constructor(
     config: AppConfig,
@@ -54,6 +56,7 @@ export class ProfileIngestService {
     private readonly geolocator: ProfileGeolocator,
     private readonly metrics: ProfileMetrics,
   ) {
+    this.limits = config.profiles;
     this.rateLimit = rateLimits.create({ name: 'ingest-profiles', points: config.ingest.eventsPerMinute, durationSeconds: 60 });
   }
 
@@ -95,7 +98,7 @@ export class ProfileIngestService {
   }
 
   private async validate(record: unknown, scope: ProfileScope, project: Project, options: ProfileIngestOptions, nowMs: number): Promise<RecordOutcome> {
-    const outcome = validateProfileRecord(record, { scope, projectId: project.id, strict: options.strict, nowMs });
+    const outcome = validateProfileRecord(record, { scope, projectId: project.id, strict: options.strict, nowMs, limits: this.limits });
     if (!outcome.ok) return outcome;
     const { update } = outcome;
     if (scope === 'group' && !(await this.groupKeys.isDefined(project.id, update.groupKey))) {

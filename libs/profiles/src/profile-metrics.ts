@@ -7,6 +7,7 @@ export class ProfileMetrics {
   readonly received: Counter<'endpoint' | 'outcome'>;
   readonly applied: Counter<string>;
   readonly inapplicable: Counter<string>;
+  readonly overLimit: Counter<'limit'>;
   readonly applySeconds: Histogram<string>;
   readonly retries: Counter<string>;
   readonly deadLetters: Counter<string>;
@@ -22,7 +23,13 @@ export class ProfileMetrics {
     this.applied = new Counter({ name: 'analytics_profiles_updates_applied_total', help: 'Profile updates applied to Postgres', registers });
     this.inapplicable = new Counter({
       name: 'analytics_profiles_updates_inapplicable_total',
-      help: 'Profile updates that could not apply to the stored profile (e.g. $add to a string)',
+      help: 'Profile updates that could not apply to the stored profile (e.g. $add to a string, or past a profile limit)',
+      registers,
+    });
+    this.overLimit = new Counter({
+      name: 'analytics_profiles_updates_over_limit_total',
+      help: 'Profile updates refused because they would take a profile past a limit (properties, property_bytes, profile_bytes); also counted as inapplicable',
+      labelNames: ['limit'] as const,
       registers,
     });
     this.applySeconds = new Histogram({

@@ -1,6 +1,10 @@
+import { AppConfig } from '@analytics/config';
 import { IdentityRepository } from '@analytics/identity';
 import { Injectable } from '@nestjs/common';
-import { applyProfileUpdate, ProfileState } from './apply-profile-update';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { applyToDraft } from './apply-profile-update';
+import { ProfileDraft } from './profile-draft';
+import { ProfileLimits } from './profile-limits';
 import { ProfileMetrics } from './profile-metrics';
 import { identityKey, ProfileIdentity, ProfileUpdate, USER_PROFILES } from './profile-update';
 import { ProfilesMirrorRepository } from './profiles-mirror.repository';
@@ -29,12 +33,17 @@ export interface PartitionUpdates extends KafkaPartition {
   nextOffset: bigint;
 }
 
-/** What a batch did to one profile: its state now, and whether the stored row lives on (not deleted and re-created). */
+/** What a batch did to one profile: its draft, and whether the stored row lives on (not deleted and re-created). */
 interface Change {
   identity: ProfileIdentity;
-  state: ProfileState | undefined;
+  draft: ProfileDraft;
   continues: boolean;
+  /** At least one update applied: the profile is written. */
+  applied: boolean;
 }
+
+/** The fold hands the event loop back this often: a large batch never holds other requests for long. */
+const FOLD_SLICE_MS = 20;
 
 const identityOf = ({ projectId, groupKey, profileId }: ProfileIdentity): ProfileIdentity => ({ projectId, groupKey, profileId });
 
@@ -55,7 +64,12 @@ export class ProfileWriter {
     private readonly metrics: ProfileMetrics,
     /** Identity merge (docs/identity.md): a user profile update lands on its person's canonical id. */
     private readonly identities: IdentityRepository,
-  ) {}
+    config: AppConfig,
+  ) {
+    this.limits = config.profiles;
+  }
+
+  private readonly limits: ProfileLimits;
 
   /**
    * Each user profile update re-addressed to the canonical id of its cluster, so `/engage` on any id
@@ -131,30 +145,40 @@ export class ProfileWriter {
     const stored = new Map((await tx.lockProfiles(uniqueIdentities([...updates.map((u) => u.update), ...republish]))).map((p) => [identityKey(p), p]));
     const changes = new Map<string, Change>();
     const rejected: Rejection<R>[] = [];
+    let slice = performance.now();
     for (const { update, ref } of updates) {
+      if (performance.now() - slice > FOLD_SLICE_MS) {
+        await nextTurn();
+        slice = performance.now();
+      }
       const key = identityKey(update);
-      const change = changes.get(key) ?? { identity: identityOf(update), state: stored.get(key), continues: stored.has(key) };
-      const outcome = applyProfileUpdate(change.state, update);
-      if (!outcome.ok) {
-        rejected.push({ ref, message: outcome.message });
+      let change = changes.get(key);
+      if (!change) changes.set(key, (change = { identity: identityOf(update), draft: new ProfileDraft(stored.get(key), this.limits), continues: stored.has(key), applied: false }));
+      const refusal = applyToDraft(change.draft, update);
+      if (refusal) {
+        rejected.push({ ref, message: refusal.message });
+        if (refusal.limit) this.metrics.overLimit.inc({ limit: refusal.limit });
         continue;
       }
-      change.state = outcome.state;
-      if (!outcome.state) change.continues = false;
-      changes.set(key, change);
+      change.applied = true;
+      if (!change.draft.exists) change.continues = false;
     }
     this.metrics.applied.inc(updates.length - rejected.length);
     this.metrics.inapplicable.inc(rejected.length);
-    const written = await this.write(tx, [...changes.values()], stored);
-    const again = await this.republished(tx, republish.filter((identity) => !changes.has(identityKey(identity))), stored);
+    const written = await this.write(tx, [...changes.values()].filter((c) => c.applied), stored);
+    const again = await this.republished(tx, republish.filter((identity) => !changes.get(identityKey(identity))?.applied), stored);
     return { rejected, mirrored: [...written, ...again] };
   }
 
   /** Saves the profiles that exist after the batch, deletes the stored ones that do not. */
   private async write(tx: ProfilesTransaction, changes: Change[], stored: Map<string, StoredProfile>): Promise<MirrorProfile[]> {
+    const saved = changes.flatMap(({ identity, draft, continues }) => {
+      const state = draft.state();
+      return state ? [{ ...identity, ...state, createdAt: continues ? stored.get(identityKey(identity))!.createdAt : undefined }] : [];
+    });
     return tx.replace(
-      changes.filter((c) => c.state).map(({ identity, state, continues }) => ({ ...identity, ...state!, createdAt: continues ? stored.get(identityKey(identity))!.createdAt : undefined })),
-      changes.filter((c) => !c.state && stored.has(identityKey(c.identity))).map((c) => c.identity),
+      saved,
+      changes.filter((c) => !c.draft.exists && stored.has(identityKey(c.identity))).map((c) => c.identity),
     );
   }
 

@@ -50,21 +50,29 @@ export function numericValue(value: PropertyValue | undefined): number | undefin
   return undefined;
 }
 
-/** JSON equality: what `$union` and `$remove` compare list items by. Key order does not matter. */
-export function sameValue(a: PropertyValue, b: PropertyValue): boolean {
-  if (a === b) return true;
-  const [x, y] = [numericValue(a), numericValue(b)];
-  if (x !== undefined || y !== undefined) {
-    if (JSON.isRawJSON(a) && JSON.isRawJSON(b)) return a.rawJSON === b.rawJSON;
-    return x === y;
-  }
-  if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, i) => sameValue(item, b[i]));
-  }
-  if (!isPlainObject(a) || !isPlainObject(b)) return false;
-  const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && sameValue((a as Properties)[key], (b as Properties)[key]));
+/** An integer beyond 2^53 by its exact digits; other numbers as JavaScript prints them (-0 as 0). */
+function numberKey(value: number): string {
+  return Number.isInteger(value) && !Number.isSafeInteger(value) ? BigInt(value).toString() : String(value);
 }
+
+/**
+ * The canonical JSON of a value: what `$union` and `$remove` compare list items by (JSON equality,
+ * object key order ignored, numbers by exact value, whether kept as digits beyond 2^53 or not).
+ * Equal values have equal keys, so a list's items can be looked up in a Map instead of compared
+ * with every new value.
+ */
+export function valueKey(value: PropertyValue): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number') return numberKey(value);
+  if (value === null || typeof value === 'boolean') return String(value);
+  if (JSON.isRawJSON(value)) return /^-?\d+$/.test(value.rawJSON) ? BigInt(value.rawJSON).toString() : numberKey(Number(value.rawJSON));
+  if (Array.isArray(value)) return `[${value.map(valueKey).join(',')}]`;
+  const keys = Object.keys(value).sort();
+  return `{${keys.map((key) => `${JSON.stringify(key)}:${valueKey(value[key])}`).join(',')}}`;
+}
+
+/** UTF-8 bytes of a value's JSON: what the profile limits measure. */
+export const jsonBytes = (value: PropertyValue | Properties): number => Buffer.byteLength(JSON.stringify(value));
 
 /** What a stored value is, for messages. */
 export function describeValue(value: PropertyValue): string {

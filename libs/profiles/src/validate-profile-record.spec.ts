@@ -1,7 +1,8 @@
+import { DEFAULT_PROFILE_LIMITS } from './profile-limits';
 import { validateProfileRecord, RecordContext } from './validate-profile-record';
 
 const NOW = Date.UTC(2026, 0, 1);
-const user: RecordContext = { scope: 'user', projectId: 7, strict: false, nowMs: NOW };
+const user: RecordContext = { scope: 'user', projectId: 7, strict: false, nowMs: NOW, limits: DEFAULT_PROFILE_LIMITS };
 const group: RecordContext = { ...user, scope: 'group' };
 const strict: RecordContext = { ...user, strict: true };
 
@@ -89,5 +90,19 @@ describe('validateProfileRecord', () => {
   it('truncates long strings and makes text storable in Postgres jsonb', () => {
     const { update } = accepted({ $distinct_id: 'u', $set: { long: 'é'.repeat(300), nul: 'a\u0000b', lone: 'x\ud800y', 'k\u0000ey': 1 } });
     expect(update).toMatchObject({ properties: { long: 'é'.repeat(255), nul: 'ab', lone: 'x\ufffdy', key: 1 } });
+  });
+
+  it('refuses a record that alone would pass a profile limit, before it is acknowledged', () => {
+    const small: RecordContext = { ...user, limits: { maxProperties: 2000, maxPropertyBytes: 1024, maxProfileBytes: 4096 } };
+    const list = Array.from({ length: 200 }, (_, i) => i * 1000);
+    const bytes = Buffer.byteLength(JSON.stringify(list));
+    expect(message({ $distinct_id: 'u', $union: { l: list } }, small)).toBe(`$union.l would hold ${bytes} bytes; a profile property holds at most 1024`);
+    expect(message({ $distinct_id: 'u', $set: { l: list } }, small)).toMatch(/^\$set\.l would hold/);
+    expect(message({ $distinct_id: 'u', $append: { l: 'x'.repeat(250).split('').map(() => 'abcd') } }, small)).toMatch(/^\$append\.l would hold/);
+    // Removing never grows a list.
+    expect(message({ $distinct_id: 'u', $remove: { l: list } }, small)).toBeUndefined();
+    const wide = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`p${i}`, list.slice(0, 100)]));
+    expect(message({ $distinct_id: 'u', $set: wide }, small)).toMatch(/^\$set holds \d+ bytes of properties; a profile holds at most 4096$/);
+    expect(message({ $distinct_id: 'u', $union: { l: list.slice(0, 100) } }, small)).toBeUndefined();
   });
 });

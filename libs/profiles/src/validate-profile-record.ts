@@ -1,7 +1,8 @@
 import { EVENT_LIMITS, FORBIDDEN_IDS } from '@analytics/events';
+import { ProfileLimits } from './profile-limits';
 import { parseUpdateTime } from './profile-time';
 import { GROUP_OPERATIONS, OperationName, ProfileIdentity, ProfileOperation, ProfileUpdate, PropertyValue, UpdateTiming, USER_OPERATIONS, USER_PROFILES } from './profile-update';
-import { cleanValue, InvalidRecord, isPlainObject, numericValue, storableText } from './property-values';
+import { cleanValue, InvalidRecord, isPlainObject, jsonBytes, numericValue, storableText } from './property-values';
 
 export type ProfileScope = 'user' | 'group';
 
@@ -43,6 +44,8 @@ export interface RecordContext {
   /** strict=1: a custom `$` name fails its record; otherwise it is stored as sent, as the real API does. */
   strict: boolean;
   nowMs: number;
+  /** The profile limits: a record that would pass one on its own is refused here. */
+  limits: ProfileLimits;
 }
 
 /** What geolocation may use: `$ip` (false when `$ip` is "0": never locate), `$latitude` and `$longitude`. */
@@ -103,7 +106,27 @@ function readOperation(raw: Record<string, unknown>, context: RecordContext): Pr
   if (present.length > 1) throw new InvalidRecord(`more than one operation (${present.join(', ')}): send one per record`);
   const [op] = present;
   if (!allowed.includes(op)) throw new InvalidRecord(`${op} is not an operation of group profiles: use one of ${allowed.join(', ')}`);
-  return OPERATION_READERS[op](raw[op], raw, context);
+  const operation = OPERATION_READERS[op](raw[op], raw, context);
+  checkSize(operation, context.limits);
+  return operation;
+}
+
+/**
+ * What the writer would refuse whatever the profile holds, refused before it is acknowledged: with
+ * a broker the gateway never sees the stored profile, and the writer could only dead-letter it.
+ * A `$union` list counts as sent; `$remove` and `$add` never grow a property past its limit.
+ */
+function checkSize(operation: ProfileOperation, { maxPropertyBytes, maxProfileBytes }: ProfileLimits): void {
+  if (!('properties' in operation)) return;
+  const { op } = operation;
+  let total = 1;
+  for (const [name, value] of Object.entries(operation.properties)) {
+    // An appended item sits in a list: its brackets count.
+    const bytes = jsonBytes(value) + (op === '$append' ? 2 : 0);
+    if (op !== '$remove' && bytes > maxPropertyBytes) throw new InvalidRecord(`${op}.${name} would hold ${bytes} bytes; a profile property holds at most ${maxPropertyBytes}`);
+    total += jsonBytes(name) + bytes + 2;
+  }
+  if (op !== '$remove' && total > maxProfileBytes) throw new InvalidRecord(`${op} holds ${total} bytes of properties; a profile holds at most ${maxProfileBytes}`);
 }
 
 type OperationReader = (value: unknown, raw: Record<string, unknown>, context: RecordContext) => ProfileOperation;

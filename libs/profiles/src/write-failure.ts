@@ -1,14 +1,16 @@
 import { FailureOutcome } from '@analytics/kafka';
 
 /**
- * Postgres refuses the data itself (SQLSTATE class 22, data exception, or 23, integrity: e.g. the
- * project was deleted): such an update fails forever and goes to the dead-letter topic. Anything
+ * Postgres refuses the data itself: SQLSTATE class 22 (data exception), 23 (integrity: e.g. the
+ * project was deleted) or 54 (program limit exceeded: a row or value too large, e.g. an index row
+ * over its maximum). Such an update fails every time, so it goes to the dead-letter topic (the
+ * consumer first retries the batch's updates one by one, so only the guilty ones do). Anything
  * else (connection lost, timeouts, serialization) is passing and retried. Drivers and drizzle nest
  * the original error under `cause`.
  */
 export function classifyWriteFailure(error: unknown): FailureOutcome {
   for (let e = error as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    if (typeof e.code === 'string' && /^2[23][0-9A-Z]{3}$/.test(e.code)) return 'dead-letter';
+    if (typeof e.code === 'string' && /^(22|23|54)[0-9A-Z]{3}$/.test(e.code)) return 'dead-letter';
   }
   return 'retry';
 }
