@@ -6,7 +6,7 @@ import { ProfileMetrics } from './profile-metrics';
 import { decodeProfileUpdate } from './profile-update';
 import { MirrorProfile } from './profiles.repository';
 import { KafkaRef, PartitionUpdates, ProfileWriter, Rejection } from './profile-writer.service';
-import { classifyWriteFailure } from './write-failure';
+import { classifyWriteFailure, postgresRefusal } from './write-failure';
 
 /** Kept for the benchmarks that watch the group's lag. */
 export const PROFILES_WRITER_GROUP = CONSUMER_GROUPS.profilesWriter;
@@ -81,7 +81,7 @@ export class ProfilesConsumer extends BatchConsumer {
     for (const batch of batches) {
       for (const pending of batch.updates) {
         const single = { ...batch, updates: [pending], nextOffset: BigInt(pending.ref.offset) + 1n };
-        const stored = await attempt(() => this.writer.store([single]));
+        const stored = await attempt(() => this.writer.store([single]).catch((error: unknown) => Promise.reject(postgresRefusal(error))));
         if (stored.outcome === 'dead-letter') rejected.push({ ref: pending.ref, message: `Postgres refused the update: ${stored.reason}` });
         else {
           rejected.push(...stored.value.rejected);

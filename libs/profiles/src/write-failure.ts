@@ -14,3 +14,14 @@ export function classifyWriteFailure(error: unknown): FailureOutcome {
   }
   return 'retry';
 }
+
+/**
+ * The Postgres error a driver wrapped, as a dead letter's reason: its SQLSTATE and message, not the
+ * whole statement with its parameters. The original stays the cause, so it is classified the same.
+ */
+export function postgresRefusal(error: unknown): Error {
+  for (let e = error as { code?: unknown; message?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code) && typeof e.message === 'string') return new Error(`SQLSTATE ${e.code}: ${e.message}`, { cause: error });
+  }
+  return error instanceof Error ? error : new Error(String(error));
+}

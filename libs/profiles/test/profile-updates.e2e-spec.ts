@@ -116,6 +116,40 @@ describe('/engage and /groups without a broker (applied before answering)', () =
     });
   });
 
+  describe('profile limits', () => {
+    it('refuses an update that would take a list past 256 KiB, in the verbose and strict answers, and applies the rest', async () => {
+      const union = (values: string[]) => ({ $token: h.project.token, $distinct_id: 'big-list', $union: { tags: values } });
+      // 254 values of 255 characters: about 65 kB a record; the fifth takes the list past 262,144 bytes.
+      const values = (from: number) => Array.from({ length: 254 }, (_, i) => String(from + i).padStart(255, 'x'));
+      const records = [0, 1, 2, 3, 4].map((n) => union(values(n * 254)));
+      const answer = await h.send('engage', [...records, set('big-list', { after: true })], 'verbose=1');
+      expect(JSON.parse(answer.text)).toEqual({ error: expect.stringMatching(/^\$union: "tags" would hold \d+ bytes; a property holds at most 262144$/), status: 0 });
+      const stored = (await h.stored(['big-list'])).get('big-list')!;
+      expect([(stored.tags as string[]).length, stored.after]).toEqual([4 * 254, true]);
+      const strict = await h.send('engage', [union(values(5 * 254).slice(0, 1)), union(values(0).slice(0, 3))], 'strict=1');
+      expect(JSON.parse(strict.text)).toEqual({
+        error: expect.stringMatching(/^\$union: "tags" would hold/),
+        status: 0,
+        failed_records: [{ index: 0, $distinct_id: 'big-list', message: expect.stringMatching(/^\$union: "tags" would hold \d+ bytes/) }],
+      });
+    });
+
+    it('refuses an update that would give a profile more than 2000 properties', async () => {
+      const wide = (n: number) => set('wide', Object.fromEntries(Array.from({ length: 254 }, (_, i) => [`p${n}_${i}`, i])));
+      const answer = await h.send('engage', Array.from({ length: 8 }, (_, n) => wide(n)), 'strict=1');
+      // $created and $last_seen count: 7 × 254 + 2 = 1780, the eighth record would make 2034.
+      expect(JSON.parse(answer.text).failed_records).toEqual([{ index: 7, $distinct_id: 'wide', message: '$set: the profile would have 2034 properties; at most 2000 are allowed' }]);
+      expect(Object.keys((await h.stored(['wide'])).get('wide')!)).toHaveLength(1780);
+    });
+
+    it('refuses at the gateway a record that alone would pass a limit', async () => {
+      const huge = Array.from({ length: 254 }, (_, i) => Array.from({ length: 10 }, (_, j) => `${i}-${j}`.padStart(200, 'y')));
+      const answer = await h.send('engage', [set('huge', { l: huge })], 'verbose=1');
+      expect(JSON.parse(answer.text)).toEqual({ error: expect.stringMatching(/^\$set\.l would hold \d+ bytes; a profile property holds at most 262144$/), status: 0 });
+      expect((await h.stored(['huge'])).size).toBe(0);
+    });
+  });
+
   describe('group profiles', () => {
     const group = (key: string, id: string, operation: object) => ({ $token: h.project.token, $group_key: key, $group_id: id, ...operation });
 
