@@ -4,6 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { SQL, sql } from 'drizzle-orm';
 import { ProfileState } from './apply-profile-update';
 import { identityKey, ProfileIdentity, Properties } from './profile-update';
+import { statementsOf } from './save-statements';
 
 /** A profile row with what the mirror needs besides its state. */
 export interface StoredProfile extends ProfileIdentity, ProfileState {
@@ -128,19 +129,18 @@ export class ProfilesTransaction {
     }));
   }
 
-  /** Inserts or replaces whole rows, each with a new version from the one sequence. */
+  /**
+   * Inserts or replaces whole rows, each with a new version from the one sequence. Statements of at
+   * most 16 Mi characters (see statementsOf): a batch of large profiles as one parameter would pass
+   * Postgres's 256 MB for one jsonb value (refused, SQLSTATE 54000) or the longest string V8 makes.
+   */
   async save(profiles: ProfileWrite[]): Promise<WrittenProfile[]> {
-    if (!profiles.length) return [];
-    const rows = JSON.stringify(
-      profiles.map((p) => ({
-        project_id: p.projectId,
-        group_key: p.groupKey,
-        profile_id: p.profileId,
-        properties: p.properties,
-        property_times: p.stamps,
-        created_at: p.createdAt ?? null,
-      })),
-    );
+    const written: WrittenProfile[] = [];
+    for (const rows of statementsOf(profiles)) written.push(...(await this.saveRows(`[${rows.join(',')}]`)));
+    return written;
+  }
+
+  private async saveRows(rows: string): Promise<WrittenProfile[]> {
     const written = await selectRows<WrittenRow>(
       this.db,
       sql`insert into profiles (project_id, group_key, profile_id, properties, property_times, version, created_at, updated_at)

@@ -1,0 +1,27 @@
+import type { ProfileWrite } from './profiles.repository';
+
+/** The characters of rows one insert statement carries at most (a single larger row goes alone). */
+export const SAVE_STATEMENT_CHARS = 16 * 1024 * 1024;
+
+/** Each row as JSON, grouped into statements of at most SAVE_STATEMENT_CHARS. */
+export function statementsOf(profiles: ProfileWrite[]): string[][] {
+  const statements: string[][] = [];
+  let size = Infinity;
+  for (const p of profiles) {
+    const row = JSON.stringify({
+      project_id: p.projectId,
+      group_key: p.groupKey,
+      profile_id: p.profileId,
+      properties: p.properties,
+      property_times: p.stamps,
+      created_at: p.createdAt ?? null,
+    });
+    if (size + row.length > SAVE_STATEMENT_CHARS) {
+      statements.push([]);
+      size = 0;
+    }
+    statements[statements.length - 1].push(row);
+    size += row.length + 1;
+  }
+  return statements;
+}
