@@ -37,8 +37,8 @@ const basic = (user: string, password = '') => `Basic ${Buffer.from(`${user}:${p
 
 /**
  * The walk makes a few hundred queries, exports and dictionary writes a minute: far above the spec's limits, which other
- * tests check. Its expired account fails authentication from 127.0.0.1 each time the credential cache is emptied
- * (service-account changes, every 30 s): the failed-login throttle must not answer 429 to the calls after it.
+ * tests check. Its expired account fails authentication from 127.0.0.1 (each time its credential is not remembered as
+ * verified): the failed-login throttle must not answer 429 to the calls after it.
  */
 const WALK_LIMITS = {
   QUERY_LIMIT_PER_HOUR: '100000',

@@ -17,7 +17,7 @@ const INVALID = 'invalid credentials';
 
 /**
  * Resolves credentials; every failure reads the same, whether or not the account exists. Credentials
- * not verified recently go through the {@link LoginThrottle} (`clientIp`: Express's `req.ip`, which
+ * not remembered as verified go through the {@link LoginThrottle} (`clientIp`: Express's `req.ip`, which
  * honours TRUST_PROXY), and the same credentials arriving at once from one address are checked once.
  */
 @Injectable()

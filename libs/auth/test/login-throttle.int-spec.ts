@@ -43,4 +43,14 @@ describe('LoginThrottle across replicas (Redis)', () => {
     await expect(second.admit({ ip: ip(7) })).resolves.toBeUndefined();
     await expect(second.admit({ ip: ip(7) })).resolves.toBeUndefined();
   });
+
+  it('admits on one replica, past the username limit, an address that signed in as it on the other', async () => {
+    const username = `owner.${run}.service-account`;
+    const other = (n: number) => `2001:db9:${run.slice(0, 4)}:${n}::1`;
+    await first.admit({ ip: other(1), username });
+    await first.succeeded({ ip: other(1), username });
+    for (let n = 2; n < 5; n++) await second.admit({ ip: other(n), username });
+    await expect(first.admit({ ip: other(5), username })).rejects.toMatchObject({ status: 429, message: expect.stringContaining('for this account') });
+    await expect(second.admit({ ip: other(1), username })).resolves.toBeUndefined();
+  });
 });

@@ -33,6 +33,16 @@ export class RateLimit {
   async reward(key: string | number, points = 1): Promise<void> {
     await this.limiter.reward(String(key), points);
   }
+
+  /** Sets the key's points to `points` for `seconds` from now, whatever it held: a mark that each call renews. */
+  async set(key: string | number, points: number, seconds: number): Promise<void> {
+    await this.limiter.set(String(key), points, seconds);
+  }
+
+  /** The points the key holds in its current window; 0 when it holds none. */
+  async taken(key: string | number): Promise<number> {
+    return (await this.limiter.get(String(key)))?.consumedPoints ?? 0;
+  }
 }
 
 export interface QuotaRule {
