@@ -33,14 +33,22 @@ function engineNice(): number {
   return nice;
 }
 
-/** The engine on `directory`: a chdb: URL, or a stand-in process started on it and its http URL. */
-export async function startClickHouseEngine(mode: ClickHouseMode, name: string, directory: string, nodeFlags: string[] = []): Promise<ClickHouseEngine> {
+/**
+ * The engine on `directory`: a chdb: URL, or a stand-in process started on it and its http URL (on
+ * `port` when given: a restarted stand-in keeps the address the services were configured with).
+ */
+export async function startClickHouseEngine(
+  mode: ClickHouseMode,
+  name: string,
+  directory: string,
+  options: { nodeFlags?: string[]; port?: number } = {},
+): Promise<ClickHouseEngine> {
   if (mode === 'chdb') return { url: `chdb:${directory}` };
   const standIn = spawnScript(
     name,
     join(repoRoot(), 'dist/bench/support/clickhouse-server.js'),
-    { CLICKHOUSE_STANDIN_DIR: directory, CLICKHOUSE_STANDIN_NICE: String(engineNice()) },
-    nodeFlags,
+    { CLICKHOUSE_STANDIN_DIR: directory, CLICKHOUSE_STANDIN_NICE: String(engineNice()), CLICKHOUSE_STANDIN_PORT: String(options.port ?? 0) },
+    options.nodeFlags,
   );
   try {
     const port = await poll(() => {

@@ -21,6 +21,7 @@ export interface PacedLoadOptions {
  */
 export class PacedLoad {
   private next = 0;
+  private end: number;
   private allowed: number;
   private waiters: (() => void)[] = [];
   private nextSlot = 0;
@@ -29,6 +30,7 @@ export class PacedLoad {
   sentEvents = 0;
 
   constructor(private readonly options: PacedLoadOptions) {
+    this.end = options.total;
     this.allowed = options.initialGate ?? options.total;
     this.done = Promise.all(Array.from({ length: options.clients }, (_, c) => this.client(c))).then(() => undefined);
   }
@@ -39,17 +41,28 @@ export class PacedLoad {
     this.waiters.splice(0).forEach((wake) => wake());
   }
 
+  /**
+   * Ends the load early, for a flow that lasts as long as the faults take rather than a set count:
+   * the batches already handed to clients are still sent (`done` waits for them), no new one starts.
+   * Returns how many events the load sends in all (events 0 to that count - 1).
+   */
+  stop(): number {
+    this.end = Math.min(this.end, this.next);
+    this.gate(this.end);
+    return this.end;
+  }
+
   get progress(): number {
     return this.sentEvents / this.options.total;
   }
 
   private async client(c: number): Promise<void> {
-    const { batchSize, total, eventsPerSecond } = this.options;
+    const { batchSize, eventsPerSecond } = this.options;
     for (;;) {
       const from = this.next;
-      if (from >= total) return;
+      if (from >= this.end) return;
       this.next += batchSize;
-      const count = Math.min(batchSize, total - from);
+      const count = Math.min(batchSize, this.end - from);
       while (from + count > this.allowed) await new Promise<void>((wake) => this.waiters.push(wake));
       // Rate bound: one batch per slot of batchSize/eventsPerSecond, however long the gate was shut.
       const slot = Math.max(Date.now(), this.nextSlot);

@@ -1,8 +1,8 @@
-import { eventually, testKafkaBrokers } from '@analytics/testing';
-import { readFileSync } from 'node:fs';
+import { testKafkaBrokers } from '@analytics/testing';
 import { compareWithAcked, Pipeline, readStored, RetryingImporter, RunningService, runId } from '../multi-process/pipeline-harness';
 import { recordScenario } from './fault-results';
 import { PacedLoad } from './load-pacer';
+import { busy } from './process-cpu';
 
 const TOTAL_EVENTS = 200_000;
 const KILLS = Number(process.env.FAULTS_WRITER_KILLS ?? 20);
@@ -64,7 +64,7 @@ describe('writer killed with SIGKILL under load', () => {
         // It holds partitions once it has inserted something; then more events flow and it dies
         // either at a random moment of its work, or as soon as it burns CPU (an insert into chDB:
         // parsing, writing the part, or just after, before its offsets are committed).
-        await waitForWork(pipeline, writer);
+        await pipeline.waitForInserts(writer);
         load.gate(step * (k + 1));
         rowsInserted = await pipeline.metric(writer, 'analytics_writer_rows_inserted_total');
         if (k % 5 < 2) {
@@ -115,34 +115,3 @@ describe('writer killed with SIGKILL under load', () => {
     // Every restart waits about 30 s for the killed member's session to expire (see docs/benchmarks.md).
   }, 30 * 60_000);
 });
-
-/** CPU ticks (1/100 s) the process has used, from /proc/<pid>/stat. */
-function cpuTicks(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return Number(fields[11]) + Number(fields[12]);
-}
-
-/** Resolves true as soon as the process uses CPU hard (≥ 2 ticks within ~30 ms), false after timeoutMs. */
-async function busy(pid: number, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  const history: number[] = [cpuTicks(pid)];
-  while (Date.now() < deadline) {
-    await pause(5);
-    history.push(cpuTicks(pid));
-    if (history.length > 6) history.shift();
-    if (history[history.length - 1] - history[0] >= 2) return true;
-  }
-  return false;
-}
-
-/** Until the writer has inserted rows itself, i.e. the group gave it partitions. */
-async function waitForWork(pipeline: Pipeline, writer: RunningService): Promise<void> {
-  await eventually(
-    async () => {
-      if (writer.process.child.exitCode !== null) throw new Error(`${writer.name} exited:\n${writer.process.output()}`);
-      if (!(await pipeline.metric(writer, 'analytics_writer_rows_inserted_total'))) throw new Error(`${writer.name} inserted nothing in 60 s`);
-    },
-    { timeoutMs: 60_000, intervalMs: 100 },
-  );
-}

@@ -2,6 +2,7 @@ import { createClickHouseClient } from '@analytics/clickhouse';
 import { AppConfig, ConfigModule, loadConfig } from '@analytics/config';
 import { EVENTS_WRITER_GROUP } from '@analytics/event-writer';
 import { createKafka, ensureTopics, Kafka, topicName, topicSpecs } from '@analytics/kafka';
+import { AssignerProtocol } from 'kafkajs';
 import { PostgresMigrator, PostgresModule } from '@analytics/postgres';
 import { ProjectsModule, ProjectsService } from '@analytics/projects';
 import { createTestDatabase, eventually, freePort, ServiceProcess, spawnService, temporaryDirectory, uniqueTopicPrefix } from '@analytics/testing';
@@ -151,6 +152,49 @@ export class Pipeline {
       return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : undefined;
     } catch {
       return undefined;
+    }
+  }
+
+  /**
+   * Until the writer has inserted more than `above` rows itself (so the group gave it partitions, or
+   * its inserts go through again); the count it reached.
+   */
+  async waitForInserts(writer: RunningService, above = 0, timeoutMs = 60_000): Promise<number> {
+    try {
+      return await eventually(
+        async () => {
+          if (writer.process.child.exitCode !== null) throw new Error(`${writer.name} exited:\n${writer.process.output()}`);
+          const rows = (await this.metric(writer, 'analytics_writer_rows_inserted_total')) ?? 0;
+          if (rows <= above) throw new Error(`${writer.name} inserted no more than ${above} rows in ${timeoutMs / 1000} s`);
+          return rows;
+        },
+        { timeoutMs, intervalMs: 100 },
+      );
+    } catch (error) {
+      throw new Error(`${(error as Error).message}\n${await this.groupState()}\n--- ${writer.name}\n${writer.process.output().slice(-4000)}`);
+    }
+  }
+
+  /** The writer group's members, their partitions, and each partition's committed and end offsets: what a stuck test shows. */
+  async groupState(kafka: Kafka = this.kafka()): Promise<string> {
+    const admin = kafka.admin();
+    await admin.connect();
+    try {
+      const [{ groups }, ends, [committed]] = await Promise.all([
+        admin.describeGroups([this.group]),
+        admin.fetchTopicOffsets(this.topic),
+        admin.fetchOffsets({ groupId: this.group, topics: [this.topic] }),
+      ]);
+      const members = groups[0].members.map((m) => {
+        const assignment = AssignerProtocol.MemberAssignment.decode(m.memberAssignment)?.assignment ?? {};
+        return `${m.clientHost} ${m.memberId}: ${JSON.stringify(assignment)}`;
+      });
+      const offsets = ends.map((e) => `${e.partition}: committed ${committed.partitions.find((c) => c.partition === e.partition)?.offset} of ${e.high}`);
+      return `group ${this.group} ${groups[0].state}\n${members.join('\n')}\n${offsets.join('\n')}`;
+    } catch (error) {
+      return `group state unavailable: ${(error as Error).message}`;
+    } finally {
+      await admin.disconnect();
     }
   }
 
