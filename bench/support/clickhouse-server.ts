@@ -16,6 +16,7 @@ import {
   MAX_INSERT_BYTES,
   RAW_INSERT_FORMATS,
   ParsedRequest,
+  readForm,
   readRequest,
   READS,
   readWhole,
@@ -37,7 +38,9 @@ import {
  * output with backpressure, and errors as ClickHouse answers them (HTTP 500, the exception text in
  * the body, `X-ClickHouse-Exception-Code`) so the client's parseError maps them to ClickHouseError.
  *
- * Not served: sessions (`session_id`), multipart parameters, progress headers, auth (any user).
+ * Also served: a multipart/form-data body whose fields are more parameters (`query`, `param_<name>`:
+ * how parameters too long for a URL are sent). Not served: sessions (`session_id`), external tables
+ * (form files), progress headers, auth (any user).
  *
  * Each request runs on a pooled chDB connection (clickhouse-stand-in/chdb-connection-pool.ts); the
  * HTTP interface's parameters, errors and bodies are in clickhouse-stand-in/http-interface.ts.
@@ -115,6 +118,7 @@ export async function startClickHouseStandIn(options: { directory: string; port?
     response.setHeader('X-ClickHouse-Query-Id', url.searchParams.get('query_id') || randomUUID());
     response.setHeader('X-ClickHouse-Server-Display-Name', 'chdb-stand-in');
     const request = readRequest(incoming, url);
+    if (request.formBoundary) await readForm(request);
     const insert = request.query ? DATA_INSERT.exec(request.query) : null;
     if (insert && BINARY_FORMATS.test(insert[3])) throw new EngineError(`Code: 48. DB::Exception: the stand-in takes INSERT rows in text formats only, not ${insert[3]}. (NOT_IMPLEMENTED)`, 48);
     const connection = pool.acquire();
@@ -130,8 +134,8 @@ export async function startClickHouseStandIn(options: { directory: string; port?
     pool.release(connection, false);
   }
 
-  // The client sends bound parameters in the URL: a server takes URLs up to http_max_uri_size (1 MiB),
-  // where Node's default (16 KiB of headers) answered a long id list with an empty 431.
+  // Bound parameters travel in the URL up to 4 KiB (longer ones in a form body): a server takes URLs up to
+  // http_max_uri_size (1 MiB), where Node's default (16 KiB of headers) answered a long id list with an empty 431.
   const server: Server = createServer({ maxHeaderSize: HTTP_MAX_URI_SIZE }, (request, response) => {
     handle(request, response).catch((error: unknown) => {
       served.error++;

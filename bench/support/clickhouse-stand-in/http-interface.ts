@@ -56,6 +56,11 @@ export const SETTING_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export const MAX_INSERT_BYTES = Number(process.env.CLICKHOUSE_STANDIN_MAX_INSERT_MB ?? 1024) * 2 ** 20;
 /** ClickHouse's http_max_uri_size default: the longest request line (query and bound parameters) a server takes. */
 export const HTTP_MAX_URI_SIZE = 2 ** 20;
+/**
+ * The longest multipart form field (a `param_<name>` sent in the body): http_max_field_value_size as
+ * deploy/k8s/base/engines/clickhouse.yaml sets it for the services' profile (a server's default is 128 KiB).
+ */
+export const HTTP_MAX_FIELD_VALUE_SIZE = 64 * 2 ** 20;
 
 /** A ClickHouse exception as the server's HTTP handler writes it. */
 export class EngineError extends Error {
@@ -85,33 +90,69 @@ export interface ParsedRequest {
   settings: Map<string, string>;
   /** `param_<name>` values, verbatim: the client has put them in ClickHouse's escaped text form. */
   params: Record<string, string>;
+  /** The boundary of a multipart/form-data body, whose fields are read as more URL parameters (readForm). */
+  formBoundary?: string;
   database: string;
   defaultFormat: string;
   gzipResponse: boolean;
 }
 
+/** One URL (or form) parameter, as ClickHouse's HTTP handler takes it: a bound parameter, its own, or a setting. */
+function takeParameter(request: ParsedRequest, name: string, value: string): void {
+  if (name === 'query') request.query += value;
+  else if (name.startsWith('param_')) request.params[name.slice('param_'.length)] = value;
+  else if (NOT_SETTINGS.has(name) || HTTP_ONLY_SETTINGS.has(name)) return;
+  else if (!SETTING_NAME.test(name)) throw new EngineError(`Code: 115. DB::Exception: Unknown setting '${name}'. (UNKNOWN_SETTING)`, 115);
+  else request.settings.set(name, value);
+}
+
 export function readRequest(request: IncomingMessage, url: URL): ParsedRequest {
-  if ((request.headers['content-type'] ?? '').startsWith('multipart/')) throw new EngineError('Code: 48. DB::Exception: multipart parameters are not served by the stand-in. (NOT_IMPLEMENTED)', 48);
-  const settings = new Map<string, string>();
-  const params: Record<string, string> = {};
-  for (const [name, value] of url.searchParams) {
-    if (name.startsWith('param_')) params[name.slice('param_'.length)] = value;
-    else if (NOT_SETTINGS.has(name) || HTTP_ONLY_SETTINGS.has(name)) continue;
-    else if (!SETTING_NAME.test(name)) throw new EngineError(`Code: 115. DB::Exception: Unknown setting '${name}'. (UNKNOWN_SETTING)`, 115);
-    else settings.set(name, value);
-  }
+  const contentType = String(request.headers['content-type'] ?? '');
+  const formBoundary = contentType.startsWith('multipart/form-data') ? /boundary=(?:"([^"]+)"|([^;\s]+))/.exec(contentType) : undefined;
+  if (contentType.startsWith('multipart/') && !formBoundary) throw new EngineError('Code: 1000. DB::Exception: multipart body without a form-data boundary. (POCO_EXCEPTION)', 1000);
   const database = url.searchParams.get('database') || 'default';
   if (!SETTING_NAME.test(database)) throw new EngineError(`Code: 81. DB::Exception: Database ${database} does not exist. (UNKNOWN_DATABASE)`, 81);
-  return {
+  const parsed: ParsedRequest = {
     method: request.method,
-    query: url.searchParams.get('query') ?? '',
+    query: '',
     body: request.headers['content-encoding'] === 'gzip' ? request.pipe(createGunzip()) : request,
-    settings,
-    params,
+    settings: new Map<string, string>(),
+    params: {},
+    formBoundary: formBoundary ? (formBoundary[1] ?? formBoundary[2]) : undefined,
     database,
     defaultFormat: url.searchParams.get('default_format') || 'TabSeparated',
     gzipResponse: url.searchParams.get('enable_http_compression') === '1' && /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? '')),
   };
+  for (const [name, value] of url.searchParams) takeParameter(parsed, name, value);
+  return parsed;
+}
+
+/**
+ * A multipart/form-data body: its fields are parameters like the URL's (ClickHouse's HTMLForm), the
+ * query then comes from `query` fields only, never the body. A file part would be an external
+ * table, which the stand-in does not serve.
+ */
+export async function readForm(request: ParsedRequest): Promise<void> {
+  const body = await readWhole(request.body, MAX_INSERT_BYTES);
+  request.body = Readable.from([]);
+  const delimiter = Buffer.from(`\r\n--${request.formBoundary}`);
+  const data = Buffer.concat([Buffer.from('\r\n'), body]);
+  let at = data.indexOf(delimiter);
+  while (at !== -1) {
+    const start = at + delimiter.length;
+    if (data.subarray(start, start + 2).toString() === '--') return;
+    const next = data.indexOf(delimiter, start);
+    if (next === -1) break;
+    const part = data.subarray(start + 2, next);
+    const headersEnd = part.indexOf('\r\n\r\n');
+    const headers = part.subarray(0, headersEnd).toString();
+    if (/filename=/i.test(headers)) throw new EngineError('Code: 48. DB::Exception: external tables (form files) are not served by the stand-in. (NOT_IMPLEMENTED)', 48);
+    const value = part.subarray(headersEnd + 4);
+    if (value.length > HTTP_MAX_FIELD_VALUE_SIZE) throw new EngineError('Code: 1000. DB::Exception: Field value too long. (POCO_EXCEPTION)', 1000);
+    takeParameter(request, /name="([^"]*)"/.exec(headers)?.[1] ?? '', value.toString());
+    at = next;
+  }
+  throw new EngineError('Code: 1000. DB::Exception: No boundary line found. (POCO_EXCEPTION)', 1000);
 }
 
 /** The counters of `X-ClickHouse-Summary`, each written as a decimal string. */

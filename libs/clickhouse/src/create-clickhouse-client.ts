@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseClickHouseUrl } from './clickhouse-url';
 import { rememberChdb } from './chdb-handles';
+import { sendLargeParamsInBody } from './params-in-body';
 
 /**
  * Both backends answer alike: 64-bit integers as JSON numbers (chDB's default; counts stay numbers
@@ -97,6 +98,8 @@ export function createClickHouseClient(clickhouseUrl: string): ClickHouseClient 
     password: target.password,
     database: target.database,
     clickhouse_settings: SERVER_SETTINGS,
+    // Parameters too long for a URL go in the body (params-in-body.ts does the same for exec and command).
+    use_multipart_params_auto: true,
   });
-  return refuseAbortedCalls(client);
+  return refuseAbortedCalls(sendLargeParamsInBody(client));
 }
