@@ -20,8 +20,9 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * ClickHouse server (the stand-in: chDB behind ClickHouse's HTTP interface, in a process of its own).
  * While four clients send paced load through two gateways (until the last fault is over):
  *  1. the second writer joins (the group shares the partitions out again);
- *  2. the first is SIGKILLed while it burns CPU (an insert, before its commit), so its partitions pass
- *     to the other once its session expires, and it is started again (shared out once more);
+ *  2. the first is SIGKILLed while it burns CPU (fetching or sending a batch: more often than not one
+ *     in flight, uncommitted), so its partitions pass to the other once its session expires, and it is
+ *     started again (shared out once more);
  *  3. the ClickHouse server is SIGKILLed while it inserts, stays down 10 s while both writers retry,
  *     and is started again on the same data directory and port.
  * Every acknowledged event must be stored exactly once, and nothing dead-lettered.
