@@ -194,6 +194,21 @@ describe('warehouse imports from a Postgres warehouse', () => {
     expect((await history(id))[0]).toMatchObject({ status: 'SUCCEEDED', rows_read: 0 });
   });
 
+  it('without a unique key or primary key, orders ties by a digest of the row: every row once, then nothing', async () => {
+    await h.warehouseSql('create table shop.plain (ts timestamptz, user_id text, loaded_at timestamptz not null)');
+    const now = h.clock.now();
+    for (const [user, loaded] of [['p1', 1], ['p2', 2], ['p3', 2], ['p4', 2], ['p5', 2]] as const) {
+      await h.warehouseSql('insert into shop.plain values ($1, $2, $3)', [iso(now - HOUR_MS), user, iso(now - 2 * HOUR_MS + loaded * 1000)]);
+    }
+    const body = { warehouse_source_id: sourceId, name: 'plain', table_params: { table_name: 'plain', schema: 'shop' }, time_column_name: 'ts', event_name: 'Plain', user_column_name: 'user_id', insert_time_column_name: 'loaded_at' };
+    const id = (await h.call('POST', app('/imports/event-stream'), body)).body.results.id as string;
+    expect(await h.runner.run(Number(id))).toBe('SUCCEEDED');
+    expect((await history(id))[0]).toMatchObject({ status: 'SUCCEEDED', rows_read: 5, rows_imported: 5 });
+    expect(await h.importedEvents(project.id, id)).toMatchObject({ visible: 5, insertIds: 5 });
+    expect(await h.runner.run(Number(id))).toBe('SUCCEEDED');
+    expect((await history(id))[0]).toMatchObject({ status: 'SUCCEEDED', rows_read: 0 });
+  });
+
   it('refuses warehouse hosts outside the outbound policy: 400 at creation, and a FAILED run saying why at run time', async () => {
     for (const connection of [{ ...h.connection, host: '169.254.169.254' }, { ...h.connection, host: '10.1.2.3' }, { ...h.connection, host: 'fd00:ec2::254' }, { url: 'postgres://u:p@[::ffff:10.1.2.3]:5432/db' }]) {
       const refused = await h.call('POST', app(''), { name: 'internal', type: 'postgres', connection });
