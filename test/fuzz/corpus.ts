@@ -1,5 +1,6 @@
 import { ROLE_MATRIX, RouteAccess } from '@analytics/auth';
 import fc from 'fast-check';
+import { profileFloodText } from './hostile-bodies';
 import { authFor, BOUNDARY_IDS, FuzzTargets, INGEST, pathFor, queryString, RequestPlan, saneParams } from './hostile-requests';
 
 /**
@@ -49,6 +50,8 @@ export function corpusRequests(targets: FuzzTargets): RequestPlan[] {
       body: body === undefined ? undefined : Buffer.from(body),
     });
     plans.push(...boundaryIds(route, targets));
+    // 1.7 MB of `$union` on one profile of the good project, then a `/healthz` must still answer at once.
+    if (route.path === '/engage' && route.method === 'POST') plans.push(plan('union flood', params, 'application/json', profileFloodText(targets.ingest[0].token, 700, 300)));
     if ((route.method === 'GET' && !ingest) || route.method === 'DELETE') continue;
     for (const [label, text] of BODIES) {
       const base64 = encodeURIComponent(Buffer.from(text).toString('base64'));

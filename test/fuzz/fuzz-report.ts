@@ -29,11 +29,17 @@ export interface FuzzResult {
   crashes: number;
   lost: number;
   duplicated: number;
+  /** Acknowledged good events the export shows under another person's distinct id (identity-links.ts). */
+  fused: number;
+  /** The identity mode of the good project: `original` embedded, `simplified` with Kafka. */
+  identity_merge: string;
   acked_events: number;
   good_events_sent: number;
   stored_unacked: number;
   good_refused: number;
   health_failures: number;
+  /** The slowest `GET /healthz` of the watcher (every 2 s): how long the heaviest hostile request made others wait. */
+  health_max_ms: number;
   no_answer: number;
   timeouts: number;
   export_status: number;
@@ -160,10 +166,10 @@ export function printFigures(r: FuzzResult, print: (line: string) => void): void
   print(`\nfuzz[${r.mode}] seed=${r.seed}: ${r.requests} requests in ${r.seconds} s (sent in ${r.phases.send} s, ${Math.round(r.requests / Math.max(r.phases.send, 1))}/s; start ${r.phases.start} s, check ${r.phases.check} s), stopped by ${r.stopped_by}`);
   print(`  statuses: ${JSON.stringify(r.by_status)}`);
   print(`  5xx: ${r.five_xx} ${JSON.stringify(r.five_xx_by_route)}`);
-  print(`  crashes: ${r.crashes}, failed health checks: ${r.health_failures}, exit code at stop: ${r.exit_code}`);
+  print(`  crashes: ${r.crashes}, failed health checks: ${r.health_failures} (slowest ${r.health_max_ms} ms), exit code at stop: ${r.exit_code}`);
   print(`  no answer: ${r.no_answer} (timeouts: ${r.timeouts})`);
   for (const example of r.no_answer_examples) print(`    ${JSON.stringify(example)}`);
-  print(`  good events: sent ${r.good_events_sent}, acknowledged ${r.acked_events}, lost ${r.lost}, duplicated ${r.duplicated}, stored unacknowledged ${r.stored_unacked}; good requests refused ${r.good_refused}`);
+  print(`  good events: sent ${r.good_events_sent}, acknowledged ${r.acked_events}, lost ${r.lost}, duplicated ${r.duplicated}, under another person's id ${r.fused} (${r.identity_merge}), stored unacknowledged ${r.stored_unacked}; good requests refused ${r.good_refused}`);
   print(`  routes: ${r.routes_unreached.length ? `never reached past routing or auth: ${r.routes_unreached.join(', ')}` : 'every served route of the matrix answered beyond routing and auth'} (statuses per route: ${r.routes_file})`);
   print(`  slowest routes: ${JSON.stringify(r.slowest_routes)}`);
   for (const slow of r.slow_requests) print(`  slow answer: ${JSON.stringify(slow).slice(0, 1_500)}`);

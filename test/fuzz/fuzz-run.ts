@@ -50,6 +50,8 @@ async function fuzzTarget(target: Target, options: FuzzOptions, print: (line: st
   const client = new FuzzClient(target.port, concurrency, 90_000);
   const firstDay = today();
   const result = newResult(mode, options.seed);
+  // Embedded runs try the identity rules of Original ID Merge, Kafka runs Simplified's (the default).
+  if (mode === 'embedded') result.identity_merge = await target.setIdentityMerge('original');
   // Alongside the traffic: it mostly waits. A stalled connection also holds up the server's graceful
   // stop (its exit code below); FUZZ_CONNECTION_PROBE=0 leaves the probe out to see the stop without it.
   const probing = process.env.FUZZ_CONNECTION_PROBE === '0' ? Promise.resolve([]) : probeConnectionsAfterRefusal(target.port, `Basic ${Buffer.from(`${target.good.secret}:`).toString('base64')}`);
@@ -144,7 +146,9 @@ async function fuzzTarget(target: Target, options: FuzzOptions, print: (line: st
         result.crashes = 1;
         break;
       }
+      const asked = Date.now();
       if (!(await target.healthy())) result.health_failures++;
+      result.health_max_ms = Math.max(result.health_max_ms, Date.now() - asked);
       await new Promise((done) => setTimeout(done, 2_000));
     }
   })();
@@ -163,7 +167,7 @@ async function fuzzTarget(target: Target, options: FuzzOptions, print: (line: st
   // Every acknowledged event, exactly once: waited for (the bus delivers later), then counted.
   if (!result.crashes) {
     const stored = await readBack(target, good, firstDay, today(), mode === 'kafka' ? 180_000 : 30_000);
-    Object.assign(result, { lost: stored.lost, duplicated: stored.duplicated, stored_unacked: stored.unacked, export_status: stored.status, export_bad_lines: stored.badLines.length });
+    Object.assign(result, { lost: stored.lost, duplicated: stored.duplicated, fused: stored.fused, stored_unacked: stored.unacked, export_status: stored.status, export_bad_lines: stored.badLines.length });
     for (const line of stored.badLines) print(`  export line that is not JSON: ${line}`);
     if (stored.status >= 500) {
       result.five_xx++;
@@ -193,7 +197,7 @@ async function fuzzTarget(target: Target, options: FuzzOptions, print: (line: st
 
 function newResult(mode: FuzzResult['mode'], seed: number): FuzzResult {
   return {
-    mode, seed, requests: 0, five_xx: 0, crashes: 0, lost: 0, duplicated: 0, acked_events: 0, good_events_sent: 0, stored_unacked: 0, good_refused: 0,
-    health_failures: 0, no_answer: 0, timeouts: 0, export_status: 0, export_bad_lines: 0, exit_code: null, stopped_by: '', by_status: {}, five_xx_by_route: {}, slowest_routes: {}, slow_requests: [], no_answer_examples: [], routes_unreached: [], keep_alive_stalls: [], seconds: 0, phases: { start: 0, send: 0, check: 0 },
+    mode, seed, requests: 0, five_xx: 0, crashes: 0, lost: 0, duplicated: 0, fused: 0, identity_merge: 'simplified', acked_events: 0, good_events_sent: 0, stored_unacked: 0, good_refused: 0,
+    health_failures: 0, health_max_ms: 0, no_answer: 0, timeouts: 0, export_status: 0, export_bad_lines: 0, exit_code: null, stopped_by: '', by_status: {}, five_xx_by_route: {}, slowest_routes: {}, slow_requests: [], no_answer_examples: [], routes_unreached: [], keep_alive_stalls: [], seconds: 0, phases: { start: 0, send: 0, check: 0 },
   };
 }

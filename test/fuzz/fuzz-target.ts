@@ -15,6 +15,8 @@ export interface Target {
   /** The process is the one we started and is still running. */
   alive(): boolean;
   healthy(): Promise<boolean>;
+  /** Sets the good project's identity mode (allowed while it has no events); answers the mode it has. */
+  setIdentityMerge(mode: 'original' | 'simplified'): Promise<string>;
   stop(): Promise<number | null>;
 }
 
@@ -105,6 +107,10 @@ export async function startTarget(kafkaBrokers?: string): Promise<Target> {
     good: { id: me.projects[0].id, token: good.token, secret: good.secret, ownerBasic: basic(good.owner, good.ownerSecret) },
     alive,
     healthy,
+    async setIdentityMerge(identityMerge) {
+      const project = await api<{ identity_merge: string }>(baseUrl, basic(good.owner, good.ownerSecret), 'PATCH', `/api/app/projects/${me.projects[0].id}`, { identity_merge: identityMerge });
+      return project.identity_merge;
+    },
     async stop() {
       const running = service.child.exitCode === null && service.child.signalCode === null;
       const code = await service.stop(20_000);

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { request } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import type { RequestPlan } from './hostile-requests';
+import { fusionAttempts } from './identity-links';
 
 /** The good traffic's project and its owner's credentials. */
 export interface GoodProject {
@@ -13,14 +14,14 @@ export interface GoodProject {
 }
 
 export interface GoodStep {
-  kind: 'import' | 'import-ndjson' | 'import-gzip' | 'track-get' | 'track-form' | 'track-json' | 'resend' | 'read';
+  kind: 'import' | 'import-ndjson' | 'import-gzip' | 'track-get' | 'track-form' | 'track-json' | 'resend' | 'read' | 'link';
   size: number;
   spice: number;
 }
 
 /** What the good traffic does, drawn with the hostile requests from the same seed. */
 export const goodStep: fc.Arbitrary<GoodStep> = fc.record({
-  kind: fc.constantFrom('import', 'import', 'import-ndjson', 'import-gzip', 'track-get', 'track-form', 'track-form', 'track-json', 'resend', 'read', 'read'),
+  kind: fc.constantFrom('import', 'import', 'import-ndjson', 'import-gzip', 'track-get', 'track-form', 'track-form', 'track-json', 'resend', 'read', 'read', 'link'),
   size: fc.integer({ min: 1, max: 40 }),
   spice: fc.nat(),
 });
@@ -37,6 +38,15 @@ const SPICES = [
   ',"constructor":"c","toString":2,"q":"\' OR 1=1 --","ph":"{x:String}","bs":"\\\\"',
 ];
 
+/**
+ * Half an hour ahead, in seconds, as a phone whose clock runs fast sends it (its retries, the resends,
+ * must still collapse); the receipt time instead where that would be tomorrow, beyond the read-back's days.
+ */
+function aheadSeconds(nowMs: number): number {
+  const ahead = nowMs + 1_800_000;
+  return Math.floor((new Date(ahead).getUTCDate() === new Date(nowMs).getUTCDate() ? ahead : nowMs) / 1000);
+}
+
 export interface SentGood {
   plan: RequestPlan;
   insertIds: string[];
@@ -51,6 +61,8 @@ export interface SentGood {
  */
 export class GoodTraffic {
   readonly acked = new Set<string>();
+  /** The distinct id each good event was sent with: the export must show it under that id (none is ever merged). */
+  readonly sentDistinct = new Map<string, string>();
   readonly refused: { kind: string; status: number; body: string }[] = [];
   sentEvents = 0;
   private counter = 0;
@@ -68,9 +80,11 @@ export class GoodTraffic {
     const items = Array.from({ length: step.size }, (_, i) => {
       const id = `${this.prefix}-${(this.counter++).toString(36)}`;
       ids.push(id);
-      const time = (step.spice + i) % 3 === 0 ? now : Math.floor(now / 1000);
+      const time = (step.spice + i) % 3 === 0 ? now : (step.spice + i) % 6 === 5 ? aheadSeconds(now) : Math.floor(now / 1000);
       const token = tracked ? `"token":${JSON.stringify(this.project.token)},` : '';
-      return `{"event":"${name}","properties":{${token}"distinct_id":"g-${(step.spice + i) % 97}","$insert_id":"${id}","time":${time},"n":${i}${SPICES[(step.spice + i) % SPICES.length]}}}`;
+      const distinct = `g-${(step.spice + i) % 97}`;
+      this.sentDistinct.set(id, distinct);
+      return `{"event":"${name}","properties":{${token}"distinct_id":"${distinct}","$insert_id":"${id}","time":${time},"n":${i}${SPICES[(step.spice + i) % SPICES.length]}}}`;
     });
     this.sentEvents += ids.length;
     return { text: `[${items.join(',')}]`, items, ids };
@@ -88,13 +102,20 @@ export class GoodTraffic {
       return { ...earlier, plan: { ...earlier.plan, category: 'good:resend' }, insertIds: [] };
     }
     if (step.kind === 'read' || step.kind === 'resend') return this.read(step, today);
+    if (step.kind === 'link') {
+      const [a, b] = [`g-${step.spice % 97}`, `g-${(step.spice + 1 + (step.size % 96)) % 97}`];
+      const text = `[${fusionAttempts(a, b, this.counter++, this.prefix, this.project.token, Math.floor(Date.now() / 1000)).join(',')}]`;
+      sent = { plan: plan('POST', '/track?verbose=1', { 'content-type': 'application/json' }, Buffer.from(text)), insertIds: [], acknowledges: trackOk };
+      this.history.push(sent);
+      return sent;
+    }
     if (step.kind.startsWith('import')) {
       const { text, items, ids } = this.events(step, 'fuzz_good_import', false);
       const json = { 'content-type': 'application/json', authorization: basic };
       const body =
         step.kind === 'import-ndjson' ? plan('POST', '/import?strict=1', { ...json, 'content-type': 'application/x-ndjson' }, Buffer.from(items.join('\n')))
         : step.kind === 'import-gzip' ? plan('POST', '/import?strict=1', { ...json, 'content-encoding': 'gzip' }, gzipSync(text))
-        : plan('POST', '/import?strict=1', json, Buffer.from(text));
+        : plan('POST', '/import?strict=1', json, Buffer.from(step.spice % 7 === 0 ? `\uFEFF${text}` : text));
       sent = { plan: body, insertIds: ids, acknowledges: importOk(ids.length) };
     } else {
       const { text, ids } = this.events({ ...step, size: step.kind === 'track-get' ? Math.min(step.size, 8) : step.size }, 'fuzz_good_track', true);
@@ -138,6 +159,8 @@ export class GoodTraffic {
 
 export interface StoredCounts {
   counts: Map<string, number>;
+  /** The distinct id the export shows for each of the run's events (its first copy). */
+  distinct: Map<string, string>;
   lines: number;
   badLines: string[];
   status: number;
@@ -155,6 +178,8 @@ export interface ReadBack {
   duplicated: number;
   /** In the export, never acknowledged (a request whose answer was lost, say): not an error. */
   unacked: number;
+  /** Acknowledged and exported under another person's distinct id: two people were joined. */
+  fused: number;
 }
 
 /** Exports the run's days until every acknowledged event is there (or the time is up), then counts. */
@@ -168,7 +193,7 @@ export async function readBack(target: { baseUrl: string; good: GoodProject }, g
     },
     { timeoutMs, intervalMs: 2_000 },
   ).catch((error: unknown) => (failure = String(error)));
-  if (!stored) return { status: 0, body: failure, badLines: [], lost: good.acked.size, duplicated: 0, unacked: 0 };
+  if (!stored) return { status: 0, body: failure, badLines: [], lost: good.acked.size, duplicated: 0, unacked: 0, fused: 0 };
   const counts = stored.counts;
   const duplicated = [...counts.values()].reduce((sum, n) => sum + n - 1, 0);
   return {
@@ -178,6 +203,7 @@ export async function readBack(target: { baseUrl: string; good: GoodProject }, g
     lost: [...good.acked].filter((id) => !counts.has(id)).length,
     duplicated,
     unacked: [...counts.keys()].filter((id) => !good.acked.has(id)).length,
+    fused: [...good.acked].filter((id) => stored!.distinct.has(id) && stored!.distinct.get(id) !== good.sentDistinct.get(id)).length,
   };
 }
 
@@ -186,14 +212,18 @@ export function exportCounts(baseUrl: string, project: GoodProject, fromDay: str
   const url = new URL(`/api/2.0/export?from_date=${fromDay}&to_date=${toDay}&project_id=${project.id}`, baseUrl);
   return new Promise((resolve, reject) => {
     const req = request(url, { headers: { authorization: project.ownerBasic }, timeout: 300_000 }, (res) => {
-      const result: StoredCounts = { counts: new Map(), lines: 0, badLines: [], status: res.statusCode ?? 0, body: '' };
+      const result: StoredCounts = { counts: new Map(), distinct: new Map(), lines: 0, badLines: [], status: res.statusCode ?? 0, body: '' };
       let rest = '';
       const line = (text: string) => {
         if (!text) return;
         result.lines++;
         try {
-          const id = (JSON.parse(text) as { properties?: { $insert_id?: unknown } }).properties?.$insert_id;
-          if (typeof id === 'string' && id.startsWith(`${prefix}-`)) result.counts.set(id, (result.counts.get(id) ?? 0) + 1);
+          const properties = (JSON.parse(text) as { properties?: { $insert_id?: unknown; distinct_id?: unknown } }).properties;
+          const id = properties?.$insert_id;
+          if (typeof id === 'string' && id.startsWith(`${prefix}-`)) {
+            result.counts.set(id, (result.counts.get(id) ?? 0) + 1);
+            if (!result.distinct.has(id)) result.distinct.set(id, String(properties?.distinct_id));
+          }
         } catch {
           if (result.badLines.length < 20) result.badLines.push(text.slice(0, 500));
         }

@@ -42,6 +42,20 @@ export const profileText = (token: string) =>
     })
     .map(({ op, value, id, groupKey, token: t }) => `{"$token":${t},"$distinct_id":${id},"$group_key":${groupKey},"$group_id":${id},${JSON.stringify(op)}:${value}}`);
 
+/**
+ * Many list operations on one profile, up to the body limit: each record's values are new, so the
+ * stored list keeps growing (issue 34: a quadratic `$union` made one such request freeze the process).
+ */
+export function profileFloodText(token: string, records: number, values: number, op = '$union', seed = 0): string {
+  const record = (r: number) => `{"$token":${JSON.stringify(token)},"$distinct_id":"flood-${seed}","${op}":{"l":[${Array.from({ length: values }, (_, v) => seed * 1e7 + r * values + v).join(',')}]}}`;
+  return `[${Array.from({ length: records }, (_, r) => record(r)).join(',')}]`;
+}
+export const profileFlood = (token: string): fc.Arbitrary<Body> =>
+  fc.tuple(fc.integer({ min: 20, max: 400 }), fc.integer({ min: 50, max: 300 }), fc.constantFrom('$union', '$union', '$append', '$remove'), fc.nat({ max: 50 })).map(([records, values, op, seed]) => {
+    const text = profileFloodText(token, records, values, op, seed);
+    return { label: `profile-flood ${op}`, bytes: Buffer.from(text.length < 1_900_000 ? text : profileFloodText(token, 200, 200, op, seed)), contentType: 'application/json' };
+  });
+
 /** Whole JSON documents: lists of hostile records, hostile trees, deep nesting, huge strings, broken text. */
 const documents = (record: fc.Arbitrary<string>) =>
   fc.oneof(

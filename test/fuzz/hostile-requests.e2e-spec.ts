@@ -10,11 +10,11 @@ const REQUESTS = Number(process.env.FUZZ_SHORT_REQUESTS ?? 3_000);
  * in its embedded mode.
  */
 describe('hostile requests against the standalone', () => {
-  it(`answers ${REQUESTS} hostile and good requests with no 5xx and no crash, and stores every acknowledged event exactly once`, async () => {
+  it(`answers ${REQUESTS} hostile and good requests with no 5xx and no crash, and stores every acknowledged event exactly once, under its own person`, async () => {
     const result = await runFuzz({ requests: REQUESTS, seed: SEED, timeLimitMs: 75_000 });
     process.stdout.write(`${JSON.stringify(result)}\n`);
     expect(result.requests).toBeGreaterThan(0);
     expect(result.acked_events).toBeGreaterThan(0);
-    expect({ five_xx: result.five_xx, crashes: result.crashes, lost: result.lost, duplicated: result.duplicated }).toEqual({ five_xx: 0, crashes: 0, lost: 0, duplicated: 0 });
+    expect({ five_xx: result.five_xx, crashes: result.crashes, lost: result.lost, duplicated: result.duplicated, fused: result.fused }).toEqual({ five_xx: 0, crashes: 0, lost: 0, duplicated: 0, fused: 0 });
   }, 240_000);
 });

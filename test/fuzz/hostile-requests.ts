@@ -1,6 +1,6 @@
 import { ROLE_MATRIX, RouteAccess } from '@analytics/auth';
 import fc from 'fast-check';
-import { apiBody, Body, eventText, ingestBody, profileText } from './hostile-bodies';
+import { apiBody, Body, eventText, ingestBody, profileFlood, profileText } from './hostile-bodies';
 import { authorizationHeader, encodeQueryValue, INJECTIONS, jsonText, queryValue } from './hostile-values';
 import { rawRequest } from './raw-requests';
 
@@ -90,7 +90,8 @@ export function authFor(route: RouteAccess, targets: FuzzTargets): fc.Arbitrary<
 
 function bodyFor(route: RouteAccess, targets: FuzzTargets): fc.Arbitrary<Body> {
   const token = fc.constantFrom(...targets.ingest.map((p) => p.token), targets.sandbox.token);
-  if (route.path === '/engage' || route.path === '/groups') return token.chain((t) => ingestBody(profileText(t)));
+  if (route.path === '/engage') return token.chain((t) => fc.oneof({ weight: 24, arbitrary: ingestBody(profileText(t)) }, { weight: 1, arbitrary: profileFlood(t) }));
+  if (route.path === '/groups') return token.chain((t) => ingestBody(profileText(t)));
   if (INGEST.test(route.path)) return token.chain((t) => ingestBody(eventText(t)));
   const shaped = fc
     .array(fc.tuple(fc.constantFrom('name', 'description', 'date', 'tags', 'username', 'role', 'expires', 'projects', 'region', 'entries', 'truncate', 'schema', 'schemaJson', 'entityType', 'params', 'steps', 'distinct_ids', 'expires_in', 'compliance_type', 'id', 'project_id', '__proto__', 'constructor'), jsonText), { maxLength: 6 })
