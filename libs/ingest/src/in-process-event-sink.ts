@@ -18,7 +18,7 @@ export class InProcessEventSink extends EventSink {
     let refused: RefusedRow[];
     try {
       refused = await this.writer.write(rows.map((row) => row.line));
-      // The links of the stored events; a refused link (500 ids) is logged and counted, its event stays stored.
+      // The links of the stored events; a link the rules refuse is logged and counted, its event stays stored.
       const refusedAt = new Set(refused.map((r) => r.position));
       await this.identities.apply(distinctLinks(rows.flatMap((row, position) => (row.link && !refusedAt.has(position) ? [row.link] : []))));
     } catch (error) {
