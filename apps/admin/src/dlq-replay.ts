@@ -1,6 +1,8 @@
 import 'reflect-metadata';
+import { DeletionScreen, ErasedIdsRepository } from '@analytics/compliance';
 import { loadConfig } from '@analytics/config';
 import { ConsumedTopicKey, createKafka, DEAD_LETTER_TOPICS, replayDeadLetters, ReplayOptions, ReplayReport } from '@analytics/kafka';
+import { Postgres } from '@analytics/postgres';
 import { exitUnlessSupportedNode } from '@analytics/supported-node';
 
 const TOPICS = Object.keys(DEAD_LETTER_TOPICS) as ConsumedTopicKey[];
@@ -14,6 +16,11 @@ its messages (value, key and original headers) to the topic they were consumed f
 them with the reason each was dead-lettered and sends nothing. Each run prints the offset the next
 run starts from: replaying a range twice sends it twice (events collapse by their dedup key; a
 profile $add would count twice). Broker and prefix: KAFKA_BROKERS, KAFKA_TOPIC_PREFIX.
+
+GDPR/CCPA deletions reach dead letters here: a letter's events, profile update or identity link of
+an id a deletion erased is not sent (listed as dropped), and events go back with processed_at set
+to the replay's time; a batch waits for deletions of its projects that have not started yet. The
+deletion records are read from DATABASE_URL, the platform's database.
 `;
 
 function parse(argv: string[]): { options: Omit<ReplayOptions, 'topic'>; topics: ConsumedTopicKey[] } | undefined {
@@ -35,16 +42,19 @@ function parse(argv: string[]): { options: Omit<ReplayOptions, 'topic'>; topics:
 }
 
 function show({ deadLetterTopic, topic, letters, next }: ReplayReport, dryRun: boolean): string {
-  const lines = letters.map(({ partition, offset, source, code, reason }) => {
+  const lines = letters.map(({ partition, offset, source, code, reason, dropped, sent }) => {
     const from = source ? `${source.topic}[${source.partition}]@${source.offset}` : '?';
-    return `${deadLetterTopic}[${partition}]@${offset}  from ${from}  ${code ?? '-'}  ${reason.replace(/\s+/g, ' ')}`;
+    const left = dropped ? `  [${sent ? `${dropped.rows} row(s)` : 'whole letter'} dropped: ${dropped.reason}]` : '';
+    return `${deadLetterTopic}[${partition}]@${offset}  from ${from}  ${code ?? '-'}  ${reason.replace(/\s+/g, ' ')}${left}`;
   });
   const counts = new Map<string, number>();
   letters.forEach(({ code, reason }) => counts.set(code ?? reason.slice(0, 80), (counts.get(code ?? reason.slice(0, 80)) ?? 0) + 1));
   const verb = dryRun ? 'would replay' : 'replayed';
+  const droppedRows = letters.reduce((sum, { dropped }) => sum + (dropped?.rows ?? 0), 0);
+  const erased = droppedRows ? `; ${droppedRows} row(s) left out (a deletion erased their ids)` : '';
   return [
     ...lines,
-    `${deadLetterTopic}: ${verb} ${letters.length} dead letter(s) to ${topic}${[...counts].map(([why, n]) => `; ${n} × ${why}`).join('')}`,
+    `${deadLetterTopic}: ${verb} ${letters.filter(({ sent }) => sent).length} dead letter(s) to ${topic}${[...counts].map(([why, n]) => `; ${n} × ${why}`).join('')}${erased}`,
     ...(dryRun ? [] : next.map(({ partition, offset }) => `${deadLetterTopic}[${partition}]: next run --from-offset ${offset}`)),
   ].join('\n');
 }
@@ -55,11 +65,18 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(HELP);
     return 0;
   }
-  const settings = loadConfig(process.env).kafka;
+  const config = loadConfig(process.env);
+  const settings = config.kafka;
   if (!settings) throw new Error('set KAFKA_BROKERS: dead letters live in Kafka');
   const kafka = createKafka(settings);
-  for (const topic of parsed.topics) {
-    process.stdout.write(`${show(await replayDeadLetters(kafka, settings, { ...parsed.options, topic }), parsed.options.dryRun)}\n`);
+  const postgres = await Postgres.connect(config.databaseUrl);
+  try {
+    const { screen } = new DeletionScreen(new ErasedIdsRepository(postgres));
+    for (const topic of parsed.topics) {
+      process.stdout.write(`${show(await replayDeadLetters(kafka, settings, { ...parsed.options, topic, screen }), parsed.options.dryRun)}\n`);
+    }
+  } finally {
+    await postgres.close();
   }
   return 0;
 }

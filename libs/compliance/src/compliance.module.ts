@@ -13,6 +13,7 @@ import { DataDeletionsController, DataRetrievalsController } from './compliance.
 import { ComplianceService } from './compliance.service';
 import { ComplianceWorker } from './compliance.worker';
 import { DeletionRepository } from './deletion.repository';
+import { ErasedIdsRepository } from './erased-ids.repository';
 import { RetrievalRepository } from './retrieval.repository';
 import { WriterProgress } from './writer-progress';
 
@@ -35,6 +36,7 @@ export class ComplianceModule implements NestModule {
         ComplianceStaging,
         ComplianceWorker,
         DeletionRepository,
+        ErasedIdsRepository,
         IdentityRepository,
         RetrievalRepository,
         WriterProgress,

@@ -199,7 +199,8 @@ describe('ingestion through the real broker', () => {
   /** `npm run dlq:replay` as built into dist/ by global setup. */
   async function replay(args: string[]): Promise<string> {
     const script = resolve(__dirname, '../../../dist/apps/admin/src/dlq-replay.js');
-    const env = { PATH: process.env.PATH ?? '', KAFKA_BROKERS: testKafkaBrokers(), KAFKA_TOPIC_PREFIX: settings().topicPrefix, LOG_LEVEL: 'warn' };
+    // DATABASE_URL: the replay reads which deletions ran (docs/compliance.md, "Dead letters").
+    const env = { PATH: process.env.PATH ?? '', KAFKA_BROKERS: testKafkaBrokers(), KAFKA_TOPIC_PREFIX: settings().topicPrefix, DATABASE_URL: h.environment.env.DATABASE_URL, LOG_LEVEL: 'warn' };
     const { stdout } = await promisify(execFile)(process.execPath, [script, ...args], { env });
     return stdout;
   }

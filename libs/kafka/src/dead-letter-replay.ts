@@ -3,7 +3,25 @@ import { randomUUID } from 'node:crypto';
 import { IHeaders, Kafka, KafkaMessage, Message } from 'kafkajs';
 import { RecordRef } from './batch-part';
 import { ACKS_ALL, createIdempotentProducer } from './idempotent-producer';
-import { ConsumedTopicKey, DEAD_LETTER_HEADERS, DEAD_LETTER_TOPICS, REPLAYED_FROM_HEADER, topicName } from './topics';
+import { ConsumedTopicKey, DEAD_LETTER_HEADERS, DEAD_LETTER_TOPICS, REPLAYED_FROM_HEADER, ROWS_HEADER, topicName } from './topics';
+
+/** What goes back on the topic for one dead letter, as a {@link ReplayScreen} decided. */
+export interface ScreenedLetter {
+  /** The value to send (as dead-lettered, or rewritten); undefined: the letter is not sent. */
+  value?: Buffer | string;
+  /** The rows the value holds now, for topics whose messages count them (ROWS_HEADER). */
+  rows?: number;
+  /** Rows left out, and why. */
+  dropped?: { rows: number; reason: string };
+}
+
+/**
+ * Looks at a batch of dead letters before they are sent back and decides, per letter, what goes
+ * (undefined: the letter as it is):
+ * the operator's rules (e.g. nothing a finished deletion covers) that Kafka cannot apply to the
+ * dead-letter topic itself. `heartbeat` keeps the replay's consumer in its group while it waits.
+ */
+export type ReplayScreen = (topic: ConsumedTopicKey, letters: KafkaMessage[], heartbeat: () => Promise<void>) => Promise<(ScreenedLetter | undefined)[]>;
 
 export interface ReplayOptions {
   topic: ConsumedTopicKey;
@@ -11,6 +29,8 @@ export interface ReplayOptions {
   from: { offset: string } | { time: Date };
   /** List what would be replayed, and why each letter was written; send nothing. */
   dryRun: boolean;
+  /** Applied to every batch before it is sent (and on a dry run). */
+  screen?: ReplayScreen;
 }
 
 export interface DeadLetterEntry {
@@ -19,6 +39,10 @@ export interface DeadLetterEntry {
   reason: string;
   code?: string;
   source?: RecordRef;
+  /** Rows the screen left out (all of them when the letter was not sent), and why. */
+  dropped?: { rows: number; reason: string };
+  /** Whether the letter (or what the screen left of it) was sent back. */
+  sent: boolean;
 }
 
 export interface ReplayReport {
@@ -44,6 +68,7 @@ function describe(message: KafkaMessage, partition: number): DeadLetterEntry {
   const headers = message.headers ?? {};
   const sourceTopic = text(headers[DEAD_LETTER_HEADERS.sourceTopic]);
   return {
+    sent: true,
     partition,
     offset: message.offset,
     reason: text(headers[DEAD_LETTER_HEADERS.reason]) ?? '(no reason recorded)',
@@ -59,11 +84,32 @@ function describe(message: KafkaMessage, partition: number): DeadLetterEntry {
  * from added. A keyed message (profiles) finds its partition by key again; an events message goes
  * back to the partition it came from, where its user's other events are.
  */
-function replayMessage(message: KafkaMessage, entry: DeadLetterEntry, deadLetterTopic: string): Message {
+function replayMessage(message: KafkaMessage, entry: DeadLetterEntry, deadLetterTopic: string, screened?: ScreenedLetter): Message {
   const headers: IHeaders = Object.fromEntries(Object.entries(message.headers ?? {}).filter(([name]) => !DEAD_LETTER_HEADER_NAMES.has(name)));
   headers[REPLAYED_FROM_HEADER] = `${deadLetterTopic}:${entry.partition}:${entry.offset}`;
+  if (screened?.rows !== undefined) headers[ROWS_HEADER] = String(screened.rows);
   const partition = !message.key?.length && entry.source && Number.isInteger(entry.source.partition) ? entry.source.partition : undefined;
-  return { key: message.key, value: message.value, headers, ...(partition === undefined ? {} : { partition }) };
+  return { key: message.key, value: screened ? (screened.value ?? null) : message.value, headers, ...(partition === undefined ? {} : { partition }) };
+}
+
+/** The batch's letters after the screen: the messages to send, and each letter's entry. */
+async function screenBatch(options: ReplayOptions, deadLetterTopic: string, partition: number, messages: KafkaMessage[], heartbeat: () => Promise<void>) {
+  const entries = messages.map((message) => describe(message, partition));
+  let screened: (ScreenedLetter | undefined)[] | undefined;
+  try {
+    screened = await options.screen?.(options.topic, messages, heartbeat);
+  } catch (error) {
+    const at = messages[0].offset;
+    throw new Error(`replay stopped at ${deadLetterTopic}[${partition}]@${at} (the letters before it went back; the next run starts with --from-offset ${at}): ${(error as Error).message}`);
+  }
+  const send: Message[] = [];
+  messages.forEach((message, i) => {
+    const letter = screened?.[i];
+    entries[i].dropped = letter?.dropped;
+    entries[i].sent = !letter || letter.value !== undefined;
+    if (entries[i].sent) send.push(replayMessage(message, entries[i], deadLetterTopic, letter));
+  });
+  return { entries, send };
 }
 
 async function rangesToRead(kafka: Kafka, topic: string, from: ReplayOptions['from']): Promise<Range[]> {
@@ -83,7 +129,13 @@ async function rangesToRead(kafka: Kafka, topic: string, from: ReplayOptions['fr
 }
 
 /** Reads each range once, batch by batch, with a throwaway consumer group that commits nothing. */
-async function readRanges(kafka: Kafka, settings: KafkaSettings, topic: string, ranges: Range[], each: (partition: number, messages: KafkaMessage[]) => Promise<void>): Promise<void> {
+async function readRanges(
+  kafka: Kafka,
+  settings: KafkaSettings,
+  topic: string,
+  ranges: Range[],
+  each: (partition: number, messages: KafkaMessage[], heartbeat: () => Promise<void>) => Promise<void>,
+): Promise<void> {
   const group = `${settings.topicPrefix}dlq-replay-${randomUUID()}`;
   const consumer = kafka.consumer({ groupId: group, maxWaitTimeInMs: 100 });
   const remaining = new Map(ranges.map((range) => [range.partition, range]));
@@ -94,12 +146,12 @@ async function readRanges(kafka: Kafka, settings: KafkaSettings, topic: string, 
       void consumer
         .run({
           autoCommit: false,
-          eachBatch: async ({ batch }) => {
+          eachBatch: async ({ batch, heartbeat }) => {
             const range = remaining.get(batch.partition);
             if (!range) return;
             const inRange = batch.messages.filter((m) => BigInt(m.offset) >= BigInt(range.start) && BigInt(m.offset) < BigInt(range.end));
             try {
-              if (inRange.length) await each(batch.partition, inRange);
+              if (inRange.length) await each(batch.partition, inRange, heartbeat);
             } catch (error) {
               reject(error);
               throw error;
@@ -124,7 +176,8 @@ async function readRanges(kafka: Kafka, settings: KafkaSettings, topic: string, 
  * Puts dead letters back on the topic they were consumed from, after the fix that lets them be
  * written: from an offset or a time up to the end of the dead-letter topic as it was at the start.
  * Replaying a range twice sends its messages twice: events collapse by their dedup key, but a
- * profile `$add` would count twice, so each run reports where the next one starts.
+ * profile `$add` would count twice, so each run reports where the next one starts. `screen` sees
+ * each batch first and may rewrite or hold back letters.
  */
 export async function replayDeadLetters(kafka: Kafka, settings: KafkaSettings, options: ReplayOptions): Promise<ReplayReport> {
   const deadLetterTopic = topicName(settings, DEAD_LETTER_TOPICS[options.topic]);
@@ -136,9 +189,9 @@ export async function replayDeadLetters(kafka: Kafka, settings: KafkaSettings, o
     const producer = options.dryRun ? undefined : createIdempotentProducer(kafka);
     await producer?.connect();
     try {
-      await readRanges(kafka, settings, deadLetterTopic, pending, async (partition, messages) => {
-        const entries = messages.map((message) => describe(message, partition));
-        await producer?.send({ topic, acks: ACKS_ALL, messages: messages.map((message, i) => replayMessage(message, entries[i], deadLetterTopic)) });
+      await readRanges(kafka, settings, deadLetterTopic, pending, async (partition, messages, heartbeat) => {
+        const { entries, send } = await screenBatch(options, deadLetterTopic, partition, messages, heartbeat);
+        if (send.length) await producer?.send({ topic, acks: ACKS_ALL, messages: send });
         letters.push(...entries);
       });
     } finally {

@@ -25,7 +25,7 @@ export {
   topicName,
   topicSpecs,
 } from './topics';
-export { DeadLetterEntry, replayDeadLetters, ReplayOptions, ReplayReport } from './dead-letter-replay';
+export { DeadLetterEntry, replayDeadLetters, ReplayOptions, ReplayReport, ReplayScreen, ScreenedLetter } from './dead-letter-replay';
 export { PartitionPublisher, PartitionPublisherOptions, PublisherFullError } from './partition-publisher';
 export { createPublishingClient, PublishingClient, PublishingProducer, PublishingProducerOptions } from './publishing-client';
 export { createTopicIdentities, TopicIdentities } from './topic-identity';

@@ -8,6 +8,7 @@ import { complianceJobs } from './0006-compliance-jobs';
 import { warehouseImports } from './0007-warehouse-imports';
 import { identityMerge } from './0008-identity-merge';
 import { pipelines } from './0009-pipelines';
+import { erasedIds } from './0010-erased-ids';
 
 /** Every Postgres migration, in version order. Append; never edit one that has shipped. */
-export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [organizationsAndProjects, accounts, profiles, savedReports, annotationsAndDictionary, complianceJobs, warehouseImports, identityMerge, pipelines];
+export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [organizationsAndProjects, accounts, profiles, savedReports, annotationsAndDictionary, complianceJobs, warehouseImports, identityMerge, pipelines, erasedIds];

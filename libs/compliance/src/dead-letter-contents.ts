@@ -1,0 +1,138 @@
+import { formatEpochSeconds } from '@analytics/events';
+import { ConsumedTopicKey, ScreenedLetter } from '@analytics/kafka';
+import { Erasure, ProjectId, projectIdKey } from './erased-ids.repository';
+
+/** An event row of a dead letter (a JSONEachRow line of the events table), and whose it is. */
+interface EventLine {
+  text: string;
+  /** Undefined when the line is not a row that names its project and id (then it goes back as it is). */
+  subject?: ProjectId & { processedAtMs?: number };
+}
+
+/** What a dead letter holds of people, read once per replay. */
+export type LetterContents = { topic: 'events'; lines: EventLine[] } | { topic: 'profiles' | 'identities'; subjects: ProjectId[] };
+
+const ERASED = 'a deletion erased the id';
+
+function parse(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `processed_at` as the gateway writes it (`seconds.mmm`), or any text DateTime64 reads; undefined when unknown. */
+function epochMs(value: unknown): number | undefined {
+  if (typeof value === 'number') return value * 1000;
+  if (typeof value !== 'string') return undefined;
+  if (/^\d+(\.\d+)?$/.test(value)) return Math.round(Number(value) * 1000);
+  const parsed = Date.parse(`${value.replace(' ', 'T')}Z`);
+  return Number.isNaN(parsed) ? undefined : parsed;
+}
+
+const ids = (projectId: unknown, ...distinctIds: unknown[]): ProjectId[] =>
+  Number.isInteger(projectId) ? distinctIds.filter((id): id is string => typeof id === 'string').map((distinctId) => ({ projectId: projectId as number, distinctId })) : [];
+
+export function readLetter(topic: ConsumedTopicKey, value: Buffer | null): LetterContents {
+  const text = value?.toString('utf8') ?? '';
+  if (topic === 'events') {
+    const lines = text.split('\n').filter((line) => line.length > 0);
+    return {
+      topic,
+      lines: lines.map((line) => {
+        const row = parse(line);
+        const [subject] = row ? ids(row.project_id, row.distinct_id) : [];
+        return { text: `${line}\n`, subject: subject && { ...subject, processedAtMs: epochMs(row!.processed_at) } };
+      }),
+    };
+  }
+  const message = parse(text);
+  if (!message) return { topic, subjects: [] };
+  // Group profiles are keyed by group id, not a person's id: a deletion leaves them (docs/compliance.md).
+  if (topic === 'profiles') return { topic, subjects: message.groupKey === '' ? ids(message.projectId, message.profileId) : [] };
+  return { topic, subjects: ids(message.projectId, message.a, message.b, message.identified) };
+}
+
+export const subjectsOf = (contents: LetterContents): ProjectId[] =>
+  contents.topic === 'events' ? contents.lines.flatMap((line) => (line.subject ? [line.subject] : [])) : contents.subjects;
+
+/**
+ * What goes back of one letter. Events: rows of an erased id acknowledged before its deletion was
+ * requested are left out, as the deletion would have removed them; the others get `processed_at`
+ * = `stampMs`, the replay's time, so a stored row never claims to predate a deletion it escaped.
+ * Profile updates and identity links: left out when an id they name was erased and the letter was
+ * dead-lettered before that deletion began deleting (it would have been applied, then erased).
+ */
+export function screenLetter(contents: LetterContents, letterTimeMs: number, erasures: ReadonlyMap<string, Erasure>, stampMs: number): ScreenedLetter | undefined {
+  if (contents.topic !== 'events') {
+    const erased = contents.subjects.some((subject) => {
+      const erasure = erasures.get(projectIdKey(subject));
+      return erasure !== undefined && !(letterTimeMs >= erasure.startedAt.getTime());
+    });
+    return erased ? { dropped: { rows: 1, reason: ERASED } } : undefined;
+  }
+  const stamp = `"${formatEpochSeconds(stampMs)}"`;
+  const kept: string[] = [];
+  for (const { text, subject } of contents.lines) {
+    const erasure = subject && erasures.get(projectIdKey(subject));
+    // An unknown acknowledgement time counts as before: the deletion's side wins.
+    if (erasure && !((subject.processedAtMs ?? -Infinity) >= erasure.requestedAt.getTime())) continue;
+    kept.push(subject ? (withTopLevelValue(text, 'processed_at', stamp) ?? text) : text);
+  }
+  const dropped = contents.lines.length - kept.length;
+  return { value: kept.length ? kept.join('') : undefined, rows: kept.length, ...(dropped ? { dropped: { rows: dropped, reason: ERASED } } : {}) };
+}
+
+const skipSpace = (text: string, at: number): number => {
+  while (at < text.length && ' \t\r\n'.includes(text[at])) at++;
+  return at;
+};
+
+/** The index after the string starting at `at` (a `"`). */
+function stringEnd(text: string, at: number): number {
+  for (let i = at + 1; i < text.length; i++) {
+    if (text[i] === '\\') i++;
+    else if (text[i] === '"') return i + 1;
+  }
+  return text.length;
+}
+
+/** The index after the JSON value starting at `at`. */
+function valueEnd(text: string, at: number): number {
+  if (text[at] === '"') return stringEnd(text, at);
+  if (text[at] !== '{' && text[at] !== '[') {
+    while (at < text.length && !',}] \t\r\n'.includes(text[at])) at++;
+    return at;
+  }
+  let depth = 0;
+  for (let i = at; i < text.length; i++) {
+    if (text[i] === '"') i = stringEnd(text, i) - 1;
+    else if (text[i] === '{' || text[i] === '[') depth++;
+    else if ((text[i] === '}' || text[i] === ']') && --depth === 0) return i + 1;
+  }
+  return text.length;
+}
+
+/**
+ * The JSON object text with the value of its top-level `field` replaced by `json`, every other byte
+ * as it was (re-serialising would change number texts the row keeps exactly); undefined when the
+ * object has no such field. `text` must be valid JSON.
+ */
+export function withTopLevelValue(text: string, field: string, json: string): string | undefined {
+  let at = skipSpace(text, 0);
+  if (text[at] !== '{') return undefined;
+  at = skipSpace(text, at + 1);
+  while (text[at] === '"') {
+    const keyEnd = stringEnd(text, at);
+    const key = JSON.parse(text.slice(at, keyEnd)) as string;
+    const start = skipSpace(text, skipSpace(text, keyEnd) + 1);
+    const end = valueEnd(text, start);
+    if (key === field) return text.slice(0, start) + json + text.slice(end);
+    at = skipSpace(text, end);
+    if (text[at] !== ',') return undefined;
+    at = skipSpace(text, at + 1);
+  }
+  return undefined;
+}

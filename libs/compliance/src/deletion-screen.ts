@@ -1,0 +1,54 @@
+import { ReplayScreen, ScreenedLetter } from '@analytics/kafka';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { readLetter, screenLetter, subjectsOf } from './dead-letter-contents';
+import { ErasedIdsRepository } from './erased-ids.repository';
+
+export interface DeletionScreenOptions {
+  /** How long a batch waits for deletions of its projects to leave STAGING before the replay stops. */
+  waitMs: number;
+  pollMs: number;
+  now: () => number;
+}
+
+const DEFAULTS: DeletionScreenOptions = { waitMs: 15 * 60_000, pollMs: 1000, now: Date.now };
+
+/**
+ * dlq:replay's screen (docs/compliance.md, "Dead letters"): a dead-letter topic keeps its messages
+ * (Kafka deletes none one by one), so deletion reaches it at replay: each batch drops what a started
+ * deletion covers and stamps the events it sends with the replay's time. A deletion that has not
+ * fixed its ids yet (PENDING, STAGING) is waited for, since a replayed row stamped after its request
+ * would escape it.
+ */
+export class DeletionScreen {
+  private readonly options: DeletionScreenOptions;
+
+  constructor(
+    private readonly erasures: Pick<ErasedIdsRepository, 'unstarted' | 'covering'>,
+    options: Partial<DeletionScreenOptions> = {},
+  ) {
+    this.options = { ...DEFAULTS, ...options };
+  }
+
+  readonly screen: ReplayScreen = async (topic, messages, heartbeat): Promise<(ScreenedLetter | undefined)[]> => {
+    const contents = messages.map((message) => readLetter(topic, message.value));
+    const subjects = contents.flatMap(subjectsOf);
+    // Taken before the wait: a deletion requested after it finds the replayed rows older than its request.
+    const stampMs = this.options.now();
+    await this.untilStarted([...new Set(subjects.map((subject) => subject.projectId))], heartbeat);
+    const erasures = await this.erasures.covering(subjects);
+    return contents.map((letter, i) => screenLetter(letter, Number(messages[i].timestamp), erasures, stampMs));
+  };
+
+  private async untilStarted(projectIds: number[], heartbeat: () => Promise<void>): Promise<void> {
+    const deadline = this.options.now() + this.options.waitMs;
+    for (;;) {
+      const waiting = await this.erasures.unstarted(projectIds);
+      if (!waiting.length) return;
+      if (this.options.now() >= deadline) {
+        throw new Error(`deletions ${waiting.map((job) => `${job.id} (project ${job.projectId})`).join(', ')} have not started after ${this.options.waitMs / 1000} s; run the replay again once they have`);
+      }
+      await heartbeat();
+      await sleep(this.options.pollMs);
+    }
+  }
+}
