@@ -1,6 +1,6 @@
 import 'reflect-metadata';
-import { DeletionScreen, ErasedIdsRepository } from '@analytics/compliance';
 import { loadConfig } from '@analytics/config';
+import { DeletionScreen, ErasedIdsRepository } from '@analytics/erasures';
 import { ConsumedTopicKey, createKafka, DEAD_LETTER_TOPICS, replayDeadLetters, ReplayOptions, ReplayReport } from '@analytics/kafka';
 import { Postgres } from '@analytics/postgres';
 import { exitUnlessSupportedNode } from '@analytics/supported-node';

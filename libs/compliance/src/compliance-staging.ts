@@ -1,9 +1,9 @@
 import { Clock } from '@analytics/clock';
+import { ErasedIdsRepository } from '@analytics/erasures';
 import { IdentityRepository } from '@analytics/identity';
 import { Inject, Injectable } from '@nestjs/common';
 import { ComplianceJob } from './compliance-job';
 import { COMPLIANCE_SETTINGS, ComplianceSettings } from './compliance-settings';
-import { ErasedIdsRepository } from './erased-ids.repository';
 import { WriterProgress } from './writer-progress';
 
 /**

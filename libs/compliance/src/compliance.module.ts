@@ -1,4 +1,5 @@
 import { AuthModule } from '@analytics/auth';
+import { ErasedIdsRepository } from '@analytics/erasures';
 import { jsonBody } from '@analytics/http';
 import { IdentityRepository } from '@analytics/identity';
 import { ObjectStoreModule } from '@analytics/object-store';
@@ -13,7 +14,6 @@ import { DataDeletionsController, DataRetrievalsController } from './compliance.
 import { ComplianceService } from './compliance.service';
 import { ComplianceWorker } from './compliance.worker';
 import { DeletionRepository } from './deletion.repository';
-import { ErasedIdsRepository } from './erased-ids.repository';
 import { RetrievalRepository } from './retrieval.repository';
 import { WriterProgress } from './writer-progress';
 

@@ -6,5 +6,3 @@ export { ComplianceModule } from './compliance.module';
 export { ComplianceService } from './compliance.service';
 export { DISTINCT_ID_TABLES, DistinctIdTable, IDENTITY_COLUMNS } from './distinct-id-tables';
 export { ProducedMarks, WriterProgress } from './writer-progress';
-export { DeletionScreen, DeletionScreenOptions } from './deletion-screen';
-export { ErasedIdsRepository } from './erased-ids.repository';

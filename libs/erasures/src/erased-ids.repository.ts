@@ -2,10 +2,16 @@ import { Postgres, selectRows } from '@analytics/postgres';
 import { Injectable } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
 import { createHash } from 'node:crypto';
-import { ComplianceJob } from './compliance-job';
 
 /** How an id is kept in `erased_ids`: its SHA-256, so the table cannot list the ids it holds. */
 export const erasedIdDigest = (distinctId: string): string => createHash('sha256').update(distinctId).digest('hex');
+
+/** A deletion job as far as this table is concerned (a `compliance_jobs` row). */
+export interface DeletionRef {
+  id: string;
+  projectId: number;
+  requestedAt: Date;
+}
 
 /** The bounds of the started deletions that covered one id (the latest of each when several did). */
 export interface Erasure {
@@ -31,7 +37,7 @@ interface ErasureRow {
 }
 
 /**
- * The ids each deletion covered (migration 10), recorded when it leaves STAGING: what dlq:replay
+ * The ids each deletion covered (Postgres migration 10), recorded when it leaves STAGING: what dlq:replay
  * checks dead letters against, since Kafka cannot delete a message from a dead-letter topic.
  */
 @Injectable()
@@ -39,7 +45,7 @@ export class ErasedIdsRepository {
   constructor(private readonly postgres: Postgres) {}
 
   /** Records the ids a deletion covers; a retried attempt moves `startedAt` on (it deletes again). */
-  async record(job: ComplianceJob, distinctIds: string[], startedAt: Date): Promise<void> {
+  async record(job: DeletionRef, distinctIds: string[], startedAt: Date): Promise<void> {
     await this.postgres.db.execute(sql`insert into erased_ids (job_id, project_id, id_digest, requested_at, started_at)
       select ${job.id}, ${job.projectId}, d, ${job.requestedAt.toISOString()}, ${startedAt.toISOString()}
       from jsonb_array_elements_text(${JSON.stringify(distinctIds.map(erasedIdDigest))}::jsonb) as d
