@@ -12,6 +12,7 @@ import { ProfileMetrics } from './profile-metrics';
 import { ProfileUpdate } from './profile-update';
 import { ProfileUpdateSink } from './profile-update.sink';
 import { isPlainObject } from './property-values';
+import { TimeSlices } from './time-slices';
 import { LocationHint, ProfileScope, recordIdentity, RecordOutcome, validateProfileRecord } from './validate-profile-record';
 
 /** A record that was not applied: its position in the request, its identity as sent, and why. */
@@ -69,7 +70,9 @@ export class ProfileIngestService {
     const accepted: { index: number; update: ProfileUpdate }[] = [];
     const projects = new Map<string, Promise<Project | undefined>>();
     const fail = (index: number, message: string) => failed.push({ index, ...recordIdentity(records[index], scope), message });
+    const slices = new TimeSlices();
     for (const [index, record] of records.entries()) {
+      await slices.pause();
       if (!isPlainObject(record)) {
         fail(index, 'each update must be a JSON object');
         continue;

@@ -1,13 +1,13 @@
 import { AppConfig } from '@analytics/config';
 import { IdentityRepository } from '@analytics/identity';
 import { Injectable } from '@nestjs/common';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { applyToDraft } from './apply-profile-update';
 import { ProfileDraft } from './profile-draft';
 import { ProfileLimits } from './profile-limits';
 import { ProfileMetrics } from './profile-metrics';
 import { identityKey, ProfileIdentity, ProfileUpdate, USER_PROFILES } from './profile-update';
 import { ProfilesMirrorRepository } from './profiles-mirror.repository';
+import { TimeSlices } from './time-slices';
 import { KafkaPartition, MirrorProfile, partitionKey, ProfilesRepository, ProfilesTransaction, StoredProfile } from './profiles.repository';
 
 /** An update and whatever its caller needs to recognise it again (a request position, a Kafka offset). */
@@ -41,9 +41,6 @@ interface Change {
   /** At least one update applied: the profile is written. */
   applied: boolean;
 }
-
-/** The fold hands the event loop back this often: a large batch never holds other requests for long. */
-const FOLD_SLICE_MS = 20;
 
 const identityOf = ({ projectId, groupKey, profileId }: ProfileIdentity): ProfileIdentity => ({ projectId, groupKey, profileId });
 
@@ -145,12 +142,9 @@ export class ProfileWriter {
     const stored = new Map((await tx.lockProfiles(uniqueIdentities([...updates.map((u) => u.update), ...republish]))).map((p) => [identityKey(p), p]));
     const changes = new Map<string, Change>();
     const rejected: Rejection<R>[] = [];
-    let slice = performance.now();
+    const slices = new TimeSlices();
     for (const { update, ref } of updates) {
-      if (performance.now() - slice > FOLD_SLICE_MS) {
-        await nextTurn();
-        slice = performance.now();
-      }
+      await slices.pause();
       const key = identityKey(update);
       let change = changes.get(key);
       if (!change) changes.set(key, (change = { identity: identityOf(update), draft: new ProfileDraft(stored.get(key), this.limits), continues: stored.has(key), applied: false }));
