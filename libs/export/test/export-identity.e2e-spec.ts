@@ -1,18 +1,6 @@
-import { AppConfig } from '@analytics/config';
-import { IngestModule } from '@analytics/ingest';
-import { ProjectsModule, ProjectsService } from '@analytics/projects';
-import { PlatformModule } from '@analytics/runtime';
-import { engineNeeds } from '@analytics/service-map';
+import { ProjectsService } from '@analytics/projects';
 import { createTestEnvironment, startTestApp, TestApp, TestEnvironment } from '@analytics/testing';
-import { DynamicModule } from '@nestjs/common';
-import { ExportModule } from '../src';
-
-function ingestAndExport(config: AppConfig): DynamicModule {
-  return {
-    module: class ExportIdentityTestModule {},
-    imports: [PlatformModule.forRoot(config, engineNeeds(config, ['ingest', 'export'])), ProjectsModule, IngestModule.forRoot(config), ExportModule],
-  };
-}
+import { ingestAndExport } from './export-test-app';
 
 const day = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
 const at = (seconds: number) => Date.parse(`${day}T10:00:00Z`) / 1000 + seconds;

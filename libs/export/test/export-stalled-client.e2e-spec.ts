@@ -1,21 +1,9 @@
 import { ClickHouseClient } from '@analytics/clickhouse';
-import { AppConfig } from '@analytics/config';
-import { IngestModule } from '@analytics/ingest';
-import { ProjectsModule, ProjectsService } from '@analytics/projects';
-import { PlatformModule } from '@analytics/runtime';
-import { engineNeeds } from '@analytics/service-map';
+import { ProjectsService } from '@analytics/projects';
 import { createTestEnvironment, eventually, startTestApp, TestApp, TestEnvironment } from '@analytics/testing';
-import { DynamicModule } from '@nestjs/common';
 import { once } from 'node:events';
 import { get, IncomingMessage } from 'node:http';
-import { ExportModule } from '../src';
-
-function ingestAndExport(config: AppConfig): DynamicModule {
-  return {
-    module: class StalledExportTestModule {},
-    imports: [PlatformModule.forRoot(config, engineNeeds(config, ['ingest', 'export'])), ProjectsModule, IngestModule.forRoot(config), ExportModule],
-  };
-}
+import { ingestAndExport, runningExportQueries } from './export-test-app';
 
 /** Issue 34: a client that asked for an export and read nothing held it, and its query, open without end. */
 describe('an export whose client stops reading', () => {
@@ -25,16 +13,7 @@ describe('an export whose client stops reading', () => {
   const day = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
   const query = `from_date=${day}&to_date=${day}&event=${encodeURIComponent('["Large"]')}`;
   const exportRaw = () => fetch(`${service.baseUrl}/api/2.0/export?${query}`, { headers: { Authorization: auth } });
-  /** Export queries the engine is running (their SQL names mp_processing_time_ms). */
-  const running = async () =>
-    (
-      await (
-        await service.app.get(ClickHouseClient).query({
-          query: "SELECT count() AS n FROM system.processes WHERE query LIKE '%mp_processing_time_ms%' AND query NOT LIKE '%system.processes%'",
-          format: 'JSONEachRow',
-        })
-      ).json<{ n: number }>()
-    )[0].n;
+  const running = () => runningExportQueries(service);
 
   beforeAll(async () => {
     environment = await createTestEnvironment({

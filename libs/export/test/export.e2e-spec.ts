@@ -1,20 +1,8 @@
 import { ClickHouseClient } from '@analytics/clickhouse';
-import { AppConfig } from '@analytics/config';
-import { IngestModule } from '@analytics/ingest';
-import { ProjectsModule, ProjectsService } from '@analytics/projects';
-import { PlatformModule } from '@analytics/runtime';
-import { engineNeeds } from '@analytics/service-map';
+import { ProjectsService } from '@analytics/projects';
 import { createTestEnvironment, eventually, startTestApp, TestApp, TestEnvironment } from '@analytics/testing';
-import { DynamicModule } from '@nestjs/common';
 import { gunzipSync } from 'node:zlib';
-import { ExportModule } from '../src';
-
-function ingestAndExport(config: AppConfig): DynamicModule {
-  return {
-    module: class ExportTestModule {},
-    imports: [PlatformModule.forRoot(config, engineNeeds(config, ['ingest', 'export'])), ProjectsModule, IngestModule.forRoot(config), ExportModule],
-  };
-}
+import { ingestAndExport, runningExportQueries } from './export-test-app';
 
 const today = () => new Date().toISOString().slice(0, 10);
 const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
@@ -227,15 +215,7 @@ describe('GET /api/2.0/export', () => {
       },
     }));
     const query = `from_date=${day}&to_date=${day}&event=${encodeURIComponent('["Large"]')}`;
-    const running = async () =>
-      (
-        await (
-          await service.app.get(ClickHouseClient).query({
-            query: "SELECT count() AS n FROM system.processes WHERE query LIKE '%mp_processing_time_ms%' AND query NOT LIKE '%system.processes%'",
-            format: 'JSONEachRow',
-          })
-        ).json<{ n: number }>()
-      )[0].n;
+    const running = () => runningExportQueries(service);
 
     beforeAll(async () => {
       for (let i = 0; i < large.length; i += 8) expect((await send(large.slice(i, i + 8))).status).toBe(200);
