@@ -84,16 +84,11 @@ export class EventsConsumer extends BatchConsumer {
     };
   }
 
-  /**
-   * The identity of each topic of the batch, asked of the broker for every batch (one metadata request:
-   * 0.5–3 ms on a loaded 2-core test machine, beside an insert's 15 ms or more): a topic created again
-   * under a running writer is told apart from the first batch of its new offsets on. Retried while the
-   * broker is away.
-   */
+  /** The identity of each topic of the batch (TopicIdentities asks the broker only when it may have changed); retried while the broker is away. */
   private async identitiesOf(parts: BatchPart[], attempt: Attempter): Promise<Map<string, string>> {
     const identities = new Map<string, string>();
     for (const topic of new Set(parts.map((part) => part.topic))) {
-      const found = await attempt(() => this.topics.identityOf(topic), () => 'retry');
+      const found = await attempt(() => this.topics.identityOf(topic, parts.filter((part) => part.topic === topic)), () => 'retry');
       if (found.outcome === 'done') identities.set(topic, found.value);
     }
     return identities;

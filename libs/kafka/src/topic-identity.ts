@@ -1,5 +1,6 @@
 import { KafkaSettings } from '@analytics/config';
 import type { Admin } from '@platformatic/kafka';
+import { BatchPart } from './batch-part';
 import { platformaticKafka } from './publishing-client';
 
 /** Kafka's id of a topic whose broker predates topic ids (Metadata v9 and older), and its client's stand-in for it. */
@@ -12,21 +13,43 @@ const ZERO_UUID = '00000000-0000-0000-0000-000000000000';
  * up to v6, which carries no topic id; @platformatic/kafka asks with v12.
  */
 export interface TopicIdentities {
-  identityOf(topic: string): Promise<string>;
+  /**
+   * The identity of the topic the parts (all of `topic`) were read from. The broker is asked on the
+   * first call and again whenever a part's offsets go back (a topic made anew or a wiped broker
+   * starts again from 0; a batch read again after a rebalance asks once more, harmlessly), not for
+   * every batch: offsets that keep rising cannot meet a token the old topic's batches left.
+   */
+  identityOf(topic: string, parts: readonly BatchPart[]): Promise<string>;
   close(): Promise<void>;
 }
 
 export function createTopicIdentities(settings: KafkaSettings): TopicIdentities {
   let admin: Admin | undefined;
+  const known = new Map<string, string>();
+  /** The last offset read per `topic:partition`, to see offsets go back. */
+  const lastRead = new Map<string, bigint>();
+  const ask = async (topic: string): Promise<string> => {
+    admin ??= new (platformaticKafka().Admin)({ clientId: settings.clientId, bootstrapBrokers: settings.brokers, retries: 2 });
+    // Never the client's cache: a topic created again since the last call must show its new id.
+    const metadata = await admin.metadata({ topics: [topic], forceUpdate: true });
+    const id = metadata.topics.get(topic)?.id;
+    if (!id) throw new Error(`topic ${topic} is not in the cluster's metadata`);
+    // A broker before Kafka 2.8 names no topic ids: the cluster id alone still changes when its data is wiped.
+    return id === topic || id === ZERO_UUID ? metadata.id : `${metadata.id}/${id}`;
+  };
   return {
-    async identityOf(topic) {
-      admin ??= new (platformaticKafka().Admin)({ clientId: settings.clientId, bootstrapBrokers: settings.brokers, retries: 2 });
-      // Never the client's cache: a topic created again since the last call must show its new id.
-      const metadata = await admin.metadata({ topics: [topic], forceUpdate: true });
-      const id = metadata.topics.get(topic)?.id;
-      if (!id) throw new Error(`topic ${topic} is not in the cluster's metadata`);
-      // A broker before Kafka 2.8 names no topic ids: the cluster id alone still changes when its data is wiped.
-      return id === topic || id === ZERO_UUID ? metadata.id : `${metadata.id}/${id}`;
+    async identityOf(topic, parts) {
+      const wentBack = parts.some(({ partition, records, lastOffset }) => {
+        const before = lastRead.get(`${topic}:${partition}`);
+        return before !== undefined && BigInt(records[0]?.offset ?? lastOffset) <= before;
+      });
+      let identity = known.get(topic);
+      if (identity === undefined || wentBack) {
+        identity = await ask(topic);
+        known.set(topic, identity);
+      }
+      for (const { partition, lastOffset } of parts) lastRead.set(`${topic}:${partition}`, BigInt(lastOffset));
+      return identity;
     },
     async close() {
       await admin?.close();
