@@ -1,5 +1,5 @@
 import { encodeEventRow } from '@analytics/events';
-import { readLetter, screenLetter, withTopLevelValue } from './dead-letter-contents';
+import { readLetter, screenLetter } from './dead-letter-contents';
 import { DeletionScreen } from './deletion-screen';
 import { Erasure, ProjectId, projectIdKey } from './erased-ids.repository';
 
@@ -37,13 +37,6 @@ describe('screening dead letters against finished deletions', () => {
     expect(screenLetter(readLetter('identities', link('$device:x', 'alice')), STARTED - 1, erasures, REPLAYED)?.dropped?.rows).toBe(1);
     expect(screenLetter(readLetter('identities', link('$device:y', 'bob')), STARTED - 1, erasures, REPLAYED)).toBeUndefined();
     expect(screenLetter(readLetter('identities', Buffer.from('not json')), STARTED - 1, erasures, REPLAYED)).toBeUndefined();
-  });
-
-  it('replaces a top-level value and nothing else, whatever the properties hold', () => {
-    const text = '{"a":{"processed_at":"x","s":"\\"}{,"},"processed_at" : "1.000","n":12345678901234567890}';
-    expect(withTopLevelValue(text, 'processed_at', '"2.000"')).toBe('{"a":{"processed_at":"x","s":"\\"}{,"},"processed_at" : "2.000","n":12345678901234567890}');
-    expect(withTopLevelValue('{"a":[1,{"b":2}],"c":true}', 'c', 'false')).toBe('{"a":[1,{"b":2}],"c":false}');
-    expect(withTopLevelValue('{"a":1}', 'processed_at', '"2"')).toBeUndefined();
   });
 
   it('waits for a deletion of the batch\'s project that has not started, then screens with what it covered', async () => {

@@ -1,4 +1,4 @@
-import { formatEpochSeconds } from '@analytics/events';
+import { withProcessedAt } from '@analytics/events';
 import { ConsumedTopicKey, ScreenedLetter } from '@analytics/kafka';
 import { Erasure, ProjectId, projectIdKey } from './erased-ids.repository';
 
@@ -73,66 +73,13 @@ export function screenLetter(contents: LetterContents, letterTimeMs: number, era
     });
     return erased ? { dropped: { rows: 1, reason: ERASED } } : undefined;
   }
-  const stamp = `"${formatEpochSeconds(stampMs)}"`;
   const kept: string[] = [];
   for (const { text, subject } of contents.lines) {
     const erasure = subject && erasures.get(projectIdKey(subject));
     // An unknown acknowledgement time counts as before: the deletion's side wins.
     if (erasure && !((subject.processedAtMs ?? -Infinity) >= erasure.requestedAt.getTime())) continue;
-    kept.push(subject ? (withTopLevelValue(text, 'processed_at', stamp) ?? text) : text);
+    kept.push(subject ? (withProcessedAt(text, stampMs) ?? text) : text);
   }
   const dropped = contents.lines.length - kept.length;
   return { value: kept.length ? kept.join('') : undefined, rows: kept.length, ...(dropped ? { dropped: { rows: dropped, reason: ERASED } } : {}) };
-}
-
-const skipSpace = (text: string, at: number): number => {
-  while (at < text.length && ' \t\r\n'.includes(text[at])) at++;
-  return at;
-};
-
-/** The index after the string starting at `at` (a `"`). */
-function stringEnd(text: string, at: number): number {
-  for (let i = at + 1; i < text.length; i++) {
-    if (text[i] === '\\') i++;
-    else if (text[i] === '"') return i + 1;
-  }
-  return text.length;
-}
-
-/** The index after the JSON value starting at `at`. */
-function valueEnd(text: string, at: number): number {
-  if (text[at] === '"') return stringEnd(text, at);
-  if (text[at] !== '{' && text[at] !== '[') {
-    while (at < text.length && !',}] \t\r\n'.includes(text[at])) at++;
-    return at;
-  }
-  let depth = 0;
-  for (let i = at; i < text.length; i++) {
-    if (text[i] === '"') i = stringEnd(text, i) - 1;
-    else if (text[i] === '{' || text[i] === '[') depth++;
-    else if ((text[i] === '}' || text[i] === ']') && --depth === 0) return i + 1;
-  }
-  return text.length;
-}
-
-/**
- * The JSON object text with the value of its top-level `field` replaced by `json`, every other byte
- * as it was (re-serialising would change number texts the row keeps exactly); undefined when the
- * object has no such field. `text` must be valid JSON.
- */
-export function withTopLevelValue(text: string, field: string, json: string): string | undefined {
-  let at = skipSpace(text, 0);
-  if (text[at] !== '{') return undefined;
-  at = skipSpace(text, at + 1);
-  while (text[at] === '"') {
-    const keyEnd = stringEnd(text, at);
-    const key = JSON.parse(text.slice(at, keyEnd)) as string;
-    const start = skipSpace(text, skipSpace(text, keyEnd) + 1);
-    const end = valueEnd(text, start);
-    if (key === field) return text.slice(0, start) + json + text.slice(end);
-    at = skipSpace(text, end);
-    if (text[at] !== ',') return undefined;
-    at = skipSpace(text, at + 1);
-  }
-  return undefined;
 }

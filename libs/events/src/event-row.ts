@@ -63,6 +63,17 @@ export function serializeProperties(properties: Record<string, unknown>): string
   return mayHoldNumber(properties, isHugeDouble) ? JSON.stringify(properties, exponentForHugeDoubles) : JSON.stringify(properties);
 }
 
+/** The end of every line encodeEventRow writes: `processed_at` is its last field. */
+const PROCESSED_AT_TAIL = /,"processed_at":"[0-9.]*"\}(\n?)$/;
+
+/**
+ * A line encodeEventRow wrote, with `processed_at` set anew and every other byte as it was
+ * (dlq:replay stamps the rows it sends back); undefined when the line does not end as those lines do.
+ */
+export function withProcessedAt(line: string, processedAtMs: number): string | undefined {
+  return PROCESSED_AT_TAIL.test(line) ? line.replace(PROCESSED_AT_TAIL, `,"processed_at":"${formatEpochSeconds(processedAtMs)}"}$1`) : undefined;
+}
+
 /**
  * The properties go in as a JSON object: ClickHouse reads an object into a String column as its
  * text (input_format_json_read_objects_as_strings), so they are serialised once and never escaped twice.

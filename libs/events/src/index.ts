@@ -1,5 +1,5 @@
 export { EVENT_LIMITS, FORBIDDEN_IDS, RESERVED_PROPERTIES } from './event-limits';
-export { encodeEventRow, EventRow, EventRowInput, formatEpochSeconds, serializeProperties, utf8SizeBound } from './event-row';
+export { encodeEventRow, EventRow, EventRowInput, formatEpochSeconds, serializeProperties, utf8SizeBound, withProcessedAt } from './event-row';
 export { EARLIEST_EVENT_TIME_MS, resolveEventTime, TimePolicy, toEpochMs } from './event-time';
 export { parseJson } from './parse-json';
 export { partitionFor } from './partition';
