@@ -1,4 +1,4 @@
-import { CompiledSql, compileWhere, eventsScope, Expression } from '@analytics/expression';
+import { childrenOf, CompiledSql, compileWhere, eventsScope, Expression, mapChildren } from '@analytics/expression';
 
 /** The raw export's `where`: the parsed expression (to resolve the ids it names) and its SQL. */
 export interface ExportFilter {
@@ -15,22 +15,7 @@ const isDistinctId = (expression: Expression): boolean =>
 const isText = (expression: Expression): expression is Expression & { type: 'literal'; value: string } => expression.type === 'literal' && typeof expression.value === 'string';
 
 /** Whether the filter reads `properties["distinct_id"]` anywhere. */
-export function readsDistinctId(expression: Expression): boolean {
-  switch (expression.type) {
-    case 'property':
-      return isDistinctId(expression);
-    case 'list':
-      return expression.items.some(readsDistinctId);
-    case 'unary':
-      return readsDistinctId(expression.operand);
-    case 'binary':
-      return readsDistinctId(expression.left) || readsDistinctId(expression.right);
-    case 'call':
-      return readsDistinctId(expression.argument);
-    default:
-      return false;
-  }
-}
+export const readsDistinctId = (expression: Expression): boolean => isDistinctId(expression) || childrenOf(expression).some(readsDistinctId);
 
 /**
  * The ids the filter compares `distinct_id` with: the string literals of `distinct_id == "x"`,
@@ -47,10 +32,7 @@ export function idsComparedWithDistinctId(expression: Expression): string[] {
     if (node.type === 'binary' && node.operator === 'in' && isDistinctId(node.left) && node.right.type === 'list') {
       node.right.items.filter(isText).forEach((item) => ids.add(item.value));
     }
-    if (node.type === 'list') node.items.forEach(walk);
-    if (node.type === 'unary') walk(node.operand);
-    if (node.type === 'binary') [node.left, node.right].forEach(walk);
-    if (node.type === 'call') walk(node.argument);
+    childrenOf(node).forEach(walk);
   };
   walk(expression);
   return [...ids];
@@ -65,25 +47,12 @@ export function idsComparedWithDistinctId(expression: Expression): string[] {
 export function withCanonicalIds(expression: Expression, canonical: ReadonlyMap<string, string>): Expression {
   const swap = (node: Expression): Expression => (isText(node) && canonical.has(node.value) ? { ...node, value: canonical.get(node.value)! } : node);
   const walk = (node: Expression): Expression => {
-    switch (node.type) {
-      case 'list':
-        return { ...node, items: node.items.map(walk) };
-      case 'unary':
-        return { ...node, operand: walk(node.operand) };
-      case 'call':
-        return { ...node, argument: walk(node.argument) };
-      case 'binary': {
-        const left = walk(node.left);
-        const right = walk(node.right);
-        if (node.operator === '==' || node.operator === '!=') {
-          return { ...node, left: isDistinctId(right) ? swap(left) : left, right: isDistinctId(left) ? swap(right) : right };
-        }
-        if (node.operator === 'in' && isDistinctId(left) && right.type === 'list') return { ...node, left, right: { ...right, items: right.items.map(swap) } };
-        return { ...node, left, right };
-      }
-      default:
-        return node;
-    }
+    const mapped = mapChildren(node, walk);
+    if (mapped.type !== 'binary') return mapped;
+    const { operator, left, right } = mapped;
+    if (operator === '==' || operator === '!=') return { ...mapped, left: isDistinctId(right) ? swap(left) : left, right: isDistinctId(left) ? swap(right) : right };
+    if (operator === 'in' && isDistinctId(left) && right.type === 'list') return { ...mapped, right: { ...right, items: right.items.map(swap) } };
+    return mapped;
   };
   return walk(expression);
 }

@@ -10,8 +10,9 @@ export {
 } from './limits';
 export { parseExpression } from './parser';
 export {
-  BinaryOperator,
   BinaryOperation,
+  BinaryOperator,
+  childrenOf,
   EventTime,
   Expression,
   FUNCTION_NAMES,
@@ -19,6 +20,7 @@ export {
   FunctionName,
   ListLiteral,
   Literal,
+  mapChildren,
   printExpression,
   PropertyReference,
   PropertySource,

@@ -73,6 +73,22 @@ export function childrenOf(expression: Expression): readonly Expression[] {
   }
 }
 
+/** The expression with each child replaced by `map(child)`; a node without children as it is. */
+export function mapChildren(expression: Expression, map: (child: Expression) => Expression): Expression {
+  switch (expression.type) {
+    case 'list':
+      return { ...expression, items: expression.items.map(map) };
+    case 'unary':
+      return { ...expression, operand: map(expression.operand) };
+    case 'binary':
+      return { ...expression, left: map(expression.left), right: map(expression.right) };
+    case 'call':
+      return { ...expression, argument: map(expression.argument) };
+    default:
+      return expression;
+  }
+}
+
 /** Whether the value depends on the row; one that does not is a constant. */
 export function readsRow(expression: Expression): boolean {
   if (expression.type === 'property' || expression.type === 'event-time') return true;
