@@ -182,11 +182,7 @@ describe('Kafka cluster: brokers stopped and killed under load', () => {
 
     await loadDone;
     if (loadError) throw new Error(`${String(loadError)}\n${p.outputs()}`);
-    try {
-      await p.waitUntilWritten(120_000);
-    } catch (error) {
-      throw new Error(`${(error as Error).message}\n${p.outputs()}`);
-    }
+    await p.waitUntilWritten(120_000);
     expect(await p.stop(writer)).toBe(0);
     const result = compareWithAcked(await readStored(p.chdbDir, p.project.id), importer.acked, importer.attempted);
 

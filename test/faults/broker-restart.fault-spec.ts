@@ -111,11 +111,7 @@ describe('broker stopped and restarted under load', () => {
 
     await loadDone;
     if (loadError) throw loadError;
-    try {
-      await p.waitUntilWritten(120_000);
-    } catch (error) {
-      throw new Error(`${(error as Error).message}\n${p.outputs()}`);
-    }
+    await p.waitUntilWritten(120_000);
     expect(await p.stop(writer)).toBe(0);
 
     const result = compareWithAcked(await readStored(p.chdbDir, p.project.id), importer.acked, importer.attempted);

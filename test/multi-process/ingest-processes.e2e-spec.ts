@@ -44,11 +44,7 @@ describe('gateways and writer as separate processes', () => {
     expect(importer.acked.size).toBe(clients * batchesPerClient * batchSize);
     expect(importer.retries).toBe(0);
 
-    try {
-      await pipeline.waitUntilWritten(30_000);
-    } catch (error) {
-      throw new Error(`${(error as Error).message}\n${pipeline.outputs()}`);
-    }
+    await pipeline.waitUntilWritten(30_000);
     expect(await pipeline.stop(writer)).toBe(0);
     const result = compareWithAcked(await readStored(pipeline.chdbDir, pipeline.project.id), importer.acked, importer.attempted);
     expect(result).toMatchObject({ lost: 0, duplicated: 0, unknown: 0, stored: importer.acked.size, distinctKeys: importer.acked.size });

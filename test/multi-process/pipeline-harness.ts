@@ -231,6 +231,7 @@ export class Pipeline {
     }
   }
 
+  /** Until the writer group has nothing left to write; failing, with every process's last output. */
   async waitUntilWritten(timeoutMs = 60_000): Promise<void> {
     const kafka = this.kafka();
     await eventually(
@@ -239,7 +240,9 @@ export class Pipeline {
         if (lag !== 0) throw new Error(`the writer group still has ${lag} messages to write`);
       },
       { timeoutMs, intervalMs: 200 },
-    );
+    ).catch((error: unknown) => {
+      throw new Error(`${(error as Error).message}\n${this.outputs()}`);
+    });
   }
 
   outputs(): string {
