@@ -76,7 +76,8 @@ export class IdentityWriter {
    */
   private report(projectId: number, link: IdentityLink, refusal: LinkRefusal, what: 'refused' | 'displaced'): void {
     this.metrics.refused.inc({ reason: refusal.rule });
-    const message = `project ${projectId}: ${link.kind ?? link.mode} link ${JSON.stringify(link.a)} – ${JSON.stringify(link.b)} ${what}: ${refusal.reason}`;
+    const outcome = what === 'refused' ? 'refused' : 'applied, and the later link it displaces refused';
+    const message = `project ${projectId}: ${link.kind ?? link.mode} link ${JSON.stringify(link.a)} – ${JSON.stringify(link.b)} ${outcome}: ${refusal.reason}`;
     if (refusal.rule === 'cluster_limit') this.logger.warn(message);
     else this.logger.debug(message);
   }
