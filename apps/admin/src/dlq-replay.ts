@@ -1,9 +1,10 @@
+// First: on an unsupported Node, one line and exit 1 before anything else loads.
+import '@analytics/supported-node';
 import 'reflect-metadata';
 import { loadConfig } from '@analytics/config';
 import { DeletionScreen, ErasedIdsRepository } from '@analytics/erasures';
 import { ConsumedTopicKey, createKafka, DEAD_LETTER_TOPICS, replayDeadLetters, ReplayOptions, ReplayReport } from '@analytics/kafka';
 import { Postgres } from '@analytics/postgres';
-import { exitUnlessSupportedNode } from '@analytics/supported-node';
 
 const TOPICS = Object.keys(DEAD_LETTER_TOPICS) as ConsumedTopicKey[];
 
@@ -81,7 +82,6 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-exitUnlessSupportedNode();
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {

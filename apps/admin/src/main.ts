@@ -1,4 +1,5 @@
-import { exitUnlessSupportedNode } from '@analytics/supported-node';
+// First: on an unsupported Node, one line and exit 1 before anything else loads.
+import '@analytics/supported-node';
 import { ADMIN_COMMANDS } from './admin-commands';
 
 const HELP = `Administer a running platform through its HTTP API.
@@ -53,7 +54,6 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-exitUnlessSupportedNode();
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {

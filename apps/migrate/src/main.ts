@@ -1,10 +1,11 @@
+// First: on an unsupported Node, one line and exit 1 before anything else loads.
+import '@analytics/supported-node';
 import 'reflect-metadata';
 import { ClickHouseModule, ClickHouseMigrator } from '@analytics/clickhouse';
 import { ConfigModule } from '@analytics/config';
 import { PostgresModule, PostgresMigrator } from '@analytics/postgres';
 import { AccountsModule } from '@analytics/accounts';
 import { firstStart, loadConfigOrExit } from '@analytics/runtime';
-import { exitUnlessSupportedNode } from '@analytics/supported-node';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 
@@ -33,7 +34,6 @@ async function main(): Promise<void> {
   }
 }
 
-exitUnlessSupportedNode();
 main().catch((error: unknown) => {
   process.stderr.write(`Migration failed: ${(error as Error).message}\n`);
   process.exit(1);

@@ -1,9 +1,9 @@
+// First: on an unsupported Node, one line and exit 1 before anything else loads.
+import '@analytics/supported-node';
 import 'reflect-metadata';
 import { firstStart, runService } from '@analytics/runtime';
-import { exitUnlessSupportedNode } from '@analytics/supported-node';
 import { StandaloneModule } from './standalone.module';
 
-exitUnlessSupportedNode();
 void runService((config) => StandaloneModule.forRoot(config), 'Analytics platform', async (app, config) => {
   const welcome = await firstStart(app, config);
   if (welcome) process.stdout.write(`${welcome}\n`);

@@ -1,1 +1,9 @@
-export { exitUnlessSupportedNode, NodeRuntime, REQUIRED_NODE_MAJOR, unsupportedNodeReason } from './supported-node';
+import { exitUnlessSupportedNode } from './supported-node';
+
+/**
+ * Imported first by every app's main, for this: the check runs before the rest of the app loads, so
+ * an unsupported Node is refused with one line even where loading the app would already fail.
+ */
+exitUnlessSupportedNode();
+
+export { NodeRuntime, REQUIRED_NODE_MAJOR, unsupportedNodeReason } from './supported-node';
