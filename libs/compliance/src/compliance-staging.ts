@@ -1,10 +1,10 @@
 import { Clock } from '@analytics/clock';
 import { ErasedIdsRepository } from '@analytics/erasures';
 import { IdentityRepository } from '@analytics/identity';
+import { WriterProgress } from '@analytics/kafka';
 import { Inject, Injectable } from '@nestjs/common';
 import { ComplianceJob } from './compliance-job';
 import { COMPLIANCE_SETTINGS, ComplianceSettings } from './compliance-settings';
-import { WriterProgress } from './writer-progress';
 
 /**
  * The STAGING phase of a job: the ids it covers, fixed before it starts. A deletion first waits

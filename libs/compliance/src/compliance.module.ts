@@ -2,6 +2,7 @@ import { AuthModule } from '@analytics/auth';
 import { ErasedIdsRepository } from '@analytics/erasures';
 import { jsonBody } from '@analytics/http';
 import { IdentityRepository } from '@analytics/identity';
+import { WriterProgress } from '@analytics/kafka';
 import { ObjectStoreModule } from '@analytics/object-store';
 import { GroupKeyRegistryModule } from '@analytics/profiles';
 import { RateLimitsModule } from '@analytics/rate-limits';
@@ -15,7 +16,6 @@ import { ComplianceService } from './compliance.service';
 import { ComplianceWorker } from './compliance.worker';
 import { DeletionRepository } from './deletion.repository';
 import { RetrievalRepository } from './retrieval.repository';
-import { WriterProgress } from './writer-progress';
 
 /**
  * GDPR/CCPA retrievals and deletions: /api/app/data-retrievals|data-deletions/v3.0 and the workers

@@ -5,4 +5,3 @@ export { ComplianceSettings, DEFAULT_COMPLIANCE_SETTINGS, DATA_DELETION_QUEUE, D
 export { ComplianceModule } from './compliance.module';
 export { ComplianceService } from './compliance.service';
 export { DISTINCT_ID_TABLES, DistinctIdTable, IDENTITY_COLUMNS } from './distinct-id-tables';
-export { ProducedMarks, WriterProgress } from './writer-progress';

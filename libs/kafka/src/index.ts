@@ -30,3 +30,4 @@ export { PartitionPublisher, PartitionPublisherOptions, PublisherFullError } fro
 export { createPublishingClient, PublishingClient, PublishingProducer, PublishingProducerOptions } from './publishing-client';
 export { createTopicIdentities, TopicIdentities } from './topic-identity';
 export { MAX_SEND_BYTES, PartitionedMessage } from './publish-parts';
+export { WriterProgress } from './writer-progress';

@@ -1,9 +1,9 @@
 import { AuthModule } from '@analytics/auth';
-import { WriterProgress } from '@analytics/compliance';
 import { Clock } from '@analytics/clock';
 import { AppConfig } from '@analytics/config';
 import { jsonBody } from '@analytics/http';
 import { EventIntakeModule } from '@analytics/ingest';
+import { WriterProgress } from '@analytics/kafka';
 import { OutboundModule } from '@analytics/outbound';
 import { ProfileIntakeModule } from '@analytics/profiles';
 import { RateLimitsModule } from '@analytics/rate-limits';

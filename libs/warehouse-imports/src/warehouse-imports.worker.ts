@@ -1,7 +1,7 @@
 import { ProjectAuthenticator } from '@analytics/auth';
 import { Clock } from '@analytics/clock';
-import { WriterProgress } from '@analytics/compliance';
 import { JobQueue } from '@analytics/jobs';
+import { WriterProgress } from '@analytics/kafka';
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { ImportedDataRepository } from './imported-data.repository';

@@ -1,7 +1,8 @@
 import { AppConfig } from '@analytics/config';
-import { ConsumedTopicKey, ConsumerGroupKey, groupId, Kafka, topicName } from '@analytics/kafka';
 import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Kafka } from 'kafkajs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { ConsumedTopicKey, ConsumerGroupKey, groupId, topicName } from './topics';
 
 /** The end of each partition of the writers' topics at one moment: what had been produced by then. */
 export type ProducedMarks = { topic: string; group: string; partitions: { partition: number; offset: number }[] }[];
