@@ -1,5 +1,6 @@
 import { partitionFor, validateEvent } from '@analytics/events';
 import { ACKS_ALL, createIdempotentProducer, ensureTopics, ROWS_HEADER } from '@analytics/kafka';
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { Admin, Kafka } from 'kafkajs';
 import { ClickHouseEngine, clickhouseMode, startClickHouseEngine } from './clickhouse-engine';
@@ -79,7 +80,7 @@ export async function startBarePipeline(options: BarePipelineOptions, engineLabe
     const events = JSON.parse(template.parts.join(PLACEHOLDER)) as unknown[];
     const byPartition = new Map<number, string[]>();
     const lines = events.map((event) => {
-      const outcome = validateEvent(event, { projectId: options.projectId, nowMs: Date.now(), policy: 'import', requireInsertId: true });
+      const outcome = validateEvent(event, { projectId: options.projectId, nowMs: Date.now(), policy: 'import', requireInsertId: true, newInsertId: randomUUID });
       if (outcome.kind !== 'accepted') throw new Error(`bench event refused: ${JSON.stringify(outcome)}`);
       const partition = partitionFor(options.projectId, outcome.row.distinctId, partitions);
       byPartition.set(partition, [...(byPartition.get(partition) ?? []), outcome.row.line]);

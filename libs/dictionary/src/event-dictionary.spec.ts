@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { validateEvent } from '@analytics/events';
 import { buildEventDictionary, DropCounter } from './event-dictionary';
 
@@ -23,7 +24,7 @@ describe('buildEventDictionary', () => {
       ],
       dropCounter,
     );
-    const context = { projectId: 1, nowMs: 1_700_000_100_000, policy: 'import' as const, requireInsertId: false, dictionary };
+    const context = { projectId: 1, nowMs: 1_700_000_100_000, policy: 'import' as const, requireInsertId: false, newInsertId: randomUUID, dictionary };
     expect(validateEvent(event('Noise', { a: 1 }), context)).toEqual({ kind: 'skipped', reason: 'dropped' });
     const signup = validateEvent(event('Signup', { password: 'x', plan: 'pro', ssn: '1', time: 1_700_000_000 }), context);
     expect(signup.kind).toBe('accepted');
@@ -37,7 +38,7 @@ describe('buildEventDictionary', () => {
   it('drops nothing from an event marked $ignore (it is ignored, not dropped)', () => {
     const { counts, dropCounter } = counter();
     const dictionary = buildEventDictionary([{ event: 'Noise', dropped: true, droppedProperties: [] }], dropCounter);
-    const outcome = validateEvent(event('Noise', { $ignore: true }), { projectId: 1, nowMs: 1_700_000_100_000, policy: 'import', requireInsertId: false, dictionary });
+    const outcome = validateEvent(event('Noise', { $ignore: true }), { projectId: 1, nowMs: 1_700_000_100_000, policy: 'import', requireInsertId: false, newInsertId: randomUUID, dictionary });
     expect(outcome).toEqual({ kind: 'skipped', reason: 'ignored' });
     expect(counts.events).toBe(0);
   });

@@ -33,7 +33,7 @@ describe('identityLinkOf', () => {
   it('rides on the accepted row, with the event time', () => {
     const outcome = validateEvent(
       { event: 'Signed up', properties: { time: 1_700_000_000_000, $user_id: 'u9', $device_id: 'dev', $insert_id: 'i1' } },
-      { projectId: 3, nowMs: 1_700_000_100_000, policy: 'import', requireInsertId: true, identityMerge: 'simplified' },
+      { projectId: 3, nowMs: 1_700_000_100_000, policy: 'import', requireInsertId: true, newInsertId: () => 'unused', identityMerge: 'simplified' },
     );
     expect(outcome.kind === 'accepted' && outcome.row.link).toEqual({ projectId: 3, mode: 'simplified', a: '$device:dev', b: 'u9', timeMs: 1_700_000_000_000 });
   });

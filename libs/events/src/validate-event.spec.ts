@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { EVENT_LIMITS } from './event-limits';
 import { serializeProperties, utf8SizeBound } from './event-row';
 import { parseJson } from './parse-json';
@@ -5,7 +6,7 @@ import { partitionFor } from './partition';
 import { EventContext, EventOutcome, validateEvent } from './validate-event';
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
-const importContext: EventContext = { projectId: 3, nowMs: NOW, policy: 'import', requireInsertId: true };
+const importContext: EventContext = { projectId: 3, nowMs: NOW, policy: 'import', requireInsertId: true, newInsertId: randomUUID };
 const trackContext: EventContext = { ...importContext, policy: 'track', requireInsertId: false };
 
 const event = (properties: Record<string, unknown>, name = 'Signed up') => ({

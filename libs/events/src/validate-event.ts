@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { EVENT_LIMITS, FORBIDDEN_IDS, INSERT_ID_PATTERN, RESERVED_PROPERTIES } from './event-limits';
 import { resolveEventTime, TimePolicy } from './event-time';
 import { encodeEventRow, EventRow, exponentIfHuge, utf8SizeBound } from './event-row';
@@ -17,6 +16,8 @@ export interface EventContext {
   policy: TimePolicy;
   /** Strict /import requires $insert_id; elsewhere a missing one is generated (and never deduplicates). */
   requireInsertId: boolean;
+  /** Makes the $insert_id of an event sent without one: the caller's id source, so this stays pure. */
+  newInsertId: () => string;
   /** Request IP to record as `$ip` (`ip=1`) when the event has none. */
   ip?: string;
   dictionary?: EventDictionary;
@@ -109,10 +110,10 @@ function resolveDistinctId(properties: Record<string, unknown>): string {
   return distinctId;
 }
 
-function resolveInsertId(value: unknown, required: boolean): string {
+function resolveInsertId(value: unknown, context: EventContext): string {
   if (value === undefined || value === null || value === '') {
-    if (required) throw new InvalidField('properties.$insert_id', 'properties.$insert_id is required');
-    return randomUUID();
+    if (context.requireInsertId) throw new InvalidField('properties.$insert_id', 'properties.$insert_id is required');
+    return context.newInsertId();
   }
   if (typeof value !== 'string' || !INSERT_ID_PATTERN.test(value)) {
     throw new InvalidField('properties.$insert_id', 'properties.$insert_id must be 1 to 36 characters of A-Z, a-z, 0-9 and "-"');
@@ -168,7 +169,7 @@ function validateAsSent(raw: unknown, context: EventContext): EventOutcome {
     const time = resolveEventTime(rawProperties.time, context.nowMs, context.policy);
     if (!time.ok) throw new InvalidField('properties.time', time.message);
     const distinctId = resolveDistinctId(rawProperties);
-    const insertId = resolveInsertId(rawProperties.$insert_id, context.requireInsertId);
+    const insertId = resolveInsertId(rawProperties.$insert_id, context);
 
     const names = Object.keys(rawProperties);
     if (names.length > EVENT_LIMITS.maxProperties) {

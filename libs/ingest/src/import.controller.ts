@@ -1,4 +1,5 @@
 import { AccessDenied, PrincipalResolver, parseBasicCredentials, satisfies } from '@analytics/auth';
+import { Clock } from '@analytics/clock';
 import { AppConfig } from '@analytics/config';
 import { Project } from '@analytics/projects';
 import { Controller, Get, Post, Req, Res } from '@nestjs/common';
@@ -23,6 +24,7 @@ export class ImportController {
     private readonly config: AppConfig,
     private readonly ingest: IngestService,
     private readonly principals: PrincipalResolver,
+    private readonly clock: Clock,
   ) {}
 
   @Get('import')
@@ -54,16 +56,17 @@ export class ImportController {
    */
   private importBody(project: Project, req: Request, query: URLSearchParams, shape: { legacy: boolean }, body: Buffer): Promise<Reply> {
     shape.legacy = isLegacyTransport(req, body);
+    const nowMs = this.clock.now();
     if (shape.legacy) {
       const request = readSdkRequest(query, body, req.headers['content-type']);
       if (!request.records) throw new IngestError(400, 'no data: send the events in a `data` field');
       const verbose = flag(request.fields, 'verbose');
       // The SDK answer reports rejected events (`0`, the first reason with verbose=1); the valid ones are imported.
-      return this.ingest.importEvents(project, request.records, { strict: true, requireInsertId: false, consumeRecords: true }).then((result) => sdkReply(sdkOutcome(result), { verbose, img: false }));
+      return this.ingest.importEvents(project, request.records, { strict: true, requireInsertId: false, consumeRecords: true, nowMs }).then((result) => sdkReply(sdkOutcome(result), { verbose, img: false }));
     }
     const ndjson = (req.headers['content-type'] ?? '').includes('ndjson');
     const strict = query.get('strict') !== '0';
-    return this.ingest.importEvents(project, parseEventsJson(body.toString('utf8'), ndjson), { strict, requireInsertId: strict, consumeRecords: true }).then(importReplies.outcome);
+    return this.ingest.importEvents(project, parseEventsJson(body.toString('utf8'), ndjson), { strict, requireInsertId: strict, consumeRecords: true, nowMs }).then(importReplies.outcome);
   }
 
   /**

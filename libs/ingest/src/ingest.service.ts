@@ -1,3 +1,4 @@
+import { IdSource } from '@analytics/clock';
 import { AppConfig } from '@analytics/config';
 import { EVENT_LIMITS, EventContext, EventRow, validateEvent } from '@analytics/events';
 import { Project } from '@analytics/projects';
@@ -43,13 +44,21 @@ export interface ImportOptions {
    * than copying them and promoting them to V8's old generation.
    */
   consumeRecords?: boolean;
-  nowMs?: number;
+  /** Receipt time, read by the caller from its clock; also the events' mp_processing_time_ms. */
+  nowMs: number;
+}
+
+export interface TrackOptions {
+  ip?: string;
+  /** Receipt time, read by the caller from its clock. */
+  nowMs: number;
 }
 
 /** The rules of event ingestion: limits, validation, the data dictionary, and persisting before answering. */
 @Injectable()
 export class IngestService {
   private readonly rateLimit: RateLimit;
+  private readonly newInsertId: () => string;
 
   constructor(
     config: AppConfig,
@@ -58,7 +67,9 @@ export class IngestService {
     private readonly dictionary: EventDictionaryProvider,
     private readonly authenticator: ProjectAuthenticator,
     private readonly metrics: IngestMetrics,
+    ids: IdSource,
   ) {
+    this.newInsertId = () => ids.uuid();
     this.rateLimit = rateLimits.create({ name: 'ingest-events', points: config.ingest.eventsPerMinute, durationSeconds: 60 });
   }
 
@@ -77,9 +88,10 @@ export class IngestService {
     await this.checkRate(project.id, records.length);
     const context: EventContext = {
       projectId: project.id,
-      nowMs: options.nowMs ?? Date.now(),
+      nowMs: options.nowMs,
       policy: 'import',
       requireInsertId: options.requireInsertId,
+      newInsertId: this.newInsertId,
       dictionary: await this.dictionary.forProject(project.id),
       identityMerge: project.identityMerge,
     };
@@ -96,9 +108,9 @@ export class IngestService {
   }
 
   /** Client-side events: each carries its project's token in `properties.token`. */
-  async trackEvents(records: unknown[], options: { ip?: string; nowMs?: number }): Promise<IngestOutcome> {
+  async trackEvents(records: unknown[], options: TrackOptions): Promise<IngestOutcome> {
     this.checkBatchSize(records);
-    const nowMs = options.nowMs ?? Date.now();
+    const { nowMs } = options;
     const failed: FailedRecord[] = [];
     const accepted: { projectId: number; validated: Validated }[] = [];
     // A record that is not an object has no token to name its project: it fails on its own.
@@ -118,6 +130,7 @@ export class IngestService {
         nowMs,
         policy: 'track',
         requireInsertId: false,
+        newInsertId: this.newInsertId,
         ip: options.ip,
         dictionary: await this.dictionary.forProject(project.id),
         identityMerge: project.identityMerge,

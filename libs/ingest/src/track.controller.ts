@@ -1,3 +1,4 @@
+import { Clock } from '@analytics/clock';
 import { AppConfig } from '@analytics/config';
 import { Controller, Get, Post, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
@@ -12,6 +13,7 @@ export class TrackController {
   constructor(
     private readonly config: AppConfig,
     private readonly ingest: IngestService,
+    private readonly clock: Clock,
   ) {}
 
   @Get('track')
@@ -32,7 +34,7 @@ export class TrackController {
       fields = request.fields;
       if (!request.records) throw new IngestError(400, 'no data: send the events in a `data` field');
       const ip = flag(fields, 'ip') ? req.ip : undefined;
-      send(res, sdkReply(sdkOutcome(await this.ingest.trackEvents(request.records, { ip })), options()));
+      send(res, sdkReply(sdkOutcome(await this.ingest.trackEvents(request.records, { ip, nowMs: this.clock.now() })), options()));
     } catch (error) {
       if (!(error instanceof IngestError)) throw error;
       send(res, sdkReply(sdkFailure(error), options()));
