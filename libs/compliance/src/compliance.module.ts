@@ -4,7 +4,7 @@ import { jsonBody } from '@analytics/http';
 import { IdentityRepository } from '@analytics/identity';
 import { WriterProgress } from '@analytics/kafka';
 import { ObjectStoreModule } from '@analytics/object-store';
-import { GroupKeyRegistryModule } from '@analytics/profiles';
+import { GroupKeyRegistryModule } from '@analytics/projects';
 import { RateLimitsModule } from '@analytics/rate-limits';
 import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { ComplianceAccessGuard } from './compliance-access.guard';

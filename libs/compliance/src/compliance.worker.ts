@@ -1,6 +1,6 @@
 import { DownloadLinks } from '@analytics/object-store';
 import { JobQueue, RunningJob } from '@analytics/jobs';
-import { GroupKeysService } from '@analytics/profiles';
+import { GroupKeysService } from '@analytics/projects';
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { ComplianceJob, ComplianceKind, FINISHED } from './compliance-job';
 import { ComplianceJobsRepository } from './compliance-jobs.repository';

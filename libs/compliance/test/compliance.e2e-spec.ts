@@ -1,5 +1,5 @@
 import { ClickHouseClient } from '@analytics/clickhouse';
-import { GroupKeysService } from '@analytics/profiles';
+import { GroupKeysService } from '@analytics/projects';
 import { ProjectsService } from '@analytics/projects';
 import { eventually } from '@analytics/testing';
 import { gunzipSync } from 'node:zlib';

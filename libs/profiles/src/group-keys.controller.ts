@@ -1,10 +1,9 @@
 import { CurrentAccess, ProjectAccess, ProjectAccessGuard, RequireRole } from '@analytics/auth';
 import { AppApiController } from '@analytics/http';
+import { GroupKey, GroupKeysService } from '@analytics/projects';
 import { Body, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { DefineGroupKeyDto } from './group-keys.dto';
-import { GroupKeysService } from './group-keys.service';
-import { GroupKey } from './profiles.schema';
 
 const groupKeyJson = (key: GroupKey) => ({ name: key.name, created: key.createdAt.toISOString() });
 

@@ -1,5 +1,4 @@
 export { ApplyOutcome, applyProfileUpdate, ProfileState } from './apply-profile-update';
-export { GroupKeysService } from './group-keys.service';
 export { FailedProfileRecord, ProfileIngestOutcome, ProfileIngestService } from './profile-ingest.service';
 export { ProfileGeolocator } from './profile-geolocator';
 export { MAX_PAGE_SIZE, parseProfileQuery, ProfileQueryRequest } from './profile-query-request';
@@ -10,7 +9,6 @@ export { KafkaRef, PartitionUpdates, PendingUpdate, ProfileWriter, Rejection } f
 export { ProfilesError, ProfilesErrorCode } from './profiles-error';
 export { ProfilesMirrorRepository } from './profiles-mirror.repository';
 export {
-  GroupKeyRegistryModule,
   GroupKeysModule,
   ProfileIntakeModule,
   ProfilesIngestModule,
@@ -21,5 +19,4 @@ export {
 } from './profiles.module';
 export { PROFILES_WRITER_GROUP, ProfilesConsumer } from './profiles.consumer';
 export { MirrorProfile, ProfilesRepository, StoredProfile } from './profiles.repository';
-export { GroupKey } from './profiles.schema';
 export { isReservedProfileProperty, RESERVED_PROFILE_PROPERTIES, validateProfileRecord } from './validate-profile-record';

@@ -2,12 +2,11 @@ import { AuthModule } from '@analytics/auth';
 import { AppConfig, oncePerConfig, ServiceName } from '@analytics/config';
 import { jsonBody } from '@analytics/http';
 import { IdentityMergeHook, IdentityRepository } from '@analytics/identity';
+import { GroupKeyRegistryModule } from '@analytics/projects';
 import { CohortMembershipModule } from '@analytics/query';
 import { RateLimitsModule } from '@analytics/rate-limits';
 import { DynamicModule, Global, MiddlewareConsumer, Module, NestModule, Type } from '@nestjs/common';
 import { GroupKeysController } from './group-keys.controller';
-import { GroupKeysRepository } from './group-keys.repository';
-import { GroupKeysService } from './group-keys.service';
 import { InProcessProfileSink } from './in-process-profile.sink';
 import { KafkaProfileSink } from './kafka-profile.sink';
 import { ProfileFolder } from './profile-folder.service';
@@ -51,10 +50,6 @@ class ProfileFoldModule {}
   exports: [ProfileRepositoriesModule, ProfileWriter, IdentityRepository],
 })
 export class ProfileStoreModule {}
-
-/** The group keys (Postgres only, so a gateway with a broker needs no ClickHouse). */
-@Module({ providers: [GroupKeysRepository, GroupKeysService], exports: [GroupKeysService] })
-export class GroupKeyRegistryModule {}
 
 /**
  * Profile intake without HTTP: the /engage and /groups rules and the sink (Kafka, or without a broker

@@ -1,7 +1,7 @@
 import { Postgres } from '@analytics/postgres';
 import { Injectable } from '@nestjs/common';
 import { and, eq } from 'drizzle-orm';
-import { GroupKey, groupKeys } from './profiles.schema';
+import { GroupKey, groupKeys } from './group-keys.schema';
 
 /** The group keys of one project at a time. */
 @Injectable()

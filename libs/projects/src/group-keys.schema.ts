@@ -1,7 +1,7 @@
-import { projects } from '@analytics/projects';
 import { integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { projects } from './projects.schema';
 
-/** Postgres migration 0003. The profile tables themselves are reached through SQL in ProfilesRepository. */
+/** The group keys a project defined (Postgres migration 0003, beside the profile tables). */
 export const groupKeys = pgTable(
   'group_keys',
   {

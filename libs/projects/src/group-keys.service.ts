@@ -1,8 +1,8 @@
 import { EVENT_LIMITS } from '@analytics/events';
 import { Injectable } from '@nestjs/common';
 import { GroupKeysRepository } from './group-keys.repository';
-import { ProfilesError, ProfilesErrorCode } from './profiles-error';
-import { GroupKey } from './profiles.schema';
+import { GroupKeysError, GroupKeysErrorCode } from './group-keys-error';
+import { GroupKey } from './group-keys.schema';
 
 const CACHE_TTL_MS = 30_000;
 const CACHE_MAX_ENTRIES = 10_000;
@@ -32,7 +32,7 @@ export class GroupKeysService {
   /** Group profiles of a removed key stay; new updates for it are refused. */
   async remove(projectId: number, name: string): Promise<void> {
     if (!(await this.repository.remove(projectId, name))) {
-      throw new ProfilesError(ProfilesErrorCode.UnknownGroupKey, `group key "${name}" is not defined in project ${projectId}`);
+      throw new GroupKeysError(GroupKeysErrorCode.UnknownGroupKey, `group key "${name}" is not defined in project ${projectId}`);
     }
     this.defined.delete(cacheKey(projectId, name));
   }
@@ -53,6 +53,6 @@ const cacheKey = (projectId: number, name: string) => `${projectId}:${name}`;
 /** A key is an event property name: not empty, at most 255 characters, no control characters. */
 function checkName(name: string): void {
   if (name === '' || name.length > EVENT_LIMITS.maxStringLength || CONTROL_CHARACTERS.test(name)) {
-    throw new ProfilesError(ProfilesErrorCode.InvalidGroupKey, 'name must be 1 to 255 characters without control characters');
+    throw new GroupKeysError(GroupKeysErrorCode.InvalidGroupKey, 'name must be 1 to 255 characters without control characters');
   }
 }
