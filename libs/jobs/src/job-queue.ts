@@ -1,6 +1,6 @@
+import { IdSource } from '@analytics/clock';
 import { Postgres } from '@analytics/postgres';
 import { BeforeApplicationShutdown, Logger } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
 import { PgBoss } from 'pg-boss';
 import { jobDatabaseOf } from './job-database';
 import { JobStatus, toJobStatus } from './job-status';
@@ -61,10 +61,14 @@ export class JobQueue implements BeforeApplicationShutdown {
   private constructor(
     private readonly boss: PgBoss,
     private readonly settings: JobsSettings,
+    private readonly ids: IdSource,
   ) {}
 
-  /** Installs or migrates pg-boss's schema (once, under its advisory lock) and starts supervising. */
-  static async start(postgres: Postgres, options: JobsOptions = {}): Promise<JobQueue> {
+  /**
+   * Installs or migrates pg-boss's schema (once, under its advisory lock) and starts supervising.
+   * `ids` makes the ids of jobs enqueued without a key.
+   */
+  static async start(postgres: Postgres, options: JobsOptions, ids: IdSource): Promise<JobQueue> {
     const settings = resolveJobsSettings(options);
     const { db, backend } = jobDatabaseOf(postgres);
     const boss = new PgBoss({
@@ -83,7 +87,7 @@ export class JobQueue implements BeforeApplicationShutdown {
     boss.on('error', (error) => logger.error(`pg-boss: ${error.message}`));
     boss.on('warning', (warning) => logger.warn(`pg-boss: ${warning.message}`));
     await boss.start();
-    return new JobQueue(boss, settings);
+    return new JobQueue(boss, settings, ids);
   }
 
   /**
@@ -104,7 +108,7 @@ export class JobQueue implements BeforeApplicationShutdown {
     const { key, startAfter, ...policy } = options;
     assertPolicy(policy);
     await this.ensureQueue(name);
-    const id = key === undefined ? randomUUID() : keyedJobId(name, key);
+    const id = key === undefined ? this.ids.uuid() : keyedJobId(name, key);
     // A known id makes the insert a no-op (ON CONFLICT DO NOTHING): that is the idempotency.
     await this.boss.send(name, payload, { ...policyOptions(policy), id, ...(startAfter ? { startAfter } : {}) });
     return id;
@@ -119,7 +123,7 @@ export class JobQueue implements BeforeApplicationShutdown {
     if (!jobs.length) return [];
     await this.ensureQueue(name);
     const options = policyOptions(policy);
-    const ids = jobs.map((job) => (job.key === undefined ? randomUUID() : keyedJobId(name, job.key)));
+    const ids = jobs.map((job) => (job.key === undefined ? this.ids.uuid() : keyedJobId(name, job.key)));
     await this.boss.insert(
       name,
       jobs.map((job, i) => ({ ...options, id: ids[i], data: job.payload, ...(job.startAfter ? { startAfter: job.startAfter } : {}) })),

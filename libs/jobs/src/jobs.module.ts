@@ -1,3 +1,4 @@
+import { ClockModule, IdSource } from '@analytics/clock';
 import { Postgres } from '@analytics/postgres';
 import { DynamicModule, Module } from '@nestjs/common';
 import { JobQueue } from './job-queue';
@@ -14,7 +15,9 @@ export class JobsModule {
     return {
       module: JobsModule,
       global: true,
-      providers: [{ provide: JobQueue, useFactory: (postgres: Postgres) => JobQueue.start(postgres, options), inject: [Postgres] }],
+      // The platform mounts ClockModule already; importing it here too costs nothing (one instance) and states the need.
+      imports: [ClockModule],
+      providers: [{ provide: JobQueue, useFactory: (postgres: Postgres, ids: IdSource) => JobQueue.start(postgres, options, ids), inject: [Postgres, IdSource] }],
       exports: [JobQueue],
     };
   }

@@ -1,3 +1,4 @@
+import { RandomIds } from '@analytics/clock';
 import { JobQueue, JobsModule, JobsOptions, JobStatus } from '@analytics/jobs';
 import { Postgres } from '@analytics/postgres';
 import { createTestDatabase, eventually, postgresServerAvailable, PostgresKind, TestResource } from '@analytics/testing';
@@ -35,7 +36,7 @@ describe.each(kinds)('jobs on Postgres (%s)', (kind) => {
     connections = kind === 'server' ? [first, await Postgres.connect(resource.url)] : [first];
     // Started together: both install the schema and one loses that race, as pg-boss expects (on
     // PGlite that failure needs the session fix in job-database.ts not to break the other).
-    replicas = await Promise.all([JobQueue.start(first, FAST), JobQueue.start(connections.at(-1)!, FAST)]);
+    replicas = await Promise.all([JobQueue.start(first, FAST, new RandomIds()), JobQueue.start(connections.at(-1)!, FAST, new RandomIds())]);
   });
   afterAll(async () => {
     // Whatever beforeAll got to: an engine left open would keep jest from exiting.
@@ -125,7 +126,7 @@ describe.each(kinds)('jobs on Postgres (%s)', (kind) => {
     await worker.kill();
 
     const survivorConnection = kind === 'server' ? undefined : await Postgres.connect(target.url);
-    const survivor = survivorConnection ? await JobQueue.start(survivorConnection, FAST) : replicas[1];
+    const survivor = survivorConnection ? await JobQueue.start(survivorConnection, FAST, new RandomIds()) : replicas[1];
     try {
       // Still claimed by the dead process: nothing else may run it before the lease is over.
       expect(await survivor.getJob('doomed', id)).toMatchObject({ state: 'active', attempts: 1 });
@@ -207,7 +208,7 @@ describe.each(kinds)('jobs on Postgres (%s)', (kind) => {
 
     beforeAll(async () => {
       const options = { ...FAST, schema: 'jobs_clocked', clock };
-      clocked = [await JobQueue.start(connections[0], options), await JobQueue.start(connections.at(-1)!, options)];
+      clocked = [await JobQueue.start(connections[0], options, new RandomIds()), await JobQueue.start(connections.at(-1)!, options, new RandomIds())];
     });
     afterAll(async () => {
       await Promise.all((clocked ?? []).map((replica) => replica.stop()));

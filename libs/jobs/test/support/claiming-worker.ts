@@ -1,3 +1,4 @@
+import { RandomIds } from '@analytics/clock';
 import { JobQueue } from '@analytics/jobs';
 import { Postgres } from '@analytics/postgres';
 
@@ -9,7 +10,7 @@ async function main(): Promise<void> {
   const { DATABASE_URL, JOB_QUEUE, JOB_KEY, JOB_EXPIRE_SECONDS } = process.env;
   if (!DATABASE_URL || !JOB_QUEUE || !JOB_KEY || !JOB_EXPIRE_SECONDS) throw new Error('DATABASE_URL, JOB_QUEUE, JOB_KEY and JOB_EXPIRE_SECONDS are required');
   const postgres = await Postgres.connect(DATABASE_URL);
-  const jobs = await JobQueue.start(postgres, { pollingIntervalSeconds: 0.5 });
+  const jobs = await JobQueue.start(postgres, { pollingIntervalSeconds: 0.5 }, new RandomIds());
   await jobs.define(JOB_QUEUE, { expireInSeconds: Number(JOB_EXPIRE_SECONDS), retryLimit: 1, retryDelaySeconds: 0 });
   await jobs.enqueue(JOB_QUEUE, { step: 'claimed by a process that dies' }, { key: JOB_KEY });
   await jobs.work(JOB_QUEUE, async (job) => {
