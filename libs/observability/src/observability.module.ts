@@ -1,3 +1,4 @@
+import { ClockModule, IdSource } from '@analytics/clock';
 import { AppConfig } from '@analytics/config';
 import { DynamicModule, Global, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
@@ -7,7 +8,7 @@ import { EngineProbes } from './engine-probes';
 import { HealthController } from './health.controller';
 import { HttpMetricsMiddleware } from './http-metrics.middleware';
 import { MetricsService } from './metrics.service';
-import { requestId } from './request-id';
+import { requestIds } from './request-id';
 
 /**
  * Where logs go: one readable, coloured line per entry when a person watches a terminal; JSON lines
@@ -40,20 +41,24 @@ export class ObservabilityModule implements NestModule {
       module: ObservabilityModule,
       imports: [
         TerminusModule.forRoot({ logger: false }),
-        LoggerModule.forRoot({
-          pinoHttp: [
-            {
-              level: config.logLevel,
-              genReqId: requestId,
-              redact: ['req.headers.authorization', 'req.headers.cookie', 'req.query.token', 'req.query.signature'],
-              // A download link's signature is a bearer credential until it expires: keep it out of logged URLs.
-              serializers: { req: (req: { url?: string }) => ({ ...req, url: req.url?.replace(/([?&]signature=)[^&]*/g, '$1[Redacted]') }) },
-              // Probes and scrapes every few seconds would drown the request log.
-              autoLogging: { ignore: (req) => ['/healthz', '/readyz', '/metrics'].includes(req.url ?? '') },
-              customProps: () => ({ service: config.services.length === 1 ? config.services[0] : 'standalone' }),
-            },
-            logDestination(),
-          ],
+        LoggerModule.forRootAsync({
+          imports: [ClockModule],
+          inject: [IdSource],
+          useFactory: (ids: IdSource) => ({
+            pinoHttp: [
+              {
+                level: config.logLevel,
+                genReqId: requestIds(ids),
+                redact: ['req.headers.authorization', 'req.headers.cookie', 'req.query.token', 'req.query.signature'],
+                // A download link's signature is a bearer credential until it expires: keep it out of logged URLs.
+                serializers: { req: (req: { url?: string }) => ({ ...req, url: req.url?.replace(/([?&]signature=)[^&]*/g, '$1[Redacted]') }) },
+                // Probes and scrapes every few seconds would drown the request log.
+                autoLogging: { ignore: (req) => ['/healthz', '/readyz', '/metrics'].includes(req.url ?? '') },
+                customProps: () => ({ service: config.services.length === 1 ? config.services[0] : 'standalone' }),
+              },
+              logDestination(),
+            ],
+          }),
         }),
       ],
       controllers: [HealthController],
