@@ -1,3 +1,4 @@
+import { RandomIds, SystemClock } from '@analytics/clock';
 import { loadConfig } from '@analytics/config';
 import { RateLimiterFactory } from '@analytics/rate-limits';
 import { LoginThrottle } from './login-throttle';
@@ -5,7 +6,7 @@ import { LoginThrottle } from './login-throttle';
 /** In memory (no Redis): the rules of the throttle, replica by replica. */
 describe('LoginThrottle', () => {
   const config = loadConfig({ AUTH_FAILURES_PER_IP: '3', AUTH_FAILURES_PER_USERNAME: '5', AUTH_FAILURE_WINDOW_SECONDS: '60' });
-  const throttle = () => new LoginThrottle(new RateLimiterFactory(config), config);
+  const throttle = () => new LoginThrottle(new RateLimiterFactory(config, new SystemClock(), new RandomIds()), config);
   const username = 'owner.service-account';
   const attacker = (n: number) => ({ ip: `198.51.100.${n}`, username });
   /** Wrong guesses from 25 addresses: each admitted until the username is past its limit, then refused. */

@@ -1,3 +1,4 @@
+import { RandomIds, SystemClock } from '@analytics/clock';
 import { loadConfig } from '@analytics/config';
 import { RateLimiterFactory } from '@analytics/rate-limits';
 import { randomBytes } from 'node:crypto';
@@ -8,7 +9,7 @@ const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** Two replicas share their counts of failed logins through Redis. */
 describe('LoginThrottle across replicas (Redis)', () => {
   const config = loadConfig({ REDIS_URL, AUTH_FAILURES_PER_IP: '2', AUTH_FAILURES_PER_USERNAME: '3', AUTH_FAILURE_WINDOW_SECONDS: '60' });
-  const factories = [new RateLimiterFactory(config), new RateLimiterFactory(config)];
+  const factories = [new RateLimiterFactory(config, new SystemClock(), new RandomIds()), new RateLimiterFactory(config, new SystemClock(), new RandomIds())];
   const [first, second] = factories.map((factory) => new LoginThrottle(factory, config));
   // Addresses and usernames of their own, so counts left in Redis by earlier runs never meet these.
   const run = randomBytes(4).toString('hex');

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { Clock, IdSource } from '@analytics/clock';
 import type Redis from 'ioredis';
 
 /** A held slot: renewed while held, given back by `release` (once; later calls do nothing). */
@@ -40,14 +40,15 @@ export class ConcurrencySlots {
 
   constructor(
     private readonly options: ConcurrencySlotsOptions,
+    private readonly clock: Clock,
+    private readonly ids: IdSource,
     private readonly redis?: Redis,
-    private readonly now: () => number = Date.now,
   ) {}
 
   /** A slot for `key`, or undefined when `limit` are held. */
   async acquire(key: string | number): Promise<ConcurrencySlot | undefined> {
     const slotKey = `cs:${this.options.name}:${key}`;
-    const id = randomUUID();
+    const id = this.ids.uuid();
     const shared = await this.acquireShared(slotKey, id);
     const taken = shared ?? this.acquireLocal(slotKey, id);
     if (!taken) return undefined;
@@ -76,7 +77,7 @@ export class ConcurrencySlots {
   /** true/false from Redis; undefined when there is no Redis or it failed (memory takes over). */
   private async acquireShared(slotKey: string, id: string): Promise<boolean | undefined> {
     if (!this.redis) return undefined;
-    const now = this.now();
+    const now = this.clock.now();
     try {
       const taken = await this.redis.eval(ACQUIRE, 1, slotKey, now, now + this.options.leaseMs, this.options.limit, id, this.options.leaseMs * 2);
       return taken === 1;
@@ -86,7 +87,7 @@ export class ConcurrencySlots {
   }
 
   private acquireLocal(slotKey: string, id: string): boolean {
-    const now = this.now();
+    const now = this.clock.now();
     const held = this.local.get(slotKey) ?? new Map<string, number>();
     for (const [slot, expiry] of held) if (expiry <= now) held.delete(slot);
     if (held.size >= this.options.limit) return false;
@@ -96,7 +97,7 @@ export class ConcurrencySlots {
   }
 
   private async renew(slotKey: string, id: string, shared: boolean): Promise<void> {
-    const expiry = this.now() + this.options.leaseMs;
+    const expiry = this.clock.now() + this.options.leaseMs;
     if (shared) await this.redis!.eval(RENEW, 1, slotKey, expiry, id, this.options.leaseMs * 2).catch(() => undefined);
     else if (this.local.get(slotKey)?.has(id)) this.local.get(slotKey)!.set(id, expiry);
   }

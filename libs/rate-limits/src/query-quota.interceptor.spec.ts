@@ -1,3 +1,4 @@
+import { RandomIds, SystemClock } from '@analytics/clock';
 import { loadConfig } from '@analytics/config';
 import { CallHandler, ExecutionContext } from '@nestjs/common';
 import { EventEmitter } from 'node:events';
@@ -14,7 +15,7 @@ function httpContext(projectId: number) {
 
 describe('QueryQuotaInterceptor', () => {
   const config = loadConfig({ QUERY_LIMIT_PER_HOUR: '100', QUERY_LIMIT_PER_SECOND: '100', QUERY_LIMIT_CONCURRENT: '1' });
-  const interceptor = () => new QueryQuotaInterceptor(new RateLimiterFactory(config), config);
+  const interceptor = () => new QueryQuotaInterceptor(new RateLimiterFactory(config, new SystemClock(), new RandomIds()), config);
 
   it('holds the concurrency slot until the query ends, then gives it back', async () => {
     const quota = interceptor();
@@ -38,7 +39,7 @@ describe('QueryQuotaInterceptor', () => {
   });
 
   it('gives every instance made by one factory the same budget (the query API and the profile query share it)', async () => {
-    const limits = new RateLimiterFactory(config);
+    const limits = new RateLimiterFactory(config, new SystemClock(), new RandomIds());
     const [reports, profiles] = [new QueryQuotaInterceptor(limits, config), new QueryQuotaInterceptor(limits, config)];
     await reports.intercept(httpContext(3).context, { handle: () => new Subject() } as CallHandler);
     await expect(profiles.intercept(httpContext(3).context, { handle: () => new Subject() } as CallHandler)).rejects.toMatchObject({ status: 429 });

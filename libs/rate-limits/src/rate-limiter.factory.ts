@@ -1,3 +1,4 @@
+import { Clock, IdSource } from '@analytics/clock';
 import { AppConfig } from '@analytics/config';
 import { Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import Redis from 'ioredis';
@@ -93,7 +94,11 @@ export class RateLimiterFactory implements OnModuleInit, OnApplicationShutdown {
   /** One limit per rule: callers that name the same rule share its counters, in memory as in Redis. */
   private readonly made = new Map<string, RateLimit | RequestQuota>();
 
-  constructor(config: AppConfig) {
+  constructor(
+    config: AppConfig,
+    private readonly clock: Clock,
+    private readonly ids: IdSource,
+  ) {
     this.redis = config.redisUrl ? new Redis(config.redisUrl, { enableOfflineQueue: false, lazyConnect: false, maxRetriesPerRequest: 1 }) : undefined;
     this.redis?.on('error', () => undefined); // the insurance limiter takes over; ioredis reconnects
   }
@@ -140,7 +145,7 @@ export class RateLimiterFactory implements OnModuleInit, OnApplicationShutdown {
       this.create({ name: `${rule.name}-hour`, points: rule.perHour, durationSeconds: 3600 }),
       this.create({ name: `${rule.name}-second`, points: rule.perSecond, durationSeconds: 1 }),
       // Leases, not counters: a process killed mid-query cannot hold its slots forever.
-      new ConcurrencySlots({ name: `${rule.name}-concurrent`, limit: rule.concurrent, leaseMs: rule.slotLeaseMs ?? 30_000 }, this.redis),
+      new ConcurrencySlots({ name: `${rule.name}-concurrent`, limit: rule.concurrent, leaseMs: rule.slotLeaseMs ?? 30_000 }, this.clock, this.ids, this.redis),
     );
   }
 

@@ -1,8 +1,9 @@
+import { RandomIds, SystemClock } from '@analytics/clock';
 import { loadConfig } from '@analytics/config';
 import { RateLimiterFactory } from './rate-limiter.factory';
 
 describe('RequestQuota (in memory)', () => {
-  const factory = new RateLimiterFactory(loadConfig({}));
+  const factory = new RateLimiterFactory(loadConfig({}), new SystemClock(), new RandomIds());
 
   it('allows as many at once as the concurrency limit, and another once one is released', async () => {
     const quota = factory.quota({ name: 'concurrency-test', perHour: 100, perSecond: 100, concurrent: 2 });
