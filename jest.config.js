@@ -8,8 +8,8 @@ module.exports = {
   rootDir: '.',
   roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/test'],
   testRegex: '\\.(spec|int-spec|e2e-spec)\\.ts$',
-  // The import-rule fixtures break the rules on purpose; they are cruised, never run.
-  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/architecture/fixtures/'],
+  // The architecture fixtures break the rules on purpose; they are checked, never run.
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/architecture/fixtures/', '<rootDir>/test/architecture/tenancy-fixtures/'],
   transform: { '^.+\\.ts$': ['@swc/jest'] },
   moduleNameMapper: { '^@analytics/(.*)$': '<rootDir>/libs/$1/src', '^chdb/connection$': '<rootDir>/test/setup/chdb-connection.js' },
   globalSetup: '<rootDir>/test/setup/global-setup.ts',

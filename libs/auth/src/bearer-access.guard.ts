@@ -3,6 +3,7 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AccessDenied } from './access-denied';
 import { PrincipalResolver } from './principal';
+import { projectAccess } from './project-access';
 import { AccessRequest, requiredRole } from './project-access.guard';
 import { ProjectAuthenticator } from './project-authenticator';
 import { Role, satisfies } from './roles';
@@ -32,7 +33,7 @@ export class BearerAccessGuard implements CanActivate {
     if (!project || !role) throw new AccessDenied(403, 'this OAuth token gives no access to that project');
     const required = requiredRole(this.reflector, context);
     if (!satisfies(role, required)) throw new AccessDenied(403, `this needs the ${required} role or above on project ${project.id}`);
-    req.projectAccess = { project, role, actor: { kind: 'service-account', id: principal.account.id, username: principal.account.username, userId: principal.account.userId } };
+    req.projectAccess = projectAccess(project, role, { kind: 'service-account', id: principal.account.id, username: principal.account.username, userId: principal.account.userId });
     return true;
   }
 }

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { AccessDenied } from './access-denied';
 import { parseBasicCredentials } from './basic-credentials';
 import { LoginAttempt, LoginThrottle } from './login-throttle';
-import { ProjectAccess } from './project-access';
+import { ProjectAccess, projectAccess } from './project-access';
 import { ProjectAuthenticator } from './project-authenticator';
 import { Role } from './roles';
 
@@ -89,13 +89,13 @@ export class PrincipalResolver {
       if (projectId !== undefined && Number(projectId) !== principal.project.id) {
         throw new AccessDenied(403, `these credentials do not give access to project ${projectId}`);
       }
-      return { project: principal.project, role: 'admin', actor: { kind: 'project-secret', projectId: principal.project.id } };
+      return projectAccess(principal.project, 'admin', { kind: 'project-secret', projectId: principal.project.id });
     }
     if (projectId === undefined) throw new AccessDenied(400, 'project_id is required with service-account credentials');
     // An id no project can have (past the column's range) names nothing: never sent to SQL.
     const project = isDatabaseId(Number(projectId)) ? await this.projects.byId(Number(projectId)) : undefined;
     const role = project && (effectiveRole(principal.account, principal.memberships, project) as Role | undefined);
     if (!project || !role) throw new AccessDenied(403, `these credentials do not give access to project ${projectId}`);
-    return { project, role, actor: { kind: 'service-account', id: principal.account.id, username: principal.account.username, userId: principal.account.userId } };
+    return projectAccess(project, role, { kind: 'service-account', id: principal.account.id, username: principal.account.username, userId: principal.account.userId });
   }
 }

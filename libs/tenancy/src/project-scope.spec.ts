@@ -1,0 +1,29 @@
+import { isProjectScope, ProjectScope, projectScope } from './project-scope';
+
+describe('projectScope', () => {
+  it('carries the project id', () => {
+    expect(projectScope(42).projectId).toBe(42);
+    expect(isProjectScope(projectScope(42))).toBe(true);
+  });
+
+  it('is not made by a literal, nor by an object that looks like one', () => {
+    // @ts-expect-error the brand's key is a symbol no other file can name
+    const forged: ProjectScope = { projectId: 42 };
+
+    expect(isProjectScope(forged)).toBe(false);
+    expect(isProjectScope({ projectId: 42, [Symbol('ProjectScope')]: true })).toBe(false);
+  });
+
+  it('cannot be changed once made', () => {
+    const scope = projectScope(1);
+
+    expect(() => ((scope as { projectId: number }).projectId = 2)).toThrow(TypeError);
+  });
+
+  it('holds only an id both engines can store', () => {
+    expect(() => projectScope(-1)).toThrow(RangeError);
+    expect(() => projectScope(1.5)).toThrow(RangeError);
+    expect(() => projectScope(2 ** 32)).toThrow(RangeError);
+    expect(() => projectScope(Number.NaN)).toThrow(RangeError);
+  });
+});

@@ -1,0 +1,31 @@
+import { join } from 'node:path';
+import { REPO_ROOT } from './cruise-imports';
+import { scopeCreatorsOutside } from './tenancy-checks';
+
+/**
+ * The files that may create a ProjectScope (`projectScope` of @analytics/tenancy): where a project
+ * is established as the one a piece of work acts on. Everything else is given a scope. No file
+ * casts to ProjectScope. Specs and test harnesses are not checked: they make the scopes they test with.
+ */
+export const SCOPE_CREATORS = [
+  // Authentication: a guard established the request's access to the project (ProjectAccess.scope).
+  'libs/auth/src/project-access.ts',
+];
+
+const FIXTURES = join(__dirname, 'tenancy-fixtures');
+
+describe('project scopes', () => {
+  it('are created only by the files on the list, in the fixture tree', () => {
+    expect(scopeCreatorsOutside(FIXTURES, ['libs/auth/src/project-access.ts'])).toEqual([
+      'apps/api/src/main.ts: takes all of @analytics/tenancy',
+      'libs/rogue/src/forged-scope.ts: casts to ProjectScope',
+      'libs/rogue/src/loads-tenancy.ts: loads @analytics/tenancy dynamically',
+      'libs/rogue/src/rogue.repository.ts: imports projectScope',
+      'libs/rogue/src/whole-lib.ts: takes all of @analytics/tenancy',
+    ]);
+  });
+
+  it('are created only by the files on the list, in the repository', () => {
+    expect(scopeCreatorsOutside(REPO_ROOT, SCOPE_CREATORS)).toEqual([]);
+  });
+});

@@ -1,0 +1,79 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as ts from 'typescript';
+
+/**
+ * What test/architecture/project-scope.spec.ts and tenant-predicate.spec.ts read: the source files
+ * of every lib and app (not specs), parsed, so that a check sees imports and casts, not text that
+ * merely looks like them.
+ */
+
+const SPEC = /\.(spec|int-spec|e2e-spec)\.ts$/;
+/** The lib that makes scopes and writes the predicate: the only place both may be written by hand. */
+const TENANCY_SRC = 'libs/tenancy/src/';
+
+function walk(root: string, dir: string): string[] {
+  return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) return walk(root, path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') && !SPEC.test(entry.name) ? [path] : [];
+  });
+}
+
+/** `libs/<lib>/src/**` and `apps/<app>/src/**` under `root`, relative to it, specs left out. */
+export function sourceFiles(root: string): string[] {
+  return ['libs', 'apps']
+    .flatMap((top) => readdirSync(join(root, top), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => `${top}/${entry.name}/src`))
+    .filter((src) => existsSync(join(root, src)))
+    .flatMap((src) => walk(root, src))
+    .filter((file) => !file.startsWith(TENANCY_SRC))
+    .sort();
+}
+
+export function parse(root: string, file: string): ts.SourceFile {
+  return ts.createSourceFile(file, readFileSync(join(root, file), 'utf8'), ts.ScriptTarget.Latest, true);
+}
+
+const TENANCY = '@analytics/tenancy';
+
+function isTenancyCall(node: ts.Node): boolean {
+  if (!ts.isCallExpression(node) || node.arguments.length === 0 || !ts.isStringLiteralLike(node.arguments[0])) return false;
+  const callee = node.expression;
+  const named = (ts.isIdentifier(callee) && callee.text === 'require') || callee.kind === ts.SyntaxKind.ImportKeyword;
+  return named && node.arguments[0].text === TENANCY;
+}
+
+/**
+ * How a file can create a scope or forge one: a named import (or re-export) of `projectScope`, the
+ * whole lib as a namespace or through `require`/`import()` (which reach it by any name), and a
+ * cast to `ProjectScope`.
+ */
+export function scopeCreations(file: ts.SourceFile): string[] {
+  const found: string[] = [];
+  const visit = (node: ts.Node) => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      // `import '…'` and a default import (the lib has none) reach nothing; `export * from` reaches all.
+      const bindings = ts.isImportDeclaration(node) ? node.importClause?.namedBindings : (node.exportClause ?? 'all');
+      if (node.moduleSpecifier.text === TENANCY && bindings) {
+        if (bindings === 'all' || ts.isNamespaceImport(bindings) || ts.isNamespaceExport(bindings)) found.push(`takes all of ${TENANCY}`);
+        else if (bindings.elements.some((element) => (element.propertyName ?? element.name).text === 'projectScope')) found.push('imports projectScope');
+      }
+    }
+    if (isTenancyCall(node)) found.push(`loads ${TENANCY} dynamically`);
+    if ((ts.isAsExpression(node) || ts.isTypeAssertionExpression(node)) && ts.isTypeReferenceNode(node.type) && node.type.typeName.getText() === 'ProjectScope') {
+      found.push('casts to ProjectScope');
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return [...new Set(found)];
+}
+
+/** `file: what it does` for every file outside `allowed` that can create a scope. */
+export function scopeCreatorsOutside(root: string, allowed: readonly string[]): string[] {
+  return sourceFiles(root).flatMap((path) => {
+    const file = parse(root, path);
+    const creations = scopeCreations(file).filter((what) => what === 'casts to ProjectScope' || !allowed.includes(path));
+    return creations.map((what) => `${path}: ${what}`);
+  });
+}

@@ -1,0 +1,1 @@
+export const load = async (id: number) => (await import('@analytics/tenancy')).projectScope(id);
