@@ -19,7 +19,6 @@ import { assignments, parseDockerfile, Stage } from './dockerfile';
 import { kustomize, parseImage } from './kustomize';
 import { appContainer, containerEnvironment, decodeSecret, esmPackage, Manifest, Rendered, route, selects, SettingSource } from './manifests';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 type Validatable = new (data: any) => { validate(): void };
 type Models = Record<string, Validatable>;
 

@@ -2,7 +2,6 @@ import { dirname, join } from 'node:path';
 import { KubernetesObject } from './kustomize';
 
 /** Loose views of the rendered objects: the schemas are checked by kubernetes-models, these only read. */
-/* eslint-disable @typescript-eslint/no-explicit-any */
 export type Manifest = KubernetesObject & { spec?: any; data?: Record<string, string>; stringData?: Record<string, string> };
 
 export interface LabelSelector {

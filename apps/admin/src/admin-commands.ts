@@ -2,7 +2,22 @@
 export interface AdminCommand {
   usage: string;
   request(args: string[], options: Record<string, string>): { method: string; path: string; body?: unknown };
-  show(results: any): string;
+  show(answer: AnswerFields): string;
+}
+
+/** The API's JSON answer, as the commands read it: flat fields (the `me` answer is read through {@link MeAnswer}). */
+export type AnswerFields = Readonly<Record<string, string | number | undefined>>;
+
+interface MeAnswer {
+  service_account: AnswerFields;
+  organization?: AnswerFields;
+  projects: AnswerFields[];
+}
+
+interface CreatedOrganization {
+  id: number;
+  name: string;
+  owner: AnswerFields;
 }
 
 const need = (args: string[], count: number, usage: string) => {
@@ -19,19 +34,24 @@ const projectRoles = (option: string | undefined) =>
       return { id: Number(id), role: role ?? 'consumer' };
     });
 
-const secretLine = (label: string, value: string) => `${label} ${value}    <- shown only now; keep it`;
+const secretLine = (label: string, value: AnswerFields[string]) => `${label} ${value}    <- shown only now; keep it`;
 
 export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
   me: {
     usage: 'me',
     request: () => ({ method: 'GET', path: '/api/app/me' }),
-    show: (r) =>
-      [`service account ${r.service_account.username} (${r.service_account.role})`, `organization    ${r.organization?.id} ${r.organization?.name}`, ...r.projects.map((p: any) => `project         ${p.id} ${p.name} (${p.role}, ${p.region})`)].join('\n'),
+    show: (answer) => {
+      const r = answer as unknown as MeAnswer;
+      return [`service account ${r.service_account.username} (${r.service_account.role})`, `organization    ${r.organization?.id} ${r.organization?.name}`, ...r.projects.map((p) => `project         ${p.id} ${p.name} (${p.role}, ${p.region})`)].join('\n');
+    },
   },
   'create-organization': {
     usage: 'create-organization <name> [--owner-username NAME]',
     request: (args, o) => ({ method: 'POST', path: '/api/app/organizations', body: { name: need(args, 1, ADMIN_COMMANDS['create-organization'].usage)[0], owner_username: o['owner-username'] } }),
-    show: (r) => [`organization ${r.id} ${r.name}`, `owner        ${r.owner.username}`, secretLine('secret      ', r.owner.token)].join('\n'),
+    show: (answer) => {
+      const r = answer as unknown as CreatedOrganization;
+      return [`organization ${r.id} ${r.name}`, `owner        ${r.owner.username}`, secretLine('secret      ', r.owner.token)].join('\n');
+    },
   },
   'create-project': {
     usage: 'create-project <organizationId> <name> [--region US|EU|IN]',

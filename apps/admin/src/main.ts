@@ -1,6 +1,6 @@
 // First: on an unsupported Node, one line and exit 1 before anything else loads.
 import '@analytics/supported-node';
-import { ADMIN_COMMANDS } from './admin-commands';
+import { ADMIN_COMMANDS, AnswerFields } from './admin-commands';
 
 const HELP = `Administer a running platform through its HTTP API.
 
@@ -44,9 +44,9 @@ async function main(argv: string[]): Promise<number> {
     headers: { Authorization: `Basic ${Buffer.from(`${username}:${secret}`).toString('base64')}`, 'Content-Type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  const answer = (await response.json().catch(() => ({ status: 'error', error: `HTTP ${response.status}` }))) as { status: string; results?: unknown; error?: string };
+  const answer = (await response.json().catch(() => ({ status: 'error', error: `HTTP ${response.status}` }))) as { status: string; results?: AnswerFields; error?: string };
   if (options.json) process.stdout.write(`${JSON.stringify(answer, null, 2)}\n`);
-  else if (answer.status === 'ok') process.stdout.write(`${command.show(answer.results)}\n`);
+  else if (answer.status === 'ok') process.stdout.write(`${command.show(answer.results ?? {})}\n`);
   if (answer.status !== 'ok') {
     if (!options.json) process.stderr.write(`error: ${answer.error ?? `HTTP ${response.status}`}\n`);
     return 1;

@@ -43,6 +43,7 @@ function openChdb(path: string): ClickHouseClient {
   try {
     mkdirSync(directory, { recursive: true });
     // Loaded only when asked for: chDB is an optional dependency, absent from the server image.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (see above)
     const { createChdbConnection } = require('chdb/connection') as typeof import('chdb/connection');
     const chdbConnection = createChdbConnection({ path: directory });
     // chDB types the connection against its own copy of @clickhouse/client-common; the contract is the same.

@@ -47,6 +47,7 @@ export async function* streamQuery(client: ClickHouseClient, params: StreamQuery
     }
     return;
   }
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (see above)
   const { Session } = require('chdb') as typeof import('chdb');
   const session = new Session(directory);
   try {

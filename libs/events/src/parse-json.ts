@@ -20,7 +20,7 @@ const isUnsafeInteger = (n: number) => Number.isInteger(n) && !Number.isSafeInte
  * cost of scanning the whole text for digit runs. Only then does the slower reviver parse run.
  */
 export function parseJson(text: string): unknown {
-  const value = JSON.parse(text);
+  const value: unknown = JSON.parse(text);
   if (!mayHoldNumber(value, isUnsafeInteger) || !LONG_DIGIT_RUN.test(text)) return value;
   return JSON.parse(text, keepLargeIntegers);
 }

@@ -1,6 +1,7 @@
 import { ClickHouseClient } from '@analytics/clickhouse';
 import { ProjectsService } from '@analytics/projects';
 import { createTestEnvironment, eventually, startTestApp, TestApp, TestEnvironment } from '@analytics/testing';
+import { get } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { ingestAndExport, runningExportQueries } from './export-test-app';
 
@@ -123,8 +124,7 @@ describe('GET /api/2.0/export', () => {
     expect((await response.text()).split('\n').filter(Boolean)).toHaveLength(300);
     const raw = await new Promise<Buffer>((resolve, reject) => {
       const url = new URL(`${service.baseUrl}/api/2.0/export?from_date=${day}&to_date=${day}`);
-      require('node:http')
-        .get(url, { headers: { Authorization: auth, 'Accept-Encoding': 'gzip' } }, (res: NodeJS.ReadableStream) => {
+      get(url, { headers: { Authorization: auth, 'Accept-Encoding': 'gzip' } }, (res: NodeJS.ReadableStream) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
           res.on('end', () => resolve(Buffer.concat(chunks)));

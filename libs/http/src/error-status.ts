@@ -32,7 +32,7 @@ export function errorStatus(error: unknown, where: string): ErrorStatus {
     return { status: 400, message };
   }
   if (error instanceof HttpException) return { status: error.getStatus(), message: error.message };
-  if (error instanceof DomainError) return { status: error.status, message: error.message, retryAfterSeconds: error.retryAfterSeconds };
+  if (isDomainError(error)) return { status: error.status, message: error.message, retryAfterSeconds: error.retryAfterSeconds };
   // A value no text or number column can hold (NUL, out of range): the request's, not the store's, fault.
   if (isRefusedValue(error)) return { status: 400, message: 'a value in the request cannot be stored (a NUL character, or a number out of range)' };
   if (clickHouseErrorCode(error) === CLICKHOUSE_TIMEOUT_EXCEEDED) {
@@ -40,4 +40,9 @@ export function errorStatus(error: unknown, where: string): ErrorStatus {
   }
   logger.error(`${where}: ${describeWithCauses(error)}`);
   return { status: 500, message: 'internal error' };
+}
+
+/** `instanceof` alone would type the code and status as `any` (the class is generic). */
+function isDomainError(error: unknown): error is DomainError {
+  return error instanceof DomainError;
 }

@@ -138,7 +138,7 @@ export class BatchWorker {
       rows: records.reduce((sum, r) => sum + r.rows, 0),
     };
     this.fetched.set(part, { rewinds: this.rewinds.get(partitionKey(part)) ?? 0, firstOffset: batch.firstOffset() ?? batch.lastOffset() });
-    const beat = setInterval(() => heartbeat().catch(() => undefined), HEARTBEAT_MS);
+    const beat = setInterval(() => void heartbeat().catch(() => undefined), HEARTBEAT_MS);
     try {
       await this.gatherer.add(part);
     } finally {

@@ -21,7 +21,7 @@ interface RequestQueue {
 export function stopIdleRequestQueueTimers(): boolean {
   let RequestQueue: { prototype: RequestQueue & { idleTimerFixed?: boolean } };
   try {
-    RequestQueue = createRequire(__filename)(KAFKAJS_REQUEST_QUEUE_MODULE);
+    RequestQueue = createRequire(__filename)(KAFKAJS_REQUEST_QUEUE_MODULE) as typeof RequestQueue;
   } catch {
     return false;
   }

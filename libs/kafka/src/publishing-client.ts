@@ -7,6 +7,7 @@ import type { PartitionedMessage } from './publish-parts';
  * its API tables take about 11 MB of live heap, which every other service would otherwise carry
  * (docs/benchmarks.md).
  */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (see above)
 export const platformaticKafka = () => require('@platformatic/kafka') as typeof import('@platformatic/kafka');
 
 /** One idempotent producer (acks=all, one request in flight per broker), as PartitionPublisher sends with it. */

@@ -1,6 +1,6 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
+import { HealthCheck, HealthCheckService, HealthIndicatorResult, HealthIndicatorService } from '@nestjs/terminus';
 import { EngineProbes } from './engine-probes';
 import { MetricsService } from './metrics.service';
 
@@ -31,7 +31,7 @@ export class HealthController {
         const results = outcomes.map((o) =>
           o.up ? this.indicators.check(o.engine).up() : this.indicators.check(o.engine).down({ message: o.error ?? 'down' }),
         );
-        return Object.assign({}, ...results);
+        return Object.assign({}, ...results) as HealthIndicatorResult;
       },
     ]);
   }

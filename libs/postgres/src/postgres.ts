@@ -37,7 +37,9 @@ export class Postgres {
       return new Postgres(drizzleNodePostgres({ client: pool }) as unknown as Database, 'server', () => pool.end());
     }
     // Loaded only when asked for: PGlite is an optional dependency, absent from the server image.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (see above)
     const { PGlite } = require('@electric-sql/pglite') as typeof import('@electric-sql/pglite');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (see above)
     const { drizzle: drizzlePglite } = require('drizzle-orm/pglite') as typeof import('drizzle-orm/pglite');
     if (target.path === 'memory:') {
       const client = await PGlite.create();

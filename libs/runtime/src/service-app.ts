@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
-import { AddressInfo } from 'node:net';
+import { AddressInfo, Server } from 'node:net';
 import { LimitedExpressAdapter } from './limited-express-adapter';
 
 export type RootModuleFactory = (config: AppConfig) => DynamicModule | Type<unknown>;
@@ -90,7 +90,7 @@ export async function runService(
     await app.init();
     if (beforeListen) await beforeListen(app, config);
     await app.listen(config.port, config.host);
-    const { port } = app.getHttpServer().address() as AddressInfo; // the real one when PORT=0
+    const { port } = (app.getHttpServer() as Server).address() as AddressInfo; // the real one when PORT=0
     app.get(Logger).log(`${title} listening on ${config.host}:${port}; settings ${JSON.stringify(describeEnvironment())}`);
   } catch (error) {
     process.stderr.write(`${title} could not start: ${(error as Error).message}\n`);

@@ -48,32 +48,35 @@ export interface StoredImport {
   lastRun: ImportRun | undefined;
 }
 
-export type Row = Record<string, any>;
+/** A row as the Postgres driver returns it (timestamps as Date or text, json as object or text). */
+export type Row = Readonly<Record<string, unknown>>;
 const json = <T>(value: unknown): T => (typeof value === 'string' ? (JSON.parse(value) as T) : (value as T));
-const date = (value: unknown) => (value === null || value === undefined ? undefined : new Date(value as string));
+const date = (value: unknown) => (value === null || value === undefined ? undefined : new Date(value as string | Date));
+const text = <T extends string = string>(value: unknown): T => value as T;
+const optionalText = (value: unknown) => (value === null || value === undefined ? undefined : (value as string));
 export const iso = (value: Date) => value.toISOString();
 
 export const toSource = (r: Row): StoredSource => ({
   id: Number(r.id),
   projectId: Number(r.project_id),
-  name: r.name,
-  type: r.type,
+  name: text(r.name),
+  type: text(r.type),
   connectionPublic: json(r.connection_public),
-  connectionSealed: r.connection_sealed,
-  createdAt: new Date(r.created_at),
+  connectionSealed: text(r.connection_sealed),
+  createdAt: date(r.created_at)!,
 });
 
 export const toRun = (r: Row): ImportRun => ({
   id: Number(r.id),
   importId: Number(r.import_id),
-  status: r.status,
-  trigger: r.trigger,
-  startedAt: new Date(r.started_at),
+  status: text<RunStatus>(r.status),
+  trigger: text<ImportRun['trigger']>(r.trigger),
+  startedAt: date(r.started_at)!,
   finishedAt: date(r.finished_at),
   rowsRead: Number(r.rows_read),
   rowsImported: Number(r.rows_imported),
   rowsFailed: Number(r.rows_failed),
-  error: r.error ?? undefined,
+  error: optionalText(r.error),
 });
 
 export function toImport(r: Row): StoredImport {
@@ -83,20 +86,20 @@ export function toImport(r: Row): StoredImport {
     id: Number(r.id),
     projectId: Number(r.project_id),
     sourceId: Number(r.source_id),
-    kind: r.kind,
-    name: r.name,
+    kind: text<ImportKind>(r.kind),
+    name: text(r.name),
     tableParams: mapping.table_params,
     mapping: mapping.columns,
-    syncMode: r.sync_mode,
+    syncMode: text<SyncMode>(r.sync_mode),
     runEveryNs: Number(r.run_every),
     paused: Boolean(r.paused),
-    watermark: r.watermark ?? undefined,
+    watermark: optionalText(r.watermark),
     nextRunAt: date(r.next_run_at),
     manualRequested: Boolean(r.manual_requested),
     succeededOnce: Boolean(r.succeeded_once),
     deleting: Boolean(r.deleting),
     deleteData: Boolean(r.delete_data),
-    createdAt: new Date(r.created_at),
+    createdAt: date(r.created_at)!,
     lastRun: lastRun ? toRun(lastRun) : undefined,
   };
 }

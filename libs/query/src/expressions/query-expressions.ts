@@ -68,7 +68,7 @@ export function segmentSql(expression: EventExpression, prefix: string): Compile
 export function allOf(expressions: readonly (EventExpression | undefined)[], prefix: string): CompiledSql {
   const compiled = expressions.filter((e): e is EventExpression => e !== undefined).map((e, i) => whereSql(e, `${prefix}${i}`));
   if (compiled.length === 0) return { sql: '1', params: {} };
-  return { sql: compiled.map((c) => c.sql).join(' AND '), params: Object.assign({}, ...compiled.map((c) => c.params)) };
+  return { sql: compiled.map((c) => c.sql).join(' AND '), params: Object.assign({}, ...compiled.map((c) => c.params)) as CompiledSql['params'] };
 }
 
 function row(event: QueryEvent) {

@@ -61,7 +61,7 @@ export function insightsSql(projectId: number, spec: InsightsSpec, resolve = tru
   return {
     sql: metrics.map((m) => m.sql).join('\nUNION ALL\n'),
     params: {
-      ...Object.assign({}, ...metrics.map((m) => m.params)),
+      ...(Object.assign({}, ...metrics.map((m) => m.params)) as BoundQuery['params']),
       project: projectId,
       fromMs: spec.fromDay * DAY_MS,
       toEndMs: (spec.toDay + 1) * DAY_MS,
