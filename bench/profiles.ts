@@ -1,10 +1,11 @@
 import 'reflect-metadata';
 import { AppConfig, loadConfig, ServiceName } from '@analytics/config';
 import { ensureTopics, topicName, topicSpecs } from '@analytics/kafka';
-import { PROFILES_WRITER_GROUP, ProfilesModule } from '@analytics/profiles';
+import { PROFILES_WRITER_GROUP, ProfilesIngestModule, ProfilesWriterModule } from '@analytics/profiles';
+import { ProfilesQueryModule } from '@analytics/query';
 import { PlatformModule, runService } from '@analytics/runtime';
 import { engineNeeds } from '@analytics/service-map';
-import { DynamicModule } from '@nestjs/common';
+import { DynamicModule, Type } from '@nestjs/common';
 import { Kafka, logLevel } from 'kafkajs';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -55,7 +56,15 @@ const log = (line: string) => process.stdout.write(`bench: ${line}\n`);
 
 /** A service process of the benchmark: the platform and the profile parts of its role. */
 function roleModule(config: AppConfig, services: ServiceName[]): DynamicModule {
-  return { module: class ProfilesBenchService {}, imports: [PlatformModule.forRoot(config, engineNeeds(config, services)), ProfilesModule.forRoot(config, services)] };
+  const profileParts: Record<string, (DynamicModule | Type<unknown>)[]> = {
+    ingest: [ProfilesIngestModule.forRoot(config)],
+    writer: config.kafka ? [ProfilesWriterModule] : [],
+    query: [ProfilesQueryModule],
+  };
+  return {
+    module: class ProfilesBenchService {},
+    imports: [PlatformModule.forRoot(config, engineNeeds(config, services)), ...services.flatMap((service) => profileParts[service] ?? [])],
+  };
 }
 
 /** A realistic mix: mostly `$set`, then counters, lists and first-touch properties, over many users. */

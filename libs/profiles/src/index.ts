@@ -1,19 +1,16 @@
 export { ApplyOutcome, applyProfileUpdate, ProfileState } from './apply-profile-update';
 export { FailedProfileRecord, ProfileIngestOutcome, ProfileIngestService } from './profile-ingest.service';
 export { ProfileGeolocator } from './profile-geolocator';
-export { MAX_PAGE_SIZE, parseProfileQuery, ProfileQueryRequest } from './profile-query-request';
-export { ProfileQueryResult, ProfileQueryService } from './profile-query.service';
 export { decodeProfileUpdate, identityKey, ProfileIdentity, ProfileUpdate, Properties, PropertyValue, USER_PROFILES } from './profile-update';
 export { ProfileUpdateSink, RefusedUpdate } from './profile-update.sink';
 export { KafkaRef, PartitionUpdates, PendingUpdate, ProfileWriter, Rejection } from './profile-writer.service';
 export { ProfilesError, ProfilesErrorCode } from './profiles-error';
-export { ProfilesMirrorRepository } from './profiles-mirror.repository';
+export { CohortMembers, MirroredProperties, MirrorQuery, ProfilesMirrorRepository } from './profiles-mirror.repository';
+export { isPlainObject } from './property-values';
 export {
   GroupKeysModule,
   ProfileIntakeModule,
   ProfilesIngestModule,
-  ProfilesModule,
-  ProfilesQueryModule,
   ProfileStoreModule,
   ProfilesWriterModule,
 } from './profiles.module';

@@ -1,11 +1,10 @@
 import { AuthModule } from '@analytics/auth';
-import { AppConfig, oncePerConfig, ServiceName } from '@analytics/config';
+import { AppConfig, oncePerConfig } from '@analytics/config';
 import { jsonBody } from '@analytics/http';
 import { IdentityMergeHook, IdentityRepository } from '@analytics/identity';
 import { GroupKeyRegistryModule } from '@analytics/projects';
-import { CohortMembershipModule } from '@analytics/query';
 import { RateLimitsModule } from '@analytics/rate-limits';
-import { DynamicModule, Global, MiddlewareConsumer, Module, NestModule, Type } from '@nestjs/common';
+import { DynamicModule, Global, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { GroupKeysController } from './group-keys.controller';
 import { InProcessProfileSink } from './in-process-profile.sink';
 import { KafkaProfileSink } from './kafka-profile.sink';
@@ -13,8 +12,6 @@ import { ProfileFolder } from './profile-folder.service';
 import { ProfileGeolocator } from './profile-geolocator';
 import { ProfileIngestService } from './profile-ingest.service';
 import { ProfileMetrics } from './profile-metrics';
-import { ProfileQueryController } from './profile-query.controller';
-import { ProfileQueryService } from './profile-query.service';
 import { ProfileUpdateSink } from './profile-update.sink';
 import { ProfileUpdatesController } from './profile-updates.controller';
 import { ProfileWriter } from './profile-writer.service';
@@ -80,36 +77,10 @@ export class ProfilesIngestModule {
 @Module({ imports: [ProfileStoreModule, ProfileMetricsModule], providers: [ProfilesConsumer] })
 export class ProfilesWriterModule {}
 
-/** The profile query, /api/query/engage and /api/2.0/engage (its `filter_by_cohort` reads saved cohorts). */
-@Module({ imports: [AuthModule, RateLimitsModule, ProfileStoreModule, CohortMembershipModule], controllers: [ProfileQueryController], providers: [ProfileQueryService] })
-export class ProfilesQueryModule implements NestModule {
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(jsonBody('query')).forRoutes(ProfileQueryController);
-  }
-}
-
 /** Management of the project's group keys, /api/app/projects/{projectId}/group-keys. */
 @Module({ imports: [AuthModule, GroupKeyRegistryModule], controllers: [GroupKeysController] })
 export class GroupKeysModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
     consumer.apply(jsonBody('app')).forRoutes(GroupKeysController);
-  }
-}
-
-/**
- * Everything about user and group profiles, part by part for the services this process runs:
- * `ingest` → /engage and /groups; `writer` (with a broker) → the consumer; `query` → the profile
- * query; `management` → group keys. Apps that run one service pass it explicitly.
- */
-@Module({})
-export class ProfilesModule {
-  static forRoot(config: AppConfig, services: readonly ServiceName[] = config.services): DynamicModule {
-    const runs = (service: ServiceName) => services.includes(service);
-    const imports: (DynamicModule | Type<unknown>)[] = [];
-    if (runs('ingest')) imports.push(ProfilesIngestModule.forRoot(config));
-    if (runs('writer') && config.kafka) imports.push(ProfilesWriterModule);
-    if (runs('query')) imports.push(ProfilesQueryModule);
-    if (runs('management')) imports.push(GroupKeysModule);
-    return { module: ProfilesModule, imports };
   }
 }

@@ -1,13 +1,11 @@
 import { AppConfig, loadConfig } from '@analytics/config';
-import { IngestModule } from '@analytics/ingest';
 import { ProjectsModule, ProjectsService } from '@analytics/projects';
 import { SavedReportsModule } from '@analytics/reports';
 import { PlatformModule } from '@analytics/runtime';
-import { engineNeeds } from '@analytics/service-map';
+import { engineNeeds, servicesModule } from '@analytics/service-map';
 import { createTestEnvironment, startTestApp, TestApp, TestEnvironment } from '@analytics/testing';
 import { DynamicModule } from '@nestjs/common';
 import { Random } from '../../query/test/support/random';
-import { ProfilesModule } from '../src';
 import { QueryAnswer } from './profiles-harness';
 
 const DAY_MS = 86_400_000;
@@ -19,8 +17,7 @@ function cohortsApp(config: AppConfig): DynamicModule {
     imports: [
       PlatformModule.forRoot(config, engineNeeds(config, ['ingest', 'query', 'management'])),
       ProjectsModule,
-      IngestModule.forRoot(config),
-      ProfilesModule.forRoot(config, ['ingest', 'query']),
+      servicesModule(config, ['ingest', 'query']),
       SavedReportsModule,
     ],
   };

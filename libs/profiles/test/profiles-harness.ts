@@ -5,7 +5,8 @@ import { PlatformModule } from '@analytics/runtime';
 import { engineNeeds, servicesModule } from '@analytics/service-map';
 import { createTestEnvironment, startTestApp, TestApp, TestEnvironment, TestEnvironmentOptions } from '@analytics/testing';
 import { DynamicModule } from '@nestjs/common';
-import { Properties, ProfilesModule, ProfilesRepository } from '../src';
+import { ProfilesQueryModule } from '@analytics/query';
+import { GroupKeysModule, ProfilesIngestModule, Properties, ProfilesRepository, ProfilesWriterModule } from '../src';
 
 const SERVICES: ServiceName[] = ['ingest', 'writer', 'query', 'management'];
 
@@ -53,11 +54,17 @@ export interface ProfilesHarness {
   close(): Promise<void>;
 }
 
-/** The profile modules of the services; with `events`, all the services' modules (event intake and writers, identity merge). */
+/** The profile modules of the services' rows; with `events`, all the services' modules (event intake and writers, identity merge). */
 function profilesApp(events: boolean) {
   return (config: AppConfig): DynamicModule => ({
     module: class ProfilesTestModule {},
-    imports: [PlatformModule.forRoot(config, engineNeeds(config, SERVICES)), ProjectsModule, events ? servicesModule(config, SERVICES) : ProfilesModule.forRoot(config, SERVICES)],
+    imports: [
+      PlatformModule.forRoot(config, engineNeeds(config, SERVICES)),
+      ProjectsModule,
+      ...(events
+        ? [servicesModule(config, SERVICES)]
+        : [ProfilesIngestModule.forRoot(config), ...(config.kafka ? [ProfilesWriterModule] : []), ProfilesQueryModule, GroupKeysModule]),
+    ],
   });
 }
 

@@ -1,6 +1,7 @@
 import { AppConfig } from '@analytics/config';
 import { AuthModule } from '@analytics/auth';
 import { jsonBody } from '@analytics/http';
+import { ProfileStoreModule } from '@analytics/profiles';
 import { RateLimitsModule } from '@analytics/rate-limits';
 import { SavedReportsStoreModule } from '@analytics/reports';
 import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
@@ -17,6 +18,8 @@ import { FunnelsService } from './funnels/funnels.service';
 import { InsightsController } from './insights/insights.controller';
 import { InsightsRepository } from './insights/insights.repository';
 import { InsightsService } from './insights/insights.service';
+import { ProfileQueryController } from './profiles/profile-query.controller';
+import { ProfileQueryService } from './profiles/profile-query.service';
 import { QUERY_SETTINGS, querySettingsOf } from './query-settings';
 import { RetentionController } from './retention/retention.controller';
 import { RetentionRepository } from './retention/retention.repository';
@@ -64,5 +67,16 @@ export class QueryModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
     // Only POST /cohorts/list carries a body (project_id may come as a form field).
     consumer.apply(jsonBody('query')).forRoutes(CohortsListController);
+  }
+}
+
+/**
+ * The profile query, /api/query/engage and /api/2.0/engage: a reader of the profiles' ClickHouse
+ * mirror beside the event reports (its `filter_by_cohort` reads saved cohorts).
+ */
+@Module({ imports: [AuthModule, RateLimitsModule, ProfileStoreModule, CohortMembershipModule], controllers: [ProfileQueryController], providers: [ProfileQueryService] })
+export class ProfilesQueryModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(jsonBody('query')).forRoutes(ProfileQueryController);
   }
 }

@@ -1,12 +1,11 @@
 import { loadConfig } from '@analytics/config';
 import { DataRegion, ProjectsModule, ProjectsService } from '@analytics/projects';
-import { ProfilesModule } from '@analytics/profiles';
 import { PlatformModule } from '@analytics/runtime';
 import { engineNeeds } from '@analytics/service-map';
 import { createTestEnvironment, startTestApp, TestApp, TestEnvironment } from '@analytics/testing';
 import { DynamicModule } from '@nestjs/common';
 import { request } from 'node:http';
-import { QueryModule } from '../src';
+import { ProfilesQueryModule, QueryModule } from '../src';
 
 const HOSTS = { US: 'api.example.test', EU: 'eu.example.test', IN: 'in.example.test' } as const;
 const REGIONS: DataRegion[] = ['US', 'EU', 'IN'];
@@ -42,7 +41,7 @@ describe('data residency: each regional query host answers only for its regionâ€
     });
     const app = (): DynamicModule => ({
       module: class DataResidencyTestModule {},
-      imports: [PlatformModule.forRoot(config, engineNeeds(config, ['query'])), ProjectsModule, QueryModule, ProfilesModule.forRoot(config, ['query'])],
+      imports: [PlatformModule.forRoot(config, engineNeeds(config, ['query'])), ProjectsModule, QueryModule, ProfilesQueryModule],
     });
     service = await startTestApp(app, config);
     const store = service.app.get(ProjectsService);

@@ -64,7 +64,7 @@ export const SERVICE_MAP: Record<ServiceName, ServiceDefinition> = {
     title: 'Query service',
     engines: { postgres: true, clickhouse: true },
     modules: async () => {
-      const [{ QueryModule }, { ProfilesQueryModule }] = await Promise.all([import('@analytics/query'), import('@analytics/profiles')]);
+      const { QueryModule, ProfilesQueryModule } = await import('@analytics/query');
       return [QueryModule, ProfilesQueryModule];
     },
   },

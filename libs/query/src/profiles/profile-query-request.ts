@@ -1,10 +1,8 @@
 import { PROJECT_ID_PARAMETER, QueryParameterDoc } from '@analytics/http';
 import { EVENT_LIMITS } from '@analytics/events';
 import { booleanParameter, isDatabaseId } from '@analytics/http';
+import { isPlainObject, ProfilesError, ProfilesErrorCode, USER_PROFILES } from '@analytics/profiles';
 import { CohortDefinition, validateCohortDefinition } from '@analytics/report-definitions';
-import { ProfilesError, ProfilesErrorCode } from './profiles-error';
-import { USER_PROFILES } from './profile-update';
-import { isPlainObject } from './property-values';
 
 /** The real API's page size, also the most a page may hold. */
 export const MAX_PAGE_SIZE = 1000;

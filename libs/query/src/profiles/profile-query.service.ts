@@ -2,11 +2,18 @@ import { AppConfig } from '@analytics/config';
 import { parseJson } from '@analytics/events';
 import { CompiledSql, compileWhere, ExpressionError, profilesScope } from '@analytics/expression';
 import { IdentityRepository } from '@analytics/identity';
-import { CohortMembership } from '@analytics/query';
+import {
+  CohortMembers,
+  MirroredProperties,
+  MirrorQuery,
+  ProfilesError,
+  ProfilesErrorCode,
+  ProfilesMirrorRepository,
+  Properties,
+  USER_PROFILES,
+} from '@analytics/profiles';
 import { Injectable } from '@nestjs/common';
-import { Properties, USER_PROFILES } from './profile-update';
-import { ProfilesError, ProfilesErrorCode } from './profiles-error';
-import { CohortMembers, MirroredProperties, MirrorQuery, ProfilesMirrorRepository } from './profiles-mirror.repository';
+import { CohortMembership } from '../cohorts/cohort-membership';
 import { ProfileQueryRequest } from './profile-query-request';
 
 export interface ProfileQueryResult {
