@@ -1,6 +1,7 @@
 // First: on an unsupported Node, one line and exit 1 before anything else loads.
 import '@analytics/supported-node';
 import 'reflect-metadata';
+import { RandomIds, SystemClock } from '@analytics/clock';
 import { loadConfig } from '@analytics/config';
 import { DeletionScreen, ErasedIdsRepository } from '@analytics/erasures';
 import { ConsumedTopicKey, createKafka, DEAD_LETTER_TOPICS, replayDeadLetters, ReplayOptions, ReplayReport } from '@analytics/kafka';
@@ -72,9 +73,11 @@ async function main(argv: string[]): Promise<number> {
   const kafka = createKafka(settings);
   const postgres = await Postgres.connect(config.databaseUrl);
   try {
-    const { screen } = new DeletionScreen(new ErasedIdsRepository(postgres));
+    // A command, not a Nest app: it builds the clock and id source the platform would inject.
+    const { screen } = new DeletionScreen(new ErasedIdsRepository(postgres), new SystemClock());
+    const ids = new RandomIds();
     for (const topic of parsed.topics) {
-      process.stdout.write(`${show(await replayDeadLetters(kafka, settings, { ...parsed.options, topic, screen }), parsed.options.dryRun)}\n`);
+      process.stdout.write(`${show(await replayDeadLetters(kafka, settings, { ...parsed.options, topic, screen }, ids), parsed.options.dryRun)}\n`);
     }
   } finally {
     await postgres.close();

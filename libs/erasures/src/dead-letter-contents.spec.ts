@@ -1,3 +1,4 @@
+import { ManualClock, SystemClock } from '@analytics/clock';
 import { encodeEventRow } from '@analytics/events';
 import { readLetter, screenLetter } from './dead-letter-contents';
 import { DeletionScreen } from './deletion-screen';
@@ -47,14 +48,14 @@ describe('screening dead letters against finished deletions', () => {
       covering: async (ids: ProjectId[]) => (seen.push(ids), erasures),
     };
     let beats = 0;
-    const { screen } = new DeletionScreen(lookup, { pollMs: 1, now: () => REPLAYED });
+    const { screen } = new DeletionScreen(lookup, new ManualClock(REPLAYED), { pollMs: 1 });
     const value = Buffer.from(row('alice', 'a1', REQUESTED - 1) + row('bob', 'b1', REQUESTED - 1));
     const [screened] = await screen('events', [{ value, timestamp: String(REQUESTED), offset: '0' } as never], async () => void beats++);
     expect(beats).toBe(2);
     expect(seen).toEqual([[{ projectId: 7, distinctId: 'alice', processedAtMs: REQUESTED - 1 }, { projectId: 7, distinctId: 'bob', processedAtMs: REQUESTED - 1 }]]);
     expect(lines(screened!.value).map((r) => r.insert_id)).toEqual(['b1']);
 
-    const stuck = new DeletionScreen({ ...lookup, unstarted: async () => [{ id: 'job-2', projectId: 7 }] }, { waitMs: 0 });
+    const stuck = new DeletionScreen({ ...lookup, unstarted: async () => [{ id: 'job-2', projectId: 7 }] }, new SystemClock(), { waitMs: 0 });
     await expect(stuck.screen('events', [{ value, timestamp: '0', offset: '0' } as never], async () => undefined)).rejects.toThrow(/job-2 \(project 7\) have not started/);
   });
 });

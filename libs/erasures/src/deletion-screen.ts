@@ -1,3 +1,4 @@
+import { Clock } from '@analytics/clock';
 import { ReplayScreen, ScreenedLetter } from '@analytics/kafka';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readLetter, screenLetter, subjectsOf } from './dead-letter-contents';
@@ -7,10 +8,9 @@ export interface DeletionScreenOptions {
   /** How long a batch waits for deletions of its projects to leave STAGING before the replay stops. */
   waitMs: number;
   pollMs: number;
-  now: () => number;
 }
 
-const DEFAULTS: DeletionScreenOptions = { waitMs: 15 * 60_000, pollMs: 1000, now: Date.now };
+const DEFAULTS: DeletionScreenOptions = { waitMs: 15 * 60_000, pollMs: 1000 };
 
 /**
  * dlq:replay's screen (docs/compliance.md, "Dead letters"): a dead-letter topic keeps its messages
@@ -24,6 +24,7 @@ export class DeletionScreen {
 
   constructor(
     private readonly erasures: Pick<ErasedIdsRepository, 'unstarted' | 'covering'>,
+    private readonly clock: Clock,
     options: Partial<DeletionScreenOptions> = {},
   ) {
     this.options = { ...DEFAULTS, ...options };
@@ -33,18 +34,18 @@ export class DeletionScreen {
     const contents = messages.map((message) => readLetter(topic, message.value));
     const subjects = contents.flatMap(subjectsOf);
     // Taken before the wait: a deletion requested after it finds the replayed rows older than its request.
-    const stampMs = this.options.now();
+    const stampMs = this.clock.now();
     await this.untilStarted([...new Set(subjects.map((subject) => subject.projectId))], heartbeat);
     const erasures = await this.erasures.covering(subjects);
     return contents.map((letter, i) => screenLetter(letter, Number(messages[i].timestamp), erasures, stampMs));
   };
 
   private async untilStarted(projectIds: number[], heartbeat: () => Promise<void>): Promise<void> {
-    const deadline = this.options.now() + this.options.waitMs;
+    const deadline = this.clock.now() + this.options.waitMs;
     for (;;) {
       const waiting = await this.erasures.unstarted(projectIds);
       if (!waiting.length) return;
-      if (this.options.now() >= deadline) {
+      if (this.clock.now() >= deadline) {
         throw new Error(`deletions ${waiting.map((job) => `${job.id} (project ${job.projectId})`).join(', ')} have not started after ${this.options.waitMs / 1000} s; run the replay again once they have`);
       }
       await heartbeat();

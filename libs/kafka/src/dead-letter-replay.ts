@@ -1,5 +1,5 @@
+import { IdSource } from '@analytics/clock';
 import { KafkaSettings } from '@analytics/config';
-import { randomUUID } from 'node:crypto';
 import { IHeaders, Kafka, KafkaMessage, Message } from 'kafkajs';
 import { RecordRef } from './batch-part';
 import { ACKS_ALL, createIdempotentProducer } from './idempotent-producer';
@@ -128,15 +128,16 @@ async function rangesToRead(kafka: Kafka, topic: string, from: ReplayOptions['fr
   }
 }
 
-/** Reads each range once, batch by batch, with a throwaway consumer group that commits nothing. */
+/** Reads each range once, batch by batch, with a throwaway consumer group (named from `ids`) that commits nothing. */
 async function readRanges(
   kafka: Kafka,
   settings: KafkaSettings,
+  ids: IdSource,
   topic: string,
   ranges: Range[],
   each: (partition: number, messages: KafkaMessage[], heartbeat: () => Promise<void>) => Promise<void>,
 ): Promise<void> {
-  const group = `${settings.topicPrefix}dlq-replay-${randomUUID()}`;
+  const group = `${settings.topicPrefix}dlq-replay-${ids.uuid()}`;
   const consumer = kafka.consumer({ groupId: group, maxWaitTimeInMs: 100 });
   const remaining = new Map(ranges.map((range) => [range.partition, range]));
   await consumer.connect();
@@ -177,9 +178,9 @@ async function readRanges(
  * written: from an offset or a time up to the end of the dead-letter topic as it was at the start.
  * Replaying a range twice sends its messages twice: events collapse by their dedup key, but a
  * profile `$add` would count twice, so each run reports where the next one starts. `screen` sees
- * each batch first and may rewrite or hold back letters.
+ * each batch first and may rewrite or hold back letters. `ids` names the replay's consumer group.
  */
-export async function replayDeadLetters(kafka: Kafka, settings: KafkaSettings, options: ReplayOptions): Promise<ReplayReport> {
+export async function replayDeadLetters(kafka: Kafka, settings: KafkaSettings, options: ReplayOptions, ids: IdSource): Promise<ReplayReport> {
   const deadLetterTopic = topicName(settings, DEAD_LETTER_TOPICS[options.topic]);
   const topic = topicName(settings, options.topic);
   const ranges = await rangesToRead(kafka, deadLetterTopic, options.from);
@@ -189,7 +190,7 @@ export async function replayDeadLetters(kafka: Kafka, settings: KafkaSettings, o
     const producer = options.dryRun ? undefined : createIdempotentProducer(kafka);
     await producer?.connect();
     try {
-      await readRanges(kafka, settings, deadLetterTopic, pending, async (partition, messages, heartbeat) => {
+      await readRanges(kafka, settings, ids, deadLetterTopic, pending, async (partition, messages, heartbeat) => {
         const { entries, send } = await screenBatch(options, deadLetterTopic, partition, messages, heartbeat);
         if (send.length) await producer?.send({ topic, acks: ACKS_ALL, messages: send });
         letters.push(...entries);
