@@ -5,7 +5,6 @@ import { IngestService } from '@analytics/ingest';
 import { ProfileIngestService } from '@analytics/profiles';
 import { Project } from '@analytics/projects';
 import { Inject, Injectable } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
 import { ImportedDataRepository } from './imported-data.repository';
 import { rowToEvent, rowToProfileUpdate, SourceRow } from './row-mapping';
 import { WAREHOUSE_IMPORT_SETTINGS, WarehouseImportSettings } from './warehouse-import-settings';
@@ -55,11 +54,11 @@ export class ImportRunner {
    */
   async run(importId: number, signal?: AbortSignal, { onlyIfDue = false } = {}): Promise<RunOutcome> {
     const started = this.clock.date();
-    const owner = randomUUID();
     // Before the claim, while a dead run's lease is still the expired one.
     await this.repository.failAbandonedRuns(started, importId);
-    const item = await this.repository.claim(importId, owner, started, new Date(started.getTime() + this.settings.leaseSeconds * 1000), { dueOnly: onlyIfDue });
-    if (!item) return onlyIfDue ? 'skipped' : 'busy';
+    const lease = await this.repository.claim(importId, started, new Date(started.getTime() + this.settings.leaseSeconds * 1000), { dueOnly: onlyIfDue });
+    if (!lease) return onlyIfDue ? 'skipped' : 'busy';
+    const { item, owner } = lease;
     const manual = item.manualRequested;
     if (item.paused) {
       await this.repository.release(importId, owner, { nextRunAt: item.nextRunAt, succeeded: false, manual: false });

@@ -1,3 +1,4 @@
+import { IdSource } from '@analytics/clock';
 import { Postgres, selectRows } from '@analytics/postgres';
 import { Injectable } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
@@ -9,6 +10,12 @@ export interface RunCounts {
   failed: number;
 }
 
+/** A held lease: the import, and the owner token that fences every write made under it. */
+export interface ImportLease {
+  item: StoredImport;
+  owner: string;
+}
+
 const ABANDONED = 'the worker stopped during the run; the next run resumes from the last committed page';
 
 /** Asked for by hand, or its schedule came (one_time: until it once succeeded); not paused. */
@@ -18,7 +25,10 @@ const isDue = (now: Date) => sql`not paused and (manual_requested or (run_every 
 /** The worker's side of the tables: due imports, the lease that keeps runs apart, run records, the watermark. */
 @Injectable()
 export class ImportRunsRepository {
-  constructor(private readonly postgres: Postgres) {}
+  constructor(
+    private readonly postgres: Postgres,
+    private readonly ids: IdSource,
+  ) {}
 
   private rows(query: ReturnType<typeof sql>) {
     return selectRows<Row>(this.postgres.db, query);
@@ -40,13 +50,15 @@ export class ImportRunsRepository {
   /**
    * Takes the import's lease if no live run holds it: the one place that keeps runs from overlapping.
    * `dueOnly`: only when a run is due (a queued job whose run another one already did takes nothing).
+   * Each claim gets a new owner token, so a holder whose lease expired cannot write under the next one.
    */
-  async claim(id: number, owner: string, now: Date, until: Date, { purpose = 'run', dueOnly = false }: { purpose?: 'run' | 'delete'; dueOnly?: boolean } = {}): Promise<StoredImport | undefined> {
+  async claim(id: number, now: Date, until: Date, { purpose = 'run', dueOnly = false }: { purpose?: 'run' | 'delete'; dueOnly?: boolean } = {}): Promise<ImportLease | undefined> {
+    const owner = this.ids.uuid();
     const [row] = await this.rows(sql`update warehouse_imports i set lease_owner = ${owner}, lease_until = ${iso(until)}::timestamptz
       where id = ${id} and deleting = ${purpose === 'delete'} and (lease_until is null or lease_until < ${iso(now)}::timestamptz)
         ${dueOnly ? sql`and ${isDue(now)}` : sql``}
       returning ${IMPORT_COLUMNS}`);
-    return row && toImport(row);
+    return row && { item: toImport(row), owner };
   }
 
   /**

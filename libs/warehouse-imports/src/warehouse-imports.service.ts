@@ -1,8 +1,8 @@
+import { IdSource } from '@analytics/clock';
 import { RateLimit, RateLimiterFactory } from '@analytics/rate-limits';
 import { JobQueue } from '@analytics/jobs';
 import { OutboundPolicy, OutboundRefused } from '@analytics/outbound';
 import { Injectable, Optional } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
 import { CredentialsCipher } from './credentials-cipher';
 import { ImportKind, parseImportDefinition, parseRunEvery } from './import-definition';
 import { WAREHOUSE_RUN_QUEUE } from './warehouse-import-settings';
@@ -32,6 +32,7 @@ export class WarehouseImportsService {
     private readonly cipher: CredentialsCipher,
     rateLimits: RateLimiterFactory,
     private readonly outbound: OutboundPolicy,
+    private readonly ids: IdSource,
     @Optional() private readonly queue?: JobQueue,
   ) {
     this.manualSyncs = rateLimits.create({ name: 'warehouse-manual-sync', points: MANUAL_SYNCS_PER_HOUR, durationSeconds: 3600 });
@@ -108,6 +109,6 @@ export class WarehouseImportsService {
     }
     await this.repository.requestManualSync(projectId, id);
     // A run job now (a worker claims it within its polling interval); the minute tick is the fallback.
-    await this.queue?.enqueue(WAREHOUSE_RUN_QUEUE, { importId: id }, { key: `${id}:manual:${randomUUID()}` });
+    await this.queue?.enqueue(WAREHOUSE_RUN_QUEUE, { importId: id }, { key: `${id}:manual:${this.ids.uuid()}` });
   }
 }

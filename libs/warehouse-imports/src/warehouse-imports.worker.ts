@@ -3,7 +3,6 @@ import { Clock } from '@analytics/clock';
 import { JobQueue } from '@analytics/jobs';
 import { WriterProgress } from '@analytics/kafka';
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
 import { ImportedDataRepository } from './imported-data.repository';
 import { ImportRunner } from './import-runner';
 import { WAREHOUSE_IMPORT_SETTINGS, WAREHOUSE_RUN_QUEUE, WAREHOUSE_TICK_QUEUE, WarehouseImportSettings } from './warehouse-import-settings';
@@ -67,9 +66,9 @@ export class WarehouseImportsWorker implements OnModuleInit {
   async processDeletions(): Promise<void> {
     for (const importId of await this.repository.deletingImports()) {
       const now = this.clock.date();
-      const owner = randomUUID();
-      const item = await this.repository.claim(importId, owner, now, new Date(now.getTime() + this.settings.leaseSeconds * 1000), { purpose: 'delete' });
-      if (!item) continue;
+      const lease = await this.repository.claim(importId, now, new Date(now.getTime() + this.settings.leaseSeconds * 1000), { purpose: 'delete' });
+      if (!lease) continue;
+      const { item, owner } = lease;
       try {
         if (item.deleteData) await this.deleteData(item.projectId, item.id, item.kind === 'groups' ? item.mapping.group_key : undefined);
         await this.repository.removeImport(importId, owner);
