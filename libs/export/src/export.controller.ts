@@ -1,4 +1,5 @@
 import { CurrentAccess, ProjectAccess, ProjectAccessGuard, RequireRole } from '@analytics/auth';
+import { Clock } from '@analytics/clock';
 import { AppConfig } from '@analytics/config';
 import { ApiQueryParameters, QueryFamilyController } from '@analytics/http';
 import { RateLimiterFactory, RequestQuota } from '@analytics/rate-limits';
@@ -20,6 +21,7 @@ export class ExportController {
     config: AppConfig,
     limits: RateLimiterFactory,
     private readonly exports: ExportService,
+    private readonly clock: Clock,
   ) {
     this.quota = limits.quota({ name: 'export', ...config.exportLimits });
   }
@@ -30,7 +32,7 @@ export class ExportController {
   @ApiQueryParameters(EXPORT_PARAMETERS)
   async export(@Req() req: Request, @Res() res: Response, @CurrentAccess() access: ProjectAccess): Promise<void> {
     const params = new URL(req.originalUrl, 'http://local').searchParams;
-    const request = parseExportRequest(params, new Date().toISOString().slice(0, 10));
+    const request = parseExportRequest(params, this.clock.date().toISOString().slice(0, 10));
     const slot = await this.quota.acquire(access.project.id);
     if (!slot.allowed) throw new ExportError(ExportErrorCode.RateLimited, `rate limit exceeded: ${slot.reason}`, slot.retryAfterSeconds);
 

@@ -1,3 +1,4 @@
+import { Clock } from '@analytics/clock';
 import { Postgres } from '@analytics/postgres';
 import { Injectable } from '@nestjs/common';
 import { and, asc, eq } from 'drizzle-orm';
@@ -8,7 +9,10 @@ export type SavedReportChanges = Partial<Pick<SavedReportRow, 'name' | 'descript
 /** Saved reports; every statement is scoped to one project and one kind. */
 @Injectable()
 export class SavedReportsRepository {
-  constructor(private readonly postgres: Postgres) {}
+  constructor(
+    private readonly postgres: Postgres,
+    private readonly clock: Clock,
+  ) {}
 
   private get db() {
     return this.postgres.db;
@@ -37,7 +41,7 @@ export class SavedReportsRepository {
   async update(projectId: number, kind: ReportKind, id: number, changes: SavedReportChanges): Promise<SavedReportRow | undefined> {
     const [row] = await this.db
       .update(savedReports)
-      .set({ ...changes, updatedAt: new Date() })
+      .set({ ...changes, updatedAt: this.clock.date() })
       .where(this.scope(projectId, kind, id))
       .returning();
     return row;

@@ -1,13 +1,14 @@
+import { Clock } from '@analytics/clock';
 import { AppConfig } from '@analytics/config';
 import { AccountBootstrapService, BootstrappedAccount } from '@analytics/accounts';
 import { BootstrappedProject, ProjectBootstrapService } from '@analytics/projects';
 import { INestApplicationContext } from '@nestjs/common';
 
-/** The first-start message: the credentials (the secret is never shown again) and two curls that work. */
-export function welcomeMessage({ organization, project, secret }: BootstrappedProject, owner: BootstrappedAccount | undefined, config: AppConfig): string {
+/** The first-start message at `nowMs`: the credentials (the secret is never shown again) and two curls that work. */
+export function welcomeMessage({ organization, project, secret }: BootstrappedProject, owner: BootstrappedAccount | undefined, config: AppConfig, nowMs: number): string {
   const base = `http://localhost:${config.port}`;
-  const now = Math.floor(Date.now() / 1000);
-  const today = new Date().toISOString().slice(0, 10);
+  const now = Math.floor(nowMs / 1000);
+  const today = new Date(nowMs).toISOString().slice(0, 10);
   const event = JSON.stringify([
     { event: 'Signed up', properties: { time: now, distinct_id: 'user-1', $insert_id: `welcome-${now}`, plan: 'free' } },
   ]);
@@ -42,5 +43,5 @@ export async function firstStart(app: INestApplicationContext, config: AppConfig
   const project = await app.get(ProjectBootstrapService).ensureDefaultProject();
   if (!project) return undefined;
   const owner = await app.get(AccountBootstrapService).ensureOwner(project.organization.id);
-  return welcomeMessage(project, owner, config);
+  return welcomeMessage(project, owner, config, app.get(Clock).now());
 }

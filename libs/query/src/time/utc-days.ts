@@ -45,6 +45,7 @@ export function addMonths(ms: number, months: number): number {
   return Date.UTC(year, month, Math.min(date.getUTCDate(), lastDay)) + timeOfDay;
 }
 
-export function today(nowMs: number = Date.now()): number {
+/** The UTC day of `nowMs` (the caller's clock). */
+export function today(nowMs: number): number {
   return dayOf(nowMs);
 }
