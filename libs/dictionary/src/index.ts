@@ -1,6 +1,6 @@
 export { DictionaryError, DictionaryErrorCode } from './dictionary-error';
 export { DictionarySettings } from './dictionary-settings';
-export { DictionaryModule, EventDictionaryModule } from './dictionary.module';
+export { EventDictionaryModule, SchemasStoreModule } from './dictionary.module';
 export { DropCounter, DroppingRule, buildEventDictionary } from './event-dictionary';
 export {
   DEFAULT_NAMESPACE,
@@ -17,5 +17,6 @@ export {
   SchemaEntry,
 } from './schema-document';
 export { SchemaEventDictionaryProvider } from './schema-event-dictionary.provider';
-export { SchemasService } from './schemas.service';
+export { SchemasService, SeenListing } from './schemas.service';
+export { StoredSchema } from './schemas.schema';
 export { SeenDictionaryEvent, SeenProperty } from './seen-dictionary';

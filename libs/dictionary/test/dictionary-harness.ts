@@ -1,13 +1,14 @@
 import { AccountsModule, ServiceAccountsService } from '@analytics/accounts';
 import { AppConfig } from '@analytics/config';
 import { EventDictionaryProvider, IngestModule } from '@analytics/ingest';
+import { DictionaryModule } from '@analytics/management';
 import { ProjectsService } from '@analytics/projects';
 import { PlatformModule } from '@analytics/runtime';
 import { engineNeeds, serviceModules } from '@analytics/service-map';
 import { TestApp } from '@analytics/testing';
 import { DynamicModule, Provider, Type } from '@nestjs/common';
 
-import { DictionaryModule, EventDictionaryModule, SchemaEventDictionaryProvider } from '../src';
+import { EventDictionaryModule, SchemaEventDictionaryProvider } from '../src';
 
 /**
  * The change the lead makes in IngestModule.forRoot: import EventDictionaryModule and provide

@@ -1,1 +1,2 @@
+export { DictionaryModule } from './dictionary.module';
 export { ManagementModule } from './management.module';

@@ -1,9 +1,9 @@
 import { CurrentAccess, ProjectAccess, ProjectAccessGuard, RequireRole } from '@analytics/auth';
+import { SchemasService } from '@analytics/dictionary';
 import { AppApiController } from '@analytics/http';
 import { Body, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { UploadSchemasDto } from './schemas.dto';
-import { SchemasService } from './schemas.service';
 import { deleted, ok, schemaEntryJson, seenJson } from './schemas.views';
 
 const writer = (access: ProjectAccess) => ({ projectId: access.project.id, organizationId: access.project.organizationId });

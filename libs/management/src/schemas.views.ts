@@ -1,6 +1,5 @@
+import { SeenListing, StoredSchema } from '@analytics/dictionary';
 import { ok } from '@analytics/http';
-import { StoredSchema } from './schemas.schema';
-import { SeenListing } from './schemas.service';
 
 /** A schema entry as the real API lists it. */
 export const schemaEntryJson = (schema: StoredSchema) => ({ entityType: schema.entityType, name: schema.name, schemaJson: schema.schemaJson });
