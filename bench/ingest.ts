@@ -48,7 +48,7 @@ const BARE_SECONDS = setting('BENCH_BARE_SECONDS', 10);
 const ROUNDS = setting('BENCH_ROUNDS', 3);
 const BARE_WARMUP_SECONDS = 10;
 // 60 s: a 4 s warm-up charged the broker's compilers to our pipeline alone, which runs first
-// (docs/benchmarks.md, "Issue 21 — second pass").
+// (docs/benchmarks/2026-11-25-issue-21-second-pass.md).
 const WARMUP_SECONDS = setting('BENCH_WARMUP_SECONDS', 60);
 const CLIENTS = setting('BENCH_CLIENTS', 4);
 /** The product's default; BENCH_APP_KAFKA_EVENTS_PARTITIONS changes it for both pipelines. */
@@ -62,7 +62,8 @@ const CLICKHOUSE = clickhouseMode();
 const ENGINE = 'engine (ClickHouse stand-in)';
 
 // kafkajs 2.2.4 re-arms a 1 ms timer with a negative delay on every connection (kafkajs#1704,
-// #1751); Node 24 warns each time. Known and measured (see docs/benchmarks.md): not worth the noise.
+// #1751); Node 24 warns each time. Known and measured (docs/benchmarks/2026-11-22-issue-4-ingest.md): not
+// worth the noise.
 process.removeAllListeners('warning');
 process.on('warning', (warning) => {
   if (warning.name !== 'TimeoutNegativeWarning') process.stderr.write(`${warning.stack ?? warning.message}\n`);

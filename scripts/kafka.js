@@ -23,8 +23,9 @@ const STOP_TIMEOUT_MS = 15_000;
 // into one heap buffer, and one of half a region or more is a humongous allocation, each one a GC
 // trigger. With 4 MB regions the gateway's shared sends of 2–3 MB at saturation (up to 12 partitions ×
 // 900 KB) still were, and G1's threads took 6.7 of the broker's 16 µs per event in the ingest bench;
-// with 1 MB regions (a 512 MB heap's default) every request of 512 KB or more was (docs/benchmarks.md,
-// "Issue 21 — second pass" and "The test broker's G1 regions"). 1 GB at most, so that a heap of 64 such regions can grow.
+// with 1 MB regions (a 512 MB heap's default) every request of 512 KB or more was
+// (docs/benchmarks/2026-11-25-issue-21-second-pass.md and 2026-11-28-test-broker-g1-regions.md). 1 GB at
+// most, so that a heap of 64 such regions can grow.
 const JVM_FLAGS = ['-XX:+UseG1GC', '-XX:MaxGCPauseMillis=20', '-XX:G1HeapRegionSize=16m', '-Djava.awt.headless=true'];
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -25,7 +25,8 @@ export interface ClickHouseEngine {
  * BENCH_ENGINE_NICE (server mode; default 0): the stand-in's threads at this Linux nice value, 19 the
  * lowest priority. On one machine the engine's inserts and merges take the cores the gateway and the
  * broker answer on; at 19 they take only what those leave, nearly as if the engine had machines of its
- * own, as in production. A diagnosis of latency, not a product setting (docs/benchmarks.md).
+ * own, as in production. A diagnosis of latency, not a product setting
+ * (docs/benchmarks/2026-11-28-gateway-malloc-threshold.md).
  */
 function engineNice(): number {
   const nice = Number(process.env.BENCH_ENGINE_NICE ?? 0);

@@ -35,13 +35,14 @@ fi
 
 # The gateway's requests allocate megabytes that die young: semi-spaces of at most 16 MB (V8 grows
 # them to 64 MB on a large machine) keep its young generation in cache, about 30 % less CPU per event
-# (docs/benchmarks.md, issue 21). V8's allocation-site pretenuring took the gateway's per-event objects
-# (rows, lines) for long-lived and allocated them in the old generation, which then filled at ~40 MB/s:
-# without it, 50-140 MB less peak RSS and ~0.4 us less per event ("Gateway memory: what V8 promotes").
+# (docs/benchmarks/2026-11-24-issue-21-gateway-and-broker.md). V8's allocation-site pretenuring took
+# the gateway's per-event objects (rows, lines) for long-lived and allocated them in the old
+# generation, which then filled at ~40 MB/s: without it, 50-140 MB less peak RSS and ~0.4 us less per
+# event (docs/benchmarks/2026-11-28-gateway-memory-v8-promotion.md).
 # Its old generation now fills slowly (its messages wait for Kafka in slabs), from a ~55 MB live size
 # that V8 lets grow fourfold before a full GC on a large machine: a full GC once it has grown by half
 # lowers the gateway's peak RSS by about 20 MB (275-307 MB against 301-324 once it doubles) for about
-# 0.2 us more per event ("Every figure of issue 21 on one machine"; while the old generation filled
+# 0.2 us more per event (docs/benchmarks/2026-11-28-issue-21-every-figure.md; while the old generation filled
 # fast, a full GC once it doubled cost 2 us). The writer's batches live longer: 4 MB
 # semi-spaces cut its peak RSS by about 80 MB at the same CPU per event; its heap grows by half (not
 # V8's ~10 %) before a full GC: with ~50 MB live, Buffers of fetched batches started one about every
@@ -52,8 +53,9 @@ fi
 # The gateway allocates and soon frees thousands of buffers of 124 KiB to 2.4 MiB. glibc raises its mmap
 # threshold to the largest it has freed and then serves them from its heaps, where they leave holes it
 # cannot give back. Held at glibc's initial 128 KiB, they go back to the system when freed: about 20 MB
-# less peak RSS (264-280 MB against 278-306) for about 0.45 us more per event (docs/benchmarks.md,
-# "The gateway's malloc threshold"). An operator's own MALLOC_MMAP_THRESHOLD_ is kept.
+# less peak RSS (264-280 MB against 278-306) for about 0.45 us more per event
+# (docs/benchmarks/2026-11-28-gateway-malloc-threshold.md). An operator's own MALLOC_MMAP_THRESHOLD_
+# is kept.
 case "$service" in
   ingest)
     export MALLOC_MMAP_THRESHOLD_="${MALLOC_MMAP_THRESHOLD_:-131072}"

@@ -108,6 +108,7 @@ describe('writer killed with SIGKILL under load', () => {
     });
     expect(kills).toHaveLength(KILLS);
     expect(result).toMatchObject({ acked: TOTAL_EVENTS, lost: 0, duplicated: 0, unknown: 0, stored: TOTAL_EVENTS, distinctKeys: TOTAL_EVENTS });
-    // Every restart waits about 30 s for the killed member's session to expire (see docs/benchmarks.md).
+    // Every restart waits about 30 s for the killed member's session to expire
+    // (docs/benchmarks/2026-11-22-issue-4-ingest.md, "Problems found").
   }, 30 * 60_000);
 });

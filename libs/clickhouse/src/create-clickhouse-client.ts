@@ -32,8 +32,9 @@ export const CHDB_CALL_DEFAULTS = {
 
 /**
  * The in-process engine shares the app's cores: parsing an insert on one thread costs about 0.6 µs
- * less CPU per row than splitting it across parser threads (docs/benchmarks.md, "Issue 21 — writer
- * insert settings"). In the raw insert's own SETTINGS clause only; a server keeps its defaults.
+ * less CPU per row than splitting it across parser threads
+ * (docs/benchmarks/2026-11-25-writer-insert-settings.md). In the raw insert's own SETTINGS clause only;
+ * a server keeps its defaults.
  */
 const CHDB_RAW_INSERT_DEFAULTS = { input_format_parallel_parsing: 0 } as const;
 

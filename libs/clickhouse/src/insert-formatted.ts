@@ -14,7 +14,7 @@ export interface FormattedInsert {
 /**
  * Inserts ready-made rows. On chDB the bytes go to the engine's parser as they are (its raw insert):
  * the client's `exec` with values decodes them into a string and builds one SQL text, which cost
- * 3× the CPU per row (docs/benchmarks.md, "Issue 21 — writer"). Errors keep the client's shape
+ * 3× the CPU per row (docs/benchmarks/2026-11-24-issue-21-writer.md). Errors keep the client's shape
  * (`ClickHouseError` with code and type) on both backends.
  */
 export async function insertFormatted(client: ClickHouseClient, { table, format, rows, settings = {} }: FormattedInsert): Promise<void> {

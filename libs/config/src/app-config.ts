@@ -202,12 +202,13 @@ export class AppConfig {
     this.outboundAllowedNetworks = env.OUTBOUND_ALLOWED_NETWORKS ?? [];
     this.exportPublicUrl = (env.EXPORT_PUBLIC_URL ?? `http://localhost:${this.port}`).replace(/\/+$/, '');
     this.writer = {
-      // 250 ms keeps acknowledged → stored under 1 s at p99 (docs/benchmarks.md, "Issue 21 — writer").
+      // 250 ms keeps acknowledged → stored under 1 s at p99 (docs/benchmarks/2026-11-24-issue-21-writer.md).
       flushIntervalMs: env.WRITER_FLUSH_INTERVAL_MS ?? 250,
       maxBatchRows: env.WRITER_MAX_BATCH_ROWS ?? 200_000,
       // 8 MiB: chDB takes 10-20x an insert's bytes while inserting, so in-process this bound is most of the
-      // writer's peak (-15 to -80 MB against 16 MiB at the same CPU, docs/benchmarks.md "Issue 21 — writer
-      // insert settings"); beside a server the cluster config sets 16 MiB (fewer, larger inserts).
+      // writer's peak (-15 to -80 MB against 16 MiB at the same CPU,
+      // docs/benchmarks/2026-11-25-writer-insert-settings.md); beside a server the cluster config sets
+      // 16 MiB (fewer, larger inserts).
       maxBatchBytes: env.WRITER_MAX_BATCH_BYTES ?? 8_388_608,
     };
   }

@@ -30,9 +30,10 @@ const MAX_GROUP_UNITS = 16 * 1024 * 1024 / 3;
  * refuses are found by splitting the insert and come back, so the client is told which failed.
  *
  * One insert runs at a time, and the requests that arrive meanwhile share the next one: each insert
- * costs the engine about 15 ms whatever its size (docs/benchmarks.md), which at one insert per
- * 2000-event request was about a fifth of the standalone's CPU per event. A request still waits for its
- * own rows to be stored; a shared insert the engine refuses is made again request by request.
+ * costs the engine about 15 ms whatever its size (docs/benchmarks/2026-11-25-issue-21-second-pass.md),
+ * which at one insert per 2000-event request was about a fifth of the standalone's CPU per event. A
+ * request still waits for its own rows to be stored; a shared insert the engine refuses is made again
+ * request by request.
  */
 @Injectable()
 export class InProcessEventsWriter {

@@ -1,7 +1,7 @@
 /**
  * Joins a batch's message values into one Buffer for the insert, in the same memory batch after
  * batch, instead of a fresh Buffer of up to 16 MiB per insert: the writer's Buffers count towards
- * V8's heap limit and kept starting full GCs (docs/benchmarks.md, "Issue 21 — second pass"), and this
+ * V8's heap limit and kept starting full GCs (docs/benchmarks/2026-11-25-issue-21-second-pass.md), and this
  * was a third of their bytes. Only for one insert at a time: each join overwrites the bytes of the one
  * before, so the caller must have finished with them (chDB reads the Buffer until its insert settles).
  */

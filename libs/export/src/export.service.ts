@@ -9,7 +9,8 @@ import { ExportPage, ExportRepository } from './export.repository';
 
 /**
  * Estimated NDJSON bytes per page. Pages are streamed, so this bounds the work of one query (and
- * its cancellation), not memory; larger pages only save per-query overhead (docs/benchmarks.md).
+ * its cancellation), not memory; larger pages only save per-query overhead
+ * (docs/benchmarks/2026-11-24-export-streamed-pages.md).
  */
 const PAGE_BYTES = 64 * 1024 * 1024;
 

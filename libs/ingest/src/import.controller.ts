@@ -51,8 +51,8 @@ export class ImportController {
   /**
    * Parses the body and imports its events. Not an async function on purpose: an async frame keeps
    * its locals until it returns, so the body and its parsed events would stay referenced while the
-   * rows wait for the broker, and V8 promoted them to its old generation (docs/benchmarks.md,
-   * "Gateway: less held per request").
+   * rows wait for the broker, and V8 promoted them to its old generation
+   * (docs/benchmarks/2026-11-25-gateway-less-held-per-request.md).
    */
   private importBody(project: Project, req: Request, query: URLSearchParams, shape: { legacy: boolean }, body: Buffer): Promise<Reply> {
     shape.legacy = isLegacyTransport(req, body);

@@ -76,8 +76,9 @@ export class IngestService {
   /**
    * Not an async function, nor is what runs after validation: an async frame keeps its locals and
    * arguments until it returns, so the parsed records and the rows would stay referenced while Kafka
-   * acknowledges, and V8 promoted them to its old generation (docs/benchmarks.md, "Gateway: less held
-   * per request"). Only the messages and what the answer needs wait for the broker.
+   * acknowledges, and V8 promoted them to its old generation
+   * (docs/benchmarks/2026-11-25-gateway-less-held-per-request.md). Only the messages and what the answer
+   * needs wait for the broker.
    */
   importEvents(project: Project, records: unknown[], options: ImportOptions): Promise<IngestOutcome> {
     return this.validateImport(project, records, options).then((outcome) => this.store(project.id, outcome, options.strict));

@@ -14,8 +14,9 @@ const HEARTBEAT_MS = 3_000;
  * `maxWaitTimeInMs` for a consumer that fetches with kafkajs's `minBytes` of 1: the broker answers as
  * soon as any message is there, so this costs no latency and only paces the polling of an idle topic.
  * At 50–100 ms the writer's idle profile and identity consumers made 30 empty fetches a second, about
- * 0.03 cores of the writer's main thread and broker work besides (docs/benchmarks.md, "Issue 21 —
- * writer insert settings"). Below the session timeout's heartbeats, and a rewind's seek waits at most this long.
+ * 0.03 cores of the writer's main thread and broker work besides
+ * (docs/benchmarks/2026-11-25-writer-insert-settings.md). Below the session timeout's heartbeats, and a
+ * rewind's seek waits at most this long.
  */
 export const IDLE_FETCH_WAIT_MS = 500;
 

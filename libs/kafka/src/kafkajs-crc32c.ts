@@ -2,7 +2,8 @@ import { createRequire } from 'node:module';
 
 /**
  * kafkajs 2.2.4 checksums every record batch it produces with CRC32C in byte-at-a-time JavaScript
- * (≈180 MB/s here: about a tenth of the gateway's CPU per event, docs/benchmarks.md, issue 21).
+ * (≈180 MB/s here: about a tenth of the gateway's CPU per event,
+ * docs/benchmarks/2026-11-24-issue-21-gateway-and-broker.md).
  * `@node-rs/crc32` computes the same checksum natively (over 2 GB/s); where its prebuilt binary is
  * not installed (an unsupported platform, or an install that omits optional packages, as the
  * cluster image does), a slicing-by-8 JavaScript version (≈770 MB/s) stands in. kafkajs reads the

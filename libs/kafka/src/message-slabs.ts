@@ -21,7 +21,8 @@ export interface HeldBytes {
  * Reused memory for the bytes of the messages that wait for the broker. A message lives from publish to
  * its acknowledgement, tens of milliseconds: long enough for V8 to promote it, so each value written as
  * a string or a Buffer of its own became old-generation garbage that only a full collection frees
- * (about 80 % of what the gateway's full collections found, docs/benchmarks.md). Written into a few
+ * (about 80 % of what the gateway's full collections found,
+ * docs/benchmarks/2026-11-28-gateway-memory-under-300-mb.md). Written into a few
  * slabs and given back when no send holds it any more, a message costs neither an allocation nor a
  * collection. Bump allocation: a slab is reused once every message written into it is given back.
  */

@@ -5,7 +5,7 @@ import type { PartitionedMessage } from './publish-parts';
 /**
  * Loaded on first use, by the services that publish (the gateway, and the writer's warehouse imports):
  * its API tables take about 11 MB of live heap, which every other service would otherwise carry
- * (docs/benchmarks.md).
+ * (docs/benchmarks/2026-11-28-gateway-on-platformatic-kafka.md).
  */
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (see above)
 export const platformaticKafka = () => require('@platformatic/kafka') as typeof import('@platformatic/kafka');
@@ -70,7 +70,8 @@ const ANSWER_MARGIN_MS = 1_000;
 
 /**
  * The gateway's producers on @platformatic/kafka: it encodes a record batch in place and checksums it
- * natively (the gateway 0.5–0.8 µs per event cheaper than on kafkajs, docs/benchmarks.md), and it is maintained. Every
+ * natively (the gateway 0.5–0.8 µs per event cheaper than on kafkajs,
+ * docs/benchmarks/2026-11-28-gateway-on-platformatic-kafka.md), and it is maintained. Every
  * retry is bounded, so a send always settles and the publisher's pending bytes are always given back.
  */
 export function createPublishingClient(settings: KafkaSettings): PublishingClient {

@@ -12,7 +12,7 @@ export interface ServiceDefinition {
   /**
    * The Nest modules the service mounts: its controllers, consumers and jobs. Each row loads its libs
    * here, when a process runs it, so a process holds the code of its own services only (the gateway
-   * ~20 MB less resident than with every service's code; docs/benchmarks.md, "Issue 21 — memory").
+   * ~20 MB less resident than with every service's code; docs/benchmarks/2026-11-25-issue-21-memory.md).
    */
   modules(config: AppConfig): Promise<ServiceModule[]>;
 }
