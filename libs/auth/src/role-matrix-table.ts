@@ -12,7 +12,7 @@ const SCHEME_NOTE: Record<RouteAccess['scheme'], string> = {
   public: 'none',
 };
 
-/** The role matrix as README shows it: the owning service, and ✓ where a role may call the endpoint. */
+/** The role matrix as docs/roles.md shows it: the owning service, and ✓ where a role may call the endpoint. */
 export function roleMatrixMarkdown(): string {
   const header = `| Endpoint | Service | Credentials | ${ROLES.join(' | ')} |\n|---|---|---|${ROLES.map(() => '---').join('|')}|`;
   const rows = ROLE_MATRIX.filter((r) => r.scheme !== 'public').map((r) => {

@@ -46,7 +46,7 @@ const savedReport = (kind: string, id: string) => [
 
 /**
  * What each role may do, endpoint by endpoint: the one table the guards' decorators must agree with
- * (a test walks every registered route against it) and that README shows.
+ * (a test walks every registered route against it) and that docs/roles.md shows.
  */
 export const ROLE_MATRIX: readonly RouteAccess[] = [
   ...ownedBy('every', [
