@@ -70,7 +70,7 @@ describe('loadConfig', () => {
     });
   });
 
-  it('declares the settings README documents', () => {
+  it('declares the settings docs/settings.md documents', () => {
     expect(environmentVariableNames()).toEqual(
       expect.arrayContaining(['PORT', 'DATA_DIR', 'CLICKHOUSE_URL', 'DATABASE_URL', 'KAFKA_BROKERS', 'SERVICES', 'LOG_LEVEL']),
     );

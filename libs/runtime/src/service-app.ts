@@ -25,7 +25,7 @@ export async function createServiceApp(root: RootModuleFactory, config: AppConfi
     app,
     new DocumentBuilder()
       .setTitle(title)
-      .setDescription('Product-analytics HTTP API compatible with the Mixpanel API; see README.')
+      .setDescription('Product-analytics HTTP API compatible with the Mixpanel API; every endpoint is described in docs/api.md of the project repository.')
       .addBasicAuth()
       .build(),
   );
