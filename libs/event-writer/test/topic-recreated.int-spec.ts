@@ -6,14 +6,14 @@ import { PlatformModule } from '@analytics/runtime';
 import { engineNeeds } from '@analytics/service-map';
 import { createTestEnvironment, eventually, startTestApp, TestApp, TestEnvironment } from '@analytics/testing';
 import { DynamicModule } from '@nestjs/common';
-import { EventWriterModule } from '../src';
+import { EventsConsumerModule } from '../src';
 
 const PROJECT = 7;
 
 function writerOnly(config: AppConfig): DynamicModule {
   return {
     module: class WriterTestModule {},
-    imports: [PlatformModule.forRoot(config, engineNeeds(config, ['writer'])), EventWriterModule.forRoot(config)],
+    imports: [PlatformModule.forRoot(config, engineNeeds(config, ['writer'])), EventsConsumerModule],
   };
 }
 

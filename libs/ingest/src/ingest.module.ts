@@ -27,7 +27,7 @@ export class EventIntakeModule {
   static readonly forRoot = oncePerConfig(
     (config): DynamicModule => ({
       module: EventIntakeModule,
-      imports: [AuthModule, RateLimitsModule, EventDictionaryModule, ...(config.kafka ? [] : [EventWriterModule.forRoot(config), IdentityModule.forRoot(config)])],
+      imports: [AuthModule, RateLimitsModule, EventDictionaryModule, ...(config.kafka ? [] : [EventWriterModule, IdentityModule])],
       providers: [
         IngestService,
         IngestMetrics,

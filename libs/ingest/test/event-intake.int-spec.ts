@@ -1,6 +1,6 @@
 import { ClickHouseClient, EVENTS_TABLE } from '@analytics/clickhouse';
 import { AppConfig } from '@analytics/config';
-import { EventWriterModule } from '@analytics/event-writer';
+import { EventsConsumerModule } from '@analytics/event-writer';
 import { EventIntakeModule, IngestService } from '@analytics/ingest';
 import { ProjectsModule, ProjectsService } from '@analytics/projects';
 import { PlatformModule } from '@analytics/runtime';
@@ -17,7 +17,7 @@ function worker(config: AppConfig): DynamicModule {
       PlatformModule.forRoot(config, engineNeeds(config, ['ingest', 'writer'])),
       ProjectsModule,
       EventIntakeModule.forRoot(config),
-      ...(config.kafka ? [EventWriterModule.forRoot(config)] : []),
+      ...(config.kafka ? [EventsConsumerModule] : []),
     ],
   };
 }

@@ -4,8 +4,8 @@ import { createTestEnvironment, startTestApp, TestApp, TestEnvironment, TestEnvi
 import { PlatformModule } from '@analytics/runtime';
 import { engineNeeds } from '@analytics/service-map';
 import { AppConfig } from '@analytics/config';
-import { EventWriterModule } from '@analytics/event-writer';
-import { IdentityModule } from '@analytics/identity';
+import { EventsConsumerModule } from '@analytics/event-writer';
+import { IdentitiesConsumerModule } from '@analytics/identity';
 import { ProjectsModule } from '@analytics/projects';
 import { DynamicModule } from '@nestjs/common';
 import { IngestModule } from '../src';
@@ -36,7 +36,7 @@ function gatewayAndWriter(config: AppConfig): DynamicModule {
       PlatformModule.forRoot(config, engineNeeds(config, ['ingest', 'writer'])),
       ProjectsModule,
       IngestModule.forRoot(config),
-      ...(config.kafka ? [EventWriterModule.forRoot(config), IdentityModule.forRoot(config)] : []),
+      ...(config.kafka ? [EventsConsumerModule, IdentitiesConsumerModule] : []),
     ],
   };
 }

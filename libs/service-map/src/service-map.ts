@@ -47,14 +47,14 @@ export const SERVICE_MAP: Record<ServiceName, ServiceDefinition> = {
     // Without a broker there is nothing to consume: the gateway writes in-process. Warehouse-import
     // runs are jobs here, in the role that reaches Kafka.
     modules: async (config) => {
-      const [{ EventWriterModule }, { ProfilesWriterModule }, { IdentityModule }, { WarehouseImportsWorkerModule }] = await Promise.all([
+      const [{ EventsConsumerModule }, { ProfilesWriterModule }, { IdentitiesConsumerModule }, { WarehouseImportsWorkerModule }] = await Promise.all([
         import('@analytics/event-writer'),
         import('@analytics/profiles'),
         import('@analytics/identity'),
         import('@analytics/warehouse-imports'),
       ]);
       return [
-        ...(config.kafka ? [EventWriterModule.forRoot(config), ProfilesWriterModule, IdentityModule.forRoot(config)] : []),
+        ...(config.kafka ? [EventsConsumerModule, ProfilesWriterModule, IdentitiesConsumerModule] : []),
         await jobsModule(config),
         WarehouseImportsWorkerModule.forRoot(config),
       ];

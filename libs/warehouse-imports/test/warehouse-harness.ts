@@ -2,7 +2,7 @@ import { AccountBootstrapService } from '@analytics/accounts';
 import { ClickHouseClient } from '@analytics/clickhouse';
 import { ManualClock } from '@analytics/clock';
 import { AppConfig } from '@analytics/config';
-import { EventWriterModule } from '@analytics/event-writer';
+import { EventsConsumerModule } from '@analytics/event-writer';
 import { JobsModule } from '@analytics/jobs';
 import { ProfilesWriterModule } from '@analytics/profiles';
 import { Postgres, selectRows } from '@analytics/postgres';
@@ -56,7 +56,7 @@ export class WarehouseHarness {
         PlatformModule.forRoot(config, engineNeeds(config, [...services, 'writer'])),
         servicesModule(config, [...services]),
         // The writer row's consumers, without its worker (this one has test settings).
-        ...(config.kafka ? [EventWriterModule.forRoot(config), ProfilesWriterModule] : []),
+        ...(config.kafka ? [EventsConsumerModule, ProfilesWriterModule] : []),
         JobsModule.forRoot({ pollingIntervalSeconds: 0.5 }),
         WarehouseImportsWorkerModule.forRoot(config, { clock, pageSize, schedule: false, pollingIntervalSeconds: 0.5 }),
       ],
