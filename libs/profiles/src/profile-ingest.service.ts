@@ -33,7 +33,8 @@ export interface ProfileIngestOptions {
   strict: boolean;
   /** The request IP, when the client asked for it to be used (`ip=1`). */
   requestIp?: string;
-  nowMs?: number;
+  /** Receipt time, read by the caller from its clock. */
+  nowMs: number;
 }
 
 const ENDPOINT: Record<ProfileScope, string> = { user: 'engage', group: 'groups' };
@@ -64,7 +65,7 @@ export class ProfileIngestService {
     if (records.length > EVENT_LIMITS.maxEventsPerRequest) {
       throw new IngestError(400, `request has ${records.length} updates; at most ${EVENT_LIMITS.maxEventsPerRequest} are allowed`);
     }
-    const nowMs = options.nowMs ?? Date.now();
+    const { nowMs } = options;
     const failed: FailedProfileRecord[] = [];
     const accepted: { index: number; update: ProfileUpdate }[] = [];
     const projects = new Map<string, Promise<Project | undefined>>();

@@ -1,3 +1,4 @@
+import { Clock } from '@analytics/clock';
 import { AppConfig } from '@analytics/config';
 import { flag, IngestError, queryOf, readRequestBody, readSdkRequest, send } from '@analytics/sdk-transport';
 import { Controller, Get, Post, Req, Res } from '@nestjs/common';
@@ -16,6 +17,7 @@ export class ProfileUpdatesController {
   constructor(
     private readonly config: AppConfig,
     private readonly profiles: ProfileIngestService,
+    private readonly clock: Clock,
   ) {}
 
   @Get('engage')
@@ -56,7 +58,7 @@ export class ProfileUpdatesController {
       fields = request.fields;
       if (!request.records) throw new IngestError(400, 'no data: send the updates in a `data` field');
       const requestIp = flag(fields, 'ip') ? req.ip : undefined;
-      send(res, profileReply(await this.profiles.receive(scope, request.records, { strict: flag(fields, 'strict'), requestIp }), options()));
+      send(res, profileReply(await this.profiles.receive(scope, request.records, { strict: flag(fields, 'strict'), requestIp, nowMs: this.clock.now() }), options()));
     } catch (error) {
       if (!(error instanceof IngestError)) throw error;
       send(res, profileFailureReply(error, options()));

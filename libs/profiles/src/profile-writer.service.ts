@@ -1,3 +1,4 @@
+import { Clock } from '@analytics/clock';
 import { AppConfig } from '@analytics/config';
 import { IdentityRepository } from '@analytics/identity';
 import { Injectable } from '@nestjs/common';
@@ -62,6 +63,7 @@ export class ProfileWriter {
     /** Identity merge (docs/identity.md): a user profile update lands on its person's canonical id. */
     private readonly identities: IdentityRepository,
     config: AppConfig,
+    private readonly clock: Clock,
   ) {
     this.limits = config.profiles;
   }
@@ -181,7 +183,7 @@ export class ProfileWriter {
     const unique = uniqueIdentities(identities);
     const gone = unique.filter((identity) => !stored.has(identityKey(identity)));
     const versions = await tx.tombstoneVersions(gone.length);
-    const now = Date.now();
+    const now = this.clock.now();
     return [
       ...unique.filter((identity) => stored.has(identityKey(identity))).map((identity) => stored.get(identityKey(identity))!),
       ...gone.map((identity, i) => ({ ...identity, properties: undefined, version: versions[i], createdMs: now, updatedMs: now })),

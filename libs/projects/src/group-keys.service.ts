@@ -1,3 +1,4 @@
+import { Clock } from '@analytics/clock';
 import { EVENT_LIMITS } from '@analytics/events';
 import { Injectable } from '@nestjs/common';
 import { GroupKeysRepository } from './group-keys.repository';
@@ -17,7 +18,10 @@ const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 export class GroupKeysService {
   private readonly defined = new Map<string, number>();
 
-  constructor(private readonly repository: GroupKeysRepository) {}
+  constructor(
+    private readonly repository: GroupKeysRepository,
+    private readonly clock: Clock,
+  ) {}
 
   list(projectId: number): Promise<GroupKey[]> {
     return this.repository.list(projectId);
@@ -39,7 +43,7 @@ export class GroupKeysService {
 
   async isDefined(projectId: number, name: string): Promise<boolean> {
     const key = cacheKey(projectId, name);
-    const now = Date.now();
+    const now = this.clock.now();
     if ((this.defined.get(key) ?? 0) > now) return true;
     if (!(await this.repository.find(projectId, name))) return false;
     if (this.defined.size >= CACHE_MAX_ENTRIES) this.defined.delete(this.defined.keys().next().value as string);

@@ -1,4 +1,5 @@
 import { CurrentAccess, ProjectAccess, QueryAccessGuard, RequireRole } from '@analytics/auth';
+import { Clock } from '@analytics/clock';
 import { ApiFormFields, ApiQueryParameters, QueryFamilyController } from '@analytics/http';
 import { QueryQuotaInterceptor, QuerySignal } from '@analytics/rate-limits';
 import { Get, HttpCode, Post, Req, UseInterceptors } from '@nestjs/common';
@@ -14,7 +15,10 @@ const SUMMARY = 'Query profiles: `{"page","page_size","session_id","status","tot
 @QueryFamilyController('/', { tag: 'query', access: QueryAccessGuard })
 @UseInterceptors(QueryQuotaInterceptor)
 export class ProfileQueryController {
-  constructor(private readonly profiles: ProfileQueryService) {}
+  constructor(
+    private readonly profiles: ProfileQueryService,
+    private readonly clock: Clock,
+  ) {}
 
   @Get(PATHS)
   @RequireRole('consumer')
@@ -36,6 +40,6 @@ export class ProfileQueryController {
   private answer(req: Request, access: ProjectAccess, signal: AbortSignal | undefined): Promise<ProfileQueryResult> {
     const parameters = Object.fromEntries(new URL(req.originalUrl, 'http://local').searchParams);
     const fields = { ...parameters, ...((req.body as Record<string, unknown> | undefined) ?? {}) };
-    return this.profiles.query(access.project.id, parseProfileQuery(fields, Date.now()), signal);
+    return this.profiles.query(access.project.id, parseProfileQuery(fields, this.clock.now()), signal);
   }
 }
