@@ -19,8 +19,8 @@ function heldRole(account: ServiceAccount, memberships: ProjectMembership[], pro
   return RANK[member] >= RANK[inherited] ? member : inherited;
 }
 
-/** Organization owners and admins act on every project of their organization with that role; an expired account on none. */
-export function effectiveRole(account: ServiceAccount, memberships: ProjectMembership[], project: Project, now = new Date()): RoleName | undefined {
+/** Organization owners and admins act on every project of their organization with that role; an expired account (at `now`) on none. */
+export function effectiveRole(account: ServiceAccount, memberships: ProjectMembership[], project: Project, now: Date): RoleName | undefined {
   if (account.expires && account.expires <= now) return undefined;
   return heldRole(account, memberships, project);
 }
@@ -29,14 +29,15 @@ export function effectiveRole(account: ServiceAccount, memberships: ProjectMembe
  * Where `target` holds a role above the actor's own, said in words ("owner of the organization",
  * "owner on project 7"), or undefined if nowhere: in its organization, or on any project of
  * `projects` (the organization's), however the target holds it (membership or organization role).
- * Expiry does not lower what the target holds: an expired owner is still an owner to remove.
+ * Expiry does not lower what the target holds: an expired owner is still an owner to remove; the
+ * actor's own role is the one it holds at `now`.
  */
-export function roleAboveActor(actor: AccountActor, target: AccountActor, projects: readonly Project[]): string | undefined {
+export function roleAboveActor(actor: AccountActor, target: AccountActor, projects: readonly Project[], now: Date): string | undefined {
   if (RANK[target.account.role] > RANK[actor.account.role]) return `${target.account.role} of the organization`;
   for (const project of projects) {
     const held = heldRole(target.account, target.memberships, project);
     if (!held) continue;
-    const own = effectiveRole(actor.account, actor.memberships, project);
+    const own = effectiveRole(actor.account, actor.memberships, project, now);
     if (!own || RANK[held] > RANK[own]) return `${held} on project ${project.id}`;
   }
   return undefined;

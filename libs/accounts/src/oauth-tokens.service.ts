@@ -1,3 +1,4 @@
+import { Clock } from '@analytics/clock';
 import { generateCredential, hashSecret, secretLookupKey, verifySecret } from '@analytics/secrets';
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
@@ -16,16 +17,21 @@ export const MAX_OAUTH_TOKEN_SECONDS = 90 * 86_400;
  */
 @Injectable()
 export class OAuthTokensService {
-  private readonly cache = new VerifiedCache<{ serviceAccountId: number; expiresAt: Date }>(30_000);
+  private readonly cache: VerifiedCache<{ serviceAccountId: number; expiresAt: Date }>;
 
-  constructor(private readonly repository: AccountsRepository) {}
+  constructor(
+    private readonly repository: AccountsRepository,
+    private readonly clock: Clock,
+  ) {
+    this.cache = new VerifiedCache(clock, 30_000);
+  }
 
   async issue(account: ServiceAccount, expiresInSeconds: number): Promise<{ token: string; expires: Date }> {
     if (!Number.isInteger(expiresInSeconds) || expiresInSeconds < 60 || expiresInSeconds > MAX_OAUTH_TOKEN_SECONDS) {
       throw new AccountsError(AccountsErrorCode.InvalidExpiry, `expires_in must be a whole number of seconds from 60 to ${MAX_OAUTH_TOKEN_SECONDS}`);
     }
     const token = `${generateCredential()}${randomBytes(8).toString('hex')}`;
-    const expires = new Date(Date.now() + expiresInSeconds * 1000);
+    const expires = new Date(this.clock.now() + expiresInSeconds * 1000);
     await this.repository.createOAuthToken({ serviceAccountId: account.id, tokenHash: await hashSecret(token), tokenLookup: secretLookupKey(token), expiresAt: expires });
     return { token, expires };
   }
@@ -36,7 +42,7 @@ export class OAuthTokensService {
   }
 
   /** The issuing account and its memberships, if the token is known and unexpired. */
-  async verify(token: string, now = new Date()): Promise<AuthenticatedAccount | undefined> {
+  async verify(token: string): Promise<AuthenticatedAccount | undefined> {
     const key = VerifiedCache.key(token);
     let hit = this.cache.get(key);
     if (!hit) {
@@ -48,6 +54,7 @@ export class OAuthTokensService {
         }
       }
     }
+    const now = this.clock.date();
     if (!hit || hit.expiresAt <= now) return undefined;
     const account = await this.repository.findAnyById(hit.serviceAccountId);
     if (!account || (account.expires && account.expires <= now)) return undefined;

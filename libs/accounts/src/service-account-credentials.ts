@@ -1,3 +1,4 @@
+import { Clock } from '@analytics/clock';
 import { verifySecret } from '@analytics/secrets';
 import { Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { AccountsRepository } from './accounts.repository';
@@ -31,12 +32,17 @@ interface Verified extends AuthenticatedAccount {
  */
 @Injectable()
 export class ServiceAccountCredentials implements OnModuleInit, OnApplicationShutdown {
-  private readonly cache = new VerifiedCache<Verified>(IDLE_MS, { slide: true });
+  private readonly cache: VerifiedCache<Verified>;
   private readonly usedAt = new Map<number, Date>();
   private generation = 0;
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly repository: AccountsRepository) {}
+  constructor(
+    private readonly repository: AccountsRepository,
+    private readonly clock: Clock,
+  ) {
+    this.cache = new VerifiedCache<Verified>(clock, IDLE_MS, { slide: true });
+  }
 
   onModuleInit(): void {
     this.timer = setInterval(() => void this.flushLastUsed(), LAST_USED_FLUSH_MS);
@@ -49,11 +55,12 @@ export class ServiceAccountCredentials implements OnModuleInit, OnApplicationShu
   }
 
   /** The account if the secret is right and it has not expired; undefined otherwise, whatever the reason. */
-  async verify(username: string, secret: string, now = new Date()): Promise<AuthenticatedAccount | undefined> {
+  async verify(username: string, secret: string): Promise<AuthenticatedAccount | undefined> {
     const key = VerifiedCache.key(username, secret);
     const remembered = this.cache.get(key);
     const verified = remembered ? await this.current(key, remembered) : await this.check(key, username, secret);
     if (!verified) return undefined;
+    const now = this.clock.date();
     if (verified.account.expires && verified.account.expires <= now) return undefined;
     this.usedAt.set(verified.account.id, now);
     return { account: verified.account, memberships: verified.memberships };
@@ -92,7 +99,7 @@ export class ServiceAccountCredentials implements OnModuleInit, OnApplicationShu
 
   /** A remembered verification, its account re-read when old; forgotten if the account is gone or its secret changed. */
   private async current(key: string, verified: Verified): Promise<Verified | undefined> {
-    if (verified.generation === this.generation && Date.now() - verified.loadedAt < SNAPSHOT_MS) return verified;
+    if (verified.generation === this.generation && this.clock.now() - verified.loadedAt < SNAPSHOT_MS) return verified;
     const account = await this.repository.findAnyById(verified.account.id);
     if (!account || account.secretHash !== verified.account.secretHash) {
       this.cache.delete(key);
@@ -103,7 +110,7 @@ export class ServiceAccountCredentials implements OnModuleInit, OnApplicationShu
 
   private async remember(key: string, account: ServiceAccount): Promise<Verified> {
     const generation = this.generation;
-    const verified = { account, memberships: await this.repository.memberships([account.id]), loadedAt: Date.now(), generation };
+    const verified = { account, memberships: await this.repository.memberships([account.id]), loadedAt: this.clock.now(), generation };
     this.cache.set(key, verified);
     return verified;
   }

@@ -1,3 +1,4 @@
+import { Clock } from '@analytics/clock';
 import { ProjectsService } from '@analytics/projects';
 import { generateCredential, hashSecret } from '@analytics/secrets';
 import { Injectable } from '@nestjs/common';
@@ -29,6 +30,7 @@ export class ServiceAccountsService {
   constructor(
     private readonly repository: AccountsRepository,
     private readonly projects: ProjectsService,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -42,7 +44,7 @@ export class ServiceAccountsService {
       this.assertMayHold(actor, request.role ?? 'consumer', 'create an account with organization role');
       await this.assertMayGrant(actor, projects);
     }
-    if (request.expires && request.expires.getTime() <= Date.now()) throw new AccountsError(AccountsErrorCode.InvalidExpiry, 'expires must be in the future');
+    if (request.expires && request.expires.getTime() <= this.clock.now()) throw new AccountsError(AccountsErrorCode.InvalidExpiry, 'expires must be in the future');
     const secret = generateCredential();
     const username = exactUsername ? request.username : `${request.username}.${randomBytes(3).toString('hex')}.service-account`;
     if (exactUsername && (await this.repository.findByUsername(username))) throw new AccountsError(AccountsErrorCode.UsernameTaken, `username ${username} is taken`);
@@ -123,7 +125,7 @@ export class ServiceAccountsService {
   private async assertMayGrant(actor: AccountActor, projects: ProjectRole[]): Promise<void> {
     for (const { id, role } of projects) {
       const project = await this.projects.findById(id);
-      const own = project && effectiveRole(actor.account, actor.memberships, project);
+      const own = project && effectiveRole(actor.account, actor.memberships, project, this.clock.date());
       if (!own || RANK[role] > RANK[own]) {
         throw new AccountsError(AccountsErrorCode.RoleAboveOwn, `cannot grant ${role} on project ${id}: above the caller's own role there (${own ?? 'none'})`);
       }
@@ -138,13 +140,14 @@ export class ServiceAccountsService {
     const projects = await this.projects.listByOrganization(organizationId);
     const memberships = await this.repository.memberships(accounts.map((a) => a.id));
     for (const account of accounts) {
-      const above = roleAboveActor(actor, { account, memberships }, projects);
+      const above = roleAboveActor(actor, { account, memberships }, projects, this.clock.date());
       if (above) throw new AccountsError(AccountsErrorCode.RoleAboveOwn, `the caller (${actor.account.role}) cannot change service account ${account.id}, which is ${above}`);
     }
   }
 
   /** Only owners make owners: an organization without an owner that can sign in could never have one again. */
-  private async assertNotLastOwner(organizationId: number, account: ServiceAccount, now = new Date()): Promise<void> {
+  private async assertNotLastOwner(organizationId: number, account: ServiceAccount): Promise<void> {
+    const now = this.clock.date();
     const active = (a: ServiceAccount) => a.role === 'owner' && !(a.expires && a.expires <= now);
     if (!active(account)) return;
     const owners = (await this.repository.listByOrganization(organizationId)).filter(active);

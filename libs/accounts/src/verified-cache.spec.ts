@@ -1,3 +1,4 @@
+import { SystemClock } from '@analytics/clock';
 import { VerifiedCache } from './verified-cache';
 
 describe('VerifiedCache', () => {
@@ -5,7 +6,7 @@ describe('VerifiedCache', () => {
   afterEach(() => jest.useRealTimers());
 
   it('forgets an entry its time after it was set, however often it is read', () => {
-    const cache = new VerifiedCache<string>(30_000);
+    const cache = new VerifiedCache<string>(new SystemClock(), 30_000);
     cache.set('k', 'v');
     jest.advanceTimersByTime(20_000);
     expect(cache.get('k')).toBe('v');
@@ -14,7 +15,7 @@ describe('VerifiedCache', () => {
   });
 
   it('keeps a sliding entry while it is read more often than its time, and forgets it once idle that long', () => {
-    const cache = new VerifiedCache<string>(30_000, { slide: true });
+    const cache = new VerifiedCache<string>(new SystemClock(), 30_000, { slide: true });
     cache.set('k', 'v');
     for (let i = 0; i < 10; i++) {
       jest.advanceTimersByTime(20_000);
@@ -25,7 +26,7 @@ describe('VerifiedCache', () => {
   });
 
   it('forgets the least recently used sliding entry first when full', () => {
-    const cache = new VerifiedCache<string>(30_000, { slide: true, maxEntries: 2 });
+    const cache = new VerifiedCache<string>(new SystemClock(), 30_000, { slide: true, maxEntries: 2 });
     cache.set('a', '1');
     cache.set('b', '2');
     cache.get('a');

@@ -1,3 +1,4 @@
+import { Clock } from '@analytics/clock';
 import { createHash } from 'node:crypto';
 
 export interface VerifiedCacheOptions {
@@ -16,6 +17,7 @@ export class VerifiedCache<T> {
   private readonly slide: boolean;
 
   constructor(
+    private readonly clock: Clock,
     private readonly ttlMs: number,
     options: VerifiedCacheOptions = {},
   ) {
@@ -30,7 +32,7 @@ export class VerifiedCache<T> {
   get(key: string): T | undefined {
     const hit = this.entries.get(key);
     if (!hit) return undefined;
-    if (hit.expiresAt <= Date.now()) {
+    if (hit.expiresAt <= this.clock.now()) {
       this.entries.delete(key);
       return undefined;
     }
@@ -41,7 +43,7 @@ export class VerifiedCache<T> {
   set(key: string, value: T): void {
     this.entries.delete(key);
     if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
-    this.entries.set(key, { value, expiresAt: Date.now() + this.ttlMs });
+    this.entries.set(key, { value, expiresAt: this.clock.now() + this.ttlMs });
   }
 
   delete(key: string): void {

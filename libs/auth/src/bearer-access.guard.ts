@@ -1,4 +1,5 @@
 import { effectiveRole } from '@analytics/accounts';
+import { Clock } from '@analytics/clock';
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AccessDenied } from './access-denied';
@@ -18,6 +19,7 @@ export class BearerAccessGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly principals: PrincipalResolver,
     private readonly projects: ProjectAuthenticator,
+    private readonly clock: Clock,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -29,7 +31,7 @@ export class BearerAccessGuard implements CanActivate {
     const projectToken = new URL(req.originalUrl, 'http://local').searchParams.get('token');
     if (!projectToken) throw new AccessDenied(400, 'token (the project token) is required');
     const project = await this.projects.byToken(projectToken);
-    const role = project && (effectiveRole(principal.account, principal.memberships, project) as Role | undefined);
+    const role = project && (effectiveRole(principal.account, principal.memberships, project, this.clock.date()) as Role | undefined);
     if (!project || !role) throw new AccessDenied(403, 'this OAuth token gives no access to that project');
     const required = requiredRole(this.reflector, context);
     if (!satisfies(role, required)) throw new AccessDenied(403, `this needs the ${required} role or above on project ${project.id}`);

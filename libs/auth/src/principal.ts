@@ -1,4 +1,5 @@
 import { AuthenticatedAccount, effectiveRole, OAuthTokensService, ServiceAccountCredentials } from '@analytics/accounts';
+import { Clock } from '@analytics/clock';
 import { Project } from '@analytics/projects';
 import { isDatabaseId } from '@analytics/http';
 import { Injectable } from '@nestjs/common';
@@ -29,6 +30,7 @@ export class PrincipalResolver {
     private readonly projects: ProjectAuthenticator,
     private readonly tokens: OAuthTokensService,
     private readonly throttle: LoginThrottle,
+    private readonly clock: Clock,
   ) {}
 
   async fromBasic(authorization: string | undefined, clientIp: string | undefined): Promise<Principal> {
@@ -94,7 +96,7 @@ export class PrincipalResolver {
     if (projectId === undefined) throw new AccessDenied(400, 'project_id is required with service-account credentials');
     // An id no project can have (past the column's range) names nothing: never sent to SQL.
     const project = isDatabaseId(Number(projectId)) ? await this.projects.byId(Number(projectId)) : undefined;
-    const role = project && (effectiveRole(principal.account, principal.memberships, project) as Role | undefined);
+    const role = project && (effectiveRole(principal.account, principal.memberships, project, this.clock.date()) as Role | undefined);
     if (!project || !role) throw new AccessDenied(403, `these credentials do not give access to project ${projectId}`);
     return projectAccess(project, role, { kind: 'service-account', id: principal.account.id, username: principal.account.username, userId: principal.account.userId });
   }

@@ -1,5 +1,6 @@
 import { AuthenticatedAccount, effectiveRole, ServiceAccountsService } from '@analytics/accounts';
 import { AccessDenied, AccountGuard, CurrentAccount } from '@analytics/auth';
+import { Clock } from '@analytics/clock';
 import { AppApiController } from '@analytics/http';
 import { ProjectsService } from '@analytics/projects';
 import { Body, Get, HttpCode, Post } from '@nestjs/common';
@@ -11,6 +12,7 @@ export class MeController {
   constructor(
     private readonly projects: ProjectsService,
     private readonly accounts: ServiceAccountsService,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -31,8 +33,9 @@ export class MeController {
   @Get('me')
   async me(@CurrentAccount() { account, memberships }: AuthenticatedAccount) {
     const organization = await this.projects.findOrganization(account.organizationId);
+    const now = this.clock.date();
     const projects = (await this.projects.listByOrganization(account.organizationId))
-      .map((project) => ({ project, role: effectiveRole(account, memberships, project) }))
+      .map((project) => ({ project, role: effectiveRole(account, memberships, project, now) }))
       .filter((entry) => entry.role !== undefined)
       .map(({ project, role }) => ({ ...projectJson(project), role }));
     return ok({
