@@ -30,6 +30,7 @@ async function createMissing(admin: Admin, specs: TopicSpec[]): Promise<void> {
   await waitForLeaders(admin, missing.map((s) => s.topic));
 }
 
+/** Waits on broker metadata are bounded in real time, not by the Clock: they time out I/O. */
 const METADATA_WAIT_MS = 10_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

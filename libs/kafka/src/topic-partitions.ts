@@ -1,5 +1,6 @@
 import { PartitionMetadata, Partitioners } from 'kafkajs';
 
+/** Measured in real time, not the Clock: how fresh broker metadata is, not a time of the domain. */
 const REFRESH_MS = 60_000;
 
 /** A topic's partition count as a producer needs it to place messages, looked up again every minute (partitions may be added). */

@@ -85,6 +85,7 @@ export class WriterProgress {
   /** Waits (polling every `intervalMs`) until the writers pass the marks; throws after `timeoutMs`. */
   async waitFor(marks: ProducedMarks | undefined, { timeoutMs, intervalMs = 1000, signal }: { timeoutMs: number; intervalMs?: number; signal?: AbortSignal }): Promise<void> {
     if (!marks) return;
+    // Real time, not the Clock: a timeout of a wait on the brokers (a test's manual clock would never end it).
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       // A broker moving its group coordinator answers with retriable errors: ask again until the deadline.

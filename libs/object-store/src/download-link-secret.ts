@@ -18,6 +18,7 @@ export async function embeddedDownloadLinkSecret(dataDir: string): Promise<strin
   let text = await read().catch((error: unknown) => ((error as NodeJS.ErrnoException).code === 'ENOENT' ? undefined : Promise.reject(error)));
   if (text === undefined) {
     await mkdir(dataDir, { recursive: true });
+    // A temporary file's name, not an id: only unique, gone once linked into place.
     const temp = `${path}.${randomUUID()}`;
     try {
       await writeFile(temp, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600, flag: 'wx' });

@@ -40,6 +40,7 @@ export class LocalObjectStore extends ObjectStore implements OnModuleInit {
   }
 
   async onModuleInit(): Promise<void> {
+    // Real time, not the Clock: the cutoff is compared with file times the operating system wrote.
     const removed = await this.removeAbandonedUploads(Date.now() - ABANDONED_AFTER_MS);
     if (removed) this.logger.log(`removed ${removed} abandoned partial uploads from ${this.root}`);
   }

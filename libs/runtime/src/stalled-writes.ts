@@ -21,6 +21,7 @@ export function closeStalledWrites(server: Server, stallMs: number): void {
   });
   const timer = setInterval(
     () => {
+      // Real time, not the Clock: how long a socket has waited, measured against setInterval's ticks.
       const now = Date.now();
       for (const [socket, since] of stalledSince) {
         if (!socket.writableNeedDrain) stalledSince.set(socket, 0);
