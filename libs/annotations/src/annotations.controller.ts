@@ -17,7 +17,7 @@ export class AnnotationTagsController {
   @RequireRole('consumer')
   @ApiOperation({ summary: 'List the tags: a bare array of `{id, name, project_id, has_annotations}`' })
   async list(@CurrentAccess() access: ProjectAccess) {
-    return (await this.annotations.listTags(access.project.id)).map(tagJson);
+    return (await this.annotations.listTags(access.scope)).map(tagJson);
   }
 
   @Post()
@@ -25,7 +25,7 @@ export class AnnotationTagsController {
   @RequireRole('analyst')
   @ApiOperation({ summary: 'Create a tag (an existing name returns that tag): the bare tag object' })
   async create(@CurrentAccess() access: ProjectAccess, @Body() body: CreateAnnotationTagDto) {
-    return tagJson(await this.annotations.createTag(access.project.id, body.name));
+    return tagJson(await this.annotations.createTag(access.scope, body.name));
   }
 }
 
@@ -37,7 +37,7 @@ export class AnnotationsController {
   @RequireRole('consumer')
   @ApiOperation({ summary: 'List annotations in date order; `fromDate`/`toDate` as `YYYY-MM-DD HH:mm:ss` or `YYYY-MM-DD` (UTC, inclusive)' })
   async list(@CurrentAccess() access: ProjectAccess, @Query('fromDate') fromDate?: string, @Query('toDate') toDate?: string) {
-    return ok((await this.annotations.list(access.project.id, fromDate, toDate)).map(annotationJson));
+    return ok((await this.annotations.list(access.scope, fromDate, toDate)).map(annotationJson));
   }
 
   @Post()
@@ -46,7 +46,7 @@ export class AnnotationsController {
   @ApiOperation({ summary: 'Create an annotation: 201 `{"status":"ok","results":annotation}`' })
   async create(@CurrentAccess() access: ProjectAccess, @Body() body: CreateAnnotationDto) {
     const annotation = await this.annotations.create({
-      projectId: access.project.id,
+      scope: access.scope,
       date: body.date,
       description: body.description,
       tagIds: body.tags,
@@ -58,14 +58,14 @@ export class AnnotationsController {
   @Get(':annotationId')
   @RequireRole('consumer')
   async get(@CurrentAccess() access: ProjectAccess, @Param('annotationId', IdPipe) annotationId: number) {
-    return ok(annotationJson(await this.annotations.get(access.project.id, annotationId)));
+    return ok(annotationJson(await this.annotations.get(access.scope, annotationId)));
   }
 
   @Patch(':annotationId')
   @RequireRole('analyst')
   @ApiOperation({ summary: 'Change `description` and/or `tags` (replacing them); `date` is not patchable (400)' })
   async update(@CurrentAccess() access: ProjectAccess, @Param('annotationId', IdPipe) annotationId: number, @Body() body: UpdateAnnotationDto) {
-    const annotation = await this.annotations.update({ projectId: access.project.id, annotationId, description: body.description, tagIds: body.tags });
+    const annotation = await this.annotations.update({ scope: access.scope, annotationId, description: body.description, tagIds: body.tags });
     return ok(annotationJson(annotation));
   }
 
@@ -73,7 +73,7 @@ export class AnnotationsController {
   @RequireRole('analyst')
   @ApiOperation({ summary: 'Delete an annotation for good: `{"status":"ok","results":{"id"}}`' })
   async delete(@CurrentAccess() access: ProjectAccess, @Param('annotationId', IdPipe) annotationId: number) {
-    await this.annotations.delete(access.project.id, annotationId);
+    await this.annotations.delete(access.scope, annotationId);
     return ok({ id: annotationId });
   }
 }

@@ -1,4 +1,5 @@
 import { Postgres, selectRows } from '@analytics/postgres';
+import { pgScope, pgScopeEq, ProjectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
 import { and, eq, inArray, SQL, sql } from 'drizzle-orm';
 import { annotations, annotationTagLinks, annotationTags } from './annotations.schema';
@@ -72,7 +73,7 @@ function toAnnotation(row: AnnotationRow): Annotation {
 
 const toTag = (row: TagRow): ProjectTag => ({ id: Number(row.id), name: row.name, projectId: Number(row.project_id), hasAnnotations: Boolean(row.has_annotations) });
 
-/** Annotations and tags of one project at a time: every method takes the project. */
+/** Annotations and tags of one project at a time: every method takes the project's scope. */
 @Injectable()
 export class AnnotationsRepository {
   constructor(private readonly postgres: Postgres) {}
@@ -82,23 +83,23 @@ export class AnnotationsRepository {
   }
 
   /** Annotations in date order, optionally between two instants (inclusive). */
-  async list(projectId: number, range: { from?: Date; to?: Date }): Promise<Annotation[]> {
-    const where = [sql`a.project_id = ${projectId}`];
+  async list(scope: ProjectScope, range: { from?: Date; to?: Date }): Promise<Annotation[]> {
+    const where = [pgScope(scope, 'a')];
     if (range.from) where.push(sql`a.date >= ${range.from.toISOString()}::timestamptz`);
     if (range.to) where.push(sql`a.date <= ${range.to.toISOString()}::timestamptz`);
     return this.selectAnnotations(sql.join(where, sql` and `));
   }
 
-  async find(projectId: number, id: number): Promise<Annotation | undefined> {
-    const [annotation] = await this.selectAnnotations(sql`a.project_id = ${projectId} and a.id = ${id}`);
+  async find(scope: ProjectScope, id: number): Promise<Annotation | undefined> {
+    const [annotation] = await this.selectAnnotations(sql`${pgScope(scope, 'a')} and a.id = ${id}`);
     return annotation;
   }
 
-  async create(projectId: number, annotation: NewAnnotation): Promise<number> {
+  async create(scope: ProjectScope, annotation: NewAnnotation): Promise<number> {
     return this.db.transaction(async (tx) => {
       const [created] = await tx
         .insert(annotations)
-        .values({ projectId, date: annotation.date, description: annotation.description, userId: annotation.userId ?? null })
+        .values({ projectId: scope.projectId, date: annotation.date, description: annotation.description, userId: annotation.userId ?? null })
         .returning({ id: annotations.id });
       if (annotation.tagIds.length) await tx.insert(annotationTagLinks).values(annotation.tagIds.map((tagId) => ({ annotationId: created.id, tagId })));
       return created.id;
@@ -106,12 +107,12 @@ export class AnnotationsRepository {
   }
 
   /** False when the project has no such annotation. Tags, when given, replace the annotation's tags. */
-  async update(projectId: number, id: number, changes: AnnotationChanges): Promise<boolean> {
+  async update(scope: ProjectScope, id: number, changes: AnnotationChanges): Promise<boolean> {
     return this.db.transaction(async (tx) => {
-      const scope = and(eq(annotations.projectId, projectId), eq(annotations.id, id));
-      const [found] = await tx.select({ id: annotations.id }).from(annotations).where(scope).for('update');
+      const theAnnotation = and(pgScopeEq(annotations.projectId, scope), eq(annotations.id, id));
+      const [found] = await tx.select({ id: annotations.id }).from(annotations).where(theAnnotation).for('update');
       if (!found) return false;
-      if (changes.description !== undefined) await tx.update(annotations).set({ description: changes.description }).where(scope);
+      if (changes.description !== undefined) await tx.update(annotations).set({ description: changes.description }).where(theAnnotation);
       if (changes.tagIds !== undefined) {
         await tx.delete(annotationTagLinks).where(eq(annotationTagLinks.annotationId, id));
         if (changes.tagIds.length) await tx.insert(annotationTagLinks).values(changes.tagIds.map((tagId) => ({ annotationId: id, tagId })));
@@ -120,32 +121,32 @@ export class AnnotationsRepository {
     });
   }
 
-  async delete(projectId: number, id: number): Promise<boolean> {
+  async delete(scope: ProjectScope, id: number): Promise<boolean> {
     const deleted = await this.db
       .delete(annotations)
-      .where(and(eq(annotations.projectId, projectId), eq(annotations.id, id)))
+      .where(and(pgScopeEq(annotations.projectId, scope), eq(annotations.id, id)))
       .returning({ id: annotations.id });
     return deleted.length > 0;
   }
 
   /** Which of these tag ids are tags of the project. */
-  async existingTagIds(projectId: number, ids: number[]): Promise<Set<number>> {
+  async existingTagIds(scope: ProjectScope, ids: number[]): Promise<Set<number>> {
     if (!ids.length) return new Set();
     const rows = await this.db
       .select({ id: annotationTags.id })
       .from(annotationTags)
-      .where(and(eq(annotationTags.projectId, projectId), inArray(annotationTags.id, ids)));
+      .where(and(pgScopeEq(annotationTags.projectId, scope), inArray(annotationTags.id, ids)));
     return new Set(rows.map((row) => row.id));
   }
 
-  listTags(projectId: number): Promise<ProjectTag[]> {
-    return this.selectTags(sql`t.project_id = ${projectId}`);
+  listTags(scope: ProjectScope): Promise<ProjectTag[]> {
+    return this.selectTags(pgScope(scope, 't'));
   }
 
   /** Creates the tag unless the project has one of that name; either way returns the stored one. */
-  async createTag(projectId: number, name: string): Promise<ProjectTag> {
-    await this.db.insert(annotationTags).values({ projectId, name }).onConflictDoNothing();
-    const [tag] = await this.selectTags(sql`t.project_id = ${projectId} and t.name = ${name}`);
+  async createTag(scope: ProjectScope, name: string): Promise<ProjectTag> {
+    await this.db.insert(annotationTags).values({ projectId: scope.projectId, name }).onConflictDoNothing();
+    const [tag] = await this.selectTags(sql`${pgScope(scope, 't')} and t.name = ${name}`);
     return tag;
   }
 

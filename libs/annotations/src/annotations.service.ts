@@ -1,3 +1,4 @@
+import { ProjectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
 import { parseAnnotationDate, parseDateRange } from './annotation-date';
 import { AnnotationsError, AnnotationsErrorCode } from './annotations-error';
@@ -7,7 +8,7 @@ import { Annotation, AnnotationsRepository, ProjectTag } from './annotations.rep
 const MAX_ID = 2_147_483_647;
 
 export interface CreateAnnotation {
-  projectId: number;
+  scope: ProjectScope;
   date: string;
   description: string;
   tagIds?: number[];
@@ -16,7 +17,7 @@ export interface CreateAnnotation {
 }
 
 export interface UpdateAnnotation {
-  projectId: number;
+  scope: ProjectScope;
   annotationId: number;
   description?: string;
   tagIds?: number[];
@@ -27,54 +28,54 @@ export interface UpdateAnnotation {
 export class AnnotationsService {
   constructor(private readonly repository: AnnotationsRepository) {}
 
-  list(projectId: number, fromDate?: string, toDate?: string): Promise<Annotation[]> {
-    return this.repository.list(projectId, parseDateRange(fromDate, toDate));
+  list(scope: ProjectScope, fromDate?: string, toDate?: string): Promise<Annotation[]> {
+    return this.repository.list(scope, parseDateRange(fromDate, toDate));
   }
 
-  async get(projectId: number, annotationId: number): Promise<Annotation> {
-    const annotation = annotationId <= MAX_ID ? await this.repository.find(projectId, annotationId) : undefined;
-    if (!annotation) throw notFound(projectId, annotationId);
+  async get(scope: ProjectScope, annotationId: number): Promise<Annotation> {
+    const annotation = annotationId <= MAX_ID ? await this.repository.find(scope, annotationId) : undefined;
+    if (!annotation) throw notFound(scope, annotationId);
     return annotation;
   }
 
   async create(command: CreateAnnotation): Promise<Annotation> {
     const date = parseAnnotationDate(command.date);
-    const tagIds = await this.checkedTags(command.projectId, command.tagIds ?? []);
-    const id = await this.repository.create(command.projectId, { date, description: command.description, userId: command.userId, tagIds });
-    return this.get(command.projectId, id);
+    const tagIds = await this.checkedTags(command.scope, command.tagIds ?? []);
+    const id = await this.repository.create(command.scope, { date, description: command.description, userId: command.userId, tagIds });
+    return this.get(command.scope, id);
   }
 
   /** `date` is not patchable (refused by the request's validation); tags, when given, replace the annotation's. */
   async update(command: UpdateAnnotation): Promise<Annotation> {
-    const tagIds = command.tagIds && (await this.checkedTags(command.projectId, command.tagIds));
-    const updated = command.annotationId <= MAX_ID && (await this.repository.update(command.projectId, command.annotationId, { description: command.description, tagIds }));
-    if (!updated) throw notFound(command.projectId, command.annotationId);
-    return this.get(command.projectId, command.annotationId);
+    const tagIds = command.tagIds && (await this.checkedTags(command.scope, command.tagIds));
+    const updated = command.annotationId <= MAX_ID && (await this.repository.update(command.scope, command.annotationId, { description: command.description, tagIds }));
+    if (!updated) throw notFound(command.scope, command.annotationId);
+    return this.get(command.scope, command.annotationId);
   }
 
-  async delete(projectId: number, annotationId: number): Promise<void> {
-    const deleted = annotationId <= MAX_ID && (await this.repository.delete(projectId, annotationId));
-    if (!deleted) throw notFound(projectId, annotationId);
+  async delete(scope: ProjectScope, annotationId: number): Promise<void> {
+    const deleted = annotationId <= MAX_ID && (await this.repository.delete(scope, annotationId));
+    if (!deleted) throw notFound(scope, annotationId);
   }
 
-  listTags(projectId: number): Promise<ProjectTag[]> {
-    return this.repository.listTags(projectId);
+  listTags(scope: ProjectScope): Promise<ProjectTag[]> {
+    return this.repository.listTags(scope);
   }
 
   /** Idempotent by name: asking again for an existing tag returns it. */
-  createTag(projectId: number, name: string): Promise<ProjectTag> {
-    return this.repository.createTag(projectId, name);
+  createTag(scope: ProjectScope, name: string): Promise<ProjectTag> {
+    return this.repository.createTag(scope, name);
   }
 
   /** Tag ids must name tags of this project (another project's tag is as unknown as a made-up id). */
-  private async checkedTags(projectId: number, tagIds: number[]): Promise<number[]> {
+  private async checkedTags(scope: ProjectScope, tagIds: number[]): Promise<number[]> {
     const wanted = [...new Set(tagIds)];
-    const existing = await this.repository.existingTagIds(projectId, wanted.filter((id) => id <= MAX_ID));
+    const existing = await this.repository.existingTagIds(scope, wanted.filter((id) => id <= MAX_ID));
     const unknown = wanted.filter((id) => !existing.has(id));
     if (unknown.length) throw new AnnotationsError(AnnotationsErrorCode.UnknownTags, `unknown tag ids: ${unknown.join(', ')}`);
     return wanted;
   }
 }
 
-const notFound = (projectId: number, annotationId: number) =>
-  new AnnotationsError(AnnotationsErrorCode.NotFound, `annotation ${annotationId} not found in project ${projectId}`);
+const notFound = (scope: ProjectScope, annotationId: number) =>
+  new AnnotationsError(AnnotationsErrorCode.NotFound, `annotation ${annotationId} not found in project ${scope.projectId}`);
