@@ -10,6 +10,8 @@ import { scopeCreatorsOutside } from './tenancy-checks';
 export const SCOPE_CREATORS = [
   // Authentication: a guard established the request's access to the project (ProjectAccess.scope).
   'libs/auth/src/project-access.ts',
+  // The ingest gateway: /track names each event's project by its token, /import by the secret or account the controller checked.
+  'libs/ingest/src/ingest.service.ts',
 ];
 
 const FIXTURES = join(__dirname, 'tenancy-fixtures');

@@ -1,4 +1,5 @@
 import { ManualClock } from '@analytics/clock';
+import { projectScope } from '@analytics/tenancy';
 import { DictionarySettings } from './dictionary-settings';
 import { DroppedDataMetrics } from './dropped-data.metrics';
 import { DroppingRule } from './event-dictionary';
@@ -39,14 +40,14 @@ describe('SchemaEventDictionaryProvider', () => {
   });
 
   const ask = async (projectId = 1) => {
-    const answer = provider.forProject(projectId);
+    const answer = provider.forProject(projectScope(projectId));
     rules.settle();
     return answer;
   };
 
   it('shares one read between concurrent requests and trusts it for the TTL from when the read began', async () => {
     rules.rules = [noise];
-    const both = Promise.all([provider.forProject(1), provider.forProject(1)]);
+    const both = Promise.all([provider.forProject(projectScope(1)), provider.forProject(projectScope(1))]);
     clock.advance(500); // the read takes half a second
     rules.settle();
     const [a, b] = await both;
@@ -66,10 +67,10 @@ describe('SchemaEventDictionaryProvider', () => {
   it('re-reads at once after an invalidation, and never stores a read that began before it', async () => {
     expect(await ask()).toBeUndefined();
     clock.advance(3000);
-    const stale = provider.forProject(1); // began before the change below was committed
+    const stale = provider.forProject(projectScope(1)); // began before the change below was committed
     rules.rules = [noise];
-    provider.invalidate(1);
-    const fresh = provider.forProject(1);
+    provider.invalidate(projectScope(1));
+    const fresh = provider.forProject(projectScope(1));
     rules.settle();
     expect(await stale).toBeUndefined(); // it read the old state (the fake snapshot)…
     expect((await fresh)?.isEventDropped('Noise')).toBe(true);

@@ -1,4 +1,5 @@
 import { EventDictionary } from '@analytics/events';
+import { ProjectScope } from '@analytics/tenancy';
 import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '@analytics/clock';
 import { DictionarySettings } from './dictionary-settings';
@@ -35,23 +36,24 @@ export class SchemaEventDictionaryProvider {
     private readonly metrics: DroppedDataMetrics,
   ) {}
 
-  async forProject(projectId: number): Promise<EventDictionary | undefined> {
-    const cached = this.cache.get(projectId);
+  async forProject(scope: ProjectScope): Promise<EventDictionary | undefined> {
+    const cached = this.cache.get(scope.projectId);
     if (cached && cached.expiresAt > this.clock.now()) return cached.dictionary;
-    return this.reads.get(projectId) ?? this.read(projectId, cached);
+    return this.reads.get(scope.projectId) ?? this.read(scope, cached);
   }
 
   /** After a change in this process: the next request reads the dictionary afresh. */
-  invalidate(projectId: number): void {
-    this.cache.delete(projectId);
-    this.reads.delete(projectId);
+  invalidate(scope: ProjectScope): void {
+    this.cache.delete(scope.projectId);
+    this.reads.delete(scope.projectId);
   }
 
-  private read(projectId: number, previous: CachedDictionary | undefined): Promise<EventDictionary | undefined> {
+  private read(scope: ProjectScope, previous: CachedDictionary | undefined): Promise<EventDictionary | undefined> {
+    const { projectId } = scope;
     const startedAt = this.clock.now();
     // A read that began before an invalidation must not store what it found.
     const current = () => this.reads.get(projectId) === read;
-    const read: Promise<EventDictionary | undefined> = this.repository.droppingRules(projectId).then(
+    const read: Promise<EventDictionary | undefined> = this.repository.droppingRules(scope).then(
       (rules) => {
         const dictionary = buildEventDictionary(rules, this.metrics);
         if (current()) this.remember(projectId, { dictionary, expiresAt: startedAt + this.settings.cacheTtlMs });

@@ -1,4 +1,5 @@
 import { Database, Postgres } from '@analytics/postgres';
+import { pgScopeEq, ProjectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
 import { and, asc, eq, inArray, or, SQL, sql } from 'drizzle-orm';
 import { DroppingRule } from './event-dictionary';
@@ -31,9 +32,9 @@ export const schemaKey = (entityType: EntityType, name: string) => `${entityType
 
 const columns = { entityType: dictionarySchemas.entityType, name: dictionarySchemas.name, schemaJson: dictionarySchemas.schemaJson };
 
-function selectionWhere(projectId: number, selection: SchemaSelection): SQL | undefined {
+function selectionWhere(scope: ProjectScope, selection: SchemaSelection): SQL | undefined {
   return and(
-    eq(dictionarySchemas.projectId, projectId),
+    pgScopeEq(dictionarySchemas.projectId, scope),
     selection.entityType === undefined ? undefined : eq(dictionarySchemas.entityType, selection.entityType),
     selection.name === undefined ? undefined : eq(dictionarySchemas.name, selection.name),
   );
@@ -43,7 +44,7 @@ function selectionWhere(projectId: number, selection: SchemaSelection): SQL | un
 export class DictionaryWriteScope {
   constructor(
     private readonly tx: Database,
-    readonly projectId: number,
+    readonly scope: ProjectScope,
   ) {}
 
   /** The stored schemas among these keys, by {@link schemaKey}. */
@@ -57,13 +58,13 @@ export class DictionaryWriteScope {
     const rows = await this.tx
       .select(columns)
       .from(dictionarySchemas)
-      .where(and(eq(dictionarySchemas.projectId, this.projectId), or(...wanted)));
+      .where(and(pgScopeEq(dictionarySchemas.projectId, this.scope), or(...wanted)));
     return new Map(rows.map((row) => [schemaKey(row.entityType, row.name), row.schemaJson]));
   }
 
   /** Empties the project's dictionary; the number of schemas removed. */
   async deleteAll(): Promise<number> {
-    const deleted = await this.tx.delete(dictionarySchemas).where(eq(dictionarySchemas.projectId, this.projectId)).returning({ name: dictionarySchemas.name });
+    const deleted = await this.tx.delete(dictionarySchemas).where(pgScopeEq(dictionarySchemas.projectId, this.scope)).returning({ name: dictionarySchemas.name });
     return deleted.length;
   }
 
@@ -71,7 +72,7 @@ export class DictionaryWriteScope {
     for (let start = 0; start < rows.length; start += UPSERT_CHUNK) {
       await this.tx
         .insert(dictionarySchemas)
-        .values(rows.slice(start, start + UPSERT_CHUNK).map((row) => ({ ...row, projectId: this.projectId })))
+        .values(rows.slice(start, start + UPSERT_CHUNK).map((row) => ({ ...row, projectId: this.scope.projectId })))
         .onConflictDoUpdate({
           target: [dictionarySchemas.projectId, dictionarySchemas.entityType, dictionarySchemas.name],
           set: {
@@ -85,7 +86,7 @@ export class DictionaryWriteScope {
   }
 }
 
-/** The data dictionary in Postgres, one project at a time: every method takes the project. */
+/** The data dictionary in Postgres, one project at a time: every method takes the project's scope. */
 @Injectable()
 export class SchemasRepository {
   constructor(private readonly postgres: Postgres) {}
@@ -94,41 +95,41 @@ export class SchemasRepository {
     return this.postgres.db;
   }
 
-  list(projectId: number, entityType?: EntityType): Promise<StoredSchema[]> {
+  list(scope: ProjectScope, entityType?: EntityType): Promise<StoredSchema[]> {
     return this.db
       .select(columns)
       .from(dictionarySchemas)
-      .where(selectionWhere(projectId, { entityType }))
+      .where(selectionWhere(scope, { entityType }))
       .orderBy(asc(dictionarySchemas.entityType), asc(dictionarySchemas.name));
   }
 
-  async find(projectId: number, entityType: EntityType, name: string): Promise<StoredSchema | undefined> {
-    const [row] = await this.db.select(columns).from(dictionarySchemas).where(selectionWhere(projectId, { entityType, name }));
+  async find(scope: ProjectScope, entityType: EntityType, name: string): Promise<StoredSchema | undefined> {
+    const [row] = await this.db.select(columns).from(dictionarySchemas).where(selectionWhere(scope, { entityType, name }));
     return row;
   }
 
   /** Runs `work` in one transaction holding the project's dictionary write lock. */
-  write<T>(projectId: number, work: (scope: DictionaryWriteScope) => Promise<T>): Promise<T> {
+  write<T>(scope: ProjectScope, work: (dictionary: DictionaryWriteScope) => Promise<T>): Promise<T> {
     return this.db.transaction(async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(${WRITE_LOCK_CLASS}::int, ${projectId}::int)`);
-      return work(new DictionaryWriteScope(tx as unknown as Database, projectId));
+      await tx.execute(sql`select pg_advisory_xact_lock(${WRITE_LOCK_CLASS}::int, ${scope.projectId}::int)`);
+      return work(new DictionaryWriteScope(tx as unknown as Database, scope));
     });
   }
 
   /** The number of schemas removed. */
-  async delete(projectId: number, selection: SchemaSelection): Promise<number> {
-    const deleted = await this.db.delete(dictionarySchemas).where(selectionWhere(projectId, selection)).returning({ name: dictionarySchemas.name });
+  async delete(scope: ProjectScope, selection: SchemaSelection): Promise<number> {
+    const deleted = await this.db.delete(dictionarySchemas).where(selectionWhere(scope, selection)).returning({ name: dictionarySchemas.name });
     return deleted.length;
   }
 
   /** The project's event schemas that drop anything (read through a partial index). */
-  async droppingRules(projectId: number): Promise<DroppingRule[]> {
+  async droppingRules(scope: ProjectScope): Promise<DroppingRule[]> {
     const rows = await this.db
       .select({ event: dictionarySchemas.name, dropped: dictionarySchemas.dropped, droppedProperties: dictionarySchemas.droppedProperties })
       .from(dictionarySchemas)
       .where(
         and(
-          eq(dictionarySchemas.projectId, projectId),
+          pgScopeEq(dictionarySchemas.projectId, scope),
           eq(dictionarySchemas.entityType, 'event'),
           sql`(${dictionarySchemas.dropped} or cardinality(${dictionarySchemas.droppedProperties}) > 0)`,
         ),

@@ -1,4 +1,5 @@
 import { RateLimit, RateLimiterFactory } from '@analytics/rate-limits';
+import { ProjectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '@analytics/clock';
 import { DictionaryError, DictionaryErrorCode } from './dictionary-error';
@@ -14,7 +15,7 @@ const DAY_MS = 86_400_000;
 
 /** Who changes a project's dictionary: writes are limited per organization, as in the real API. */
 export interface DictionaryWriter {
-  projectId: number;
+  scope: ProjectScope;
   organizationId: number;
 }
 
@@ -58,13 +59,13 @@ export class SchemasService {
     this.writeLimit = rateLimits.create({ name: 'schema-writes', points: settings.schemaWritesPerMinute, durationSeconds: 60 });
   }
 
-  list(projectId: number, entityType?: string): Promise<StoredSchema[]> {
-    return this.repository.list(projectId, entityType === undefined ? undefined : parseEntityType(entityType));
+  list(scope: ProjectScope, entityType?: string): Promise<StoredSchema[]> {
+    return this.repository.list(scope, entityType === undefined ? undefined : parseEntityType(entityType));
   }
 
-  async get(projectId: number, entityType: string, name: string): Promise<StoredSchema> {
-    const schema = await this.repository.find(projectId, parseEntityType(entityType), name);
-    if (!schema) throw new DictionaryError(DictionaryErrorCode.NotFound, `no ${entityType} schema named ${JSON.stringify(name)} in project ${projectId}`);
+  async get(scope: ProjectScope, entityType: string, name: string): Promise<StoredSchema> {
+    const schema = await this.repository.find(scope, parseEntityType(entityType), name);
+    if (!schema) throw new DictionaryError(DictionaryErrorCode.NotFound, `no ${entityType} schema named ${JSON.stringify(name)} in project ${scope.projectId}`);
     return schema;
   }
 
@@ -72,16 +73,16 @@ export class SchemasService {
   async uploadSchema(command: UploadSchema): Promise<void> {
     const entityType = parseEntityType(command.entityType);
     const entry = { entityType, name: parseEntityName(command.name), schema: parseSchema(command.schema ?? {}, entityType) };
-    await this.write(command, () => this.repository.write(command.projectId, (scope) => this.store(scope, [entry])));
+    await this.write(command, () => this.repository.write(command.scope, (dictionary) => this.store(dictionary, [entry])));
   }
 
   /** Creates or replaces many; with `truncate`, the whole dictionary goes first, in the same transaction. */
   async uploadSchemas(command: UploadSchemas): Promise<{ added: number; deleted: number }> {
     const entries = command.entries.map((entry, index) => parseSchemaEntry(entry, `entries[${index}]`));
     return this.write(command, () =>
-      this.repository.write(command.projectId, async (scope) => {
-        const deleted = command.truncate ? await scope.deleteAll() : 0;
-        return { added: await this.store(scope, entries), deleted };
+      this.repository.write(command.scope, async (dictionary) => {
+        const deleted = command.truncate ? await dictionary.deleteAll() : 0;
+        return { added: await this.store(dictionary, entries), deleted };
       }),
     );
   }
@@ -89,13 +90,13 @@ export class SchemasService {
   /** The number of schemas removed (0 when there was none). */
   async deleteSchemas(command: DeleteSchemas): Promise<number> {
     const entityType = command.entityType === undefined ? undefined : parseEntityType(command.entityType);
-    return this.write(command, () => this.repository.delete(command.projectId, { entityType, name: command.name }));
+    return this.write(command, () => this.repository.delete(command.scope, { entityType, name: command.name }));
   }
 
   /** Events received in the last days beside the described ones, with their properties. */
-  async listSeen(projectId: number): Promise<SeenListing> {
+  async listSeen(scope: ProjectScope): Promise<SeenListing> {
     const since = new Date(this.clock.now() - this.settings.seenDays * DAY_MS);
-    const [described, seen] = await Promise.all([this.repository.list(projectId, 'event'), this.seenEvents.since(projectId, since.getTime())]);
+    const [described, seen] = await Promise.all([this.repository.list(scope, 'event'), this.seenEvents.since(scope.projectId, since.getTime())]);
     return { since, events: seenDictionary(described.map((row) => ({ name: row.name, schema: row.schemaJson })), seen) };
   }
 
@@ -109,20 +110,20 @@ export class SchemasService {
     try {
       return await work();
     } finally {
-      this.dictionaries.invalidate(writer.projectId);
+      this.dictionaries.invalidate(writer.scope);
     }
   }
 
   /** Merges each entry with what is stored (or came earlier in the same batch) and writes them; how many were written. */
-  private async store(scope: DictionaryWriteScope, entries: SchemaEntry[]): Promise<number> {
-    const stored = await scope.find(entries);
+  private async store(dictionary: DictionaryWriteScope, entries: SchemaEntry[]): Promise<number> {
+    const stored = await dictionary.find(entries);
     const written = new Map<string, SchemaWrite>();
     for (const { entityType, name, schema } of entries) {
       const key = schemaKey(entityType, name);
       const schemaJson = mergeSchema(written.get(key)?.schemaJson ?? stored.get(key), schema);
       written.set(key, { entityType, name, schemaJson, ...droppingOf(entityType, schemaJson) });
     }
-    await scope.upsert([...written.values()]);
+    await dictionary.upsert([...written.values()]);
     return written.size;
   }
 }

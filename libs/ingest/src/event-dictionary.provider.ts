@@ -1,4 +1,5 @@
 import { EventDictionary } from '@analytics/events';
+import { ProjectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
 
 /**
@@ -7,7 +8,7 @@ import { Injectable } from '@nestjs/common';
  */
 @Injectable()
 export class EventDictionaryProvider {
-  async forProject(_projectId: number): Promise<EventDictionary | undefined> {
+  async forProject(_scope: ProjectScope): Promise<EventDictionary | undefined> {
     return undefined;
   }
 }

@@ -4,6 +4,7 @@ import { EVENT_LIMITS, EventContext, EventRow, validateEvent } from '@analytics/
 import { Project } from '@analytics/projects';
 import { ProjectAuthenticator } from '@analytics/auth';
 import { RateLimit, RateLimiterFactory } from '@analytics/rate-limits';
+import { projectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
 import { EventDictionaryProvider } from './event-dictionary.provider';
 import { IngestError, SinkUnavailableError } from '@analytics/sdk-transport';
@@ -93,7 +94,7 @@ export class IngestService {
       policy: 'import',
       requireInsertId: options.requireInsertId,
       newInsertId: this.newInsertId,
-      dictionary: await this.dictionary.forProject(project.id),
+      dictionary: await this.dictionary.forProject(projectScope(project.id)),
       identityMerge: project.identityMerge,
     };
     return this.validate(records, () => context, 'import', options.consumeRecords);
@@ -133,7 +134,7 @@ export class IngestService {
         requireInsertId: false,
         newInsertId: this.newInsertId,
         ip: options.ip,
-        dictionary: await this.dictionary.forProject(project.id),
+        dictionary: await this.dictionary.forProject(projectScope(project.id)),
         identityMerge: project.identityMerge,
       };
       const outcome = this.validate(indexes.map((i) => records[i]), () => context, 'track');

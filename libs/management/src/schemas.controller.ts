@@ -6,7 +6,7 @@ import { ApiOperation } from '@nestjs/swagger';
 import { UploadSchemasDto } from './schemas.dto';
 import { deleted, ok, schemaEntryJson, seenJson } from './schemas.views';
 
-const writer = (access: ProjectAccess) => ({ projectId: access.project.id, organizationId: access.project.organizationId });
+const writer = (access: ProjectAccess) => ({ scope: access.scope, organizationId: access.project.organizationId });
 
 /** The data dictionary, /api/app/projects/{projectId}/schemas. Writes: owner or admin, 5 a minute per organization by default. */
 @AppApiController('api/app/projects/:projectId/schemas', { tag: 'data dictionary', access: ProjectAccessGuard })
@@ -17,7 +17,7 @@ export class SchemasController {
   @RequireRole('consumer')
   @ApiOperation({ summary: 'List every schema: `{"status":"ok","results":[{entityType, name, schemaJson}]}`' })
   async list(@CurrentAccess() access: ProjectAccess) {
-    return ok((await this.schemas.list(access.project.id)).map(schemaEntryJson));
+    return ok((await this.schemas.list(access.scope)).map(schemaEntryJson));
   }
 
   @Post()
@@ -40,13 +40,13 @@ export class SchemasController {
   @RequireRole('consumer')
   @ApiOperation({ summary: 'Events received recently beside those described, with their properties, `hidden` and `dropped`' })
   async seen(@CurrentAccess() access: ProjectAccess) {
-    return ok(seenJson(await this.schemas.listSeen(access.project.id)));
+    return ok(seenJson(await this.schemas.listSeen(access.scope)));
   }
 
   @Get(':entityType')
   @RequireRole('consumer')
   async listType(@CurrentAccess() access: ProjectAccess, @Param('entityType') entityType: string) {
-    return ok((await this.schemas.list(access.project.id, entityType)).map(schemaEntryJson));
+    return ok((await this.schemas.list(access.scope, entityType)).map(schemaEntryJson));
   }
 
   @Delete(':entityType')
@@ -59,7 +59,7 @@ export class SchemasController {
   @RequireRole('consumer')
   @ApiOperation({ summary: 'One schema: `{"status":"ok","results":{entityType, name, schemaJson}}`, 404 if none' })
   async get(@CurrentAccess() access: ProjectAccess, @Param('entityType') entityType: string, @Param('name') name: string) {
-    return ok(schemaEntryJson(await this.schemas.get(access.project.id, entityType, name)));
+    return ok(schemaEntryJson(await this.schemas.get(access.scope, entityType, name)));
   }
 
   @Post(':entityType/:name')
