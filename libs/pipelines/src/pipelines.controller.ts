@@ -17,14 +17,14 @@ export class PipelinesController {
   @RequireRole('admin')
   @ApiOperation({ summary: 'Create a pipeline: scheduled exports of events or people into a bucket or warehouse' })
   async create(@Body() body: Fields | undefined, @CurrentAccess() access: ProjectAccess) {
-    return { pipeline_names: await this.pipelines.create(access.project.id, body ?? {}) };
+    return { pipeline_names: await this.pipelines.create(access.scope, body ?? {}) };
   }
 
   @Get('jobs')
   @RequireRole('consumer')
   @ApiOperation({ summary: "List the project's pipelines" })
   async jobs(@CurrentAccess() access: ProjectAccess) {
-    return { [access.project.id]: await this.pipelines.list(access.project.id) };
+    return { [access.project.id]: await this.pipelines.list(access.scope) };
   }
 
   @Post('pause')
@@ -32,7 +32,7 @@ export class PipelinesController {
   @RequireRole('admin')
   @ApiOperation({ summary: 'Pause a pipeline: no new window starts until it is resumed' })
   async pause(@Body() body: Fields | undefined, @CurrentAccess() access: ProjectAccess) {
-    await this.pipelines.pause(access.project.id, pipelineNameField(body ?? {}));
+    await this.pipelines.pause(access.scope, pipelineNameField(body ?? {}));
     return { status: 'ok' };
   }
 
@@ -41,7 +41,7 @@ export class PipelinesController {
   @RequireRole('admin')
   @ApiOperation({ summary: 'Resume a paused pipeline where it stopped' })
   async resume(@Body() body: Fields | undefined, @CurrentAccess() access: ProjectAccess) {
-    await this.pipelines.resume(access.project.id, pipelineNameField(body ?? {}));
+    await this.pipelines.resume(access.scope, pipelineNameField(body ?? {}));
     return { status: 'ok' };
   }
 
@@ -50,7 +50,7 @@ export class PipelinesController {
   @RequireRole('admin')
   @ApiOperation({ summary: 'Cancel a pipeline for good (exported objects stay)' })
   async cancel(@Body() body: Fields | undefined, @CurrentAccess() access: ProjectAccess) {
-    await this.pipelines.cancel(access.project.id, pipelineNameField(body ?? {}));
+    await this.pipelines.cancel(access.scope, pipelineNameField(body ?? {}));
     return { status: 'ok' };
   }
 
@@ -58,13 +58,13 @@ export class PipelinesController {
   @RequireRole('consumer')
   @ApiOperation({ summary: 'State, last run, last error and next run of a pipeline' })
   async status(@Query() query: Fields, @CurrentAccess() access: ProjectAccess) {
-    return this.pipelines.status(access.project.id, pipelineNameField(query));
+    return this.pipelines.status(access.scope, pipelineNameField(query));
   }
 
   @Get('timeline')
   @RequireRole('consumer')
   @ApiOperation({ summary: 'Per day: when it was written (each re-sync too) and its status' })
   async timeline(@Query() query: Fields, @CurrentAccess() access: ProjectAccess) {
-    return { name: pipelineNameField(query), days: await this.pipelines.timeline(access.project.id, pipelineNameField(query)) };
+    return { name: pipelineNameField(query), days: await this.pipelines.timeline(access.scope, pipelineNameField(query)) };
   }
 }

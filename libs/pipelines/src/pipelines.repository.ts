@@ -1,4 +1,5 @@
 import { Postgres, selectRows } from '@analytics/postgres';
+import { pgSql, ProjectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
 import { Pipeline, PipelineDefinition, PipelineState } from './pipeline-definition';
@@ -52,7 +53,7 @@ class NameTaken extends Error {
 
 const COLUMNS = sql.raw('id, project_id, name, type, trial, schema_type, data_source, frequency, data_format, sync, from_date::text as from_date, to_date::text as to_date, destination, warehouse, state, created_at');
 
-/** Pipeline definitions; every query a caller makes is scoped by project (the workers' by id). */
+/** Pipeline definitions; every query a caller makes takes the project's scope (the workers' go by id). */
 @Injectable()
 export class PipelinesRepository {
   constructor(private readonly postgres: Postgres) {}
@@ -61,7 +62,7 @@ export class PipelinesRepository {
    * The new pipelines, all or none (a trial creates two): `taken` names the first whose name a live
    * pipeline of the project already has.
    */
-  async insertAll(definitions: PipelineDefinition[], secretSealed: string | undefined, createdAt: Date): Promise<{ pipelines: Pipeline[] } | { taken: string }> {
+  async insertAll(scope: ProjectScope, definitions: PipelineDefinition[], secretSealed: string | undefined, createdAt: Date): Promise<{ pipelines: Pipeline[] } | { taken: string }> {
     const pipelines: Pipeline[] = [];
     try {
       await this.postgres.db.transaction(async (tx) => {
@@ -69,7 +70,7 @@ export class PipelinesRepository {
           const [row] = await selectRows<PipelineRow>(
             tx,
             sql`insert into pipelines (project_id, name, type, trial, schema_type, data_source, frequency, data_format, sync, from_date, to_date, destination, secret_sealed, warehouse, created_at)
-                values (${d.projectId}, ${d.name}, ${d.type}, ${d.trial}, ${d.schemaType}, ${d.dataSource}, ${d.frequency}, ${d.dataFormat}, ${d.sync},
+                values (${scope.projectId}, ${d.name}, ${d.type}, ${d.trial}, ${d.schemaType}, ${d.dataSource}, ${d.frequency}, ${d.dataFormat}, ${d.sync},
                         ${d.fromDate}::date, ${d.toDate ?? null}::date, ${JSON.stringify(d.destination)}::jsonb, ${secretSealed ?? null},
                         ${d.warehouse ? JSON.stringify(d.warehouse) : null}::jsonb, ${createdAt.toISOString()})
                 on conflict (project_id, name) where state <> 'cancelled' do nothing
@@ -86,14 +87,14 @@ export class PipelinesRepository {
     return { pipelines };
   }
 
-  async list(projectId: number): Promise<Pipeline[]> {
-    const rows = await selectRows<PipelineRow>(this.postgres.db, sql`select ${COLUMNS} from pipelines where project_id = ${projectId} and state <> 'cancelled' order by id`);
+  async list(scope: ProjectScope): Promise<Pipeline[]> {
+    const rows = await selectRows<PipelineRow>(this.postgres.db, pgSql`select ${COLUMNS} from pipelines where ${scope} and state <> 'cancelled' order by id`);
     return rows.map(toPipeline);
   }
 
   /** The live pipeline of that name. */
-  async find(projectId: number, name: string): Promise<Pipeline | undefined> {
-    const [row] = await selectRows<PipelineRow>(this.postgres.db, sql`select ${COLUMNS} from pipelines where project_id = ${projectId} and name = ${name} and state <> 'cancelled'`);
+  async find(scope: ProjectScope, name: string): Promise<Pipeline | undefined> {
+    const [row] = await selectRows<PipelineRow>(this.postgres.db, pgSql`select ${COLUMNS} from pipelines where ${scope} and name = ${name} and state <> 'cancelled'`);
     return row && toPipeline(row);
   }
 

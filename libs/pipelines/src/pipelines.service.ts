@@ -1,6 +1,7 @@
 import { Clock } from '@analytics/clock';
 import { OutboundPolicy, OutboundRefused } from '@analytics/outbound';
 import { SecretBox } from '@analytics/secrets';
+import { ProjectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
 import { destinationHost } from './destination';
 import { Pipeline, PipelineState } from './pipeline-definition';
@@ -41,12 +42,12 @@ export class PipelinesService {
     private readonly outbound: OutboundPolicy,
   ) {}
 
-  async create(projectId: number, fields: Record<string, unknown>): Promise<string[]> {
+  async create(scope: ProjectScope, fields: Record<string, unknown>): Promise<string[]> {
     const now = this.clock.date();
-    const { definitions, secret } = parseCreatePipeline(fields, projectId, now.toISOString().slice(0, 10));
+    const { definitions, secret } = parseCreatePipeline(fields, scope.projectId, now.toISOString().slice(0, 10));
     await this.checkDestination(definitions[0], fields.s3_endpoint ? 's3_endpoint' : 'destination');
-    const created = await this.pipelines.insertAll(definitions, secret === undefined ? undefined : this.secrets.seal(secret), now);
-    if ('taken' in created) throw new PipelineError(PipelineErrorCode.DuplicateName, `name: a pipeline named ${created.taken} already exists in project ${projectId}`);
+    const created = await this.pipelines.insertAll(scope, definitions, secret === undefined ? undefined : this.secrets.seal(secret), now);
+    if ('taken' in created) throw new PipelineError(PipelineErrorCode.DuplicateName, `name: a pipeline named ${created.taken} already exists in project ${scope.projectId}`);
     // The backfill starts now rather than at the next tick.
     for (const pipeline of created.pipelines) await this.runner.enqueueDue(pipeline);
     return created.pipelines.map((pipeline) => pipeline.name);
@@ -62,37 +63,37 @@ export class PipelinesService {
     }
   }
 
-  async list(projectId: number): Promise<PipelineView[]> {
-    const pipelines = await this.pipelines.list(projectId);
+  async list(scope: ProjectScope): Promise<PipelineView[]> {
+    const pipelines = await this.pipelines.list(scope);
     const lastSynced = await this.windows.lastSynced(pipelines.map((pipeline) => pipeline.id));
     return pipelines.map((pipeline) => this.view(pipeline, lastSynced.get(pipeline.id)));
   }
 
-  private async find(projectId: number, name: string): Promise<Pipeline> {
-    const pipeline = await this.pipelines.find(projectId, name);
-    if (!pipeline) throw new PipelineError(PipelineErrorCode.NotFound, `no pipeline named ${name} in project ${projectId}`);
+  private async find(scope: ProjectScope, name: string): Promise<Pipeline> {
+    const pipeline = await this.pipelines.find(scope, name);
+    if (!pipeline) throw new PipelineError(PipelineErrorCode.NotFound, `no pipeline named ${name} in project ${scope.projectId}`);
     return pipeline;
   }
 
-  async pause(projectId: number, name: string): Promise<void> {
-    const pipeline = await this.find(projectId, name);
+  async pause(scope: ProjectScope, name: string): Promise<void> {
+    const pipeline = await this.find(scope, name);
     await this.pipelines.setState(pipeline.id, ['active', 'paused'], 'paused');
   }
 
   /** Continues where it stopped: parked windows first, oldest first. */
-  async resume(projectId: number, name: string): Promise<void> {
-    const pipeline = await this.find(projectId, name);
+  async resume(scope: ProjectScope, name: string): Promise<void> {
+    const pipeline = await this.find(scope, name);
     if (await this.pipelines.setState(pipeline.id, ['paused', 'active'], 'active')) await this.runner.enqueueDue({ ...pipeline, state: 'active' });
   }
 
   /** For good: no window runs after this (a running one finishes); the name is free again. Exported objects stay. */
-  async cancel(projectId: number, name: string): Promise<void> {
-    const pipeline = await this.find(projectId, name);
+  async cancel(scope: ProjectScope, name: string): Promise<void> {
+    const pipeline = await this.find(scope, name);
     await this.pipelines.setState(pipeline.id, ['active', 'paused'], 'cancelled');
   }
 
-  async status(projectId: number, name: string) {
-    const pipeline = await this.find(projectId, name);
+  async status(scope: ProjectScope, name: string) {
+    const pipeline = await this.find(scope, name);
     const windows = await this.windows.all(pipeline.id);
     const last = windows.filter((w) => w.syncedAt.length).at(-1);
     const failing = windows.filter((w) => w.error !== null).sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime())[0];
@@ -114,8 +115,8 @@ export class PipelinesService {
   }
 
   /** Per UTC day: every time a window of that day was written, and whether the day is complete. */
-  async timeline(projectId: number, name: string) {
-    const pipeline = await this.find(projectId, name);
+  async timeline(scope: ProjectScope, name: string) {
+    const pipeline = await this.find(scope, name);
     const windows = await this.windows.all(pipeline.id);
     const days = new Map<string, WindowRecord[]>();
     for (const w of windows) days.set(w.start.toISOString().slice(0, 10), [...(days.get(w.start.toISOString().slice(0, 10)) ?? []), w]);

@@ -1,5 +1,6 @@
 import { JobQueue, RunningJob } from '@analytics/jobs';
 import { eventually } from '@analytics/testing';
+import { projectScope } from '@analytics/tenancy';
 import { PIPELINE_WINDOW_QUEUE, WindowJob } from '../src';
 import { PipelineWindowsRepository } from '../src/pipeline-windows.repository';
 import { PipelinesRepository } from '../src/pipelines.repository';
@@ -26,7 +27,7 @@ describe('a window whose worker died mid-run', () => {
     const day = daysAgo(1);
     await h.import(p.auth, [{ event: 'Seen', properties: { time: at(day, '10:00:00'), distinct_id: 'ann', $insert_id: 'k1' } }]);
     const name = (await h.call('POST', 'create', p.auth, { ...h.destination('exports/lease'), from_date: day, to_date: day })).body.pipeline_names[0];
-    const pipeline = (await h.app.get(PipelinesRepository).find(p.id, name))!;
+    const pipeline = (await h.app.get(PipelinesRepository).find(projectScope(p.id), name))!;
     const windows = h.app.get(PipelineWindowsRepository);
 
     const attempts: number[] = [];

@@ -1,6 +1,7 @@
 import { ClickHouseClient, EVENTS_TABLE } from '@analytics/clickhouse';
 import { Postgres, selectRows } from '@analytics/postgres';
 import { eventually } from '@analytics/testing';
+import { projectScope } from '@analytics/tenancy';
 import { sql } from 'drizzle-orm';
 import { PipelineWindowsRepository } from '../src/pipeline-windows.repository';
 import { PipelinesRepository } from '../src/pipelines.repository';
@@ -244,7 +245,7 @@ describe('data pipelines into an S3-compatible store (s3rver)', () => {
     expect((await h.call('POST', 'pause', p.auth, { name })).status).toBe(200);
     h.clock.set(Date.parse(nextRun) + 1000);
     await h.runner.tick();
-    const pipeline = (await h.app.get(PipelinesRepository).find(p.id, name))!;
+    const pipeline = (await h.app.get(PipelinesRepository).find(projectScope(p.id), name))!;
     const windows = h.app.get(PipelineWindowsRepository);
     // A paused pipeline is not scheduled.
     expect((await windows.all(pipeline.id)).map((w) => w.status)).toEqual(['done']);
@@ -275,7 +276,7 @@ describe('data pipelines into an S3-compatible store (s3rver)', () => {
     // Every replica's tick enqueues the due windows; the keyed job id makes one job of each.
     await Promise.all([h.runner.tick(), h.runner.tick(), h.runner.tick()]);
     await windowsDone(p.auth, name, 5);
-    const pipeline = (await h.app.get(PipelinesRepository).find(p.id, name))!;
+    const pipeline = (await h.app.get(PipelinesRepository).find(projectScope(p.id), name))!;
     const windows = await h.app.get(PipelineWindowsRepository).all(pipeline.id);
     expect(windows.map((w) => w.syncedAt.length)).toEqual([1, 1, 1, 1, 1]);
     const jobs = await selectRows<{ n: number }>(h.app.get(Postgres).db, sql`select count(*)::int as n from pgboss.job where name = 'pipeline-window' and (data->>'pipelineId')::int = ${pipeline.id}`);
@@ -292,7 +293,7 @@ describe('data pipelines into an S3-compatible store (s3rver)', () => {
 
     // Stored while allowed (the name resolved elsewhere, or the allowlist was wider): checked again before each run.
     const fields = { type: 's3-raw', s3_bucket: BUCKET, s3_region: 'us-east-1', s3_endpoint: 'http://10.0.0.1:9000', s3_force_path_style: 'true', from_date: daysAgo(1), to_date: daysAgo(1) };
-    const created = await h.app.get(PipelinesRepository).insertAll(parseCreatePipeline(fields, p.id, daysAgo(0)).definitions, undefined, h.clock.date());
+    const created = await h.app.get(PipelinesRepository).insertAll(projectScope(p.id), parseCreatePipeline(fields, p.id, daysAgo(0)).definitions, undefined, h.clock.date());
     if (!('pipelines' in created)) throw new Error('not created');
     await h.runner.enqueueDue(created.pipelines[0]);
     const answer = await eventually(async () => {
