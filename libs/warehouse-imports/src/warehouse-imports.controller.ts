@@ -17,7 +17,7 @@ export class WarehouseImportsController {
   constructor(private readonly imports: WarehouseImportsService) {}
 
   private async create(access: ProjectAccess, kind: ImportKind, body: Json) {
-    return ok({ id: String(await this.imports.createImport(access.project.id, kind, body)) });
+    return ok({ id: String(await this.imports.createImport(access.scope, kind, body)) });
   }
 
   @Post('event-stream')
@@ -47,27 +47,27 @@ export class WarehouseImportsController {
   @Get()
   @RequireRole('consumer')
   async list(@CurrentAccess() access: ProjectAccess) {
-    return ok((await this.imports.listImports(access.project.id)).map(importJson));
+    return ok((await this.imports.listImports(access.scope)).map(importJson));
   }
 
   @Get(':importId')
   @RequireRole('consumer')
   async get(@CurrentAccess() access: ProjectAccess, @Param('importId', IdPipe) id: number) {
-    return ok(importJson(await this.imports.import(access.project.id, id)));
+    return ok(importJson(await this.imports.import(access.scope, id)));
   }
 
   @Patch(':importId')
   @RequireRole('admin')
   @ApiOperation({ summary: '`paused` (required) and `run_every` (0, 3600000000000, 86400000000000 or 604800000000000 ns)' })
   async update(@CurrentAccess() access: ProjectAccess, @Param('importId', IdPipe) id: number, @Body() body: Json) {
-    return ok(importJson(await this.imports.updateImport(access.project.id, id, body ?? {})));
+    return ok(importJson(await this.imports.updateImport(access.scope, id, body ?? {})));
   }
 
   @Delete(':importId')
   @RequireRole('admin')
   @ApiOperation({ summary: 'Delete an import; `delete_data: true` also removes the events and profiles it brought' })
   async delete(@CurrentAccess() access: ProjectAccess, @Param('importId', IdPipe) id: number, @Body() body: Json, @Query('delete_data') flag?: string) {
-    await this.imports.deleteImport(access.project.id, id, body?.delete_data ?? queryFlag(flag));
+    await this.imports.deleteImport(access.scope, id, body?.delete_data ?? queryFlag(flag));
     return { status: 'ok' };
   }
 
@@ -75,14 +75,14 @@ export class WarehouseImportsController {
   @RequireRole('consumer')
   @ApiOperation({ summary: 'The last 30 runs, newest first' })
   async history(@CurrentAccess() access: ProjectAccess, @Param('importId', IdPipe) id: number) {
-    return ok((await this.imports.history(access.project.id, id)).map(runJson));
+    return ok((await this.imports.history(access.scope, id)).map(runJson));
   }
 
   @Put(':importId/manual-sync')
   @RequireRole('admin')
   @ApiOperation({ summary: 'Run the import now (at most 5 per hour: 429 beyond)' })
   async manualSync(@CurrentAccess() access: ProjectAccess, @Param('importId', IdPipe) id: number) {
-    await this.imports.manualSync(access.project.id, id);
+    await this.imports.manualSync(access.scope, id);
     return { status: 'ok' };
   }
 }
@@ -96,25 +96,25 @@ export class WarehouseSourcesController {
   @RequireRole('admin')
   @ApiOperation({ summary: 'Create a source `{name, type, connection}`; Postgres is connected to first (400 with the reason)' })
   async create(@CurrentAccess() access: ProjectAccess, @Body() body: Json) {
-    return ok(sourceJson(await this.imports.createSource(access.project.id, body)));
+    return ok(sourceJson(await this.imports.createSource(access.scope, body)));
   }
 
   @Get()
   @RequireRole('consumer')
   async list(@CurrentAccess() access: ProjectAccess) {
-    return ok((await this.imports.listSources(access.project.id)).map(sourceJson));
+    return ok((await this.imports.listSources(access.scope)).map(sourceJson));
   }
 
   @Get(':sourceId')
   @RequireRole('consumer')
   async get(@CurrentAccess() access: ProjectAccess, @Param('sourceId', IdPipe) id: number) {
-    return ok(sourceJson(await this.imports.source(access.project.id, id)));
+    return ok(sourceJson(await this.imports.source(access.scope, id)));
   }
 
   @Delete(':sourceId')
   @RequireRole('admin')
   async delete(@CurrentAccess() access: ProjectAccess, @Param('sourceId', IdPipe) id: number) {
-    await this.imports.deleteSource(access.project.id, id);
+    await this.imports.deleteSource(access.scope, id);
     return { status: 'ok' };
   }
 }

@@ -1,4 +1,5 @@
 import { Postgres, selectRows } from '@analytics/postgres';
+import { pgSql, ProjectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
 import { ImportDefinition } from './import-definition';
@@ -7,7 +8,7 @@ import { ImportRun, IMPORT_COLUMNS, Row, StoredImport, StoredSource, toImport, t
 
 export { ImportRun, RunStatus, StoredImport, StoredSource } from './warehouse-imports.rows';
 
-/** Sources, imports and their runs; API reads take the project, so one project never sees another's. */
+/** Sources, imports and their runs; API reads take the project's scope, so one project never sees another's. */
 @Injectable()
 export class WarehouseImportsRepository {
   constructor(private readonly postgres: Postgres) {}
@@ -16,64 +17,64 @@ export class WarehouseImportsRepository {
     return selectRows<Row>(this.postgres.db, query);
   }
 
-  async createSource(projectId: number, source: SourceDefinition, sealed: string): Promise<StoredSource> {
+  async createSource(scope: ProjectScope, source: SourceDefinition, sealed: string): Promise<StoredSource> {
     const [row] = await this.rows(sql`insert into warehouse_sources (project_id, name, type, connection_public, connection_sealed)
-      values (${projectId}, ${source.name}, ${source.type}, ${JSON.stringify(source.connectionPublic)}::jsonb, ${sealed}) returning *`);
+      values (${scope.projectId}, ${source.name}, ${source.type}, ${JSON.stringify(source.connectionPublic)}::jsonb, ${sealed}) returning *`);
     return toSource(row);
   }
 
-  async listSources(projectId: number): Promise<StoredSource[]> {
-    return (await this.rows(sql`select * from warehouse_sources where project_id = ${projectId} order by id`)).map(toSource);
+  async listSources(scope: ProjectScope): Promise<StoredSource[]> {
+    return (await this.rows(pgSql`select * from warehouse_sources where ${scope} order by id`)).map(toSource);
   }
 
-  async source(projectId: number, id: number): Promise<StoredSource | undefined> {
-    const [row] = await this.rows(sql`select * from warehouse_sources where project_id = ${projectId} and id = ${id}`);
+  async source(scope: ProjectScope, id: number): Promise<StoredSource | undefined> {
+    const [row] = await this.rows(pgSql`select * from warehouse_sources where ${scope} and id = ${id}`);
     return row && toSource(row);
   }
 
   /** False when imports still read from it. */
-  async deleteSource(projectId: number, id: number): Promise<boolean> {
+  async deleteSource(scope: ProjectScope, id: number): Promise<boolean> {
     const [used] = await this.rows(sql`select 1 from warehouse_imports where source_id = ${id} limit 1`);
     if (used) return false;
-    await this.postgres.db.execute(sql`delete from warehouse_sources where project_id = ${projectId} and id = ${id}`);
+    await this.postgres.db.execute(pgSql`delete from warehouse_sources where ${scope} and id = ${id}`);
     return true;
   }
 
-  async createImport(projectId: number, definition: ImportDefinition): Promise<number> {
+  async createImport(scope: ProjectScope, definition: ImportDefinition): Promise<number> {
     const mapping = JSON.stringify({ table_params: definition.tableParams, columns: definition.mapping });
     const [row] = await this.rows(sql`insert into warehouse_imports (project_id, source_id, kind, name, mapping, sync_mode, run_every)
-      values (${projectId}, ${definition.sourceId}, ${definition.kind}, ${definition.name}, ${mapping}::jsonb, ${definition.syncMode}, ${definition.runEveryNs})
+      values (${scope.projectId}, ${definition.sourceId}, ${definition.kind}, ${definition.name}, ${mapping}::jsonb, ${definition.syncMode}, ${definition.runEveryNs})
       returning id`);
     return Number(row.id);
   }
 
   /** Imports being deleted are gone for the API. */
-  async listImports(projectId: number): Promise<StoredImport[]> {
-    return (await this.rows(sql`select ${IMPORT_COLUMNS} from warehouse_imports i where project_id = ${projectId} and not deleting order by id`)).map(toImport);
+  async listImports(scope: ProjectScope): Promise<StoredImport[]> {
+    return (await this.rows(pgSql`select ${IMPORT_COLUMNS} from warehouse_imports i where ${scope} and not deleting order by id`)).map(toImport);
   }
 
-  async import(projectId: number, id: number): Promise<StoredImport | undefined> {
-    const [row] = await this.rows(sql`select ${IMPORT_COLUMNS} from warehouse_imports i where project_id = ${projectId} and id = ${id} and not deleting`);
+  async import(scope: ProjectScope, id: number): Promise<StoredImport | undefined> {
+    const [row] = await this.rows(pgSql`select ${IMPORT_COLUMNS} from warehouse_imports i where ${scope} and id = ${id} and not deleting`);
     return row && toImport(row);
   }
 
   /** A changed schedule starts afresh: due at once (hourly, daily, weekly counted from that run). */
-  async updateImport(projectId: number, id: number, paused: boolean, runEveryNs: number | undefined): Promise<boolean> {
-    const result = await this.rows(sql`update warehouse_imports set paused = ${paused},
+  async updateImport(scope: ProjectScope, id: number, paused: boolean, runEveryNs: number | undefined): Promise<boolean> {
+    const result = await this.rows(pgSql`update warehouse_imports set paused = ${paused},
         run_every = coalesce(${runEveryNs ?? null}::bigint, run_every),
         next_run_at = case when ${runEveryNs ?? null}::bigint is distinct from null and ${runEveryNs ?? null}::bigint <> run_every then null else next_run_at end
-      where project_id = ${projectId} and id = ${id} and not deleting returning id`);
+      where ${scope} and id = ${id} and not deleting returning id`);
     return result.length > 0;
   }
 
-  async markDeleting(projectId: number, id: number, deleteData: boolean): Promise<boolean> {
-    const result = await this.rows(sql`update warehouse_imports set deleting = true, paused = true, delete_data = ${deleteData}
-      where project_id = ${projectId} and id = ${id} and not deleting returning id`);
+  async markDeleting(scope: ProjectScope, id: number, deleteData: boolean): Promise<boolean> {
+    const result = await this.rows(pgSql`update warehouse_imports set deleting = true, paused = true, delete_data = ${deleteData}
+      where ${scope} and id = ${id} and not deleting returning id`);
     return result.length > 0;
   }
 
-  async requestManualSync(projectId: number, id: number): Promise<void> {
-    await this.postgres.db.execute(sql`update warehouse_imports set manual_requested = true where project_id = ${projectId} and id = ${id}`);
+  async requestManualSync(scope: ProjectScope, id: number): Promise<void> {
+    await this.postgres.db.execute(pgSql`update warehouse_imports set manual_requested = true where ${scope} and id = ${id}`);
   }
 
   async history(importId: number, limit: number): Promise<ImportRun[]> {

@@ -2,6 +2,7 @@ import { IdSource } from '@analytics/clock';
 import { RateLimit, RateLimiterFactory } from '@analytics/rate-limits';
 import { JobQueue } from '@analytics/jobs';
 import { OutboundPolicy, OutboundRefused } from '@analytics/outbound';
+import { ProjectScope } from '@analytics/tenancy';
 import { Injectable, Optional } from '@nestjs/common';
 import { CredentialsCipher } from './credentials-cipher';
 import { ImportKind, parseImportDefinition, parseRunEvery } from './import-definition';
@@ -39,7 +40,7 @@ export class WarehouseImportsService {
   }
 
   /** Postgres sources are connected to first: a source that cannot be reached is refused with the driver's reason. */
-  async createSource(projectId: number, body: unknown): Promise<StoredSource> {
+  async createSource(scope: ProjectScope, body: unknown): Promise<StoredSource> {
     const source = parseSourceDefinition(body);
     if (source.type === 'postgres') {
       try {
@@ -49,65 +50,65 @@ export class WarehouseImportsService {
         throw new WarehouseImportsError(WarehouseImportsErrorCode.ConnectionFailed, `connection test failed: ${(error as Error).message}`);
       }
     }
-    return this.repository.createSource(projectId, source, await this.cipher.seal(source.connection));
+    return this.repository.createSource(scope, source, await this.cipher.seal(source.connection));
   }
 
-  listSources(projectId: number): Promise<StoredSource[]> {
-    return this.repository.listSources(projectId);
+  listSources(scope: ProjectScope): Promise<StoredSource[]> {
+    return this.repository.listSources(scope);
   }
 
-  async source(projectId: number, id: number): Promise<StoredSource> {
-    return (await this.repository.source(projectId, id)) ?? Promise.reject(notFound(`warehouse source ${id}`));
+  async source(scope: ProjectScope, id: number): Promise<StoredSource> {
+    return (await this.repository.source(scope, id)) ?? Promise.reject(notFound(`warehouse source ${id}`));
   }
 
-  async deleteSource(projectId: number, id: number): Promise<void> {
-    await this.source(projectId, id);
-    if (!(await this.repository.deleteSource(projectId, id))) {
+  async deleteSource(scope: ProjectScope, id: number): Promise<void> {
+    await this.source(scope, id);
+    if (!(await this.repository.deleteSource(scope, id))) {
       throw new WarehouseImportsError(WarehouseImportsErrorCode.InUse, `warehouse source ${id} still has imports: delete them first`);
     }
   }
 
-  async createImport(projectId: number, kind: ImportKind, body: unknown): Promise<number> {
+  async createImport(scope: ProjectScope, kind: ImportKind, body: unknown): Promise<number> {
     const sourceId = (body as { warehouse_source_id?: unknown } | null)?.warehouse_source_id;
-    const source = Number.isSafeInteger(Number(sourceId)) && Number(sourceId) > 0 ? await this.repository.source(projectId, Number(sourceId)) : undefined;
+    const source = Number.isSafeInteger(Number(sourceId)) && Number(sourceId) > 0 ? await this.repository.source(scope, Number(sourceId)) : undefined;
     if (!source) throw invalid('warehouse_source_id is required: the id of a warehouse source of this project');
-    return this.repository.createImport(projectId, parseImportDefinition(kind, body, source.type as SourceType));
+    return this.repository.createImport(scope, parseImportDefinition(kind, body, source.type as SourceType));
   }
 
-  listImports(projectId: number): Promise<StoredImport[]> {
-    return this.repository.listImports(projectId);
+  listImports(scope: ProjectScope): Promise<StoredImport[]> {
+    return this.repository.listImports(scope);
   }
 
-  async import(projectId: number, id: number): Promise<StoredImport> {
-    return (await this.repository.import(projectId, id)) ?? Promise.reject(notFound(`warehouse import ${id}`));
+  async import(scope: ProjectScope, id: number): Promise<StoredImport> {
+    return (await this.repository.import(scope, id)) ?? Promise.reject(notFound(`warehouse import ${id}`));
   }
 
-  async updateImport(projectId: number, id: number, body: Record<string, unknown>): Promise<StoredImport> {
+  async updateImport(scope: ProjectScope, id: number, body: Record<string, unknown>): Promise<StoredImport> {
     if (typeof body.paused !== 'boolean') throw invalid('paused is required: true or false');
     const runEvery = body.run_every === undefined ? undefined : parseRunEvery(body.run_every);
-    if (!(await this.repository.updateImport(projectId, id, body.paused, runEvery))) throw notFound(`warehouse import ${id}`);
-    return this.import(projectId, id);
+    if (!(await this.repository.updateImport(scope, id, body.paused, runEvery))) throw notFound(`warehouse import ${id}`);
+    return this.import(scope, id);
   }
 
   /** The import goes at once for the API; the worker removes its data (delete_data) and then its record. */
-  async deleteImport(projectId: number, id: number, deleteData: unknown): Promise<void> {
+  async deleteImport(scope: ProjectScope, id: number, deleteData: unknown): Promise<void> {
     if (deleteData !== undefined && typeof deleteData !== 'boolean') throw invalid('delete_data must be true or false');
-    if (!(await this.repository.markDeleting(projectId, id, deleteData === true))) throw notFound(`warehouse import ${id}`);
+    if (!(await this.repository.markDeleting(scope, id, deleteData === true))) throw notFound(`warehouse import ${id}`);
   }
 
-  async history(projectId: number, id: number): Promise<ImportRun[]> {
-    await this.import(projectId, id);
+  async history(scope: ProjectScope, id: number): Promise<ImportRun[]> {
+    await this.import(scope, id);
     return this.repository.history(id, HISTORY_LENGTH);
   }
 
-  async manualSync(projectId: number, id: number): Promise<void> {
-    const found = await this.import(projectId, id);
+  async manualSync(scope: ProjectScope, id: number): Promise<void> {
+    const found = await this.import(scope, id);
     if (found.paused) throw invalid(`warehouse import ${id} is paused: resume it (PATCH with "paused": false) before a manual sync`);
-    const decision = await this.manualSyncs.consume(`${projectId}:${id}`);
+    const decision = await this.manualSyncs.consume(`${scope.projectId}:${id}`);
     if (!decision.allowed) {
       throw new WarehouseImportsError(WarehouseImportsErrorCode.TooManyManualSyncs, `at most ${MANUAL_SYNCS_PER_HOUR} manual syncs per import and hour`, decision.retryAfterSeconds);
     }
-    await this.repository.requestManualSync(projectId, id);
+    await this.repository.requestManualSync(scope, id);
     // A run job now (a worker claims it within its polling interval); the minute tick is the fallback.
     await this.queue?.enqueue(WAREHOUSE_RUN_QUEUE, { importId: id }, { key: `${id}:manual:${this.ids.uuid()}` });
   }
