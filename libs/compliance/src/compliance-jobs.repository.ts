@@ -1,4 +1,5 @@
 import { Postgres, selectRows } from '@analytics/postgres';
+import { pgSql, ProjectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
 import { ComplianceJob, ComplianceKind, StoredStatus } from './compliance-job';
@@ -31,20 +32,20 @@ const toJob = (row: JobRow): ComplianceJob => ({
   error: row.error,
 });
 
-/** The compliance job records (migration 6; pg-boss holds only the work item); every API query is scoped by project. */
+/** The compliance job records (migration 6; pg-boss holds only the work item); every API query takes the project's scope. */
 @Injectable()
 export class ComplianceJobsRepository {
   constructor(private readonly postgres: Postgres) {}
 
-  async insert(job: ComplianceJob): Promise<void> {
+  async insert(scope: ProjectScope, job: ComplianceJob): Promise<void> {
     await this.postgres.db.execute(sql`insert into compliance_jobs
       (id, kind, project_id, status, compliance_type, disclosure_type, distinct_ids, requesting_user, requested_at)
-      values (${job.id}, ${job.kind}, ${job.projectId}, ${job.status}, ${job.complianceType}, ${job.disclosureType},
+      values (${job.id}, ${job.kind}, ${scope.projectId}, ${job.status}, ${job.complianceType}, ${job.disclosureType},
               ${JSON.stringify(job.distinctIds)}::jsonb, ${job.requestingUser}, ${job.requestedAt.toISOString()})`);
   }
 
-  async find(projectId: number, kind: ComplianceKind, id: string): Promise<ComplianceJob | undefined> {
-    const [row] = await selectRows<JobRow>(this.postgres.db, sql`select * from compliance_jobs where project_id = ${projectId} and kind = ${kind} and id = ${id}`);
+  async find(scope: ProjectScope, kind: ComplianceKind, id: string): Promise<ComplianceJob | undefined> {
+    const [row] = await selectRows<JobRow>(this.postgres.db, pgSql`select * from compliance_jobs where ${scope} and kind = ${kind} and id = ${id}`);
     return row && toJob(row);
   }
 

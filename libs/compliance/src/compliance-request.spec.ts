@@ -1,13 +1,14 @@
+import { projectScope } from '@analytics/tenancy';
 import { ComplianceError } from './compliance-error';
 import { MAX_DISTINCT_IDS, parseComplianceRequest } from './compliance-request';
 
-const scope = { projectId: 7, requestingUser: 'sa' };
+const scope = { scope: projectScope(7), requestingUser: 'sa' };
 
 describe('parseComplianceRequest', () => {
   it('defaults to GDPR and Data, drops repeated ids, keeps the project', () => {
     expect(parseComplianceRequest('retrieval', { distinct_ids: ['a', 'b', 'a'] }, scope)).toEqual({
       kind: 'retrieval',
-      projectId: 7,
+      scope: projectScope(7),
       distinctIds: ['a', 'b'],
       complianceType: 'GDPR',
       disclosureType: 'Data',

@@ -1,3 +1,4 @@
+import { ProjectScope } from '@analytics/tenancy';
 import { ComplianceError, ComplianceErrorCode } from './compliance-error';
 import { ComplianceKind, ComplianceType, DisclosureType } from './compliance-job';
 
@@ -7,7 +8,7 @@ const MAX_ID_LENGTH = 255;
 /** A create request, valid whoever built it (HTTP, CLI): the project it acts on and what to do. */
 export interface ComplianceRequest {
   kind: ComplianceKind;
-  projectId: number;
+  scope: ProjectScope;
   distinctIds: string[];
   complianceType: ComplianceType;
   disclosureType: DisclosureType;
@@ -27,7 +28,7 @@ function idsOf(value: unknown): unknown {
 }
 
 /** Checks a create body (JSON or form) the way the spec describes it; throws a 400 otherwise. */
-export function parseComplianceRequest(kind: ComplianceKind, body: unknown, scope: { projectId: number; requestingUser: string }): ComplianceRequest {
+export function parseComplianceRequest(kind: ComplianceKind, body: unknown, by: { scope: ProjectScope; requestingUser: string }): ComplianceRequest {
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw invalid('the body must be an object with distinct_ids');
   const fields = body as Record<string, unknown>;
   const allowed = kind === 'retrieval' ? ['distinct_ids', 'compliance_type', 'disclosure_type'] : ['distinct_ids', 'compliance_type'];
@@ -46,10 +47,10 @@ export function parseComplianceRequest(kind: ComplianceKind, body: unknown, scop
   if (disclosureType !== 'Data' && complianceType !== 'CCPA') throw invalid('disclosure_type Categories and Sources are for CCPA retrievals only');
   return {
     kind,
-    projectId: scope.projectId,
+    scope: by.scope,
     distinctIds: [...new Set(ids as string[])],
     complianceType,
     disclosureType,
-    requestingUser: scope.requestingUser,
+    requestingUser: by.requestingUser,
   };
 }

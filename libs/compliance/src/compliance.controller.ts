@@ -13,7 +13,7 @@ const requester = ({ actor }: ProjectAccess) => (actor.kind === 'service-account
 /** Reads a job; `UNKNOWN` when its record cannot be read (the store failing), as the spec names it. */
 async function lookup(service: ComplianceService, access: ProjectAccess, kind: ComplianceKind, id: string): Promise<ComplianceJob | 'NOT_FOUND' | 'UNKNOWN'> {
   try {
-    return (await service.find(access.project.id, kind, id)) ?? 'NOT_FOUND';
+    return (await service.find(access.scope, kind, id)) ?? 'NOT_FOUND';
   } catch {
     return 'UNKNOWN';
   }
@@ -23,7 +23,7 @@ abstract class ComplianceController {
   constructor(protected readonly service: ComplianceService) {}
 
   protected async create(kind: ComplianceKind, body: unknown, access: ProjectAccess) {
-    const request = parseComplianceRequest(kind, body, { projectId: access.project.id, requestingUser: requester(access) });
+    const request = parseComplianceRequest(kind, body, { scope: access.scope, requestingUser: requester(access) });
     const job = await this.service.create(request);
     return ok({ task_id: job.id });
   }
@@ -88,6 +88,6 @@ export class DataDeletionsController extends ComplianceController {
   @RequireRole('admin')
   @ApiOperation({ summary: 'Cancel a deletion that has not started (204); 405 once it has' })
   async cancel(@Param('trackingId') id: string, @CurrentAccess() access: ProjectAccess): Promise<void> {
-    await this.service.cancel(access.project.id, id);
+    await this.service.cancel(access.scope, id);
   }
 }

@@ -1,6 +1,7 @@
 import { Clock, IdSource } from '@analytics/clock';
 import { JobQueue } from '@analytics/jobs';
 import { RateLimit, RateLimiterFactory } from '@analytics/rate-limits';
+import { ProjectScope } from '@analytics/tenancy';
 import { Inject, Injectable } from '@nestjs/common';
 import { ComplianceError, ComplianceErrorCode } from './compliance-error';
 import { CANCELLABLE, ComplianceJob, ComplianceKind } from './compliance-job';
@@ -29,12 +30,12 @@ export class ComplianceService {
 
   /** One create per second per project; records the job (PENDING), then enqueues its work keyed by its id, so a repeat enqueues nothing. */
   async create(request: ComplianceRequest): Promise<ComplianceJob> {
-    const decision = await this.creates.consume(request.projectId);
+    const decision = await this.creates.consume(request.scope.projectId);
     if (!decision.allowed) throw new ComplianceError(ComplianceErrorCode.RateLimited, 'one compliance request per second per project', decision.retryAfterSeconds);
     const job: ComplianceJob = {
       id: this.ids.uuid(),
       kind: request.kind,
-      projectId: request.projectId,
+      projectId: request.scope.projectId,
       status: 'PENDING',
       complianceType: request.complianceType,
       disclosureType: request.disclosureType,
@@ -44,7 +45,7 @@ export class ComplianceService {
       resultUrl: null,
       error: null,
     };
-    await this.jobs.insert(job);
+    await this.jobs.insert(request.scope, job);
     await this.queue.enqueue(queueOf(job.kind), { id: job.id }, {
       key: job.id,
       ...(this.settings.startAfterSeconds ? { startAfter: new Date(job.requestedAt.getTime() + this.settings.startAfterSeconds * 1000) } : {}),
@@ -52,17 +53,17 @@ export class ComplianceService {
     return job;
   }
 
-  find(projectId: number, kind: ComplianceKind, id: string): Promise<ComplianceJob | undefined> {
-    return this.jobs.find(projectId, kind, id);
+  find(scope: ProjectScope, kind: ComplianceKind, id: string): Promise<ComplianceJob | undefined> {
+    return this.jobs.find(scope, kind, id);
   }
 
   /** Cancels a deletion still PENDING or STAGING; refuses once STARTED; a cancelled one stays cancelled. */
-  async cancel(projectId: number, id: string): Promise<void> {
-    const job = await this.jobs.find(projectId, 'deletion', id);
+  async cancel(scope: ProjectScope, id: string): Promise<void> {
+    const job = await this.jobs.find(scope, 'deletion', id);
     if (!job) throw new ComplianceError(ComplianceErrorCode.NotFound, `no deletion ${id} in this project`);
     if (job.status === 'REVOKED') return;
     if (await this.jobs.transition(id, CANCELLABLE, 'REVOKED')) return;
-    const now = (await this.jobs.find(projectId, 'deletion', id))?.status ?? job.status;
+    const now = (await this.jobs.find(scope, 'deletion', id))?.status ?? job.status;
     if (now === 'REVOKED') return;
     throw new ComplianceError(ComplianceErrorCode.NotCancellable, `the deletion is ${now}: it can no longer be cancelled`);
   }

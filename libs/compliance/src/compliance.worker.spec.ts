@@ -1,4 +1,5 @@
 import { RunningJob } from '@analytics/jobs';
+import { ProjectScope, projectScope } from '@analytics/tenancy';
 import { ComplianceJob, StoredStatus } from './compliance-job';
 import { ComplianceJobsRepository } from './compliance-jobs.repository';
 import { DEFAULT_COMPLIANCE_SETTINGS } from './compliance-settings';
@@ -9,9 +10,9 @@ import { DeletionRepository } from './deletion.repository';
 /** The job table in memory, with the repository's conditional transitions. */
 class MemoryJobs {
   readonly rows = new Map<string, ComplianceJob>();
-  async find(projectId: number, kind: string, id: string) {
+  async find(scope: ProjectScope, kind: string, id: string) {
     const job = this.rows.get(id);
-    return job && job.projectId === projectId && job.kind === kind ? { ...job } : undefined;
+    return job && job.projectId === scope.projectId && job.kind === kind ? { ...job } : undefined;
   }
   async byId(id: string) {
     const job = this.rows.get(id);
@@ -88,14 +89,14 @@ describe('compliance job states', () => {
   it('cancels while PENDING or STAGING (REVOKED, again without error), refuses with 405 from STARTED on', async () => {
     for (const status of ['PENDING', 'STAGING', 'REVOKED'] as StoredStatus[]) {
       const s = setup(status);
-      await s.service.cancel(1, 'job-1');
+      await s.service.cancel(projectScope(1), 'job-1');
       expect(s.status()).toBe('REVOKED');
     }
     for (const status of ['STARTED', 'SUCCESS', 'FAILURE'] as StoredStatus[]) {
       const s = setup(status);
-      await expect(s.service.cancel(1, 'job-1')).rejects.toMatchObject({ status: 405 });
+      await expect(s.service.cancel(projectScope(1), 'job-1')).rejects.toMatchObject({ status: 405 });
       expect(s.status()).toBe(status);
     }
-    await expect(setup('PENDING').service.cancel(2, 'job-1')).rejects.toMatchObject({ status: 404 });
+    await expect(setup('PENDING').service.cancel(projectScope(2), 'job-1')).rejects.toMatchObject({ status: 404 });
   });
 });
