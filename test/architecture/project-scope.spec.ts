@@ -12,6 +12,10 @@ export const SCOPE_CREATORS = [
   'libs/auth/src/project-access.ts',
   // The ingest gateway: /track names each event's project by its token, /import by the secret or account the controller checked.
   'libs/ingest/src/ingest.service.ts',
+  // The profile gateway: /engage and /groups name each update's project by its token.
+  'libs/profiles/src/profile-ingest.service.ts',
+  // Compliance jobs run for their stored compliance_jobs row, created by an authenticated request.
+  'libs/compliance/src/compliance.worker.ts',
 ];
 
 const FIXTURES = join(__dirname, 'tenancy-fixtures');

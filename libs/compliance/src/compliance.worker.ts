@@ -1,6 +1,7 @@
 import { DownloadLinks } from '@analytics/object-store';
 import { JobQueue, RunningJob } from '@analytics/jobs';
 import { GroupKeysService } from '@analytics/projects';
+import { projectScope } from '@analytics/tenancy';
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { ComplianceJob, ComplianceKind, FINISHED } from './compliance-job';
 import { ComplianceJobsRepository } from './compliance-jobs.repository';
@@ -78,7 +79,7 @@ export class ComplianceWorker implements OnModuleInit {
     const key = retrievalKey(job);
     const since = job.complianceType === 'CCPA' ? new Date(job.requestedAt.getTime() - this.settings.ccpaWindowDays * 86_400_000) : undefined;
     // Only a Data retrieval lists group memberships.
-    const groupKeys = job.disclosureType === 'Data' ? (await this.groupKeys.list(job.projectId)).map((groupKey) => groupKey.name) : [];
+    const groupKeys = job.disclosureType === 'Data' ? (await this.groupKeys.list(projectScope(job.projectId))).map((groupKey) => groupKey.name) : [];
     await this.retrievals.write(key, { projectId: job.projectId, distinctIds, disclosureType: job.disclosureType, since, groupKeys }, signal);
     await this.jobs.transition(job.id, ['STARTED'], 'SUCCESS', { resultUrl: this.links.url(key, { ttlSeconds: this.settings.linkTtlSeconds }) });
   }

@@ -2,6 +2,7 @@ import { ClickHouseClient } from '@analytics/clickhouse';
 import { GroupKeysService } from '@analytics/projects';
 import { ProjectsService } from '@analytics/projects';
 import { eventually } from '@analytics/testing';
+import { projectScope } from '@analytics/tenancy';
 import { gunzipSync } from 'node:zlib';
 import { bearer, ComplianceHarness, event, nowSeconds, TestProject } from './compliance-harness';
 
@@ -160,7 +161,7 @@ describe('compliance jobs (GDPR/CCPA) through the API, on the real engines', () 
 
     beforeAll(async () => {
       project = await h.project();
-      await h.app.app.get(GroupKeysService).define(project.id, 'company_id');
+      await h.app.app.get(GroupKeysService).define(projectScope(project.id), 'company_id');
       await h.import(project, [
         event('alice', 'a1', { plan: 'pro', $lib: 'web', company_id: 'beta' }),
         event('alice', 'a2', { n: 2, nested: { x: [1, 'two'] } }, 'Bought'),

@@ -16,7 +16,7 @@ export class GroupKeysController {
   @RequireRole('consumer')
   @ApiOperation({ summary: 'List the group keys: `{"status":"ok","results":[{"name","created"}]}`' })
   async list(@CurrentAccess() access: ProjectAccess) {
-    return { status: 'ok', results: (await this.groupKeys.list(access.project.id)).map(groupKeyJson) };
+    return { status: 'ok', results: (await this.groupKeys.list(access.scope)).map(groupKeyJson) };
   }
 
   @Post()
@@ -24,14 +24,14 @@ export class GroupKeysController {
   @RequireRole('admin')
   @ApiOperation({ summary: 'Define a group key (idempotent): 201 `{"status":"ok","results":{"name","created"}}`' })
   async define(@CurrentAccess() access: ProjectAccess, @Body() body: DefineGroupKeyDto) {
-    return { status: 'ok', results: groupKeyJson(await this.groupKeys.define(access.project.id, body.name)) };
+    return { status: 'ok', results: groupKeyJson(await this.groupKeys.define(access.scope, body.name)) };
   }
 
   @Delete(':name')
   @RequireRole('admin')
   @ApiOperation({ summary: 'Remove a group key; its group profiles stay, new updates for it are refused' })
   async remove(@CurrentAccess() access: ProjectAccess, @Param('name') name: string) {
-    await this.groupKeys.remove(access.project.id, name);
+    await this.groupKeys.remove(access.scope, name);
     return { status: 'ok' };
   }
 }

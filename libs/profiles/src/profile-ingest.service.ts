@@ -4,6 +4,7 @@ import { EVENT_LIMITS } from '@analytics/events';
 import { IngestError, SinkUnavailableError } from '@analytics/sdk-transport';
 import { GroupKeysService, Project } from '@analytics/projects';
 import { RateLimit, RateLimiterFactory } from '@analytics/rate-limits';
+import { projectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
 import { ProfileGeolocator } from './profile-geolocator';
 import { ProfileLimits } from './profile-limits';
@@ -104,7 +105,7 @@ export class ProfileIngestService {
     const outcome = validateProfileRecord(record, { scope, projectId: project.id, strict: options.strict, nowMs, limits: this.limits });
     if (!outcome.ok) return outcome;
     const { update } = outcome;
-    if (scope === 'group' && !(await this.groupKeys.isDefined(project.id, update.groupKey))) {
+    if (scope === 'group' && !(await this.groupKeys.isDefined(projectScope(project.id), update.groupKey))) {
       return {
         ok: false,
         message: `$group_key "${update.groupKey}" is not defined in this project: define it first (POST /api/app/projects/${project.id}/group-keys)`,

@@ -1,5 +1,6 @@
 import { Clock } from '@analytics/clock';
 import { EVENT_LIMITS } from '@analytics/events';
+import { ProjectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
 import { GroupKeysRepository } from './group-keys.repository';
 import { GroupKeysError, GroupKeysErrorCode } from './group-keys-error';
@@ -23,36 +24,36 @@ export class GroupKeysService {
     private readonly clock: Clock,
   ) {}
 
-  list(projectId: number): Promise<GroupKey[]> {
-    return this.repository.list(projectId);
+  list(scope: ProjectScope): Promise<GroupKey[]> {
+    return this.repository.list(scope);
   }
 
   /** Idempotent: defining an existing key returns it unchanged. */
-  define(projectId: number, name: string): Promise<GroupKey> {
+  define(scope: ProjectScope, name: string): Promise<GroupKey> {
     checkName(name);
-    return this.repository.define(projectId, name);
+    return this.repository.define(scope, name);
   }
 
   /** Group profiles of a removed key stay; new updates for it are refused. */
-  async remove(projectId: number, name: string): Promise<void> {
-    if (!(await this.repository.remove(projectId, name))) {
-      throw new GroupKeysError(GroupKeysErrorCode.UnknownGroupKey, `group key "${name}" is not defined in project ${projectId}`);
+  async remove(scope: ProjectScope, name: string): Promise<void> {
+    if (!(await this.repository.remove(scope, name))) {
+      throw new GroupKeysError(GroupKeysErrorCode.UnknownGroupKey, `group key "${name}" is not defined in project ${scope.projectId}`);
     }
-    this.defined.delete(cacheKey(projectId, name));
+    this.defined.delete(cacheKey(scope, name));
   }
 
-  async isDefined(projectId: number, name: string): Promise<boolean> {
-    const key = cacheKey(projectId, name);
+  async isDefined(scope: ProjectScope, name: string): Promise<boolean> {
+    const key = cacheKey(scope, name);
     const now = this.clock.now();
     if ((this.defined.get(key) ?? 0) > now) return true;
-    if (!(await this.repository.find(projectId, name))) return false;
+    if (!(await this.repository.find(scope, name))) return false;
     if (this.defined.size >= CACHE_MAX_ENTRIES) this.defined.delete(this.defined.keys().next().value as string);
     this.defined.set(key, now + CACHE_TTL_MS);
     return true;
   }
 }
 
-const cacheKey = (projectId: number, name: string) => `${projectId}:${name}`;
+const cacheKey = (scope: ProjectScope, name: string) => `${scope.projectId}:${name}`;
 
 /** A key is an event property name: not empty, at most 255 characters, no control characters. */
 function checkName(name: string): void {
