@@ -22,7 +22,16 @@ export function describeViolation(violation: IViolation): string {
  * lint:imports` does for the repository.
  */
 export async function cruiseImports(root: string): Promise<IViolation[]> {
-  const { cruise } = await importModule<typeof import('dependency-cruiser')>('dependency-cruiser');
+  return (await cruise(root)).summary.violations;
+}
+
+/** The whole report of the cruise (`depcruise --output-type json`): every module and its dependencies. */
+export function cruiseModules(root: string): Promise<ICruiseResult> {
+  return cruise(root);
+}
+
+async function cruise(root: string): Promise<ICruiseResult> {
+  const { cruise: run } = await importModule<typeof import('dependency-cruiser')>('dependency-cruiser');
   const { default: extractDepcruiseOptions } = await importModule<typeof import('dependency-cruiser/config-utl/extract-depcruise-options')>(
     'dependency-cruiser/config-utl/extract-depcruise-options',
   );
@@ -32,11 +41,11 @@ export async function cruiseImports(root: string): Promise<IViolation[]> {
   const options = await extractDepcruiseOptions(CONFIG_FILE);
   const tsConfig = join(root, 'tsconfig.json');
   const folders = ['apps', 'libs', 'bench', 'test'].filter((folder) => existsSync(join(root, folder)));
-  const { output } = await cruise(
+  const { output } = await run(
     folders,
     { ...options, baseDir: root, tsConfig: { fileName: tsConfig }, validate: true },
     {},
     { tsConfig: extractTSConfig(tsConfig) },
   );
-  return (output as ICruiseResult).summary.violations;
+  return output as ICruiseResult;
 }

@@ -2,7 +2,7 @@ import { RandomIds, SystemClock } from '@analytics/clock';
 import { loadConfig } from '@analytics/config';
 import { RateLimiterFactory } from '@analytics/rate-limits';
 import { randomBytes } from 'node:crypto';
-import { LoginThrottle } from '../src';
+import { LoginThrottle } from '../src/login-throttle';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 

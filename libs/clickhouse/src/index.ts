@@ -1,13 +1,12 @@
 export { ClickHouseClient } from '@clickhouse/client';
-export { clickhouseDateTime, ClickHouseDdl, DELETE_ON_EVERY_REPLICA_SETTINGS, TableDefinition } from './clickhouse-ddl';
-export { ClickHouseMigration, ClickHouseMigrationContext, ddlMigration } from './clickhouse-migration';
+export { clickhouseDateTime, ClickHouseDdl, DELETE_ON_EVERY_REPLICA_SETTINGS } from './clickhouse-ddl';
 export { ClickHouseMigrator } from './clickhouse-migrator';
 export { ClickHouseModule } from './clickhouse.module';
-export { parseClickHouseUrl, ClickHouseTarget } from './clickhouse-url';
+export { parseClickHouseUrl } from './clickhouse-url';
 export { createClickHouseClient } from './create-clickhouse-client';
 export { CLICKHOUSE_MIGRATIONS } from './migrations';
-export { EVENTS_TABLE, fillIdentityLookupSql, IDENTITY_LOOKUP_TABLE, IDENTITY_MAP_TABLE, identityKeySql, MIGRATIONS_TABLE, PROFILES_TABLE, USER_KEY_COLUMN } from './tables';
+export { EVENTS_TABLE, fillIdentityLookupSql, IDENTITY_LOOKUP_TABLE, IDENTITY_MAP_TABLE, identityKeySql, PROFILES_TABLE, USER_KEY_COLUMN } from './tables';
 export { CLICKHOUSE_TIMEOUT_EXCEEDED, clickHouseErrorCode } from './clickhouse-error';
-export { ResultChunk, streamQuery, StreamQueryParams } from './stream-query';
+export { ResultChunk, streamQuery } from './stream-query';
 export { InsertFormat } from './chdb-handles';
-export { FormattedInsert, insertFormatted } from './insert-formatted';
+export { insertFormatted } from './insert-formatted';

@@ -1,3 +1,3 @@
 export { Clock, ManualClock, SystemClock } from './clock';
 export { ClockModule } from './clock.module';
-export { IdSource, RandomIds, SequentialIds } from './id-source';
+export { IdSource, RandomIds } from './id-source';

@@ -8,7 +8,8 @@ import { engineNeeds, jobsModule, servicesModule } from '@analytics/service-map'
 import { createTestEnvironment, startTestApp, TestApp, TestEnvironment } from '@analytics/testing';
 import { DynamicModule } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
-import { ComplianceModule, ComplianceSettings } from '../src';
+import { ComplianceModule } from '../src';
+import { ComplianceSettings } from '../src/compliance-settings';
 
 export interface TestProject {
   id: number;

@@ -7,7 +7,8 @@ import { engineNeeds } from '@analytics/service-map';
 import { createTestEnvironment, startTestApp, TestApp, TestEnvironment } from '@analytics/testing';
 import { DynamicModule } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
-import { ComplianceModule, DISTINCT_ID_TABLES, IDENTITY_COLUMNS } from '../src';
+import { ComplianceModule } from '../src';
+import { DISTINCT_ID_TABLES, IDENTITY_COLUMNS } from '../src/distinct-id-tables';
 
 const root = (config: AppConfig): DynamicModule => ({
   module: class RegistryTestModule {},

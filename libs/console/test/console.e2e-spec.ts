@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { launchChromium, SdkPage, sdkSiteFiles } from '../../ingest/test/sdk/browser-sdk-page';
 import { PageServer, startPageServer } from '../../ingest/test/sdk/page-server';
-import { CONSOLE_PAGES } from '../src';
+import { CONSOLE_PAGES } from '../src/console-files';
 import { OWNER, prepareScreenshots, PROJECT, screenshot, seriousViolations, Standalone, startStandalone, watchErrors } from './console-browser';
 
 jest.setTimeout(180_000);

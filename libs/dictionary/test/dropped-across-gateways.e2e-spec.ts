@@ -1,7 +1,7 @@
 import { ClickHouseClient } from '@analytics/clickhouse';
 import { loadConfig } from '@analytics/config';
 import { createTestEnvironment, eventually, postgresServerAvailable, startTestApp, TestApp, TestEnvironment } from '@analytics/testing';
-import { DictionarySettings } from '../src';
+import { DictionarySettings } from '../src/dictionary-settings';
 import { apiClient, createTenant, dictionaryRoot, importEvent, TestTenant } from './dictionary-harness';
 
 /** Two gateway replicas in one process need a Postgres server (PGlite opens a directory for one holder). */

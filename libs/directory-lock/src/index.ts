@@ -1,1 +1,1 @@
-export { DirectoryInUseError, lockDirectory } from './directory-lock';
+export { lockDirectory } from './directory-lock';

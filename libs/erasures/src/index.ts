@@ -3,5 +3,5 @@
  * deletion covered (`erased_ids`), and the screen dlq:replay applies to dead letters with them.
  * Its own lib so the replay tool loads it without the compliance service.
  */
-export { DeletionScreen, DeletionScreenOptions } from './deletion-screen';
-export { Erasure, erasedIdDigest, ErasedIdsRepository, ProjectId } from './erased-ids.repository';
+export { DeletionScreen } from './deletion-screen';
+export { ErasedIdsRepository } from './erased-ids.repository';

@@ -1,1 +1,1 @@
-export { DomainError, domainErrorByStatus, domainErrorOf, DomainErrorStatus } from './domain-error';
+export { DomainError, domainErrorByStatus, domainErrorOf } from './domain-error';

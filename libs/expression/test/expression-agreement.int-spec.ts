@@ -1,14 +1,6 @@
 import fc from 'fast-check';
-import {
-  compileSegment,
-  compileWhere,
-  Expression,
-  ExpressionRow,
-  keepsRow,
-  parseExpression,
-  printExpression,
-  segmentKey,
-} from '@analytics/expression';
+import { compileSegment, compileWhere, Expression, keepsRow, parseExpression, printExpression, segmentKey } from '@analytics/expression';
+import { ExpressionRow } from '../src/expression-row';
 import { eventArbitrary, expressionArbitrary, GeneratedEvent } from '../src/testing/arbitraries';
 import { EventsTable, referenceRow, TEST_SCOPE, TEST_TABLE } from './support/events-table';
 

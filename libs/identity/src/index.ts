@@ -1,8 +1,7 @@
-export { IdentitiesConsumer } from './identities.consumer';
-export { decodeLink, encodeLink, linkPartition } from './identity-link-message';
+export { encodeLink, linkPartition } from './identity-link-message';
 export { IdentityMergeHook, MergedId } from './identity-merge-hook';
 export { IdentityMetrics } from './identity-metrics';
 export { IdentitiesConsumerModule, IdentityModule } from './identity.module';
 export { IdentityRepository } from './identity.repository';
-export { IdentityWriter, RefusedLink } from './identity-writer.service';
+export { IdentityWriter } from './identity-writer.service';
 export { mergedIdExistsSql, resolvedEventsSql, userEventsSql } from './resolved-events-sql';

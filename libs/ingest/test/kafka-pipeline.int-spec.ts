@@ -7,7 +7,7 @@ import { ConfigResourceTypes, Message } from 'kafkajs';
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { EventSink } from '../src';
+import { EventSink } from '../src/event-sink';
 import { IngestHarness, importEvent, nowSeconds, startIngestHarness } from './ingest-harness';
 
 /** Sets a topic's dynamic configuration to exactly `entries` ({} restores the broker's defaults). */

@@ -1,5 +1,7 @@
 import { RandomIds } from '@analytics/clock';
-import { JobQueue, JobsModule, JobsOptions, JobStatus } from '@analytics/jobs';
+import { JobQueue, JobsModule } from '@analytics/jobs';
+import { JobStatus } from '../src/job-status';
+import { JobsOptions } from '../src/jobs-settings';
 import { Postgres } from '@analytics/postgres';
 import { createTestDatabase, eventually, postgresServerAvailable, PostgresKind, TestResource } from '@analytics/testing';
 import { Global, Module } from '@nestjs/common';

@@ -1,2 +1,2 @@
 export { Migration, MigrationLedger, MigrationReport } from './migration';
-export { assertOrdered, runMigrations } from './run-migrations';
+export { runMigrations } from './run-migrations';

@@ -1,12 +1,8 @@
-export { contentTypeOfKey } from './content-type';
-export { createObjectStore } from './create-object-store';
-export { DOWNLOAD_LINK_SECRET_FILE, embeddedDownloadLinkSecret, installationSecret } from './download-link-secret';
-export { DOWNLOAD_LINK_SETTINGS, DOWNLOADS_PATH, DownloadLinkOptions, DownloadLinks } from './download-links';
-export { checkDownload, LinkCheck, signDownload } from './download-signature';
+export { installationSecret } from './download-link-secret';
+export { DownloadLinks } from './download-links';
 export { DownloadsModule } from './downloads.module';
 export { LocalObjectStore } from './local-object-store';
-export { keyFileName, keyUrlPath, objectKey, objectPrefix } from './object-key';
-export { ObjectEntry, ObjectInfo, ObjectStore, PutOptions, PutResult, StoredObject } from './object-store';
-export { ObjectStoreError, ObjectStoreErrorCode } from './object-store-error';
+export { objectKey } from './object-key';
+export { ObjectStore } from './object-store';
 export { ObjectStoreModule } from './object-store.module';
-export { MIN_PART_BYTES, S3ObjectStore, S3Settings } from './s3-object-store';
+export { S3ObjectStore } from './s3-object-store';

@@ -10,7 +10,9 @@ import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { Clock, ManualClock } from '@analytics/clock';
-import { DOWNLOAD_LINK_SETTINGS, DownloadLinkOptions, DownloadLinks, DownloadsModule, ObjectStore, signDownload } from '../src';
+import { DownloadLinks, DownloadsModule, ObjectStore } from '../src';
+import { DOWNLOAD_LINK_SETTINGS, DownloadLinkOptions } from '../src/download-links';
+import { signDownload } from '../src/download-signature';
 import { startTestS3, TestS3 } from './s3rver-harness';
 
 const PUBLIC_URL = 'https://exports.example.test';

@@ -1,7 +1,9 @@
 import { temporaryDirectory } from '@analytics/testing';
 import { mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DOWNLOAD_LINK_SECRET_FILE, embeddedDownloadLinkSecret, LocalObjectStore, ObjectStoreErrorCode } from '../src';
+import { LocalObjectStore } from '../src';
+import { DOWNLOAD_LINK_SECRET_FILE, embeddedDownloadLinkSecret } from '../src/download-link-secret';
+import { ObjectStoreErrorCode } from '../src/object-store-error';
 
 /** What only the folder store does: files others wrote, its own bookkeeping, the embedded link key. */
 describe('local folder store', () => {

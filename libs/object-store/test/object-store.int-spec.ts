@@ -4,7 +4,10 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
-import { createObjectStore, MIN_PART_BYTES, ObjectStore, ObjectStoreErrorCode, S3ObjectStore } from '../src';
+import { ObjectStore, S3ObjectStore } from '../src';
+import { createObjectStore } from '../src/create-object-store';
+import { ObjectStoreErrorCode } from '../src/object-store-error';
+import { MIN_PART_BYTES } from '../src/s3-object-store';
 import { startTestS3 } from './s3rver-harness';
 
 interface Backend {

@@ -1,5 +1,6 @@
 import { loadConfig } from '@analytics/config';
-import { createObjectStore, S3ObjectStore } from '../src';
+import { S3ObjectStore } from '../src';
+import { createObjectStore } from '../src/create-object-store';
 import { startTestS3, TestS3 } from './s3rver-harness';
 
 /** What only the bucket store does: S3_PREFIX keeps installations sharing a bucket apart. */

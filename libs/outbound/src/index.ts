@@ -1,3 +1,3 @@
 export { NON_PUBLIC_NETWORKS } from './non-public-networks';
-export { OutboundPolicy, OutboundRefused, Resolve } from './outbound-policy';
+export { OutboundPolicy, OutboundRefused } from './outbound-policy';
 export { OutboundModule } from './outbound.module';

@@ -1,10 +1,1 @@
-export { objectUrl } from './destination';
-export { cleanEventName, MASTER_EVENT_TABLE, PEOPLE_TABLE, Pipeline, PipelineDefinition, pipelineName } from './pipeline-definition';
-export { PipelineError, PipelineErrorCode } from './pipeline-error';
-export { parseCreatePipeline, TRIAL_DAYS } from './pipeline-request';
-export { PipelineRunner, WindowJob } from './pipeline-runner';
-export { DEFAULT_PIPELINE_SETTINGS, PIPELINE_TICK_QUEUE, PIPELINE_WINDOW_QUEUE, PipelineSettings } from './pipeline-settings';
-export { dueWindows, SCHEDULE_DELAY_MS, SYNC_LOOKBACK_DAYS, windowPath } from './pipeline-windows';
 export { PipelinesModule } from './pipelines.module';
-export { PipelinesService } from './pipelines.service';
-export { loadStatements } from './warehouse-statements';

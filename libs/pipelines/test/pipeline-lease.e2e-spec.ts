@@ -1,7 +1,8 @@
 import { JobQueue, RunningJob } from '@analytics/jobs';
 import { eventually } from '@analytics/testing';
 import { projectScope } from '@analytics/tenancy';
-import { PIPELINE_WINDOW_QUEUE, WindowJob } from '../src';
+import { WindowJob } from '../src/pipeline-runner';
+import { PIPELINE_WINDOW_QUEUE } from '../src/pipeline-settings';
 import { PipelineWindowsRepository } from '../src/pipeline-windows.repository';
 import { PipelinesRepository } from '../src/pipelines.repository';
 import { at, byInsertId, daysAgo, PipelinesHarness } from './pipelines-harness';

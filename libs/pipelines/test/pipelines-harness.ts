@@ -12,7 +12,9 @@ import { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
-import { PipelineRunner, PipelineSettings, PipelinesModule } from '../src';
+import { PipelinesModule } from '../src';
+import { PipelineRunner } from '../src/pipeline-runner';
+import { PipelineSettings } from '../src/pipeline-settings';
 
 // s3rver ships no types.
 // eslint-disable-next-line @typescript-eslint/no-require-imports

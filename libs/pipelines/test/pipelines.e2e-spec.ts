@@ -5,7 +5,7 @@ import { projectScope } from '@analytics/tenancy';
 import { sql } from 'drizzle-orm';
 import { PipelineWindowsRepository } from '../src/pipeline-windows.repository';
 import { PipelinesRepository } from '../src/pipelines.repository';
-import { parseCreatePipeline } from '../src';
+import { parseCreatePipeline } from '../src/pipeline-request';
 import { at, BUCKET, byInsertId, daysAgo, PipelinesHarness, RawEvent } from './pipelines-harness';
 
 const ymd = (day: string) => day.replace(/-/g, '/');

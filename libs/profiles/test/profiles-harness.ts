@@ -6,7 +6,8 @@ import { engineNeeds, servicesModule } from '@analytics/service-map';
 import { createTestEnvironment, startTestApp, TestApp, TestEnvironment, TestEnvironmentOptions } from '@analytics/testing';
 import { DynamicModule } from '@nestjs/common';
 import { ProfilesQueryModule } from '@analytics/query';
-import { GroupKeysModule, ProfilesIngestModule, Properties, ProfilesRepository, ProfilesWriterModule } from '../src';
+import { GroupKeysModule, ProfilesIngestModule, Properties, ProfilesWriterModule } from '../src';
+import { ProfilesRepository } from '../src/profiles.repository';
 
 const SERVICES: ServiceName[] = ['ingest', 'writer', 'query', 'management'];
 

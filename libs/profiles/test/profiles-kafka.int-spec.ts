@@ -3,7 +3,9 @@ import { createIdempotentProducer, createKafka, Kafka, topicName, TopicKey } fro
 import { createTestEnvironment, eventually, installKafkaSendGate, TestEnvironment } from '@analytics/testing';
 import fc from 'fast-check';
 import { randomBytes } from 'node:crypto';
-import { KafkaRef, PartitionUpdates, ProfilesMirrorRepository, PROFILES_WRITER_GROUP, ProfileUpdate, ProfileWriter } from '../src';
+import { ProfilesMirrorRepository, PROFILES_WRITER_GROUP } from '../src';
+import { ProfileUpdate } from '../src/profile-update';
+import { KafkaRef, PartitionUpdates, ProfileWriter } from '../src/profile-writer.service';
 import { recordSequence, ReferenceProfiles, requests, toRecords } from './profile-reference';
 import { ProfilesHarness, queried, startProfilesHarness } from './profiles-harness';
 

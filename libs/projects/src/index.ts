@@ -2,5 +2,5 @@ export { BootstrappedProject, ProjectBootstrapService } from './project-bootstra
 export { GroupKey } from './group-keys.schema';
 export { GroupKeysService } from './group-keys.service';
 export { GroupKeyRegistryModule, ProjectsModule } from './projects.module';
-export { DATA_REGIONS, DataRegion, Organization, organizations, Project, projects } from './projects.schema';
-export { CreatedProject, ProjectChange, ProjectCredentials, ProjectsService } from './projects.service';
+export { DATA_REGIONS, DataRegion, organizations, Project, projects } from './projects.schema';
+export { ProjectChange, ProjectsService } from './projects.service';

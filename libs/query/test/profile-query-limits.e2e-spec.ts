@@ -2,7 +2,8 @@ import { ClickHouseClient, PROFILES_TABLE } from '@analytics/clickhouse';
 import { ProjectsService } from '@analytics/projects';
 import { ServiceRootModule } from '@analytics/service-map';
 import { createTestEnvironment, startTestApp, TestApp, TestEnvironment } from '@analytics/testing';
-import { parseProfileQuery, ProfileQueryService } from '../src';
+import { parseProfileQuery } from '../src/profiles/profile-query-request';
+import { ProfileQueryService } from '../src/profiles/profile-query.service';
 
 const basic = (secret: string) => `Basic ${Buffer.from(`${secret}:`).toString('base64')}`;
 

@@ -8,7 +8,8 @@ import { PlatformModule } from '@analytics/runtime';
 import { engineNeeds } from '@analytics/service-map';
 import { createTestEnvironment, startTestApp, TestApp, TestEnvironment } from '@analytics/testing';
 import { DynamicModule } from '@nestjs/common';
-import { CohortMembership, QueryModule } from '../src';
+import { QueryModule } from '../src';
+import { CohortMembership } from '../src/cohorts/cohort-membership';
 
 function ingestReportsAndQueries(config: AppConfig): DynamicModule {
   return {

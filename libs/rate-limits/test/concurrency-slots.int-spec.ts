@@ -2,7 +2,7 @@ import { RandomIds, SystemClock } from '@analytics/clock';
 import { eventually } from '@analytics/testing';
 import Redis from 'ioredis';
 import { randomBytes } from 'node:crypto';
-import { ConcurrencySlots } from '../src';
+import { ConcurrencySlots } from '../src/concurrency-slots';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 

@@ -1,3 +1,2 @@
 export { SavedReportsModule, SavedReportsStoreModule } from './saved-reports.module';
-export { REPORT_KINDS, ReportKind, savedReports } from './saved-reports.schema';
-export { DefinitionOf, NewSavedReport, SavedReport, SavedReportsService, SavedReportUpdate } from './saved-reports.service';
+export { SavedReport, SavedReportsService } from './saved-reports.service';

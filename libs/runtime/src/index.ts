@@ -1,4 +1,3 @@
-export { MigrateOnStartModule } from './migrate-on-start.module';
 export { EngineNeeds, PlatformModule } from './platform.module';
-export { closeOnSignals, createServiceApp, loadConfigOrExit, RootModuleFactory, runService } from './service-app';
-export { firstStart, welcomeMessage } from './first-start';
+export { createServiceApp, loadConfigOrExit, RootModuleFactory, runService } from './service-app';
+export { firstStart } from './first-start';

@@ -1,5 +1,5 @@
 export { engineNeeds } from './engine-needs';
 export { runOneService } from './run-one-service';
-export { jobsModule, SERVICE_MAP, ServiceDefinition, ServiceModule, serviceModules, servicesModule } from './service-map';
+export { jobsModule, serviceModules, servicesModule } from './service-map';
 export { ServiceRootModule } from './service-root.module';
-export { PUBLIC_HOSTS, PublicHost, publicHostsOf } from './public-hosts';
+export { PUBLIC_HOSTS, publicHostsOf } from './public-hosts';

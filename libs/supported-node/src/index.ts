@@ -6,4 +6,3 @@ import { exitUnlessSupportedNode } from './supported-node';
  */
 exitUnlessSupportedNode();
 
-export { NodeRuntime, REQUIRED_NODE_MAJOR, unsupportedNodeReason } from './supported-node';

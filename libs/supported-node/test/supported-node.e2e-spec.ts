@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
-import { REQUIRED_NODE_MAJOR } from '@analytics/supported-node';
+import { REQUIRED_NODE_MAJOR } from '../src/supported-node';
 
 const ROOT = resolve(__dirname, '../../..');
 

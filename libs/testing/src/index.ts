@@ -1,4 +1,4 @@
-export { eventually, EventuallyOptions } from './eventually';
+export { eventually } from './eventually';
 export { startTestApp, TestApp } from './test-app';
 export {
   createPostgresDatabase,
@@ -15,4 +15,4 @@ export { useTestClickHouseClient } from './test-clickhouse-client';
 export { createTestEnvironment, TestEnvironment, TestEnvironmentOptions } from './test-environment';
 export { ServiceProcess, spawnService } from './service-process';
 export { freePort } from './free-port';
-export { installKafkaSendGate, KafkaSendGate } from './kafka-send-gate';
+export { installKafkaSendGate } from './kafka-send-gate';

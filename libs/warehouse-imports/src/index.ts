@@ -1,10 +1,1 @@
-export { ColumnMapping, DEFAULT_RUN_EVERY_NS, IMPORT_KINDS, ImportDefinition, ImportKind, parseImportDefinition, parseRunEvery, RUN_EVERY_NS, SYNC_MODES, SyncMode, TableParams } from './import-definition';
-export { ImportRunner, RunOutcome } from './import-runner';
-export { eventTime, rowInsertId, rowToEvent, rowToProfileUpdate } from './row-mapping';
-export { DEFAULT_WAREHOUSE_IMPORT_SETTINGS, WAREHOUSE_RUN_QUEUE, WAREHOUSE_TICK_QUEUE, WarehouseImportSettings } from './warehouse-import-settings';
-export { NoConnectorError } from './warehouse-reader';
-export { WarehouseImportsError, WarehouseImportsErrorCode } from './warehouse-imports-error';
-export { WarehouseImportsModule, WarehouseImportsWorkerModule, WarehouseImportsWorkerOptions } from './warehouse-imports.module';
-export { HISTORY_LENGTH, MANUAL_SYNCS_PER_HOUR, WarehouseImportsService } from './warehouse-imports.service';
-export { WarehouseImportsWorker } from './warehouse-imports.worker';
-export { SOURCE_TYPES, SourceType } from './warehouse-source';
+export { WarehouseImportsModule, WarehouseImportsWorkerModule } from './warehouse-imports.module';

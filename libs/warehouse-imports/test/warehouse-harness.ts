@@ -14,7 +14,9 @@ import { DynamicModule } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { ImportRunner, WarehouseImportsWorker, WarehouseImportsWorkerModule } from '../src';
+import { WarehouseImportsWorkerModule } from '../src';
+import { ImportRunner } from '../src/import-runner';
+import { WarehouseImportsWorker } from '../src/warehouse-imports.worker';
 
 export const basic = (user: string, password = '') => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 

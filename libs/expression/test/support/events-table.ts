@@ -2,7 +2,9 @@ import { ClickHouseClient, createClickHouseClient } from '@analytics/clickhouse'
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { eventRow, eventsScope, ExpressionRow, JsonObject, QueryParameterValue, toPropertiesJson } from '@analytics/expression';
+import { eventRow, eventsScope, JsonObject, toPropertiesJson } from '@analytics/expression';
+import { ExpressionRow } from '../../src/expression-row';
+import { QueryParameterValue } from '../../src/sql/query-parameters';
 import { GeneratedEvent } from '../../src/testing/arbitraries';
 
 /** The events table's columns (libs/clickhouse migration 0001) plus an id and a joined profile's properties. */
