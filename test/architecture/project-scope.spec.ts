@@ -16,6 +16,8 @@ export const SCOPE_CREATORS = [
   'libs/profiles/src/profile-ingest.service.ts',
   // Compliance jobs run for their stored compliance_jobs row, created by an authenticated request.
   'libs/compliance/src/compliance.worker.ts',
+  // dlq:replay's screen: each dead letter names the project the gateway authenticated when it first took it.
+  'libs/erasures/src/deletion-screen.ts',
 ];
 
 const FIXTURES = join(__dirname, 'tenancy-fixtures');

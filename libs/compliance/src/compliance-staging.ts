@@ -2,6 +2,7 @@ import { Clock } from '@analytics/clock';
 import { ErasedIdsRepository } from '@analytics/erasures';
 import { IdentityRepository } from '@analytics/identity';
 import { WriterProgress } from '@analytics/kafka';
+import { ProjectScope } from '@analytics/tenancy';
 import { Inject, Injectable } from '@nestjs/common';
 import { ComplianceJob } from './compliance-job';
 import { COMPLIANCE_SETTINGS, ComplianceSettings } from './compliance-settings';
@@ -24,12 +25,12 @@ export class ComplianceStaging {
     @Inject(COMPLIANCE_SETTINGS) private readonly settings: ComplianceSettings,
   ) {}
 
-  async scope(job: ComplianceJob, signal: AbortSignal): Promise<string[]> {
+  async scope(job: ComplianceJob, project: ProjectScope, signal: AbortSignal): Promise<string[]> {
     if (job.kind === 'retrieval') return this.identities.clustersOf(job.projectId, job.distinctIds);
     await this.writers.waitFor(await this.writers.produced(), { timeoutMs: this.settings.writerWaitSeconds * 1000, signal });
     const distinctIds = await this.identities.clustersOf(job.projectId, job.distinctIds);
     // Every letter acknowledged before the request was stored or dead-lettered by now (the writers passed it).
-    await this.erasures.record(job, distinctIds, this.clock.date());
+    await this.erasures.record(project, job, distinctIds, this.clock.date());
     return distinctIds;
   }
 }

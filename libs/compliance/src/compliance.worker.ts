@@ -1,7 +1,7 @@
 import { DownloadLinks } from '@analytics/object-store';
 import { JobQueue, RunningJob } from '@analytics/jobs';
 import { GroupKeysService } from '@analytics/projects';
-import { projectScope } from '@analytics/tenancy';
+import { ProjectScope, projectScope } from '@analytics/tenancy';
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { ComplianceJob, ComplianceKind, FINISHED } from './compliance-job';
 import { ComplianceJobsRepository } from './compliance-jobs.repository';
@@ -50,14 +50,16 @@ export class ComplianceWorker implements OnModuleInit {
   async run(item: RunningJob<WorkItem>): Promise<void> {
     const job = await this.jobs.byId(item.payload.id);
     if (!job || FINISHED.includes(job.status)) return;
+    // The job acts on the project of its stored row, which an authenticated request created.
+    const project = projectScope(job.projectId);
     await this.jobs.transition(job.id, ['PENDING'], 'STAGING');
     try {
       // Still cancellable while the writers catch up and the ids are expanded to their identity clusters.
-      const distinctIds = await this.staging.scope(job, item.signal);
+      const distinctIds = await this.staging.scope(job, project, item.signal);
       // A cancel that won the race leaves the job REVOKED: nothing is done.
       if (!(await this.jobs.transition(job.id, ['STAGING', 'STARTED'], 'STARTED'))) return;
       if (job.kind === 'deletion') await this.delete(job, distinctIds, item.signal);
-      else await this.retrieve(job, distinctIds, item.signal);
+      else await this.retrieve(job, project, distinctIds, item.signal);
     } catch (error) {
       const reason = (error as Error).message;
       if (item.attempt <= this.settings.retryLimit) throw error;
@@ -75,11 +77,11 @@ export class ComplianceWorker implements OnModuleInit {
     await this.jobs.transition(job.id, ['STARTED'], 'SUCCESS');
   }
 
-  private async retrieve(job: ComplianceJob, distinctIds: string[], signal: AbortSignal): Promise<void> {
+  private async retrieve(job: ComplianceJob, project: ProjectScope, distinctIds: string[], signal: AbortSignal): Promise<void> {
     const key = retrievalKey(job);
     const since = job.complianceType === 'CCPA' ? new Date(job.requestedAt.getTime() - this.settings.ccpaWindowDays * 86_400_000) : undefined;
     // Only a Data retrieval lists group memberships.
-    const groupKeys = job.disclosureType === 'Data' ? (await this.groupKeys.list(projectScope(job.projectId))).map((groupKey) => groupKey.name) : [];
+    const groupKeys = job.disclosureType === 'Data' ? (await this.groupKeys.list(project)).map((groupKey) => groupKey.name) : [];
     await this.retrievals.write(key, { projectId: job.projectId, distinctIds, disclosureType: job.disclosureType, since, groupKeys }, signal);
     await this.jobs.transition(job.id, ['STARTED'], 'SUCCESS', { resultUrl: this.links.url(key, { ttlSeconds: this.settings.linkTtlSeconds }) });
   }

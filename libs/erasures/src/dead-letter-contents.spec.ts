@@ -1,8 +1,9 @@
 import { ManualClock, SystemClock } from '@analytics/clock';
 import { encodeEventRow } from '@analytics/events';
+import { ProjectScope } from '@analytics/tenancy';
 import { readLetter, screenLetter } from './dead-letter-contents';
 import { DeletionScreen } from './deletion-screen';
-import { Erasure, ProjectId, projectIdKey } from './erased-ids.repository';
+import { Erasure, projectIdKey } from './erased-ids.repository';
 
 const REQUESTED = Date.parse('2026-05-01T12:00:00Z');
 const STARTED = REQUESTED + 30_000;
@@ -42,17 +43,17 @@ describe('screening dead letters against finished deletions', () => {
 
   it('waits for a deletion of the batch\'s project that has not started, then screens with what it covered', async () => {
     let pending = 2;
-    const seen: ProjectId[][] = [];
+    const seen: { projectId: number; distinctIds: string[] }[] = [];
     const lookup = {
-      unstarted: async (projects: number[]) => (pending-- > 0 ? [{ id: 'job-1', projectId: projects[0] }] : []),
-      covering: async (ids: ProjectId[]) => (seen.push(ids), erasures),
+      unstarted: async (scope: ProjectScope) => (pending-- > 0 ? [{ id: 'job-1', projectId: scope.projectId }] : []),
+      covering: async (scope: ProjectScope, distinctIds: string[]) => (seen.push({ projectId: scope.projectId, distinctIds }), erasures),
     };
     let beats = 0;
     const { screen } = new DeletionScreen(lookup, new ManualClock(REPLAYED), { pollMs: 1 });
     const value = Buffer.from(row('alice', 'a1', REQUESTED - 1) + row('bob', 'b1', REQUESTED - 1));
     const [screened] = await screen('events', [{ value, timestamp: String(REQUESTED), offset: '0' } as never], async () => void beats++);
     expect(beats).toBe(2);
-    expect(seen).toEqual([[{ projectId: 7, distinctId: 'alice', processedAtMs: REQUESTED - 1 }, { projectId: 7, distinctId: 'bob', processedAtMs: REQUESTED - 1 }]]);
+    expect(seen).toEqual([{ projectId: 7, distinctIds: ['alice', 'bob'] }]);
     expect(lines(screened!.value).map((r) => r.insert_id)).toEqual(['b1']);
 
     const stuck = new DeletionScreen({ ...lookup, unstarted: async () => [{ id: 'job-2', projectId: 7 }] }, new SystemClock(), { waitMs: 0 });

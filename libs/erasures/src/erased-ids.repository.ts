@@ -1,4 +1,5 @@
 import { Postgres, selectRows } from '@analytics/postgres';
+import { pgScope, pgSql, ProjectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
 import { createHash } from 'node:crypto';
@@ -6,10 +7,9 @@ import { createHash } from 'node:crypto';
 /** How an id is kept in `erased_ids`: its SHA-256, so the table cannot list the ids it holds. */
 export const erasedIdDigest = (distinctId: string): string => createHash('sha256').update(distinctId).digest('hex');
 
-/** A deletion job as far as this table is concerned (a `compliance_jobs` row). */
+/** A deletion job as far as this table is concerned (a `compliance_jobs` row of the scope's project). */
 export interface DeletionRef {
   id: string;
-  projectId: number;
   requestedAt: Date;
 }
 
@@ -38,40 +38,39 @@ interface ErasureRow {
 
 /**
  * The ids each deletion covered (Postgres migration 10), recorded when it leaves STAGING: what dlq:replay
- * checks dead letters against, since Kafka cannot delete a message from a dead-letter topic.
+ * checks dead letters against, since Kafka cannot delete a message from a dead-letter topic. Every
+ * method reads or writes one project's rows, named by its scope.
  */
 @Injectable()
 export class ErasedIdsRepository {
   constructor(private readonly postgres: Postgres) {}
 
   /** Records the ids a deletion covers; a retried attempt moves `startedAt` on (it deletes again). */
-  async record(job: DeletionRef, distinctIds: string[], startedAt: Date): Promise<void> {
+  async record(scope: ProjectScope, job: DeletionRef, distinctIds: string[], startedAt: Date): Promise<void> {
     await this.postgres.db.execute(sql`insert into erased_ids (job_id, project_id, id_digest, requested_at, started_at)
-      select ${job.id}, ${job.projectId}, d, ${job.requestedAt.toISOString()}, ${startedAt.toISOString()}
+      select ${job.id}, ${scope.projectId}, d, ${job.requestedAt.toISOString()}, ${startedAt.toISOString()}
       from jsonb_array_elements_text(${JSON.stringify(distinctIds.map(erasedIdDigest))}::jsonb) as d
       on conflict (project_id, id_digest, job_id) do update set started_at = excluded.started_at`);
   }
 
-  /** Deletions of these projects that have not fixed their ids yet (PENDING, STAGING): a replay waits for them. */
-  async unstarted(projectIds: number[]): Promise<{ id: string; projectId: number }[]> {
-    if (!projectIds.length) return [];
+  /** Deletions of the project that have not fixed their ids yet (PENDING, STAGING): a replay waits for them. */
+  async unstarted(scope: ProjectScope): Promise<{ id: string; projectId: number }[]> {
     const rows = await selectRows<{ id: string; project_id: number }>(
       this.postgres.db,
-      sql`select id, project_id from compliance_jobs where kind = 'deletion' and status in ('PENDING', 'STAGING')
-          and project_id in (select (jsonb_array_elements_text(${JSON.stringify(projectIds)}::jsonb))::int)`,
+      pgSql`select id, project_id from compliance_jobs where kind = 'deletion' and status in ('PENDING', 'STAGING') and ${scope}`,
     );
     return rows.map((row) => ({ id: row.id, projectId: row.project_id }));
   }
 
-  /** The erasures of the ids covered by a deletion that was not cancelled, keyed by `projectIdKey`. */
-  async covering(ids: ProjectId[]): Promise<Map<string, Erasure>> {
-    const keys = [...new Map(ids.map((id) => [projectIdKey(id), [id.projectId, erasedIdDigest(id.distinctId)]])).values()];
-    if (!keys.length) return new Map();
+  /** The erasures of the project's ids covered by a deletion that was not cancelled, keyed by `projectIdKey`. */
+  async covering(scope: ProjectScope, distinctIds: string[]): Promise<Map<string, Erasure>> {
+    const digests = [...new Set(distinctIds.map(erasedIdDigest))];
+    if (!digests.length) return new Map();
     const rows = await selectRows<ErasureRow>(
       this.postgres.db,
       sql`select e.project_id, e.id_digest, max(e.requested_at) as requested_at, max(e.started_at) as started_at
           from erased_ids e join compliance_jobs j on j.id = e.job_id and j.status <> 'REVOKED'
-          where (e.project_id, e.id_digest) in (select (k->>0)::int, k->>1 from jsonb_array_elements(${JSON.stringify(keys)}::jsonb) as k)
+          where ${pgScope(scope, 'e')} and e.id_digest in (select jsonb_array_elements_text(${JSON.stringify(digests)}::jsonb))
           group by e.project_id, e.id_digest`,
     );
     return new Map(rows.map((row) => [`${row.project_id}:${row.id_digest}`, { requestedAt: new Date(row.requested_at), startedAt: new Date(row.started_at) }]));
