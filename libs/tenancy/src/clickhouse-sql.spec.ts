@@ -46,7 +46,17 @@ describe('chSql', () => {
   it('refuses two compiled parts that bind one name to different values', () => {
     const query = chSql`${scope} AND ${chCompiled({ sql: '{a:String}', params: { a: 'x' } })} AND ${chCompiled({ sql: '{a:String}', params: { a: 'y' } })}`;
 
-    expect(() => renderChSql(query)).toThrow(new ChSqlError('two compiled parts bind the parameter a to different values'));
+    expect(() => renderChSql(query)).toThrow(new ChSqlError('the parameter a is bound to two different values'));
+  });
+
+  it('binds the named placeholders the template text writes itself, and names its own around them', () => {
+    const query = chSql`SELECT 1 FROM events WHERE ${scope} AND time >= {fromMs:Int64} AND event = ${chParam('a')}`;
+
+    expect(renderChSql(query, { params: { fromMs: 5, p0: 'taken' } })).toEqual({
+      sql: 'SELECT 1 FROM events WHERE project_id = {p1:UInt32} AND time >= {fromMs:Int64} AND event = {p2:String}',
+      params: { fromMs: 5, p0: 'taken', p1: 7, p2: 'a' },
+    });
+    expect(() => renderChSql(chSql`${scope}${chCompiled({ sql: '', params: { fromMs: 6 } })}`, { params: { fromMs: 5 } })).toThrow(/fromMs is bound to two different values/);
   });
 
   it('joins fragments with a fragment between them', () => {

@@ -16,9 +16,10 @@ import { isProjectScope, ProjectScope } from './project-scope';
  * of {@link ChType}.
  *
  * `renderChSql` names the placeholders `p0`, `p1`, … in the order they appear (one name per scope:
- * its predicate may appear many times), after the names `chCompiled` parts brought, so composed
- * fragments never collide; it refuses a query without the project predicate unless told it reads
- * across projects. The result is a `{ sql, params }` for @clickhouse/client's `query_params`.
+ * its predicate may appear many times), avoiding the names `chCompiled` parts and the `params`
+ * option brought, so composed fragments never collide; it refuses a query without the project
+ * predicate unless told it reads across projects. The result is a `{ sql, params }` for
+ * @clickhouse/client's `query_params`.
  */
 
 export type ChType =
@@ -166,13 +167,13 @@ export function chCompiled(query: { readonly sql: string; readonly params: Reado
   return fragment([{ kind: 'compiled', sql: query.sql, params: { ...query.params } }]);
 }
 
-function compiledParams(parts: readonly Part[]): Record<string, unknown> {
+function namedParams(parts: readonly Part[], named: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const params: Record<string, unknown> = {};
-  for (const part of parts) {
-    if (part.kind !== 'compiled') continue;
-    for (const [name, value] of Object.entries(part.params)) {
+  const sources = [named, ...parts.flatMap((part) => (part.kind === 'compiled' ? [part.params] : []))];
+  for (const source of sources) {
+    for (const [name, value] of Object.entries(source)) {
       if (name in params && JSON.stringify(params[name]) !== JSON.stringify(value)) {
-        throw new ChSqlError(`two compiled parts bind the parameter ${name} to different values`);
+        throw new ChSqlError(`the parameter ${name} is bound to two different values`);
       }
       params[name] = value;
     }
@@ -180,17 +181,21 @@ function compiledParams(parts: readonly Part[]): Record<string, unknown> {
   return params;
 }
 
-/**
- * `{ sql, params }` with the placeholders named. A query without the project predicate is refused
- * unless `acrossProjects` says why it reads every project.
- */
-export function renderChSql(query: ChSql, options: { acrossProjects?: string } = {}): ChBoundQuery {
+export interface RenderOptions {
+  /** Why the query reads every project: without it, a query without the project predicate is refused. */
+  acrossProjects?: string;
+  /** The values of `{name:Type}` placeholders the templates' own text writes (a builder's fixed names). */
+  params?: Readonly<Record<string, unknown>>;
+}
+
+/** `{ sql, params }` with the placeholders named. */
+export function renderChSql(query: ChSql, options: RenderOptions = {}): ChBoundQuery {
   if (!isChSql(query)) throw new ChSqlError(`renderChSql takes a fragment, got a ${describe(query)}`);
   const parts = query[PARTS];
   if (!options.acrossProjects && !parts.some((part) => part.kind === 'scope')) {
     throw new ChSqlError('this ClickHouse query has no project predicate: put the ProjectScope in it (`WHERE ${scope}`)');
   }
-  const params = compiledParams(parts);
+  const params = namedParams(parts, options.params ?? {});
   const scopes = new Map<number, string>();
   let next = 0;
   const name = () => {
