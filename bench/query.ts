@@ -28,6 +28,7 @@ import {
   IDENTITY_MAP_TABLE,
   USER_KEY_COLUMN,
 } from '@analytics/clickhouse';
+import { projectScope } from '@analytics/tenancy';
 import { deepStrictEqual } from 'node:assert';
 import { isDeepStrictEqual } from 'node:util';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -293,7 +294,7 @@ async function main(): Promise<void> {
       }));
       return funnelResult(funnel, { cells });
     };
-    const ourFunnel = async () => funnelResult(funnel, await funnels.tally(PROJECT, funnel));
+    const ourFunnel = async () => funnelResult(funnel, await funnels.tally(projectScope(PROJECT), funnel));
     const funnelFigures = await againstHand('funnel', ourFunnel, handFunnel(USER_KEY_COLUMN));
     const funnelByIdFigures = await againstHand('funnel (hand-written by distinct_id)', ourFunnel, handFunnel('distinct_id'));
 
@@ -306,7 +307,7 @@ async function main(): Promise<void> {
       ]);
       return insightsResult(insights, { cells }, NOW);
     };
-    const ourInsights = async () => insightsResult(insights, await insightsRepository.tally(PROJECT, insights), NOW);
+    const ourInsights = async () => insightsResult(insights, await insightsRepository.tally(projectScope(PROJECT), insights), NOW);
     const insightsFigures = await againstHand('insights', ourInsights, handInsights(USER_KEY_COLUMN));
     const insightsByIdFigures = await againstHand('insights (hand-written by distinct_id)', ourInsights, handInsights('distinct_id'));
 
@@ -321,11 +322,11 @@ async function main(): Promise<void> {
       }));
       return retentionResult(retention, cohorts);
     };
-    const retentionFigures = await againstHand('retention', async () => retentionResult(retention, await retentionRepository.cohorts(PROJECT, retention)), handRetention);
+    const retentionFigures = await againstHand('retention', async () => retentionResult(retention, await retentionRepository.cohorts(projectScope(PROJECT), retention)), handRetention);
 
     // The same queries on the copy with 10% of the users merged: what resolving ids costs (the funnel joins identity_map; insights' unique count looks ids up in identity_lookup).
-    const mergedFunnel = await againstUnmerged('funnel', () => funnels.tally(PROJECT, funnel), () => funnels.tally(MERGED_PROJECT, funnel));
-    const mergedInsights = await againstUnmerged('insights', () => insightsRepository.tally(PROJECT, insights), () => insightsRepository.tally(MERGED_PROJECT, insights));
+    const mergedFunnel = await againstUnmerged('funnel', () => funnels.tally(projectScope(PROJECT), funnel), () => funnels.tally(projectScope(MERGED_PROJECT), funnel));
+    const mergedInsights = await againstUnmerged('insights', () => insightsRepository.tally(projectScope(PROJECT), insights), () => insightsRepository.tally(projectScope(MERGED_PROJECT), insights));
 
     process.stdout.write(
       `${JSON.stringify({

@@ -39,14 +39,14 @@ export class ExportController {
     const abort = new AbortController();
     res.on('close', () => abort.abort());
     try {
-      const pages = await this.exports.plan(access.project.id, request, abort.signal);
+      const pages = await this.exports.plan(access.scope, request, abort.signal);
       const gzip = /\bgzip\b/.test(req.headers['accept-encoding'] ?? '');
       res.status(200).setHeader('Content-Type', 'text/plain; charset=utf-8');
       if (gzip) res.setHeader('Content-Encoding', 'gzip');
       const body = new PassThrough();
       const sent = gzip ? pipeline(body, createGzip(), res) : pipeline(body, res);
       try {
-        await this.exports.write(access.project.id, request, pages, body, abort.signal);
+        await this.exports.write(access.scope, request, pages, body, abort.signal);
         body.end();
       } catch (error) {
         body.destroy(error as Error);

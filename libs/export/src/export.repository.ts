@@ -1,6 +1,7 @@
 import { ClickHouseClient, ResultChunk, streamQuery } from '@analytics/clickhouse';
 import { CompiledSql } from '@analytics/expression';
 import { mergedIdExistsSql, resolvedEventsSql } from '@analytics/identity';
+import { chCompiled, chJoin, chParam, ChSql, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { Inject, Injectable } from '@nestjs/common';
 import { ExportRequest } from './export-request';
 import { exportedEventLineSql } from './exported-line';
@@ -34,22 +35,11 @@ const MAX_RANGES = 32;
 export class ExportRepository {
   constructor(@Inject(ClickHouseClient) private readonly clickhouse: ClickHouseClient) {}
 
-  private filter(projectId: number, request: ExportRequest, where: CompiledSql | undefined): { sql: string; params: Record<string, unknown> } {
-    const params: Record<string, unknown> = {
-      project: projectId,
-      from: `${request.fromDate} 00:00:00.000`,
-      to: `${request.toDate} 23:59:59.999`,
-    };
-    let sql = "project_id = {project:UInt32} AND time >= {from:DateTime64(3, 'UTC')} AND time <= {to:DateTime64(3, 'UTC')}";
-    if (request.events) {
-      sql += ' AND event IN {events:Array(String)}';
-      params.events = request.events;
-    }
-    if (where) {
-      sql += ` AND ${where.sql}`;
-      Object.assign(params, where.params);
-    }
-    return { sql, params };
+  private filter(scope: ProjectScope, request: ExportRequest, where: CompiledSql | undefined): ChSql {
+    const from = chParam(`${request.fromDate} 00:00:00.000`, "DateTime64(3, 'UTC')");
+    const to = chParam(`${request.toDate} 23:59:59.999`, "DateTime64(3, 'UTC')");
+    const events = request.events ? chSql` AND event IN ${chParam(request.events)}` : chSql``;
+    return chSql`${scope} AND time >= ${from} AND time <= ${to}${events}${where ? chSql` AND ${chCompiled(where)}` : chSql``}`;
   }
 
   /**
@@ -58,26 +48,23 @@ export class ExportRepository {
    * (a person's events sent under another id of hers are on other days); otherwise as stored, which
    * counts the same rows without the join.
    */
-  async buckets(projectId: number, request: ExportRequest, where: CompiledSql | undefined, resolve: boolean, signal: AbortSignal): Promise<ExportBucket[]> {
-    const { sql, params } = this.filter(projectId, request, where);
-    const result = await this.clickhouse.query({
-      query: `SELECT event, toString(toDate(time)) AS day, count() AS rows, sum(length(properties)) AS bytes FROM ${resolvedEventsSql('project', resolve)} WHERE ${sql} GROUP BY event, day ORDER BY event, day`,
-      query_params: params,
-      format: 'JSONEachRow',
-      abort_signal: signal,
-    });
+  async buckets(scope: ProjectScope, request: ExportRequest, where: CompiledSql | undefined, resolve: boolean, signal: AbortSignal): Promise<ExportBucket[]> {
+    const { sql, params } = renderChSql(
+      chSql`SELECT event, toString(toDate(time)) AS day, count() AS rows, sum(length(properties)) AS bytes FROM ${resolvedEventsSql(scope, resolve)} WHERE ${this.filter(scope, request, where)} GROUP BY event, day ORDER BY event, day`,
+    );
+    const result = await this.clickhouse.query({ query: sql, query_params: params, format: 'JSONEachRow', abort_signal: signal });
     return result.json<ExportBucket>();
   }
 
   /** Whether the project has a merged id: until it has, pages read the events without the identity join. */
-  async hasMergedIds(projectId: number, signal: AbortSignal): Promise<boolean> {
-    const result = await this.clickhouse.query({ query: mergedIdExistsSql(), query_params: { project: projectId }, format: 'JSONEachRow', abort_signal: signal });
+  async hasMergedIds(scope: ProjectScope, signal: AbortSignal): Promise<boolean> {
+    const { sql, params } = renderChSql(mergedIdExistsSql(scope));
+    const result = await this.clickhouse.query({ query: sql, query_params: params, format: 'JSONEachRow', abort_signal: signal });
     return (await result.json()).length > 0;
   }
 
   /** The page's exported events as NDJSON, streamed as the engine produces it (see `streamQuery`). */
-  page(projectId: number, request: ExportRequest, page: ExportPage, limit: number | undefined, signal: AbortSignal): AsyncIterable<ResultChunk> {
-    const { sql, params } = this.filter(projectId, request, page.where);
+  page(scope: ProjectScope, request: ExportRequest, page: ExportPage, limit: number | undefined, signal: AbortSignal): AsyncIterable<ResultChunk> {
     // A page holds consecutive (event, day) buckets, so per event it is one range of days: ranges on
     // the sort key's prefix, which the primary index prunes to the page's own granules.
     const days = new Map<string, { from: string; to: string }>();
@@ -87,30 +74,21 @@ export class ExportRepository {
       else if (day > range.to) range.to = day;
       else if (day < range.from) range.from = day;
     }
-    const pageParams: Record<string, unknown> = { ...params };
-    let where: string;
+    let where: ChSql;
     if (days.size <= MAX_RANGES) {
-      const ranges = [...days].map(([event, { from, to }], index) => {
-        Object.assign(pageParams, { [`pe${index}`]: event, [`pf${index}`]: from, [`pt${index}`]: to });
-        return `(event = {pe${index}:String} AND toDate(time) BETWEEN {pf${index}:Date} AND {pt${index}:Date})`;
-      });
-      where = `${sql} AND (${ranges.join(' OR ')})`;
+      const ranges = [...days].map(([event, { from, to }]) => chSql`(event = ${chParam(event)} AND toDate(time) BETWEEN ${chParam(from, 'Date')} AND ${chParam(to, 'Date')})`);
+      where = chSql`${this.filter(scope, request, page.where)} AND (${chJoin(ranges, chSql` OR `)})`;
     } else {
       // Many small events: the event list still prunes, the keys pick the exact (event, day) pairs.
-      where = `${sql} AND event IN {pageEvents:Array(String)} AND concat(event, '|', toString(toDate(time))) IN {pageKeys:Array(String)}`;
-      Object.assign(pageParams, { pageEvents: [...days.keys()], pageKeys: page.buckets.map(([event, day]) => `${event}|${day}`) });
+      const keys = page.buckets.map(([event, day]) => `${event}|${day}`);
+      where = chSql`${this.filter(scope, request, page.where)} AND event IN ${chParam([...days.keys()])} AND concat(event, '|', toString(toDate(time))) IN ${chParam(keys)}`;
     }
-    if (page.share) {
-      where += ' AND cityHash64(distinct_id) % {shares:UInt32} = {share:UInt32}';
-      Object.assign(pageParams, { shares: page.share.of, share: page.share.index });
-    }
+    if (page.share) where = chSql`${where} AND cityHash64(distinct_id) % ${chParam(page.share.of, 'UInt32')} = ${chParam(page.share.index, 'UInt32')}`;
     const resolve = page.resolve ?? true;
-    return streamQuery(this.clickhouse, {
-      // Ids resolved to the person's canonical id (docs/identity.md); the buckets above count the same rows unresolved.
-      query: `SELECT ${exportedEventLineSql(request.timeInMs, resolve)} FROM ${resolvedEventsSql('project', resolve)} WHERE ${where}${limit === undefined ? '' : ' LIMIT {limit:UInt32}'}`,
-      query_params: limit === undefined ? pageParams : { ...pageParams, limit },
-      format: 'TabSeparatedRaw',
-      abort_signal: signal,
-    });
+    // Ids resolved to the person's canonical id (docs/identity.md); the buckets above count the same rows unresolved.
+    const { sql, params } = renderChSql(
+      chSql`SELECT ${chCompiled({ sql: exportedEventLineSql(request.timeInMs, resolve), params: {} })} FROM ${resolvedEventsSql(scope, resolve)} WHERE ${where}${limit === undefined ? chSql`` : chSql` LIMIT ${chParam(limit, 'UInt32')}`}`,
+    );
+    return streamQuery(this.clickhouse, { query: sql, query_params: params, format: 'TabSeparatedRaw', abort_signal: signal });
   }
 }

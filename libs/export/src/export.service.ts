@@ -1,4 +1,5 @@
 import { IdentityRepository } from '@analytics/identity';
+import { ProjectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
 import { once } from 'node:events';
 import { Writable } from 'node:stream';
@@ -41,15 +42,15 @@ export class ExportService {
    * `distinct_id` in a project with merged ids is planned on the resolved ids, as the pages filter
    * them, after the ids it names are resolved to their person's canonical id (docs/export.md).
    */
-  async plan(projectId: number, request: ExportRequest, signal: AbortSignal): Promise<ExportPage[]> {
+  async plan(scope: ProjectScope, request: ExportRequest, signal: AbortSignal): Promise<ExportPage[]> {
     const where = request.where;
     if (!where || !readsDistinctId(where.expression)) {
-      const [buckets, resolve] = await Promise.all([this.repository.buckets(projectId, request, where?.compiled, false, signal), this.repository.hasMergedIds(projectId, signal)]);
+      const [buckets, resolve] = await Promise.all([this.repository.buckets(scope, request, where?.compiled, false, signal), this.repository.hasMergedIds(scope, signal)]);
       return planPages(buckets, PAGE_BYTES).map((page) => ({ ...page, resolve, where: where?.compiled }));
     }
-    const resolve = await this.repository.hasMergedIds(projectId, signal);
-    const filter = resolve ? compileExportFilter(withCanonicalIds(where.expression, await this.identities.resolve(projectId, idsComparedWithDistinctId(where.expression)))).compiled : where.compiled;
-    const buckets = await this.repository.buckets(projectId, request, filter, resolve, signal);
+    const resolve = await this.repository.hasMergedIds(scope, signal);
+    const filter = resolve ? compileExportFilter(withCanonicalIds(where.expression, await this.identities.resolve(scope.projectId, idsComparedWithDistinctId(where.expression)))).compiled : where.compiled;
+    const buckets = await this.repository.buckets(scope, request, filter, resolve, signal);
     return planPages(buckets, PAGE_BYTES).map((page) => ({ ...page, resolve, where: filter }));
   }
 
@@ -58,13 +59,13 @@ export class ExportService {
    * of what `out` took); stops at `limit` rows or as soon as `signal` aborts (the client
    * went away), cancelling the running query. Rows are counted only when a limit needs them.
    */
-  async write(projectId: number, request: ExportRequest, pages: ExportPage[], out: Writable, signal: AbortSignal): Promise<void> {
+  async write(scope: ProjectScope, request: ExportRequest, pages: ExportPage[], out: Writable, signal: AbortSignal): Promise<void> {
     let written = 0;
     for (const page of pages) {
       const remaining = request.limit === undefined ? undefined : request.limit - written;
       if (remaining !== undefined && remaining <= 0) break;
       if (signal.aborted) break;
-      const chunks = this.repository.page(projectId, request, page, remaining, signal)[Symbol.asyncIterator]();
+      const chunks = this.repository.page(scope, request, page, remaining, signal)[Symbol.asyncIterator]();
       // The engine computes the next chunk while the socket drains this one: one chunk ahead, no more.
       let next = chunks.next();
       try {

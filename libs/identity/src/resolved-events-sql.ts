@@ -1,4 +1,9 @@
 import { EVENTS_TABLE, IDENTITY_LOOKUP_TABLE, IDENTITY_MAP_TABLE, USER_KEY_COLUMN } from '@analytics/clickhouse';
+import { chIdent, chScope, ChSql, chSql, ProjectScope } from '@analytics/tenancy';
+
+const EVENTS = chIdent(EVENTS_TABLE);
+const IDENTITY_MAP = chIdent(IDENTITY_MAP_TABLE);
+const USER_KEY = chIdent(USER_KEY_COLUMN);
 
 /**
  * The project's events with `distinct_id` resolved to the canonical id of its cluster, to read
@@ -6,19 +11,18 @@ import { EVENTS_TABLE, IDENTITY_LOOKUP_TABLE, IDENTITY_MAP_TABLE, USER_KEY_COLUM
  * the project's merged ids that are not canonical (the canonical ids' own rows resolve to
  * themselves and are left out: a smaller hash table to build), no per-row subquery; the outer
  * query's filters on event and time reach the events' primary key through it. Every column of the
- * events table keeps its name; the id as sent stays in `original_distinct_id`. `projectParam`
- * names the query's bound UInt32 parameter holding the project. With `resolve` false (the project
- * has no merged id: `mergedIdExistsSql`), the events as stored, without `original_distinct_id`:
- * even a join with nothing on its right costs about 15% of a funnel.
+ * events table keeps its name; the id as sent stays in `original_distinct_id`. With `resolve` false
+ * (the project has no merged id: `mergedIdExistsSql`), the events as stored, without
+ * `original_distinct_id`: even a join with nothing on its right costs about 15% of a funnel; the
+ * reader's own WHERE then holds the project predicate.
  */
-export function resolvedEventsSql(projectParam = 'project', resolve = true): string {
-  if (!resolve) return `${EVENTS_TABLE} FINAL`;
-  const project = `{${projectParam}:UInt32}`;
-  return `(SELECT project_id, event, time, if(idm.person_id = '', ev.distinct_id, idm.person_id) AS distinct_id,
+export function resolvedEventsSql(scope: ProjectScope, resolve = true): ChSql {
+  if (!resolve) return chSql`${EVENTS} FINAL`;
+  return chSql`(SELECT project_id, event, time, if(idm.person_id = '', ev.distinct_id, idm.person_id) AS distinct_id,
       ev.distinct_id AS original_distinct_id, insert_id, properties, processed_at
-    FROM ${EVENTS_TABLE} AS ev FINAL
-    LEFT ANY JOIN (SELECT distinct_id, person_id FROM ${IDENTITY_MAP_TABLE} FINAL WHERE project_id = ${project} AND person_id != distinct_id) AS idm ON idm.distinct_id = ev.distinct_id
-    WHERE ev.project_id = ${project})`;
+    FROM ${EVENTS} AS ev FINAL
+    LEFT ANY JOIN (SELECT distinct_id, person_id FROM ${IDENTITY_MAP} FINAL WHERE ${scope} AND person_id != distinct_id) AS idm ON idm.distinct_id = ev.distinct_id
+    WHERE ${chScope(scope, 'ev')})`;
 }
 
 /**
@@ -30,11 +34,11 @@ export function resolvedEventsSql(projectParam = 'project', resolve = true): str
  * the low 64 bits of the id's key and holds `key XOR canonical key`: an id whose low bits collide
  * with a merged id's gets a key no other id has, so it still counts once, as itself.
  */
-export function resolvedUserKeysSql(projectParam = 'project'): string {
-  return `(SELECT project_id, event, time, properties, insert_id, processed_at, distinct_id,
-      bitXor(${USER_KEY_COLUMN}, joinGet('${IDENTITY_LOOKUP_TABLE}', 'delta', toUInt64(${USER_KEY_COLUMN}))) AS person_key
-    FROM ${EVENTS_TABLE} FINAL
-    WHERE project_id = {${projectParam}:UInt32})`;
+export function resolvedUserKeysSql(scope: ProjectScope): ChSql {
+  return chSql`(SELECT project_id, event, time, properties, insert_id, processed_at, distinct_id,
+      bitXor(${USER_KEY}, joinGet('${chIdent(IDENTITY_LOOKUP_TABLE)}', 'delta', toUInt64(${USER_KEY}))) AS person_key
+    FROM ${EVENTS} FINAL
+    WHERE ${scope})`;
 }
 
 /**
@@ -45,10 +49,10 @@ export function resolvedUserKeysSql(projectParam = 'project'): string {
  * `expressions`: the report's filters and segments over those events. The lookup leaves
  * `distinct_id` as sent, so an expression that reads it takes the join, where it is the canonical id.
  */
-export function userEventsSql(projectParam: string, resolve: boolean, lookup: boolean, expressions: string[] = []): { events: string; user: string } {
-  if (!resolve) return { events: resolvedEventsSql(projectParam, false), user: USER_KEY_COLUMN };
+export function userEventsSql(scope: ProjectScope, resolve: boolean, lookup: boolean, expressions: string[] = []): { events: ChSql; user: string } {
+  if (!resolve) return { events: resolvedEventsSql(scope, false), user: USER_KEY_COLUMN };
   const readsId = expressions.some((sql) => /\bdistinct_id\b/.test(sql));
-  return lookup && !readsId ? { events: resolvedUserKeysSql(projectParam), user: 'person_key' } : { events: resolvedEventsSql(projectParam), user: 'distinct_id' };
+  return lookup && !readsId ? { events: resolvedUserKeysSql(scope), user: 'person_key' } : { events: resolvedEventsSql(scope), user: 'distinct_id' };
 }
 
 /**
@@ -56,6 +60,6 @@ export function userEventsSql(projectParam: string, resolve: boolean, lookup: bo
  * reports read events without the join. Read without FINAL, by the primary key: a superseded row
  * can only make a report join when it need not.
  */
-export function mergedIdExistsSql(projectParam = 'project'): string {
-  return `SELECT 1 AS merged FROM ${IDENTITY_MAP_TABLE} WHERE project_id = {${projectParam}:UInt32} AND person_id != distinct_id LIMIT 1`;
+export function mergedIdExistsSql(scope: ProjectScope): ChSql {
+  return chSql`SELECT 1 AS merged FROM ${IDENTITY_MAP} WHERE ${scope} AND person_id != distinct_id LIMIT 1`;
 }

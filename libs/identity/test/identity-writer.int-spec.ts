@@ -1,6 +1,7 @@
 import { ClickHouseClient, ClickHouseDdl, EVENTS_TABLE } from '@analytics/clickhouse';
 import { formatEpochSeconds, IdentityClusters, IdentityLink, MAX_CLUSTER_IDS } from '@analytics/events';
 import { MetricsService } from '@analytics/observability';
+import { chSql, projectScope, renderChSql } from '@analytics/tenancy';
 import { useTestClickHouseClient } from '@analytics/testing';
 import { Logger } from '@nestjs/common';
 import { Registry } from 'prom-client';
@@ -26,11 +27,8 @@ describe('identity writer on ClickHouse', () => {
 
   /** Each stored event's id as the readers see it. */
   async function resolvedIds(projectId: number): Promise<Record<string, string>> {
-    const result = await client.query({
-      query: `SELECT original_distinct_id, distinct_id FROM ${resolvedEventsSql()} ORDER BY original_distinct_id`,
-      query_params: { project: projectId },
-      format: 'JSONEachRow',
-    });
+    const { sql, params } = renderChSql(chSql`SELECT original_distinct_id, distinct_id FROM ${resolvedEventsSql(projectScope(projectId))} ORDER BY original_distinct_id`);
+    const result = await client.query({ query: sql, query_params: params, format: 'JSONEachRow' });
     const rows = await result.json<{ original_distinct_id: string; distinct_id: string }>();
     return Object.fromEntries(rows.map((r) => [r.original_distinct_id, r.distinct_id]));
   }
@@ -89,7 +87,8 @@ describe('identity writer on ClickHouse', () => {
 
   /** The stored ids grouped as one person each, by the key unique counts count (identity_lookup) and by the join. */
   async function persons(projectId: number): Promise<{ byLookup: string[][]; byJoin: string[][] }> {
-    const result = await client.query({ query: `SELECT distinct_id, toString(person_key) AS user_key FROM ${resolvedUserKeysSql()}`, query_params: { project: projectId }, format: 'JSONEachRow' });
+    const { sql, params } = renderChSql(chSql`SELECT distinct_id, toString(person_key) AS user_key FROM ${resolvedUserKeysSql(projectScope(projectId))}`);
+    const result = await client.query({ query: sql, query_params: params, format: 'JSONEachRow' });
     const group = (pairs: [string, string][]) => {
       const groups = new Map<string, string[]>();
       for (const [id, person] of pairs) groups.set(person, [...(groups.get(person) ?? []), id]);

@@ -1,3 +1,4 @@
+import { projectScope } from '@analytics/tenancy';
 import { ClickHouseClient } from '@analytics/clickhouse';
 import { AppConfig } from '@analytics/config';
 import { MAX_CLUSTER_IDS } from '@analytics/events';
@@ -48,7 +49,7 @@ describe.each([
   async function funnelCounts(projectId: number): Promise<number[]> {
     const today = Math.floor(Date.now() / DAY_MS);
     const spec: FunnelSpec = { steps: STEPS.map((event) => ({ event })), filters: [], windowMs: DAY_MS, fromDay: today - 1, toDay: today, buckets: { kind: 'days', days: 2 }, limit: 255 };
-    const { cells } = await funnels.tally(projectId, spec);
+    const { cells } = await funnels.tally(projectScope(projectId), spec);
     return STEPS.map((_, i) => cells.reduce((sum, cell) => sum + (cell.counts[i] ?? 0), 0));
   }
 

@@ -1,17 +1,21 @@
 import { ClickHouseClient } from '@analytics/clickhouse';
 import { formatEpochSeconds, serializeProperties } from '@analytics/events';
 import { CompiledSql } from '@analytics/expression';
+import { chCompiled, chIdent, chJoin, chParam, ChSql, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { Inject, Injectable } from '@nestjs/common';
 import { Readable } from 'node:stream';
 // Until @analytics/clickhouse's index exports PROFILES_TABLE.
 import { PROFILES_TABLE } from '@analytics/clickhouse';
 import { MirrorProfile } from './profiles.repository';
 
+const PROFILES = chIdent(PROFILES_TABLE);
+const AND = chSql` AND `;
+
 /** A whole profile as the mirror stores it; a deleted one has no properties. */
 
 /** One page of the profile query. Every query is scoped to a project and a kind of profile. */
 export interface MirrorQuery {
-  projectId: number;
+  scope: ProjectScope;
   /** '' for user profiles. */
   groupKey: string;
   /** Only profiles created up to this time: later ones never shift a session's pages. */
@@ -23,9 +27,9 @@ export interface MirrorQuery {
   cohort?: CohortMembers;
 }
 
-/** A cohort's members as a `SELECT distinct_id` subquery with its own bound parameters. */
+/** A cohort's members as a `SELECT distinct_id` subquery (the query lib's CohortMembership). */
 export interface CohortMembers {
-  members: { sql: string; params: Record<string, unknown> };
+  members: ChSql;
   /** Members without a profile count too, with empty properties. */
   includeAllUsers: boolean;
 }
@@ -71,69 +75,49 @@ export class ProfilesMirrorRepository {
 
   /** The query's profiles in distinct-id order, the live (highest) version of each. */
   async page(query: MirrorQuery, offset: number, limit: number, limits?: ReadLimits): Promise<MirroredProperties[]> {
-    const { source, conditions, params } = this.filter(query);
-    const result = await this.clickhouse.query({
-      query:
-        `SELECT profile_id, properties FROM ${source} WHERE ${conditions} ` +
-        'ORDER BY profile_id LIMIT {limit:UInt32} OFFSET {offset:UInt64}',
-      query_params: { ...params, limit, offset },
-      format: 'JSONEachRow',
-      ...readSettings(limits),
-    });
+    const { source, conditions } = this.filter(query);
+    const { sql, params } = renderChSql(
+      chSql`SELECT profile_id, properties FROM ${source} WHERE ${conditions} ORDER BY profile_id LIMIT ${chParam(limit, 'UInt32')} OFFSET ${chParam(offset, 'UInt64')}`,
+    );
+    const result = await this.clickhouse.query({ query: sql, query_params: params, format: 'JSONEachRow', ...readSettings(limits) });
     return result.json<MirroredProperties>();
   }
 
   async count(query: MirrorQuery, limits?: ReadLimits): Promise<number> {
-    const { source, conditions, params } = this.filter(query);
-    const result = await this.clickhouse.query({
-      query: `SELECT count() AS total FROM ${source} WHERE ${conditions}`,
-      query_params: params,
-      format: 'JSONEachRow',
-      ...readSettings(limits),
-    });
+    const { source, conditions } = this.filter(query);
+    const { sql, params } = renderChSql(chSql`SELECT count() AS total FROM ${source} WHERE ${conditions}`);
+    const result = await this.clickhouse.query({ query: sql, query_params: params, format: 'JSONEachRow', ...readSettings(limits) });
     const [row] = await result.json<{ total: number | string }>();
     return Number(row?.total ?? 0);
   }
 
   /**
    * What a page reads (`profile_id`, `properties`) and its conditions. The project predicate is
-   * always first; the `where` and cohort SQL come compiled, with their own bound parameters.
+   * always first; the `where` comes compiled, with its own bound parameters, the cohort as a fragment.
    * With every user of a cohort, the members are the rows and their profiles (as of the snapshot)
    * are joined on, `{}` where there is none.
    */
-  private filter(query: MirrorQuery): { source: string; conditions: string; params: Record<string, unknown> } {
+  private filter(query: MirrorQuery): { source: ChSql; conditions: ChSql } {
     const profiles = [
-      'project_id = {project:UInt32}',
-      'group_key = {groupKey:String}',
-      "created_at <= fromUnixTimestamp64Milli({snapshot:Int64}, 'UTC')",
+      chSql`${query.scope}`,
+      chSql`group_key = ${chParam(query.groupKey)}`,
+      chSql`created_at <= fromUnixTimestamp64Milli(${chParam(query.snapshotMs)}, 'UTC')`,
     ];
-    const params: Record<string, unknown> = { project: query.projectId, groupKey: query.groupKey, snapshot: query.snapshotMs };
-    let source = `${PROFILES_TABLE} FINAL`;
+    let source = chSql`${PROFILES} FINAL`;
     let conditions = profiles;
     if (query.cohort) {
-      Object.assign(params, query.cohort.members.params);
+      const { members } = query.cohort;
       if (query.cohort.includeAllUsers) {
-        source =
-          `(SELECT member.distinct_id AS profile_id, if(profile.found = 1, profile.properties_json, '{}') AS properties ` +
-          `FROM (${query.cohort.members.sql}) AS member LEFT JOIN ` +
-          // Only the members' profiles on the joined (in-memory) side, never the whole project's.
-          `(SELECT profile_id AS id, properties AS properties_json, 1 AS found FROM ${PROFILES_TABLE} FINAL ` +
-          `WHERE ${[...profiles, `profile_id IN (${query.cohort.members.sql})`].join(' AND ')}) AS profile ` +
-          'ON profile.id = member.distinct_id)';
-        conditions = ['1'];
+        // Only the members' profiles on the joined (in-memory) side, never the whole project's.
+        source = chSql`(SELECT member.distinct_id AS profile_id, if(profile.found = 1, profile.properties_json, '{}') AS properties FROM (${members}) AS member LEFT JOIN (SELECT profile_id AS id, properties AS properties_json, 1 AS found FROM ${PROFILES} FINAL WHERE ${chJoin([...profiles, chSql`profile_id IN (${members})`], AND)}) AS profile ON profile.id = member.distinct_id)`;
+        conditions = [chSql`1`];
       } else {
-        conditions = [...profiles, `profile_id IN (${query.cohort.members.sql})`];
+        conditions = [...profiles, chSql`profile_id IN (${members})`];
       }
     }
-    if (query.profileIds) {
-      conditions.push('profile_id IN {profileIds:Array(String)}');
-      params.profileIds = query.profileIds;
-    }
-    if (query.where) {
-      conditions.push(query.where.sql);
-      Object.assign(params, query.where.params);
-    }
-    return { source, conditions: conditions.join(' AND '), params };
+    if (query.profileIds) conditions.push(chSql`profile_id IN ${chParam(query.profileIds)}`);
+    if (query.where) conditions.push(chCompiled(query.where));
+    return { source, conditions: chJoin(conditions, AND) };
   }
 }
 

@@ -1,3 +1,4 @@
+import { projectScope } from '@analytics/tenancy';
 import { CLICKHOUSE_MIGRATIONS, EVENTS_TABLE } from '@analytics/clickhouse';
 import { QueryRunner } from '../src/clickhouse/query-runner';
 import { loadQuerySettings } from '../src/query-settings';
@@ -62,7 +63,7 @@ async function disagreements(runner: QueryRunner, scenarios: readonly Scenario[]
   const failures: string[] = [];
   for (const { project, spec, events, links } of scenarios) {
     const expected = funnelResult(spec, referenceFunnel(resolveIdentities(deduplicate(events), identitiesOf(links)), spec));
-    const actual = funnelResult(spec, await repository.tally(project, spec));
+    const actual = funnelResult(spec, await repository.tally(projectScope(project), spec));
     if (JSON.stringify(actual) !== JSON.stringify(expected)) {
       failures.push(`QUERY_SEED=${SEED} scenario ${project - 1000}\nspec ${JSON.stringify(spec)}\nevents ${JSON.stringify(events)}\nlinks ${JSON.stringify(links.slice(0, 50))}\nreference ${JSON.stringify(expected)}\nSQL ${JSON.stringify(actual)}`);
     }

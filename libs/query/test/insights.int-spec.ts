@@ -1,3 +1,4 @@
+import { projectScope } from '@analytics/tenancy';
 import { INSIGHTS_MATH } from '@analytics/report-definitions';
 import { propertyExpression } from '../src/expressions/query-expressions';
 import { referenceInsights } from '../src/insights/insights-reference';
@@ -54,7 +55,7 @@ describe(`insights: SQL and reference (QUERY_SEED=${SEED})`, () => {
     const failures: string[] = [];
     for (const { project, spec, events, links } of scenarios) {
       const expected = insightsResult(spec, referenceInsights(resolveIdentities(deduplicate(events), identitiesOf(links)), spec), NOW);
-      const actual = insightsResult(spec, await repository.tally(project, spec), NOW);
+      const actual = insightsResult(spec, await repository.tally(projectScope(project), spec), NOW);
       if (JSON.stringify(actual) !== JSON.stringify(expected)) {
         failures.push(`QUERY_SEED=${SEED} scenario ${project - 4000}\nspec ${JSON.stringify(spec)}\nevents ${JSON.stringify(events)}\nreference ${JSON.stringify(expected)}\nSQL ${JSON.stringify(actual)}`);
       }

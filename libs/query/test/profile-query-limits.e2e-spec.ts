@@ -1,3 +1,4 @@
+import { projectScope } from '@analytics/tenancy';
 import { ClickHouseClient, PROFILES_TABLE } from '@analytics/clickhouse';
 import { ProjectsService } from '@analytics/projects';
 import { ServiceRootModule } from '@analytics/service-map';
@@ -75,7 +76,7 @@ describe('the profile query under the query API limits', () => {
 
     it('stops a query at QUERY_MAX_EXECUTION_SECONDS', async () => {
       const profiles = service.app.get(ProfileQueryService);
-      await expect(profiles.query(projectId, parseProfileQuery({ where: SLOW_WHERE }, Date.now()))).rejects.toThrow(/Timeout exceeded/);
+      await expect(profiles.query(projectScope(projectId), parseProfileQuery({ where: SLOW_WHERE }, Date.now()))).rejects.toThrow(/Timeout exceeded/);
     });
 
     it('answers a query past its time limit with 400 in the query shape, never 500', async () => {
@@ -90,7 +91,7 @@ describe('the profile query under the query API limits', () => {
 
     it('stops a query whose client went away', async () => {
       const profiles = service.app.get(ProfileQueryService);
-      await expect(profiles.query(projectId, parseProfileQuery({ where: SLOW_WHERE }, Date.now()), AbortSignal.abort())).rejects.toThrow(/abort/i);
+      await expect(profiles.query(projectScope(projectId), parseProfileQuery({ where: SLOW_WHERE }, Date.now()), AbortSignal.abort())).rejects.toThrow(/abort/i);
     });
   });
 });

@@ -1,3 +1,4 @@
+import { chSql, projectScope, renderChSql } from '@analytics/tenancy';
 import { ServiceAccountsService } from '@analytics/accounts';
 import { ClickHouseClient } from '@analytics/clickhouse';
 import { AppConfig } from '@analytics/config';
@@ -165,8 +166,9 @@ describe('query API and saved reports, through HTTP', () => {
     const id = (created.results as { id: number }).id;
     const list = (await json(`/api/query/cohorts/list`)) as unknown as { id: number; count: number }[];
     expect(list.find((cohort) => cohort.id === id)?.count).toBe(1);
-    const members = await service.app.get(CohortMembership).membersQuery(projectId, id);
-    const result = await clickhouse.query({ query: `SELECT DISTINCT distinct_id FROM events WHERE distinct_id IN (${members.sql})`, query_params: members.params, format: 'JSONEachRow' });
+    const members = await service.app.get(CohortMembership).membersQuery(projectScope(projectId), id);
+    const { sql, params } = renderChSql(chSql`SELECT DISTINCT distinct_id FROM events WHERE distinct_id IN (${members})`);
+    const result = await clickhouse.query({ query: sql, query_params: params, format: 'JSONEachRow' });
     expect(await result.json()).toEqual([{ distinct_id: 'u1' }]);
   });
 });

@@ -1,3 +1,4 @@
+import { projectScope } from '@analytics/tenancy';
 import { addictionResult, AddictionSpec, referenceAddiction } from '../src/retention/addiction';
 import { referenceRetention } from '../src/retention/retention-reference';
 import { RetentionSpec } from '../src/retention/retention-spec';
@@ -70,8 +71,8 @@ describe(`retention: SQL and reference (QUERY_SEED=${SEED})`, () => {
     for (const { project, spec, addiction, events, links } of scenarios) {
       const deduplicated = resolveIdentities(deduplicate(events), identitiesOf(links));
       const pairs = [
-        [retentionResult(spec, await repository.cohorts(project, spec)), retentionResult(spec, referenceRetention(deduplicated, spec))],
-        [addictionResult(addiction, await repository.addiction(project, addiction)), addictionResult(addiction, referenceAddiction(deduplicated, addiction))],
+        [retentionResult(spec, await repository.cohorts(projectScope(project), spec)), retentionResult(spec, referenceRetention(deduplicated, spec))],
+        [addictionResult(addiction, await repository.addiction(projectScope(project), addiction)), addictionResult(addiction, referenceAddiction(deduplicated, addiction))],
       ];
       for (const [actual, expected] of pairs) {
         if (JSON.stringify(actual) !== JSON.stringify(expected)) {

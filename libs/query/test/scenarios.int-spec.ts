@@ -1,3 +1,4 @@
+import { projectScope } from '@analytics/tenancy';
 import { validateFunnelDefinition, validateInsightsParams } from '@analytics/report-definitions';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -38,27 +39,27 @@ async function answers(store: EventsStore, project: number, scenario: Scenario):
   switch (scenario.kind) {
     case 'funnel': {
       const spec = funnelSpec(validateFunnelDefinition(scenario.funnel), parseFunnelQuery(params({ funnel_id: '1', ...scenario.query })));
-      return [funnelResult(spec, await new FunnelsRepository(store.runner).tally(project, spec)), funnelResult(spec, referenceFunnel(events, spec))];
+      return [funnelResult(spec, await new FunnelsRepository(store.runner).tally(projectScope(project), spec)), funnelResult(spec, referenceFunnel(events, spec))];
     }
     case 'retention': {
       const spec = parseRetentionQuery(params(scenario.query));
-      return [retentionResult(spec, await new RetentionRepository(store.runner).cohorts(project, spec)), retentionResult(spec, referenceRetention(events, spec))];
+      return [retentionResult(spec, await new RetentionRepository(store.runner).cohorts(projectScope(project), spec)), retentionResult(spec, referenceRetention(events, spec))];
     }
     case 'segmentation': {
       const spec = parseSegmentationQuery(params(scenario.query));
-      const sql = await new SegmentationRepository(store.runner).cells(project, spec);
+      const sql = await new SegmentationRepository(store.runner).cells(projectScope(project), spec);
       const reference = referenceSegmentation(events, spec);
       return [segmentationResult(spec, sql.cells, shownSeries(spec, sql.ranked)), segmentationResult(spec, reference.cells, shownSeries(spec, reference.ranked))];
     }
     case 'numeric': {
       const spec = parseNumericBucketsQuery(params(scenario.query));
-      const sql = await new SegmentationRepository(store.runner).numericBuckets(project, spec);
+      const sql = await new SegmentationRepository(store.runner).numericBuckets(projectScope(project), spec);
       const reference = referenceNumericBuckets(events, spec);
       return [segmentationResult(spec, sql.cells, sql.ranked), segmentationResult(spec, reference.cells, reference.ranked)];
     }
     case 'insights': {
       const spec = insightsSpec(validateInsightsParams(scenario.params), NOW);
-      return [insightsResult(spec, await new InsightsRepository(store.runner).tally(project, spec), NOW), insightsResult(spec, referenceInsights(events, spec), NOW)];
+      return [insightsResult(spec, await new InsightsRepository(store.runner).tally(projectScope(project), spec), NOW), insightsResult(spec, referenceInsights(events, spec), NOW)];
     }
   }
 }

@@ -1,3 +1,4 @@
+import { projectScope } from '@analytics/tenancy';
 import { parseEventExpression } from '../src/expressions/query-expressions';
 import { referenceNumericBuckets } from '../src/segmentation/numeric-buckets';
 import { numericSeriesResults, referenceNumericSeries } from '../src/segmentation/numeric-sum';
@@ -58,15 +59,15 @@ describe(`segmentation: SQL and reference (QUERY_SEED=${SEED})`, () => {
       const events = resolveIdentities(deduplicate(stored), identitiesOf(links));
       const reference = referenceSegmentation(events, spec);
       const expected = segmentationResult(spec, reference.cells, shownSeries(spec, reference.ranked));
-      const sql = await repository.cells(project, spec);
+      const sql = await repository.cells(projectScope(project), spec);
       const actual = segmentationResult(spec, sql.cells, shownSeries(spec, sql.ranked));
       // The same events bucketed by the numbers of properties["n"] (/segmentation/numeric).
       const numeric = { ...spec, on: parseEventExpression('on', 'properties["n"]'), values: undefined };
       const numericReference = referenceNumericBuckets(events, numeric);
-      const numericSql = await repository.numericBuckets(project, numeric);
+      const numericSql = await repository.numericBuckets(projectScope(project), numeric);
       // And /segmentation/sum and /average of it.
       const series = { event: spec.events[0], fromDay: spec.fromDay, toDay: spec.toDay, unit: spec.unit, on: numeric.on, where: spec.where };
-      const seriesSql = await repository.numericSeries(project, series);
+      const seriesSql = await repository.numericSeries(projectScope(project), series);
       const seriesReference = referenceNumericSeries(events, series);
       const pairs = [
         [numericSeriesResults(series, seriesSql, false), numericSeriesResults(series, seriesReference, false)],

@@ -1,5 +1,6 @@
 import { ClickHouseClient } from '@analytics/clickhouse';
 import { mergedIdExistsSql } from '@analytics/identity';
+import { ProjectScope, renderChSql } from '@analytics/tenancy';
 import { Inject, Injectable } from '@nestjs/common';
 import { QUERY_SETTINGS, QuerySettings } from '../query-settings';
 
@@ -41,7 +42,7 @@ export class QueryRunner {
    * is merged (docs/queries.md, "Performance"). A link arriving between this and the report's query
    * leaves the report as it was just before the link.
    */
-  async resolvesIdentities(projectId: number, signal?: AbortSignal): Promise<boolean> {
-    return (await this.rows({ sql: mergedIdExistsSql(), params: { project: projectId } }, signal)).length > 0;
+  async resolvesIdentities(scope: ProjectScope, signal?: AbortSignal): Promise<boolean> {
+    return (await this.rows(renderChSql(mergedIdExistsSql(scope)), signal)).length > 0;
   }
 }

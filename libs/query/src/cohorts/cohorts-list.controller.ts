@@ -16,13 +16,13 @@ export class CohortsListController {
   @ApiOperation({ summary: 'The saved cohorts with how many users are in each now' })
   @ApiQueryParameters(QUERY_PARAMETERS.cohortList)
   list(@CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal) {
-    return this.cohorts.list(access.project.id, signal);
+    return this.cohorts.list(access.scope, signal);
   }
 
   @Get('cohorts/list')
   @ApiOperation({ summary: 'The same list, for clients that send GET' })
   @ApiQueryParameters(QUERY_PARAMETERS.cohortList)
   listByGet(@CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal) {
-    return this.cohorts.list(access.project.id, signal);
+    return this.cohorts.list(access.scope, signal);
   }
 }

@@ -1,4 +1,5 @@
 import { SavedReportsService } from '@analytics/reports';
+import { ProjectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
 import { CohortMembership } from './cohort-membership';
 
@@ -24,12 +25,12 @@ export class CohortsListService {
   ) {}
 
   /** Every cohort of the project with how many users are in it now. */
-  async list(projectId: number, signal?: AbortSignal): Promise<CohortListItem[]> {
-    const [cohorts, resolve] = await Promise.all([this.reports.list(projectId, 'cohort'), this.membership.resolvesIdentities(projectId, signal)]);
+  async list(scope: ProjectScope, signal?: AbortSignal): Promise<CohortListItem[]> {
+    const [cohorts, resolve] = await Promise.all([this.reports.list(scope.projectId, 'cohort'), this.membership.resolvesIdentities(scope, signal)]);
     const items: CohortListItem[] = [];
     for (const cohort of cohorts) {
       items.push({
-        count: await this.membership.count(cohort, resolve, signal),
+        count: await this.membership.count(scope, cohort, resolve, signal),
         is_visible: cohort.isVisible ? 1 : 0,
         description: cohort.description,
         created: listTime(cohort.createdAt),

@@ -1,4 +1,6 @@
 import { EVENTS_TABLE } from '@analytics/clickhouse';
+import { chIdent, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
+import { builtSql } from '../clickhouse/built-sql';
 import { BoundQuery } from '../clickhouse/query-runner';
 import { EventExpression, segmentSql } from '../expressions/query-expressions';
 import { SegmentationType } from '../segmentation/segmentation-spec';
@@ -12,34 +14,29 @@ const ORDER: Readonly<Record<SegmentationType, string>> = {
   average: 'count() / uniqExact(distinct_id)',
 };
 
-const SINCE = "time >= fromUnixTimestamp64Milli({sinceMs:Int64}, 'UTC')";
+const EVENTS = chIdent(EVENTS_TABLE);
+const SINCE = chSql`time >= fromUnixTimestamp64Milli({sinceMs:Int64}, 'UTC')`;
 
 /** /events/names: the most common event names (by the type's measure, ties by name). */
-export function topEventNamesSql(projectId: number, type: SegmentationType, limit: number, sinceMs: number): BoundQuery {
-  return {
-    sql: `SELECT event FROM ${EVENTS_TABLE} FINAL WHERE project_id = {project:UInt32} AND ${SINCE}
-      GROUP BY event ORDER BY ${ORDER[type]} DESC, event ASC LIMIT {limit:UInt32}`,
-    params: { project: projectId, sinceMs, limit },
-  };
+export function topEventNamesSql(scope: ProjectScope, type: SegmentationType, limit: number, sinceMs: number): BoundQuery {
+  const sql = chSql`SELECT event FROM ${EVENTS} FINAL WHERE ${scope} AND ${SINCE}
+      GROUP BY event ORDER BY ${builtSql(ORDER[type])} DESC, event ASC LIMIT {limit:UInt32}`;
+  return renderChSql(sql, { params: { sinceMs, limit } });
 }
 
 /** /events/properties/top: custom property names of an event by how many events carry them. */
-export function topPropertiesSql(projectId: number, event: string, limit: number, sinceMs: number): BoundQuery {
-  return {
-    sql: `SELECT name, count() AS count FROM ${EVENTS_TABLE} FINAL ARRAY JOIN JSONExtractKeys(properties) AS name
-      WHERE project_id = {project:UInt32} AND event = {event:String} AND ${SINCE}
-      GROUP BY name ORDER BY count DESC, name ASC LIMIT {limit:UInt32}`,
-    params: { project: projectId, event, sinceMs, limit },
-  };
+export function topPropertiesSql(scope: ProjectScope, event: string, limit: number, sinceMs: number): BoundQuery {
+  const sql = chSql`SELECT name, count() AS count FROM ${EVENTS} FINAL ARRAY JOIN JSONExtractKeys(properties) AS name
+      WHERE ${scope} AND event = {event:String} AND ${SINCE}
+      GROUP BY name ORDER BY count DESC, name ASC LIMIT {limit:UInt32}`;
+  return renderChSql(sql, { params: { event, sinceMs, limit } });
 }
 
 /** /events/properties/values: a property's values (as `string()` gives them) by how many events carry them. */
-export function topValuesSql(projectId: number, event: string, property: EventExpression, limit: number, sinceMs: number): BoundQuery {
+export function topValuesSql(scope: ProjectScope, event: string, property: EventExpression, limit: number, sinceMs: number): BoundQuery {
   const value = segmentSql(property, 'p');
-  return {
-    sql: `SELECT value FROM (
-        SELECT ${value.sql} AS value FROM ${EVENTS_TABLE} FINAL WHERE project_id = {project:UInt32} AND event = {event:String} AND ${SINCE}
-      ) WHERE isNotNull(value) GROUP BY value ORDER BY count() DESC, value ASC LIMIT {limit:UInt32}`,
-    params: { ...value.params, project: projectId, event, sinceMs, limit },
-  };
+  const sql = chSql`SELECT value FROM (
+        SELECT ${builtSql(value.sql, value.params)} AS value FROM ${EVENTS} FINAL WHERE ${scope} AND event = {event:String} AND ${SINCE}
+      ) WHERE isNotNull(value) GROUP BY value ORDER BY count() DESC, value ASC LIMIT {limit:UInt32}`;
+  return renderChSql(sql, { params: { event, sinceMs, limit } });
 }

@@ -1,3 +1,4 @@
+import { ProjectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '@analytics/clock';
 import { propertyExpression } from '../expressions/query-expressions';
@@ -18,17 +19,17 @@ export class EventCatalogService {
     return (today(this.clock.now()) - CATALOG_DAYS + 1) * DAY_MS;
   }
 
-  eventNames(projectId: number, type: SegmentationType, limit: number, signal?: AbortSignal): Promise<string[]> {
-    return this.repository.eventNames(projectId, type, limit, this.sinceMs(), signal);
+  eventNames(scope: ProjectScope, type: SegmentationType, limit: number, signal?: AbortSignal): Promise<string[]> {
+    return this.repository.eventNames(scope, type, limit, this.sinceMs(), signal);
   }
 
   /** `{"<property>": {"count": N}}`, the most used first. */
-  async topProperties(projectId: number, event: string, limit: number, signal?: AbortSignal): Promise<Record<string, { count: number }>> {
-    const rows = await this.repository.topProperties(projectId, event, limit, this.sinceMs(), signal);
+  async topProperties(scope: ProjectScope, event: string, limit: number, signal?: AbortSignal): Promise<Record<string, { count: number }>> {
+    const rows = await this.repository.topProperties(scope, event, limit, this.sinceMs(), signal);
     return Object.fromEntries(rows.map((row) => [row.name, { count: row.count }]));
   }
 
-  propertyValues(projectId: number, event: string, name: string, limit: number, signal?: AbortSignal): Promise<string[]> {
-    return this.repository.propertyValues(projectId, event, propertyExpression('name', name), limit, this.sinceMs(), signal);
+  propertyValues(scope: ProjectScope, event: string, name: string, limit: number, signal?: AbortSignal): Promise<string[]> {
+    return this.repository.propertyValues(scope, event, propertyExpression('name', name), limit, this.sinceMs(), signal);
   }
 }

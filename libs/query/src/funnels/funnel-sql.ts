@@ -1,6 +1,8 @@
 import { userEventsSql } from '@analytics/identity';
+import { ChSql, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { BoundQuery } from '../clickhouse/query-runner';
 import { bucketDaySql, bucketParams } from '../clickhouse/bucket-sql';
+import { builtSql } from '../clickhouse/built-sql';
 import { allOf, segmentSql, whereSql } from '../expressions/query-expressions';
 import { DAY_MS } from '../time/utc-days';
 import { Layers, sameInstantLayers } from './funnel-same-instant-sql';
@@ -52,18 +54,21 @@ function stepMasks(spec: FunnelSpec): BoundQuery {
 }
 
 /** Step 1: the events that can fill a step, with their masks (and the `on` value of step-1 events). */
-function eventsSql(spec: FunnelSpec, resolve: boolean, lookup: boolean): BoundQuery {
+function eventsSql(scope: ProjectScope, spec: FunnelSpec, resolve: boolean, lookup: boolean): ChSql {
   const masks = stepMasks(spec);
   const filters = allOf(spec.filters, 'f');
   const segment = spec.on ? segmentSql(spec.on, 'on') : undefined;
   // The funnel never outputs a user: their 128-bit keys group paths as well as the resolved ids.
-  const { events, user } = userEventsSql('project', resolve, lookup, [masks.sql, filters.sql, segment?.sql ?? '']);
-  const sql = `SELECT ${user} AS user, toUnixTimestamp64Milli(time) AS t, ${masks.sql} AS mask${segment ? `, if(bitTest(mask, 0), ${segment.sql}, NULL) AS seg` : ''}
+  const { events, user } = userEventsSql(scope, resolve, lookup, [masks.sql, filters.sql, segment?.sql ?? '']);
+  const columns = builtSql(`${user} AS user, toUnixTimestamp64Milli(time) AS t, ${masks.sql} AS mask${segment ? `, if(bitTest(mask, 0), ${segment.sql}, NULL) AS seg` : ''}`, {
+    ...masks.params,
+    ...segment?.params,
+  });
+  return chSql`SELECT ${columns}
     FROM ${events}
-    WHERE project_id = {project:UInt32} AND event IN {stepEvents:Array(String)}
+    WHERE ${scope} AND event IN {stepEvents:Array(String)}
       AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({scanEndMs:Int64}, 'UTC')
-      AND ${filters.sql} AND mask != 0`;
-  return { sql, params: { ...masks.params, ...filters.params, ...segment?.params } };
+      AND ${builtSql(filters.sql, filters.params)} AND mask != 0`;
 }
 
 /** A chain's time for a step it does not reach: later than any window's end. */
@@ -150,25 +155,26 @@ function bestPerBucketLayers(spec: FunnelSpec): Layers {
  * Users per bucket (and segment) with their summed step times, one plain aggregate per step (a
  * step counts the users whose depth passes it; times past the depth are not summed).
  */
-function tallySql(spec: FunnelSpec, users: string): string {
+function tallySql(spec: FunnelSpec, users: ChSql): ChSql {
   const n = spec.steps.length;
   const segment = spec.on ? `ifNull(best.2, '${UNDEFINED_SEGMENT}')` : "''";
   const reached = (m: number) => `depth > ${m}`;
   const later = range(n, 1);
-  return `SELECT bucket, segment,
+  const columns = `SELECT bucket, segment,
       [count(), ${later.map((m) => `countIf(${reached(m)})`).join(', ')}] AS counts,
       [toInt64(0), ${later.map((m) => `sumIf(chain.${m + 1} - chain.${m}, ${reached(m)})`).join(', ')}] AS previous,
       [toInt64(0), ${later.map((m) => `sumIf(chain.${m + 1} - chain.1, ${reached(m)})`).join(', ')}] AS start
     FROM (
-      SELECT best.1 AS bucket, ${segment} AS segment, best.3 AS depth, best.4 AS chain
+      SELECT best.1 AS bucket, ${segment} AS segment, best.3 AS depth, best.4 AS chain`;
+  return chSql`${builtSql(columns)}
       FROM (${users}) ARRAY JOIN bests AS best
     )
     GROUP BY bucket, segment`;
 }
 
 /** Segments ranked by entries over all buckets (ties by value); those past `limit` fold into `$other`. */
-function rankedSql(tally: string): string {
-  return `SELECT bucket, if(rank <= {limit:UInt32}, segment, '${OTHER}') AS label, min(rank) AS labelRank,
+function rankedSql(tally: ChSql): ChSql {
+  return chSql`SELECT bucket, if(rank <= {limit:UInt32}, segment, ${builtSql(`'${OTHER}'`)}) AS label, min(rank) AS labelRank,
       sumForEach(counts) AS labelCounts, sumForEach(previous) AS labelPrevious, sumForEach(start) AS labelStart
     FROM (
       SELECT *, dense_rank() OVER (ORDER BY total DESC, segment ASC) AS rank
@@ -184,40 +190,36 @@ function rankedSql(tally: string): string {
  */
 const MASK_BITS = 20;
 
-function perUserSql(spec: FunnelSpec, events: string): string {
+function perUserSql(spec: FunnelSpec, events: ChSql): ChSql {
   if (spec.steps.length > MASK_BITS) throw new Error(`A funnel has at most ${MASK_BITS} steps`);
   const packed = `bitOr(bitShiftLeft(toUInt64(t), ${MASK_BITS}), mask)`;
   const unpack = (x: string) => `arrayMap(xp -> toInt64(bitShiftRight(${x}, ${MASK_BITS})), ev) AS times, arrayMap(xp -> bitAnd(${x}, ${2 ** MASK_BITS - 1}), ev) AS masks`;
   const columns = spec.on ? `arraySort(groupArray((${packed}, seg))) AS ev, ${unpack('xp.1')}, ev.2 AS segs` : `arraySort(groupArray(${packed})) AS ev, ${unpack('xp')}`;
-  return `SELECT ${columns} FROM (${events}) GROUP BY user`;
+  return chSql`SELECT ${builtSql(columns)} FROM (${events}) GROUP BY user`;
 }
 
 /**
  * `resolve`: whether to resolve ids (QueryRunner.resolvesIdentities); `lookup`: through
  * identity_lookup rather than the join with identity_map (QueryRunner.identityLookup).
  */
-export function funnelSql(projectId: number, spec: FunnelSpec, resolve = true, lookup = true): BoundQuery {
-  const events = eventsSql(spec, resolve, lookup);
-  const perUser = perUserSql(spec, events.sql);
+export function funnelSql(scope: ProjectScope, spec: FunnelSpec, resolve = true, lookup = true): BoundQuery {
+  const perUser = perUserSql(spec, eventsSql(scope, spec, resolve, lookup));
   const layers = [...sameInstantLayers(spec), ...attemptsLayers(spec), ...bestPerBucketLayers(spec)];
-  const users = layers.reduce((from, columns) => `SELECT *, ${columns.join(',\n      ')} FROM (${from})`, perUser);
+  const users = layers.reduce((from, columns) => chSql`SELECT *, ${builtSql(columns.join(',\n      '))} FROM (${from})`, perUser);
   const tally = tallySql(spec, users);
   const select = spec.on
-    ? `SELECT bucket, label AS segment, labelRank AS rank, labelCounts AS counts, arrayMap(x -> toString(x), labelPrevious) AS previous_ms,
+    ? chSql`SELECT bucket, label AS segment, labelRank AS rank, labelCounts AS counts, arrayMap(x -> toString(x), labelPrevious) AS previous_ms,
         arrayMap(x -> toString(x), labelStart) AS start_ms FROM (${rankedSql(tally)})`
-    : `SELECT bucket, segment, counts, arrayMap(x -> toString(x), previous) AS previous_ms, arrayMap(x -> toString(x), start) AS start_ms FROM (${tally})`;
+    : chSql`SELECT bucket, segment, counts, arrayMap(x -> toString(x), previous) AS previous_ms, arrayMap(x -> toString(x), start) AS start_ms FROM (${tally})`;
   // Each layer stays its own expression step: merged into one, ClickHouse 26.7 evaluates a
   // same-instant branch (`if(dup, …)`) for every user when two layers' branches share its input,
   // which is wrong (arrays of unequal length) as well as slow.
-  const sql = `${select}\n    SETTINGS query_plan_merge_expressions = 0`;
+  const sql = chSql`${select}\n    SETTINGS query_plan_merge_expressions = 0`;
   const fromMs = spec.fromDay * DAY_MS;
   const toEndMs = (spec.toDay + 1) * DAY_MS;
-  return {
-    sql,
+  return renderChSql(sql, {
     params: {
-      ...events.params,
       ...bucketParams(spec.buckets, spec.fromDay),
-      project: projectId,
       stepEvents: [...new Set(spec.steps.map((step) => step.event))],
       fromMs,
       toEndMs,
@@ -226,5 +228,5 @@ export function funnelSql(projectId: number, spec: FunnelSpec, resolve = true, l
       windowMs: spec.windowMs,
       ...(spec.on && { limit: spec.limit }),
     },
-  };
+  });
 }

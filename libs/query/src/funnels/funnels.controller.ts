@@ -17,13 +17,13 @@ export class FunnelsController {
   @ApiOperation({ summary: 'A saved funnel over from_date..to_date, by date bucket (and segment with on)' })
   @ApiQueryParameters(QUERY_PARAMETERS.funnels)
   funnel(@Req() req: Request, @CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal) {
-    return this.funnels.query(access.project.id, parseFunnelQuery(queryParams(req)), signal);
+    return this.funnels.query(access.scope, parseFunnelQuery(queryParams(req)), signal);
   }
 
   @Get('funnels/list')
   @ApiOperation({ summary: 'The saved funnels: funnel_id and name' })
   @ApiQueryParameters(QUERY_PARAMETERS.funnelList)
   list(@CurrentAccess() access: ProjectAccess) {
-    return this.funnels.list(access.project.id);
+    return this.funnels.list(access.scope);
   }
 }

@@ -1,3 +1,4 @@
+import { ProjectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
 import { QueryRunner } from '../clickhouse/query-runner';
 import { FunnelSpec } from './funnel-spec';
@@ -23,9 +24,9 @@ function toCell(row: FunnelRow, steps: number): FunnelCell {
 export class FunnelsRepository {
   constructor(private readonly runner: QueryRunner) {}
 
-  async tally(projectId: number, spec: FunnelSpec, signal?: AbortSignal): Promise<FunnelTally> {
-    const resolve = await this.runner.resolvesIdentities(projectId, signal);
-    const rows = await this.runner.rows<FunnelRow>(funnelSql(projectId, spec, resolve, this.runner.identityLookup), signal);
+  async tally(scope: ProjectScope, spec: FunnelSpec, signal?: AbortSignal): Promise<FunnelTally> {
+    const resolve = await this.runner.resolvesIdentities(scope, signal);
+    const rows = await this.runner.rows<FunnelRow>(funnelSql(scope, spec, resolve, this.runner.identityLookup), signal);
     const cells = rows.map((row) => toCell(row, spec.steps.length));
     if (!spec.on) return { cells };
     const ranks = new Map(rows.map((row) => [row.segment, Number(row.rank)]));

@@ -1,4 +1,5 @@
 import { SavedReportsService } from '@analytics/reports';
+import { ProjectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
 import { FunnelQuery, funnelSpec } from './funnel-spec';
 import { FunnelResult, funnelResult } from './funnel-tally';
@@ -17,13 +18,13 @@ export class FunnelsService {
   ) {}
 
   /** A saved funnel over the query's dates, with its overrides (window, where, on, buckets). */
-  async query(projectId: number, query: FunnelQuery, signal?: AbortSignal): Promise<FunnelResult> {
-    const saved = await this.reports.get(projectId, 'funnel', query.funnelId);
+  async query(scope: ProjectScope, query: FunnelQuery, signal?: AbortSignal): Promise<FunnelResult> {
+    const saved = await this.reports.get(scope.projectId, 'funnel', query.funnelId);
     const spec = funnelSpec(saved.definition, query);
-    return funnelResult(spec, await this.repository.tally(projectId, spec, signal));
+    return funnelResult(spec, await this.repository.tally(scope, spec, signal));
   }
 
-  async list(projectId: number): Promise<FunnelListItem[]> {
-    return (await this.reports.list(projectId, 'funnel')).map((report) => ({ funnel_id: report.id, name: report.name }));
+  async list(scope: ProjectScope): Promise<FunnelListItem[]> {
+    return (await this.reports.list(scope.projectId, 'funnel')).map((report) => ({ funnel_id: report.id, name: report.name }));
   }
 }

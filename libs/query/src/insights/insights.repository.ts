@@ -1,3 +1,4 @@
+import { ProjectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
 import { QueryRunner } from '../clickhouse/query-runner';
 import { InsightsRow, insightsSql } from './insights-sql';
@@ -8,10 +9,10 @@ import { InsightsTally, OVERALL } from './insights-tally';
 export class InsightsRepository {
   constructor(private readonly runner: QueryRunner) {}
 
-  async tally(projectId: number, spec: InsightsSpec, signal?: AbortSignal): Promise<InsightsTally> {
+  async tally(scope: ProjectScope, spec: InsightsSpec, signal?: AbortSignal): Promise<InsightsTally> {
     // Only unique counts read users: a report without one never asks.
-    const resolve = spec.metrics.some((metric) => metric.math === 'unique') && (await this.runner.resolvesIdentities(projectId, signal));
-    const rows = await this.runner.rows<InsightsRow>(insightsSql(projectId, spec, resolve, this.runner.identityLookup), signal);
+    const resolve = spec.metrics.some((metric) => metric.math === 'unique') && (await this.runner.resolvesIdentities(scope, signal));
+    const rows = await this.runner.rows<InsightsRow>(insightsSql(scope, spec, resolve, this.runner.identityLookup), signal);
     const cells = rows.map((row) => ({ metric: Number(row.metric), key: Number(row.key), segment: row.segment, value: Number(row.value) }));
     if (!spec.on) return { cells };
     const segments = spec.metrics.map((_, i) => {

@@ -1,4 +1,5 @@
 import { SavedReportsService } from '@analytics/reports';
+import { ProjectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '@analytics/clock';
 import { insightsSpec } from './insights-spec';
@@ -14,10 +15,10 @@ export class InsightsService {
   ) {}
 
   /** A saved insights report (bookmark), computed now. */
-  async report(projectId: number, bookmarkId: number, signal?: AbortSignal): Promise<InsightsResult> {
-    const bookmark = await this.reports.get(projectId, 'bookmark', bookmarkId);
+  async report(scope: ProjectScope, bookmarkId: number, signal?: AbortSignal): Promise<InsightsResult> {
+    const bookmark = await this.reports.get(scope.projectId, 'bookmark', bookmarkId);
     const now = this.clock.now();
     const spec = insightsSpec(bookmark.definition, now);
-    return insightsResult(spec, await this.repository.tally(projectId, spec, signal), now);
+    return insightsResult(spec, await this.repository.tally(scope, spec, signal), now);
   }
 }

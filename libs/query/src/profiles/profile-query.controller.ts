@@ -40,6 +40,6 @@ export class ProfileQueryController {
   private answer(req: Request, access: ProjectAccess, signal: AbortSignal | undefined): Promise<ProfileQueryResult> {
     const parameters = Object.fromEntries(new URL(req.originalUrl, 'http://local').searchParams);
     const fields = { ...parameters, ...((req.body as Record<string, unknown> | undefined) ?? {}) };
-    return this.profiles.query(access.project.id, parseProfileQuery(fields, this.clock.now()), signal);
+    return this.profiles.query(access.scope, parseProfileQuery(fields, this.clock.now()), signal);
   }
 }

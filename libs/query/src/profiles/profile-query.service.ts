@@ -12,6 +12,7 @@ import {
   Properties,
   USER_PROFILES,
 } from '@analytics/profiles';
+import { ProjectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
 import { CohortMembership } from '../cohorts/cohort-membership';
 import { ProfileQueryRequest } from './profile-query-request';
@@ -42,11 +43,11 @@ export class ProfileQueryService {
     private readonly identities: IdentityRepository,
   ) {}
 
-  async query(projectId: number, request: ProfileQueryRequest, signal?: AbortSignal): Promise<ProfileQueryResult> {
+  async query(scope: ProjectScope, request: ProfileQueryRequest, signal?: AbortSignal): Promise<ProfileQueryResult> {
     // Independent reads (ClickHouse for the ids, Postgres for the cohort): at once.
-    const [profileIds, cohort] = await Promise.all([this.canonicalIds(projectId, request), this.cohortMembers(projectId, request)]);
+    const [profileIds, cohort] = await Promise.all([this.canonicalIds(scope.projectId, request), this.cohortMembers(scope, request)]);
     const query: MirrorQuery = {
-      projectId,
+      scope,
       groupKey: request.groupKey,
       snapshotMs: request.snapshotMs,
       profileIds,
@@ -77,13 +78,13 @@ export class ProfileQueryService {
   }
 
   /** An unknown cohort, or another project's, answers the reports lib's 404. */
-  private async cohortMembers(projectId: number, request: ProfileQueryRequest): Promise<CohortMembers | undefined> {
+  private async cohortMembers(scope: ProjectScope, request: ProfileQueryRequest): Promise<CohortMembers | undefined> {
     const { cohort } = request;
     if (!cohort) return undefined;
     const members =
       'id' in cohort
-        ? await this.membership.membersQuery(projectId, cohort.id, request.snapshotMs)
-        : await this.membership.definitionMembersQuery(projectId, cohort.definition, request.snapshotMs);
+        ? await this.membership.membersQuery(scope, cohort.id, request.snapshotMs)
+        : await this.membership.definitionMembersQuery(scope, cohort.definition, request.snapshotMs);
     return { members, includeAllUsers: request.includeAllUsers };
   }
 }

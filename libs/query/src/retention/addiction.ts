@@ -1,5 +1,7 @@
 import { resolvedEventsSql } from '@analytics/identity';
+import { chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { bucketDaySql, bucketParams } from '../clickhouse/bucket-sql';
+import { builtSql } from '../clickhouse/built-sql';
 import { BoundQuery } from '../clickhouse/query-runner';
 import { EventExpression, keepsEvent, optionalEventExpression, whereSql } from '../expressions/query-expressions';
 import { dayRange, QueryParams } from '../http/query-params';
@@ -40,27 +42,24 @@ export function parseAddictionQuery(params: QueryParams): AddictionSpec {
 
 const periodBuckets = (spec: AddictionSpec): DateBuckets => (spec.unit === 'day' ? { kind: 'days', days: 1 } : { kind: spec.unit });
 
-export function addictionSql(projectId: number, spec: AddictionSpec, resolve = true): BoundQuery {
+export function addictionSql(scope: ProjectScope, spec: AddictionSpec, resolve = true): BoundQuery {
   const where = spec.where ? whereSql(spec.where, 'w') : { sql: '1', params: {} };
   const unitOf = spec.addictionUnit === 'hour' ? `intDiv(t, ${HOUR_MS})` : `intDiv(t, ${DAY_MS})`;
-  const sql = `SELECT period, units, count() AS users FROM (
-      SELECT distinct_id, ${bucketDaySql('t', periodBuckets(spec))} AS period, uniqExact(${unitOf}) AS units
-      FROM (SELECT distinct_id, toUnixTimestamp64Milli(time) AS t FROM ${resolvedEventsSql('project', resolve)}
-        WHERE project_id = {project:UInt32}${spec.event !== undefined ? ' AND event = {event:String}' : ''}
-          AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC') AND ${where.sql})
+  const sql = chSql`SELECT period, units, count() AS users FROM (
+      SELECT distinct_id, ${builtSql(bucketDaySql('t', periodBuckets(spec)))} AS period, uniqExact(${builtSql(unitOf)}) AS units
+      FROM (SELECT distinct_id, toUnixTimestamp64Milli(time) AS t FROM ${resolvedEventsSql(scope, resolve)}
+        WHERE ${scope}${spec.event !== undefined ? chSql` AND event = {event:String}` : chSql``}
+          AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC') AND ${builtSql(where.sql, where.params)})
       GROUP BY distinct_id, period)
     GROUP BY period, units`;
-  return {
-    sql,
+  return renderChSql(sql, {
     params: {
-      ...where.params,
       ...(spec.event !== undefined && { event: spec.event }),
       ...bucketParams(periodBuckets(spec), spec.fromDay),
-      project: projectId,
       fromMs: spec.fromDay * DAY_MS,
       toEndMs: (spec.toDay + 1) * DAY_MS,
     },
-  };
+  });
 }
 
 /** How many addiction units the calendar period starting on `day` holds. */

@@ -1,5 +1,7 @@
 import { resolvedEventsSql } from '@analytics/identity';
+import { ChSql, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { bucketDaySql, bucketParams } from '../clickhouse/bucket-sql';
+import { builtSql } from '../clickhouse/built-sql';
 import { BoundQuery } from '../clickhouse/query-runner';
 import { whereSql } from '../expressions/query-expressions';
 import { DateBuckets } from '../time/buckets';
@@ -40,7 +42,7 @@ function keyed(spec: RetentionSpec): boolean {
   return spec.type === 'compounded' || spec.event === undefined || spec.event === spec.bornEvent;
 }
 
-function eventsSql(spec: RetentionSpec, resolve: boolean): BoundQuery {
+function eventsSql(scope: ProjectScope, spec: RetentionSpec, resolve: boolean): ChSql {
   const bornWhere = condition(spec.bornWhere, 'bw');
   const where = condition(spec.where, 'w');
   // Compounded: the cohort event and the return event are one event, so `where` filters both.
@@ -50,13 +52,16 @@ function eventsSql(spec: RetentionSpec, resolve: boolean): BoundQuery {
   const bornTime = spec.type === 'birth' ? "time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC')" : "time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC')";
   const returnName = spec.event !== undefined ? 'event = {returnEvent:String}' : '1';
   const key = keyed(spec) ? "if(isBorn, concat(insert_id, '\\0', event), NULL)" : "CAST(NULL, 'Nullable(String)')";
-  const sql = `SELECT distinct_id, toUnixTimestamp64Milli(time) AS t,
+  const columns = builtSql(
+    `distinct_id, toUnixTimestamp64Milli(time) AS t,
       ${bornName} AND ${bornTime} AND ${bornFilter} AS isBorn,
       ${returnName} AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({returnsEndMs:Int64}, 'UTC') AND ${where.sql} AS isReturn,
-      ${key} AS bornKey
-    FROM ${resolvedEventsSql('project', resolve)}
-    WHERE project_id = {project:UInt32} AND (isBorn OR isReturn)`;
-  return { sql, params: { ...bornWhere.params, ...where.params } };
+      ${key} AS bornKey`,
+    { ...bornWhere.params, ...where.params },
+  );
+  return chSql`SELECT ${columns}
+    FROM ${resolvedEventsSql(scope, resolve)}
+    WHERE ${scope} AND (isBorn OR isReturn)`;
 }
 
 /** The user's births: the first birth candidate overall (birth), or the first in each bucket (compounded). */
@@ -77,24 +82,24 @@ function returnsSql(spec: RetentionSpec): { column: string; time: string; notBir
 }
 
 /** `resolve`: whether to resolve ids through identity_map (QueryRunner.resolvesIdentities). */
-export function retentionSql(projectId: number, spec: RetentionSpec, resolve = true): BoundQuery {
-  const events = eventsSql(spec, resolve);
+export function retentionSql(scope: ProjectScope, spec: RetentionSpec, resolve = true): BoundQuery {
+  const events = eventsSql(scope, spec, resolve);
   const returns = returnsSql(spec);
   const index = intervalIndexSql('birth.1', returns.time, spec.buckets);
   // The latest interval returned in, for unbounded counts.
   const last = spec.unbounded
     ? "sumMap(if(empty(intervals), CAST([], 'Array(Int64)'), [arrayMax(intervals)]), if(empty(intervals), CAST([], 'Array(UInt64)'), [toUInt64(1)]))"
     : "(CAST([], 'Array(Int64)'), CAST([], 'Array(UInt64)'))";
-  const sql = `SELECT cohort, count() AS first,
+  const sql = chSql`SELECT cohort, count() AS first,
       sumMap(intervals, arrayResize(CAST([], 'Array(UInt64)'), length(intervals), toUInt64(1))) AS returned,
-      ${last} AS last_returned
+      ${builtSql(last)} AS last_returned
     FROM (
-      SELECT ${bucketDaySql('birth.1', spec.buckets)} AS cohort,
+      SELECT ${builtSql(bucketDaySql('birth.1', spec.buckets))} AS cohort,
         arrayDistinct(arrayFilter(xi -> xi <= {intervalCount:Int64},
-          arrayMap(xr -> toInt64(${index}), arrayFilter(xr -> ${returns.time} >= birth.1 AND ${returns.notBirth}, returns)))) AS intervals
+          ${builtSql(`arrayMap(xr -> toInt64(${index}), arrayFilter(xr -> ${returns.time} >= birth.1 AND ${returns.notBirth}, returns))`)})) AS intervals
       FROM (
-        SELECT ${birthsSql(spec)}, ${returns.column}
-        FROM (${events.sql})
+        SELECT ${builtSql(`${birthsSql(spec)}, ${returns.column}`)}
+        FROM (${events})
         GROUP BY distinct_id
       )
       ARRAY JOIN births AS birth
@@ -103,19 +108,16 @@ export function retentionSql(projectId: number, spec: RetentionSpec, resolve = t
     GROUP BY cohort`;
   const fromMs = spec.fromDay * DAY_MS;
   const toEndMs = (spec.toDay + 1) * DAY_MS;
-  return {
-    sql,
+  return renderChSql(sql, {
     params: {
-      ...events.params,
       ...bucketParams(spec.buckets, spec.fromDay),
       ...(spec.buckets.kind !== 'month' && { intervalMs: fixedIntervalMs(spec.buckets) }),
       ...(spec.type === 'birth' && { bornEvent: spec.bornEvent }),
       ...(spec.event !== undefined && { returnEvent: spec.event }),
-      project: projectId,
       fromMs,
       toEndMs,
       returnsEndMs: returnsEndMs(toEndMs, spec.buckets, spec.intervalCount),
       intervalCount: spec.intervalCount,
     },
-  };
+  });
 }

@@ -1,3 +1,4 @@
+import { ProjectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
 import { addictionResult, AddictionSpec } from './addiction';
 import { RetentionSpec } from './retention-spec';
@@ -8,11 +9,11 @@ import { RetentionRepository } from './retention.repository';
 export class RetentionService {
   constructor(private readonly repository: RetentionRepository) {}
 
-  async retention(projectId: number, spec: RetentionSpec, signal?: AbortSignal): Promise<RetentionResult> {
-    return retentionResult(spec, await this.repository.cohorts(projectId, spec, signal));
+  async retention(scope: ProjectScope, spec: RetentionSpec, signal?: AbortSignal): Promise<RetentionResult> {
+    return retentionResult(spec, await this.repository.cohorts(scope, spec, signal));
   }
 
-  async addiction(projectId: number, spec: AddictionSpec, signal?: AbortSignal): Promise<{ data: Record<string, number[]> }> {
-    return addictionResult(spec, await this.repository.addiction(projectId, spec, signal));
+  async addiction(scope: ProjectScope, spec: AddictionSpec, signal?: AbortSignal): Promise<{ data: Record<string, number[]> }> {
+    return addictionResult(spec, await this.repository.addiction(scope, spec, signal));
   }
 }

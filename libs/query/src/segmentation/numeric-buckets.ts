@@ -1,4 +1,6 @@
 import { resolvedEventsSql } from '@analytics/identity';
+import { ChSql, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
+import { builtSql } from '../clickhouse/built-sql';
 import { BoundQuery } from '../clickhouse/query-runner';
 import { seriesKeySql } from '../clickhouse/series-sql';
 import { isNumberSql, keepsEvent, numberOfEvent, numberOrZeroSql, whereSql } from '../expressions/query-expressions';
@@ -28,32 +30,29 @@ export function rangeLabel(slot: number, width: number): string {
   return `${format(slot * width)} - ${format((slot + 1) * width)}`;
 }
 
-function numbersSql(spec: SegmentationSpec, resolve: boolean): { from: string; params: Record<string, unknown> } {
+function numbersSql(scope: ProjectScope, spec: SegmentationSpec, resolve: boolean): ChSql {
   const where = spec.where ? whereSql(spec.where, 'w') : { sql: '1', params: {} };
   const value = numberOrZeroSql(spec.on!, 'on');
   const isNumber = isNumberSql(spec.on!, 'onn');
-  return {
-    from: `(SELECT distinct_id, ${seriesKeySql('toUnixTimestamp64Milli(time)', spec.unit)} AS key, ${value.sql} AS v
-      FROM ${resolvedEventsSql('project', resolve)}
-      WHERE project_id = {project:UInt32} AND event IN {events:Array(String)}
+  return chSql`(SELECT distinct_id, ${builtSql(seriesKeySql('toUnixTimestamp64Milli(time)', spec.unit))} AS key, ${builtSql(value.sql, value.params)} AS v
+      FROM ${resolvedEventsSql(scope, resolve)}
+      WHERE ${scope} AND event IN {events:Array(String)}
         AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC')
-        AND ${where.sql} AND ${isNumber.sql})`,
-    params: { ...where.params, ...value.params, ...isNumber.params, events: spec.events, fromMs: spec.fromDay * DAY_MS, toEndMs: (spec.toDay + 1) * DAY_MS },
-  };
+        AND ${builtSql(where.sql, where.params)} AND ${builtSql(isNumber.sql, isNumber.params)})`;
 }
+
+const numbersParams = (spec: SegmentationSpec) => ({ events: spec.events, fromMs: spec.fromDay * DAY_MS, toEndMs: (spec.toDay + 1) * DAY_MS });
 
 /** The smallest and largest number, or nothing when there is none. */
-export function numericRangeSql(projectId: number, spec: SegmentationSpec, resolve = true): BoundQuery {
-  const numbers = numbersSql(spec, resolve);
-  return { sql: `SELECT min(v) AS low, max(v) AS high, count() AS n FROM ${numbers.from}`, params: { ...numbers.params, project: projectId } };
+export function numericRangeSql(scope: ProjectScope, spec: SegmentationSpec, resolve = true): BoundQuery {
+  return renderChSql(chSql`SELECT min(v) AS low, max(v) AS high, count() AS n FROM ${numbersSql(scope, spec, resolve)}`, { params: numbersParams(spec) });
 }
 
-export function numericSlotsSql(projectId: number, spec: SegmentationSpec, width: number, resolve = true): BoundQuery {
-  const numbers = numbersSql(spec, resolve);
-  return {
-    sql: `SELECT key, toInt64(floor(v / {width:Float64})) AS slot, count() AS events, uniqExact(distinct_id) AS users FROM ${numbers.from} GROUP BY key, slot`,
-    params: { ...numbers.params, project: projectId, width: String(width) },
-  };
+export function numericSlotsSql(scope: ProjectScope, spec: SegmentationSpec, width: number, resolve = true): BoundQuery {
+  const numbers = numbersSql(scope, spec, resolve);
+  return renderChSql(chSql`SELECT key, toInt64(floor(v / {width:Float64})) AS slot, count() AS events, uniqExact(distinct_id) AS users FROM ${numbers} GROUP BY key, slot`, {
+    params: { ...numbersParams(spec), width: String(width) },
+  });
 }
 
 export interface NumericSlotRow {

@@ -1,4 +1,6 @@
 import { EVENTS_TABLE } from '@analytics/clickhouse';
+import { chIdent, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
+import { builtSql } from '../clickhouse/built-sql';
 import { BoundQuery } from '../clickhouse/query-runner';
 import { seriesKeySql } from '../clickhouse/series-sql';
 import { EventExpression, keepsEvent, numberOfEvent, numberOrZeroSql, whereSql } from '../expressions/query-expressions';
@@ -22,15 +24,15 @@ export interface NumericSeriesRow {
   events: number;
 }
 
-export function numericSeriesSql(projectId: number, spec: NumericSeriesSpec): BoundQuery {
+export function numericSeriesSql(scope: ProjectScope, spec: NumericSeriesSpec): BoundQuery {
   const where = spec.where ? whereSql(spec.where, 'w') : { sql: '1', params: {} };
   const value = numberOrZeroSql(spec.on, 'on');
-  const sql = `SELECT ${seriesKeySql('toUnixTimestamp64Milli(time)', spec.unit)} AS key, sum(${value.sql}) AS total, count() AS events
-    FROM ${EVENTS_TABLE} FINAL
-    WHERE project_id = {project:UInt32} AND event = {event:String}
-      AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC') AND ${where.sql}
+  const sql = chSql`SELECT ${builtSql(seriesKeySql('toUnixTimestamp64Milli(time)', spec.unit))} AS key, sum(${builtSql(value.sql, value.params)}) AS total, count() AS events
+    FROM ${chIdent(EVENTS_TABLE)} FINAL
+    WHERE ${scope} AND event = {event:String}
+      AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC') AND ${builtSql(where.sql, where.params)}
     GROUP BY key`;
-  return { sql, params: { ...where.params, ...value.params, project: projectId, event: spec.event, fromMs: spec.fromDay * DAY_MS, toEndMs: (spec.toDay + 1) * DAY_MS } };
+  return renderChSql(sql, { params: { event: spec.event, fromMs: spec.fromDay * DAY_MS, toEndMs: (spec.toDay + 1) * DAY_MS } });
 }
 
 /** Every period of the range, 0 where there was no event. */

@@ -21,41 +21,41 @@ export class SegmentationController {
   @ApiOperation({ summary: 'An event per period: total, unique or average; segmented by on' })
   @ApiQueryParameters(QUERY_PARAMETERS.segmentation)
   segment(@Req() req: Request, @CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal) {
-    return this.segmentation.segmentation(access.project.id, parseSegmentationQuery(queryParams(req)), signal);
+    return this.segmentation.segmentation(access.scope, parseSegmentationQuery(queryParams(req)), signal);
   }
 
   @Get('segmentation/numeric')
   @ApiOperation({ summary: 'An event per period, one series per round range of the number on' })
   @ApiQueryParameters(QUERY_PARAMETERS.numericBuckets)
   numeric(@Req() req: Request, @CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal) {
-    return this.segmentation.numericBuckets(access.project.id, parseNumericBucketsQuery(queryParams(req)), signal);
+    return this.segmentation.numericBuckets(access.scope, parseNumericBucketsQuery(queryParams(req)), signal);
   }
 
   @Get('segmentation/sum')
   @ApiOperation({ summary: 'The on expression summed per period (0 where it is not a number)' })
   @ApiQueryParameters(QUERY_PARAMETERS.numericSeries)
   sum(@Req() req: Request, @CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal) {
-    return this.segmentation.numericSeries(access.project.id, parseNumericSeriesQuery(queryParams(req)), false, this.clock.now(), signal);
+    return this.segmentation.numericSeries(access.scope, parseNumericSeriesQuery(queryParams(req)), false, this.clock.now(), signal);
   }
 
   @Get('segmentation/average')
   @ApiOperation({ summary: 'The on expression averaged over events per period (0 where it is not a number)' })
   @ApiQueryParameters(QUERY_PARAMETERS.numericSeries)
   average(@Req() req: Request, @CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal) {
-    return this.segmentation.numericSeries(access.project.id, parseNumericSeriesQuery(queryParams(req)), true, this.clock.now(), signal);
+    return this.segmentation.numericSeries(access.scope, parseNumericSeriesQuery(queryParams(req)), true, this.clock.now(), signal);
   }
 
   @Get('events')
   @ApiOperation({ summary: 'Several events per period: total, unique or average' })
   @ApiQueryParameters(QUERY_PARAMETERS.events)
   events(@Req() req: Request, @CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal) {
-    return this.segmentation.segmentation(access.project.id, parseEventsQuery(queryParams(req), this.clock.now()), signal);
+    return this.segmentation.segmentation(access.scope, parseEventsQuery(queryParams(req), this.clock.now()), signal);
   }
 
   @Get('events/properties')
   @ApiOperation({ summary: 'One event per period, segmented by the values of the property name' })
   @ApiQueryParameters(QUERY_PARAMETERS.eventProperties)
   eventProperties(@Req() req: Request, @CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal) {
-    return this.segmentation.segmentation(access.project.id, parseEventPropertiesQuery(queryParams(req), this.clock.now()), signal);
+    return this.segmentation.segmentation(access.scope, parseEventPropertiesQuery(queryParams(req), this.clock.now()), signal);
   }
 }

@@ -1,3 +1,4 @@
+import { ProjectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
 import { QueryRunner } from '../clickhouse/query-runner';
 import { numericCells, numericRangeSql, NumericSlotRow, numericSlotsSql, roundWidth } from './numeric-buckets';
@@ -10,9 +11,9 @@ import { SegmentationCell } from './segmentation-tally';
 export class SegmentationRepository {
   constructor(private readonly runner: QueryRunner) {}
 
-  async cells(projectId: number, spec: SegmentationSpec, signal?: AbortSignal): Promise<{ cells: SegmentationCell[]; ranked: string[] }> {
-    const resolve = await this.runner.resolvesIdentities(projectId, signal);
-    const rows = await this.runner.rows<SegmentationRow>(segmentationSql(projectId, spec, resolve), signal);
+  async cells(scope: ProjectScope, spec: SegmentationSpec, signal?: AbortSignal): Promise<{ cells: SegmentationCell[]; ranked: string[] }> {
+    const resolve = await this.runner.resolvesIdentities(scope, signal);
+    const rows = await this.runner.rows<SegmentationRow>(segmentationSql(scope, spec, resolve), signal);
     const ranks = new Map(rows.map((row) => [row.series, Number(row.rank)]));
     return {
       cells: rows.map((row) => ({ key: Number(row.key), series: row.series, events: Number(row.events), users: Number(row.users) })),
@@ -20,16 +21,16 @@ export class SegmentationRepository {
     };
   }
 
-  numericSeries(projectId: number, spec: NumericSeriesSpec, signal?: AbortSignal): Promise<NumericSeriesRow[]> {
-    return this.runner.rows<NumericSeriesRow>(numericSeriesSql(projectId, spec), signal);
+  numericSeries(scope: ProjectScope, spec: NumericSeriesSpec, signal?: AbortSignal): Promise<NumericSeriesRow[]> {
+    return this.runner.rows<NumericSeriesRow>(numericSeriesSql(scope, spec), signal);
   }
 
   /** /segmentation/numeric: two passes, the range of the numbers, then the counts per round range. */
-  async numericBuckets(projectId: number, spec: SegmentationSpec, signal?: AbortSignal): Promise<{ cells: SegmentationCell[]; ranked: string[] }> {
-    const resolve = await this.runner.resolvesIdentities(projectId, signal);
-    const [range] = await this.runner.rows<{ low: number; high: number; n: number }>(numericRangeSql(projectId, spec, resolve), signal);
+  async numericBuckets(scope: ProjectScope, spec: SegmentationSpec, signal?: AbortSignal): Promise<{ cells: SegmentationCell[]; ranked: string[] }> {
+    const resolve = await this.runner.resolvesIdentities(scope, signal);
+    const [range] = await this.runner.rows<{ low: number; high: number; n: number }>(numericRangeSql(scope, spec, resolve), signal);
     if (!range || Number(range.n) === 0) return { cells: [], ranked: [] };
     const width = roundWidth(Number(range.low), Number(range.high));
-    return numericCells(await this.runner.rows<NumericSlotRow>(numericSlotsSql(projectId, spec, width, resolve), signal), width);
+    return numericCells(await this.runner.rows<NumericSlotRow>(numericSlotsSql(scope, spec, width, resolve), signal), width);
   }
 }

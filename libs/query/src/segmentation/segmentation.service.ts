@@ -1,3 +1,4 @@
+import { ProjectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
 import { NumericSeriesSpec, numericSeriesResults } from './numeric-sum';
 import { SegmentationSpec } from './segmentation-spec';
@@ -15,19 +16,19 @@ export class SegmentationService {
   constructor(private readonly repository: SegmentationRepository) {}
 
   /** /segmentation, /events and /events/properties: one shape, series per event or per value. */
-  async segmentation(projectId: number, spec: SegmentationSpec, signal?: AbortSignal): Promise<SegmentationResult> {
-    const { cells, ranked } = await this.repository.cells(projectId, spec, signal);
+  async segmentation(scope: ProjectScope, spec: SegmentationSpec, signal?: AbortSignal): Promise<SegmentationResult> {
+    const { cells, ranked } = await this.repository.cells(scope, spec, signal);
     return segmentationResult(spec, cells, shownSeries(spec, ranked));
   }
 
   /** /segmentation/numeric: one series per round range of the numbers `on` takes. */
-  async numericBuckets(projectId: number, spec: SegmentationSpec, signal?: AbortSignal): Promise<SegmentationResult> {
-    const { cells, ranked } = await this.repository.numericBuckets(projectId, spec, signal);
+  async numericBuckets(scope: ProjectScope, spec: SegmentationSpec, signal?: AbortSignal): Promise<SegmentationResult> {
+    const { cells, ranked } = await this.repository.numericBuckets(scope, spec, signal);
     return segmentationResult(spec, cells, ranked);
   }
 
-  async numericSeries(projectId: number, spec: NumericSeriesSpec, average: boolean, nowMs: number, signal?: AbortSignal): Promise<NumericSeriesResult> {
-    const rows = await this.repository.numericSeries(projectId, spec, signal);
+  async numericSeries(scope: ProjectScope, spec: NumericSeriesSpec, average: boolean, nowMs: number, signal?: AbortSignal): Promise<NumericSeriesResult> {
+    const rows = await this.repository.numericSeries(scope, spec, signal);
     return { status: 'ok', computed_at: new Date(nowMs).toISOString(), results: numericSeriesResults(spec, rows, average) };
   }
 }
