@@ -77,3 +77,34 @@ export function scopeCreatorsOutside(root: string, allowed: readonly string[]): 
     return creations.map((what) => `${path}: ${what}`);
   });
 }
+
+/** A tenant predicate: `project_id =`, `project_id IN …`, `project_id in (`, any case, on any table alias. */
+const PREDICATE = /\bproject_id\s*(=|\bin\b)/gi;
+/** Schema files create the column; they never filter on it. */
+const SCHEMA = /\/migrations\//;
+
+/**
+ * `file:line: text` for each string or template text in a lib's source that writes the tenant
+ * predicate by hand, instead of through a ProjectScope in `chSql`/`pgSql` (libs/tenancy). Comments
+ * are not read; specs, migrations and libs/tenancy itself are left out.
+ */
+export function handWrittenPredicates(root: string): string[] {
+  return sourceFiles(root)
+    .filter((path) => path.startsWith('libs/') && !SCHEMA.test(path))
+    .flatMap((path) => {
+      const file = parse(root, path);
+      const found: string[] = [];
+      const visit = (node: ts.Node) => {
+        if (ts.isStringLiteralLike(node) || ts.isTemplateLiteralToken(node)) {
+          const start = file.getLineAndCharacterOfPosition(node.getStart(file)).line + 1;
+          for (const match of node.text.matchAll(PREDICATE)) {
+            const line = start + node.text.slice(0, match.index).split('\n').length - 1;
+            found.push(`${path}:${line}: ${node.text.slice(match.index).split('\n')[0].slice(0, 60).trim()}`);
+          }
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(file);
+      return found;
+    });
+}
