@@ -24,9 +24,7 @@ export const NOT_YET_CONVERTED = [
   'libs/warehouse-imports/src/imported-data.repository.ts',
   // ClickHouse
   'libs/compliance/src/retrieval.repository.ts',
-  'libs/dictionary/src/seen-events.repository.ts',
   'libs/identity/src/identity.repository.ts',
-  'libs/management/src/project-events.repository.ts',
   'libs/pipelines/src/pipeline-export.repository.ts',
 ];
 

@@ -96,7 +96,7 @@ export class SchemasService {
   /** Events received in the last days beside the described ones, with their properties. */
   async listSeen(scope: ProjectScope): Promise<SeenListing> {
     const since = new Date(this.clock.now() - this.settings.seenDays * DAY_MS);
-    const [described, seen] = await Promise.all([this.repository.list(scope, 'event'), this.seenEvents.since(scope.projectId, since.getTime())]);
+    const [described, seen] = await Promise.all([this.repository.list(scope, 'event'), this.seenEvents.since(scope, since.getTime())]);
     return { since, events: seenDictionary(described.map((row) => ({ name: row.name, schema: row.schemaJson })), seen) };
   }
 

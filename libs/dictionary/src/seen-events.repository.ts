@@ -1,4 +1,5 @@
 import { ClickHouseClient, EVENTS_TABLE } from '@analytics/clickhouse';
+import { chCompiled, chIdent, chParam, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { Inject, Injectable } from '@nestjs/common';
 
 export interface SeenEvent {
@@ -17,16 +18,15 @@ export class SeenEventsRepository {
   constructor(@Inject(ClickHouseClient) private readonly clickhouse: ClickHouseClient) {}
 
   /** Event names with their counts and property names since `sinceMs`, most frequent first. */
-  async since(projectId: number, sinceMs: number): Promise<SeenEvent[]> {
+  async since(scope: ProjectScope, sinceMs: number): Promise<SeenEvent[]> {
     // Every value is bound; the aggregate's size parameter must be a literal, and is our constant.
-    const result = await this.clickhouse.query({
-      query:
-        `SELECT event AS name, count() AS count, arraySort(groupUniqArrayArray(${SEEN_LIMITS.propertiesPerEvent})(JSONExtractKeys(properties))) AS properties ` +
-        `FROM ${EVENTS_TABLE} WHERE project_id = {project:UInt32} AND time >= fromUnixTimestamp64Milli({since:Int64}) ` +
-        'GROUP BY event ORDER BY count DESC, name LIMIT {limit:UInt32}',
-      query_params: { project: projectId, since: sinceMs, limit: SEEN_LIMITS.events },
-      format: 'JSONEachRow',
-    });
+    const perEvent = chCompiled({ sql: String(SEEN_LIMITS.propertiesPerEvent), params: {} });
+    const { sql, params } = renderChSql(
+      chSql`SELECT event AS name, count() AS count, arraySort(groupUniqArrayArray(${perEvent})(JSONExtractKeys(properties))) AS properties
+        FROM ${chIdent(EVENTS_TABLE)} WHERE ${scope} AND time >= fromUnixTimestamp64Milli(${chParam(sinceMs)})
+        GROUP BY event ORDER BY count DESC, name LIMIT ${chParam(SEEN_LIMITS.events, 'UInt32')}`,
+    );
+    const result = await this.clickhouse.query({ query: sql, query_params: params, format: 'JSONEachRow' });
     return result.json<SeenEvent>();
   }
 }

@@ -1,5 +1,6 @@
 import { IdentityMode } from '@analytics/events';
 import { DataRegion, Project, ProjectsService } from '@analytics/projects';
+import { ProjectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
 import { ManagementError, ManagementErrorCode } from './management-error';
 import { ProjectEventsRepository } from './project-events.repository';
@@ -23,13 +24,14 @@ export class ProjectSettingsService {
    * decides which stored events linked which ids, so a switch would re-read history under other
    * rules. Setting the current mode again is no change.
    */
-  async update(projectId: number, change: ProjectSettingsChange): Promise<Project | undefined> {
+  async update(scope: ProjectScope, change: ProjectSettingsChange): Promise<Project | undefined> {
+    const { projectId } = scope;
     const { identityMerge } = change;
     if (identityMerge !== undefined) {
       // The stored setting, not the request's cached copy of the project: that may be seconds old.
       const current = await this.projects.findById(projectId);
       if (!current) return undefined;
-      if (identityMerge !== current.identityMerge && (await this.events.hasEvents(projectId))) {
+      if (identityMerge !== current.identityMerge && (await this.events.hasEvents(scope))) {
         throw new ManagementError(
           ManagementErrorCode.IdentityMergeLocked,
           `identity_merge can change only while the project has no events; project ${projectId} already holds events under '${current.identityMerge}'`,

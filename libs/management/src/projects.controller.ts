@@ -59,7 +59,7 @@ export class ProjectController {
   @Patch()
   @RequireRole('admin')
   async update(@CurrentAccess() access: ProjectAccess, @Body() body: UpdateProjectDto) {
-    const project = await this.settings.update(access.project.id, { name: body.name, region: body.region, identityMerge: body.identity_merge });
+    const project = await this.settings.update(access.scope, { name: body.name, region: body.region, identityMerge: body.identity_merge });
     if (!project) throw new ManagementError(ManagementErrorCode.ProjectNotFound, `project ${access.project.id} not found`);
     this.authenticator.clear();
     return ok(projectJson(project));
