@@ -14,10 +14,13 @@ export const SCOPE_CREATORS = [
   'libs/ingest/src/ingest.service.ts',
   // The profile gateway: /engage and /groups name each update's project by its token.
   'libs/profiles/src/profile-ingest.service.ts',
-  // Compliance jobs run for their stored compliance_jobs row, created by an authenticated request.
-  'libs/compliance/src/compliance.worker.ts',
   // dlq:replay's screen: each dead letter names the project the gateway authenticated when it first took it.
   'libs/erasures/src/deletion-screen.ts',
+  // Jobs that run for a stored row, which names the project: a compliance job (created by an authenticated
+  // request), a pipeline's windows, a warehouse import's deletion.
+  'libs/compliance/src/compliance.worker.ts',
+  'libs/pipelines/src/pipeline-runner.ts',
+  'libs/warehouse-imports/src/warehouse-imports.worker.ts',
 ];
 
 const FIXTURES = join(__dirname, 'tenancy-fixtures');

@@ -18,14 +18,13 @@ export const NOT_YET_CONVERTED = [
   'libs/erasures/src/erased-ids.repository.ts',
   'libs/pipelines/src/pipelines.repository.ts',
   'libs/profiles/src/profiles.repository.ts',
+  'libs/warehouse-imports/src/imported-data.repository.ts',
   'libs/warehouse-imports/src/warehouse-imports.repository.ts',
   // ClickHouse and Postgres
   'libs/compliance/src/deletion.repository.ts',
-  'libs/warehouse-imports/src/imported-data.repository.ts',
   // ClickHouse
   'libs/compliance/src/retrieval.repository.ts',
   'libs/identity/src/identity.repository.ts',
-  'libs/pipelines/src/pipeline-export.repository.ts',
 ];
 
 const FIXTURES = join(__dirname, 'tenancy-fixtures');

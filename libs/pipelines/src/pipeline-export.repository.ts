@@ -1,11 +1,20 @@
 import { ClickHouseClient, clickhouseDateTime, EVENTS_TABLE, PROFILES_TABLE } from '@analytics/clickhouse';
 import { exportedEventLineSql } from '@analytics/export';
+import { chCompiled, chIdent, chParam, ChSql, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { Inject, Injectable } from '@nestjs/common';
 import { DestinationAccess, objectUrl } from './destination';
 import { DataFormat, MASTER_EVENT_TABLE, Pipeline } from './pipeline-definition';
 import { PipelineWindow } from './pipeline-windows';
 
-const EVENTS_WHERE = "project_id = {project:UInt32} AND time >= {from:DateTime64(3, 'UTC')} AND time < {to:DateTime64(3, 'UTC')}";
+const EVENTS = chIdent(EVENTS_TABLE);
+const PROFILES = chIdent(PROFILES_TABLE);
+
+/** The project's events in the window. */
+const inWindow = (scope: ProjectScope, window: PipelineWindow): ChSql =>
+  chSql`${scope} AND time >= ${chParam(clickhouseDateTime(window.start), "DateTime64(3, 'UTC')")} AND time < ${chParam(clickhouseDateTime(window.end), "DateTime64(3, 'UTC')")}`;
+
+/** Text this file's code built (column lists, formats), for a `chSql` slot. */
+const built = (sql: string): ChSql => chCompiled({ sql, params: {} });
 
 /** The raw export's line, so a json object's rows read exactly as `/api/2.0/export` gives them. */
 const EVENT_LINE = exportedEventLineSql();
@@ -47,68 +56,69 @@ export class PipelineExportRepository {
     return { sql: `INSERT INTO FUNCTION s3({url:String}, ${credentials}${args})`, params };
   }
 
-  private async write(access: DestinationAccess, key: string, format: DataFormat, select: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<void> {
+  private async write(access: DestinationAccess, key: string, format: DataFormat, select: ChSql, signal?: AbortSignal): Promise<void> {
     const target = format === 'parquet' ? this.target(access, key, 'Parquet') : this.target(access, key, 'TabSeparatedRaw', 'line String', 'gzip');
-    await this.clickhouse.command({
-      query: `${target.sql} ${select} ${WRITE_SETTINGS}`,
-      query_params: { ...params, ...target.params },
-      abort_signal: signal,
-    });
+    const { sql, params } = renderChSql(chSql`${chCompiled(target)} ${select} ${built(WRITE_SETTINGS)}`);
+    await this.clickhouse.command({ query: sql, query_params: params, abort_signal: signal });
+  }
+
+  private async rows<T>(query: ChSql, signal?: AbortSignal): Promise<T[]> {
+    const { sql, params } = renderChSql(query);
+    const result = await this.clickhouse.query({ query: sql, query_params: params, format: 'JSONEachRow', abort_signal: signal });
+    return result.json<T>();
   }
 
   /** Distinct event names of the window, for multischema's one table per event. */
-  async eventNames(projectId: number, window: PipelineWindow, signal?: AbortSignal): Promise<string[]> {
-    const result = await this.clickhouse.query({
-      query: `SELECT DISTINCT toString(event) AS event FROM ${EVENTS_TABLE} WHERE ${EVENTS_WHERE} ORDER BY event`,
-      query_params: this.windowParams(projectId, window),
-      format: 'JSONEachRow',
-      abort_signal: signal,
-    });
-    return (await result.json<{ event: string }>()).map((row) => row.event);
+  async eventNames(scope: ProjectScope, window: PipelineWindow, signal?: AbortSignal): Promise<string[]> {
+    const rows = await this.rows<{ event: string }>(chSql`SELECT DISTINCT toString(event) AS event FROM ${EVENTS} WHERE ${inWindow(scope, window)} ORDER BY event`, signal);
+    return rows.map((row) => row.event);
   }
 
-  private windowParams(projectId: number, window: PipelineWindow) {
-    return { project: projectId, from: clickhouseDateTime(window.start), to: clickhouseDateTime(window.end) };
-  }
-
-  async fingerprint(projectId: number, window: PipelineWindow, signal?: AbortSignal): Promise<WindowFingerprint> {
-    const [row] = await this.fingerprints(projectId, window.end.getTime() - window.start.getTime(), window.start, window.end, signal);
+  async fingerprint(scope: ProjectScope, window: PipelineWindow, signal?: AbortSignal): Promise<WindowFingerprint> {
+    const [row] = await this.fingerprints(scope, window.end.getTime() - window.start.getTime(), window.start, window.end, signal);
     return { rows: row?.rows ?? 0, fingerprint: row?.fingerprint ?? '0' };
   }
 
   /** Fingerprints of every non-empty window of `lengthMs` in [from, to), keyed by window start (ms). */
-  async fingerprints(projectId: number, lengthMs: number, from: Date, to: Date, signal?: AbortSignal): Promise<(WindowFingerprint & { start: number })[]> {
-    const result = await this.clickhouse.query({
-      query: `SELECT toUnixTimestamp64Milli(toDateTime64(toStartOfInterval(time, toIntervalSecond({length:UInt32})), 3, 'UTC')) AS start, count() AS rows,
+  async fingerprints(scope: ProjectScope, lengthMs: number, from: Date, to: Date, signal?: AbortSignal): Promise<(WindowFingerprint & { start: number })[]> {
+    const rows = await this.rows<{ start: number | string; rows: number | string; fingerprint: string }>(
+      chSql`SELECT toUnixTimestamp64Milli(toDateTime64(toStartOfInterval(time, toIntervalSecond(${chParam(lengthMs / 1000, 'UInt32')})), 3, 'UTC')) AS start, count() AS rows,
                 concat(toString(count()), '@', toString(toUnixTimestamp64Milli(max(processed_at)))) AS fingerprint
-              FROM ${EVENTS_TABLE} FINAL WHERE ${EVENTS_WHERE} GROUP BY start ORDER BY start`,
-      query_params: { ...this.windowParams(projectId, { start: from, end: to }), length: lengthMs / 1000 },
-      format: 'JSONEachRow',
-      abort_signal: signal,
-    });
-    return (await result.json<{ start: number | string; rows: number | string; fingerprint: string }>()).map((r) => ({ start: Number(r.start), rows: Number(r.rows), fingerprint: r.fingerprint }));
+              FROM ${EVENTS} FINAL WHERE ${inWindow(scope, { start: from, end: to })} GROUP BY start ORDER BY start`,
+      signal,
+    );
+    return rows.map((r) => ({ start: Number(r.start), rows: Number(r.rows), fingerprint: r.fingerprint }));
   }
 
   /** One table's rows of the window into one object (an empty window still overwrites it: a re-sync after deletions must empty it). */
-  async writeEvents(pipeline: Pipeline, access: DestinationAccess, key: string, table: string, events: string[] | undefined, window: PipelineWindow, signal?: AbortSignal): Promise<void> {
-    const columns = pipeline.dataFormat === 'parquet' ? eventColumns(table === MASTER_EVENT_TABLE) : `${EVENT_LINE} AS line`;
-    const filter = events ? `${EVENTS_WHERE} AND event IN {events:Array(String)}` : EVENTS_WHERE;
-    const params = { ...this.windowParams(pipeline.projectId, window), ...(events ? { events } : {}) };
-    await this.write(access, key, pipeline.dataFormat, `SELECT ${columns} FROM ${EVENTS_TABLE} FINAL WHERE ${filter} ORDER BY time, insert_id`, params, signal);
+  async writeEvents(
+    scope: ProjectScope,
+    pipeline: Pipeline,
+    access: DestinationAccess,
+    key: string,
+    table: string,
+    events: string[] | undefined,
+    window: PipelineWindow,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    const columns = built(pipeline.dataFormat === 'parquet' ? eventColumns(table === MASTER_EVENT_TABLE) : `${EVENT_LINE} AS line`);
+    const filter = events ? chSql`${inWindow(scope, window)} AND event IN ${chParam(events)}` : inWindow(scope, window);
+    await this.write(access, key, pipeline.dataFormat, chSql`SELECT ${columns} FROM ${EVENTS} FINAL WHERE ${filter} ORDER BY time, insert_id`, signal);
   }
 
   /** The whole of the project's user profiles, replacing the previous copy. */
-  async writePeople(pipeline: Pipeline, access: DestinationAccess, key: string, signal?: AbortSignal): Promise<number> {
-    const where = `FROM ${PROFILES_TABLE} FINAL WHERE project_id = {project:UInt32} AND group_key = ''`;
-    const columns = pipeline.dataFormat === 'parquet' ? 'profile_id AS distinct_id, properties' : `${PROFILE_LINE} AS line`;
-    await this.write(access, key, pipeline.dataFormat, `SELECT ${columns} ${where} ORDER BY profile_id`, { project: pipeline.projectId }, signal);
-    const result = await this.clickhouse.query({ query: `SELECT count() AS rows ${where}`, query_params: { project: pipeline.projectId }, format: 'JSONEachRow', abort_signal: signal });
-    return Number((await result.json<{ rows: number }>())[0]?.rows ?? 0);
+  async writePeople(scope: ProjectScope, pipeline: Pipeline, access: DestinationAccess, key: string, signal?: AbortSignal): Promise<number> {
+    const from = chSql`FROM ${PROFILES} FINAL WHERE ${scope} AND group_key = ''`;
+    const columns = built(pipeline.dataFormat === 'parquet' ? 'profile_id AS distinct_id, properties' : `${PROFILE_LINE} AS line`);
+    await this.write(access, key, pipeline.dataFormat, chSql`SELECT ${columns} ${from} ORDER BY profile_id`, signal);
+    return Number((await this.rows<{ rows: number }>(chSql`SELECT count() AS rows ${from}`, signal))[0]?.rows ?? 0);
   }
 
   /** A small text object (manifest, load statements), written by ClickHouse like the data. */
   async writeText(access: DestinationAccess, key: string, body: string, signal?: AbortSignal): Promise<void> {
     const target = this.target(access, key, 'RawBLOB', 'data String');
-    await this.clickhouse.command({ query: `${target.sql} SELECT {body:String} ${WRITE_SETTINGS}`, query_params: { ...target.params, body }, abort_signal: signal });
+    // Writes no project's rows: a text the runner made (manifest, load statements).
+    const { sql, params } = renderChSql(chSql`${chCompiled(target)} SELECT ${chParam(body)} ${built(WRITE_SETTINGS)}`, { acrossProjects: 'writes a text, reads no table' });
+    await this.clickhouse.command({ query: sql, query_params: params, abort_signal: signal });
   }
 }

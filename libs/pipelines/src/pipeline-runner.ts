@@ -1,5 +1,6 @@
 import { Clock } from '@analytics/clock';
 import { JobQueue, RunningJob } from '@analytics/jobs';
+import { projectScope } from '@analytics/tenancy';
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { Pipeline } from './pipeline-definition';
 import { PipelineExportRepository } from './pipeline-export.repository';
@@ -85,7 +86,7 @@ export class PipelineRunner implements OnModuleInit {
     const written = await this.windows.doneSince(pipeline.id, since);
     if (!written.length) return 0;
     const length = windowLength(pipeline.frequency);
-    const current = new Map((await this.exports.fingerprints(pipeline.projectId, length, since, new Date(written[written.length - 1].start.getTime() + length))).map((f) => [f.start, f.fingerprint]));
+    const current = new Map((await this.exports.fingerprints(projectScope(pipeline.projectId), length, since, new Date(written[written.length - 1].start.getTime() + length))).map((f) => [f.start, f.fingerprint]));
     const changed = written.filter((w) => (current.get(w.start.getTime()) ?? '0') !== w.fingerprint).map((w) => w.start);
     const resynced = await this.windows.resync(pipeline.id, changed);
     if (resynced) this.logger.log(`pipeline ${pipeline.id}: ${resynced} window(s) changed since written; exporting them again`);
@@ -102,7 +103,8 @@ export class PipelineRunner implements OnModuleInit {
     if (!(await this.windows.claim(pipelineId, start, generation))) return;
     const window = { start, end: new Date(start.getTime() + windowLength(pipeline.frequency)) };
     try {
-      const result = await this.exporter.export(pipeline, sealedSecret, window, this.clock.date(), job.signal);
+      // A job for the pipeline's stored row, which names its project.
+      const result = await this.exporter.export(projectScope(pipeline.projectId), pipeline, sealedSecret, window, this.clock.date(), job.signal);
       await this.windows.complete(pipelineId, start, generation, result, this.clock.date());
     } catch (error) {
       const message = (error as Error).message;

@@ -1,5 +1,6 @@
 import { OutboundPolicy } from '@analytics/outbound';
 import { SecretBox } from '@analytics/secrets';
+import { ProjectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
 import { destinationHost, DestinationAccess } from './destination';
 import { PEOPLE_TABLE, Pipeline } from './pipeline-definition';
@@ -27,7 +28,8 @@ export class WindowExportService {
     private readonly outbound: OutboundPolicy,
   ) {}
 
-  async export(pipeline: Pipeline, sealedSecret: string | undefined, window: PipelineWindow, at: Date, signal?: AbortSignal): Promise<WindowResult> {
+  /** `scope`: the pipeline's project, made by the runner from the pipeline's stored row. */
+  async export(scope: ProjectScope, pipeline: Pipeline, sealedSecret: string | undefined, window: PipelineWindow, at: Date, signal?: AbortSignal): Promise<WindowResult> {
     // Again at each run: the name may resolve elsewhere than when the pipeline was created, or the allowlist may have changed.
     await this.outbound.check(destinationHost(pipeline.destination), 'destination');
     const access: DestinationAccess = { destination: pipeline.destination, secretAccessKey: sealedSecret ? this.secrets.open(sealedSecret) : undefined };
@@ -36,17 +38,17 @@ export class WindowExportService {
     let fingerprint: string;
     if (pipeline.dataSource === 'people') {
       const key = peopleObjectKey(pipeline);
-      rows = await this.exports.writePeople(pipeline, access, key, signal);
+      rows = await this.exports.writePeople(scope, pipeline, access, key, signal);
       fingerprint = String(rows);
       objects = [{ table: PEOPLE_TABLE, key }];
     } else {
       // Taken before the data: rows that land during the export make the next sync check differ, never hide.
-      ({ rows, fingerprint } = await this.exports.fingerprint(pipeline.projectId, window, signal));
-      const tables = tablesOf(pipeline, pipeline.schemaType === 'monoschema' ? ['*'] : await this.exports.eventNames(pipeline.projectId, window, signal));
+      ({ rows, fingerprint } = await this.exports.fingerprint(scope, window, signal));
+      const tables = tablesOf(pipeline, pipeline.schemaType === 'monoschema' ? ['*'] : await this.exports.eventNames(scope, window, signal));
       objects = [];
       for (const [table, events] of tables) {
         const key = eventsObjectKey(pipeline, table, window);
-        await this.exports.writeEvents(pipeline, access, key, table, pipeline.schemaType === 'monoschema' ? undefined : events, window, signal);
+        await this.exports.writeEvents(scope, pipeline, access, key, table, pipeline.schemaType === 'monoschema' ? undefined : events, window, signal);
         objects.push({ table, key });
       }
     }

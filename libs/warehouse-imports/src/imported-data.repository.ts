@@ -1,11 +1,13 @@
 import { ClickHouseClient, ClickHouseDdl, DELETE_ON_EVERY_REPLICA_SETTINGS, EVENTS_TABLE } from '@analytics/clickhouse';
 import { AppConfig } from '@analytics/config';
 import { Postgres, selectRows } from '@analytics/postgres';
+import { chIdent, ChSql, chParam, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { Inject, Injectable } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
 
-/** The events' stamp, read from the JSON text of their custom properties. */
-const IMPORTED_BY = `project_id = {project:UInt32} AND JSONExtractString(properties, '$warehouse_import_id') = {importId:String}`;
+/** The project's events with the import's stamp, read from the JSON text of their custom properties. */
+const importedBy = (scope: ProjectScope, importId: number): ChSql =>
+  chSql`${scope} AND JSONExtractString(properties, '$warehouse_import_id') = ${chParam(String(importId))}`;
 
 /**
  * What one import brought, found by its `$warehouse_import_id` stamp: events in ClickHouse (removed
@@ -24,16 +26,14 @@ export class ImportedDataRepository {
     this.ddl = new ClickHouseDdl(config.clickhouseCluster);
   }
 
-  async deleteEvents(projectId: number, importId: number): Promise<void> {
-    await this.clickhouse.command({
-      query: this.ddl.deleteRows(EVENTS_TABLE, IMPORTED_BY),
-      query_params: { project: projectId, importId: String(importId) },
-      clickhouse_settings: DELETE_ON_EVERY_REPLICA_SETTINGS,
-    });
+  async deleteEvents(scope: ProjectScope, importId: number): Promise<void> {
+    const where = renderChSql(importedBy(scope, importId));
+    await this.clickhouse.command({ query: this.ddl.deleteRows(EVENTS_TABLE, where.sql), query_params: where.params, clickhouse_settings: DELETE_ON_EVERY_REPLICA_SETTINGS });
   }
 
-  async countEvents(projectId: number, importId: number): Promise<number> {
-    const result = await this.clickhouse.query({ query: `SELECT count() AS n FROM ${EVENTS_TABLE} WHERE ${IMPORTED_BY}`, query_params: { project: projectId, importId: String(importId) }, format: 'JSONEachRow' });
+  async countEvents(scope: ProjectScope, importId: number): Promise<number> {
+    const { sql: query, params } = renderChSql(chSql`SELECT count() AS n FROM ${chIdent(EVENTS_TABLE)} WHERE ${importedBy(scope, importId)}`);
+    const result = await this.clickhouse.query({ query, query_params: params, format: 'JSONEachRow' });
     const [row] = await result.json<{ n: string | number }>();
     return Number(row?.n ?? 0);
   }

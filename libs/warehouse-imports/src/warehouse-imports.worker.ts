@@ -2,6 +2,7 @@ import { ProjectAuthenticator } from '@analytics/auth';
 import { Clock } from '@analytics/clock';
 import { JobQueue } from '@analytics/jobs';
 import { WriterProgress } from '@analytics/kafka';
+import { projectScope } from '@analytics/tenancy';
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { ImportedDataRepository } from './imported-data.repository';
 import { ImportRunner } from './import-runner';
@@ -83,8 +84,10 @@ export class WarehouseImportsWorker implements OnModuleInit {
     // Under the lease nothing new is produced for this import; wait until the writers stored what
     // earlier runs handed to Kafka, so the delete reaches every event (compliance's own wait).
     await this.writers.waitFor(await this.writers.produced(), { timeoutMs: WRITER_WAIT_MS });
-    await this.data.deleteEvents(projectId, importId);
-    const left = await this.data.countEvents(projectId, importId);
+    // A job for a stored import: the import's row names the project.
+    const scope = projectScope(projectId);
+    await this.data.deleteEvents(scope, importId);
+    const left = await this.data.countEvents(scope, importId);
     if (left > 0) throw new Error(`${left} events of the import are left after the delete`);
     const project = await this.projects.byId(projectId);
     if (!project) return;
