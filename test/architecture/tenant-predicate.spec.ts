@@ -13,13 +13,8 @@ import { handWrittenPredicates } from './tenancy-checks';
  */
 export const NOT_YET_CONVERTED = [
   // Postgres
-  'libs/annotations/src/annotations.repository.ts',
-  'libs/compliance/src/compliance-jobs.repository.ts',
-  'libs/erasures/src/erased-ids.repository.ts',
-  'libs/pipelines/src/pipelines.repository.ts',
   'libs/profiles/src/profiles.repository.ts',
   'libs/warehouse-imports/src/imported-data.repository.ts',
-  'libs/warehouse-imports/src/warehouse-imports.repository.ts',
   // ClickHouse and Postgres
   'libs/compliance/src/deletion.repository.ts',
   // ClickHouse
