@@ -21,6 +21,10 @@ export const SCOPE_CREATORS = [
   'libs/compliance/src/compliance.worker.ts',
   'libs/pipelines/src/pipeline-runner.ts',
   'libs/warehouse-imports/src/warehouse-imports.worker.ts',
+  // The identity writer: links the gateway authenticated, each naming its project.
+  'libs/identity/src/identity-writer.service.ts',
+  // The profile writer: updates the gateway authenticated, each naming its project.
+  'libs/profiles/src/profile-writer.service.ts',
 ];
 
 const FIXTURES = join(__dirname, 'tenancy-fixtures');

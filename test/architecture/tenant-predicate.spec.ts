@@ -13,7 +13,6 @@ import { handWrittenPredicates } from './tenancy-checks';
  */
 export const NOT_YET_CONVERTED = [
   // Postgres
-  'libs/profiles/src/profiles.repository.ts',
   'libs/warehouse-imports/src/imported-data.repository.ts',
   // ClickHouse and Postgres
   'libs/compliance/src/deletion.repository.ts',

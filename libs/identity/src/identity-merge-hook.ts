@@ -1,3 +1,5 @@
+import { ProjectScope } from '@analytics/tenancy';
+
 /** An id that belongs to a cluster under another id, its canonical one. */
 export interface MergedId {
   distinctId: string;
@@ -13,5 +15,5 @@ export interface MergedId {
  * the hook completes what the first attempt left, so the hook must be idempotent.
  */
 export abstract class IdentityMergeHook {
-  abstract merged(projectId: number, ids: MergedId[]): Promise<void>;
+  abstract merged(scope: ProjectScope, ids: MergedId[]): Promise<void>;
 }

@@ -1,4 +1,5 @@
 import { IdentityClusters, IdentityLink, LinkRefusal, LinkRefusalRule } from '@analytics/events';
+import { projectScope } from '@analytics/tenancy';
 import { Injectable, Logger, Optional } from '@nestjs/common';
 import { IdentityMergeHook } from './identity-merge-hook';
 import { IdentityMetrics } from './identity-metrics';
@@ -46,6 +47,8 @@ export class IdentityWriter {
     });
     const refused: RefusedLink[] = [];
     for (const [projectId, items] of byProject) {
+      // The links were authenticated by the gateway, each naming its project.
+      const scope = projectScope(projectId);
       const ids = [...new Set(items.flatMap(({ link }) => [link.a, link.b]))];
       const { members, version } = await this.repository.load(projectId, ids);
       const clusters = new IdentityClusters(members);
@@ -62,7 +65,7 @@ export class IdentityWriter {
       }
       await this.repository.write(projectId, clusters.changed(), version + 1, clusters.rows());
       const merged = clusters.rows().filter((m) => m.distinctId !== m.personId);
-      if (this.hook && merged.length) await this.hook.merged(projectId, merged.map(({ distinctId, personId }) => ({ distinctId, personId })));
+      if (this.hook && merged.length) await this.hook.merged(scope, merged.map(({ distinctId, personId }) => ({ distinctId, personId })));
       this.metrics.applied.inc(applied);
     }
     return refused.sort((x, y) => x.position - y.position);

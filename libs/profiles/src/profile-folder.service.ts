@@ -1,4 +1,5 @@
 import { IdentityMergeHook, MergedId } from '@analytics/identity';
+import { ProjectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
 import { foldProfileStates } from './fold-profiles';
 import { ProfileIdentity, USER_PROFILES } from './profile-update';
@@ -32,13 +33,13 @@ export class ProfileFolder extends IdentityMergeHook {
     super();
   }
 
-  async merged(projectId: number, ids: MergedId[]): Promise<void> {
-    const user = (profileId: string): ProfileIdentity => ({ projectId, groupKey: USER_PROFILES, profileId });
+  async merged(scope: ProjectScope, ids: MergedId[]): Promise<void> {
+    const user = (profileId: string): ProfileIdentity => ({ projectId: scope.projectId, groupKey: USER_PROFILES, profileId });
     const targets = targetsOf(ids);
     await this.profiles.transaction(async (tx) => {
-      await tx.lockProjects([projectId], 'exclusive');
+      await tx.lockProjects([scope], 'exclusive');
       const wanted = [...new Set([...targets.keys(), ...targets.values()])].map(user);
-      const stored = new Map((await tx.lockProfiles(wanted)).map((profile) => [profile.profileId, profile]));
+      const stored = new Map((await tx.lockProfiles(scope, wanted)).map((profile) => [profile.profileId, profile]));
       const into = new Map<string, StoredProfile[]>();
       for (const [distinctId, target] of targets) {
         const profile = stored.get(distinctId);
@@ -51,7 +52,7 @@ export class ProfileFolder extends IdentityMergeHook {
         // A person without a profile gets the oldest folded one's creation time: it existed since then.
         return { ...user(target), ...foldProfileStates(canonical, folded), createdAt: (canonical ?? folded[0]).createdAt };
       });
-      await this.mirror.insert(await tx.replace(writes, [...into.values()].flat().map((profile) => user(profile.profileId))));
+      await this.mirror.insert(await tx.replace(scope, writes, [...into.values()].flat().map((profile) => user(profile.profileId))));
     });
   }
 }

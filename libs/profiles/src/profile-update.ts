@@ -7,13 +7,17 @@ export interface Properties {
 /** The `group_key` of user profiles: group keys are never empty, so '' cannot clash with one. */
 export const USER_PROFILES = '';
 
-/** Which profile an update is for: a user (`$distinct_id`) or a group (`$group_key` + `$group_id`). */
-export interface ProfileIdentity {
-  projectId: number;
+/** Which profile of a project: a user (`$distinct_id`) or a group (`$group_key` + `$group_id`). */
+export interface ProfileKey {
   /** The group key of a group profile; {@link USER_PROFILES} for a user profile. */
   groupKey: string;
   /** `$distinct_id` of a user profile, `$group_id` of a group profile. */
   profileId: string;
+}
+
+/** Which profile an update is for: the project and the profile's key in it. */
+export interface ProfileIdentity extends ProfileKey {
+  projectId: number;
 }
 
 export type ProfileOperation =

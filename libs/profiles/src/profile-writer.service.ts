@@ -1,6 +1,7 @@
 import { Clock } from '@analytics/clock';
 import { AppConfig } from '@analytics/config';
 import { IdentityRepository } from '@analytics/identity';
+import { projectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
 import { applyToDraft } from './apply-profile-update';
 import { ProfileDraft } from './profile-draft';
@@ -9,7 +10,7 @@ import { ProfileMetrics } from './profile-metrics';
 import { identityKey, ProfileIdentity, ProfileUpdate, USER_PROFILES } from './profile-update';
 import { ProfilesMirrorRepository } from './profiles-mirror.repository';
 import { TimeSlices } from './time-slices';
-import { KafkaPartition, MirrorProfile, partitionKey, ProfilesRepository, ProfilesTransaction, StoredProfile } from './profiles.repository';
+import { KafkaPartition, MirrorProfile, partitionKey, ProfilesRepository, ProfilesTransaction, ProfileWrite, StoredProfile } from './profiles.repository';
 
 /** An update and whatever its caller needs to recognise it again (a request position, a Kafka offset). */
 export interface PendingUpdate<R> {
@@ -49,6 +50,23 @@ function uniqueIdentities(identities: ProfileIdentity[]): ProfileIdentity[] {
   return [...new Map(identities.map((identity) => [identityKey(identity), identityOf(identity)])).values()];
 }
 
+/** A batch's items by project, in ascending project order: the order its projects' profiles are locked in. */
+function byProject<T extends { projectId: number }>(items: T[]): Map<number, T[]> {
+  const groups = new Map<number, T[]>();
+  for (const item of [...items].sort((a, b) => a.projectId - b.projectId)) {
+    const group = groups.get(item.projectId);
+    if (group) group.push(item);
+    else groups.set(item.projectId, [item]);
+  }
+  return groups;
+}
+
+/**
+ * The scope of a project a batch names. The writer applies updates the gateway authenticated (each
+ * names its project by the token it checked), so it is where their scopes are made.
+ */
+const scopeOf = (projectId: number) => projectScope(projectId);
+
 /**
  * Applies batches of updates: in order, in one Postgres transaction (the truth), then publishes the
  * whole resulting profiles to the ClickHouse mirror. Postgres is written first, so a mirror that
@@ -78,11 +96,12 @@ export class ProfileWriter {
    */
   private async resolved<R>(tx: ProfilesTransaction, pending: PendingUpdate<R>[]): Promise<PendingUpdate<R>[]> {
     const follows = ({ update }: PendingUpdate<R>) => update.groupKey === USER_PROFILES && !(update.op === '$delete' && update.ignoreAlias);
-    const byProject = new Map<number, Set<string>>();
-    for (const item of pending.filter(follows)) byProject.set(item.update.projectId, (byProject.get(item.update.projectId) ?? new Set()).add(item.update.profileId));
-    await tx.lockProjects([...byProject.keys()], 'shared');
+    const projects = byProject(pending.filter(follows).map((item) => item.update));
+    await tx.lockProjects([...projects.keys()].map(scopeOf), 'shared');
     // One lookup per project, all at once: the shared locks are held while they run.
-    const canonical = new Map(await Promise.all([...byProject].map(async ([projectId, ids]) => [projectId, await this.identities.resolve(projectId, [...ids])] as const)));
+    const canonical = new Map(
+      await Promise.all([...projects].map(async ([projectId, updates]) => [projectId, await this.identities.resolve(projectId, [...new Set(updates.map((u) => u.profileId))])] as const)),
+    );
     return pending.map((item) => {
       const profileId = follows(item) ? canonical.get(item.update.projectId)?.get(item.update.profileId) : undefined;
       return profileId ? { ...item, update: { ...item.update, profileId } } : item;
@@ -141,7 +160,10 @@ export class ProfileWriter {
   }
 
   private async fold<R>(tx: ProfilesTransaction, updates: PendingUpdate<R>[], republish: ProfileIdentity[]): Promise<{ rejected: Rejection<R>[]; mirrored: MirrorProfile[] }> {
-    const stored = new Map((await tx.lockProfiles(uniqueIdentities([...updates.map((u) => u.update), ...republish]))).map((p) => [identityKey(p), p]));
+    const stored = new Map<string, StoredProfile>();
+    for (const [projectId, keys] of byProject(uniqueIdentities([...updates.map((u) => u.update), ...republish]))) {
+      for (const profile of await tx.lockProfiles(scopeOf(projectId), keys)) stored.set(identityKey(profile), profile);
+    }
     const changes = new Map<string, Change>();
     const rejected: Rejection<R>[] = [];
     const slices = new TimeSlices();
@@ -166,16 +188,20 @@ export class ProfileWriter {
     return { rejected, mirrored: [...written, ...again] };
   }
 
-  /** Saves the profiles that exist after the batch, deletes the stored ones that do not. */
+  /** Saves the profiles that exist after the batch, deletes the stored ones that do not: one project at a time. */
   private async write(tx: ProfilesTransaction, changes: Change[], stored: Map<string, StoredProfile>): Promise<MirrorProfile[]> {
-    const saved = changes.flatMap(({ identity, draft, continues }) => {
-      const state = draft.state();
-      return state ? [{ ...identity, ...state, createdAt: continues ? stored.get(identityKey(identity))!.createdAt : undefined }] : [];
-    });
-    return tx.replace(
-      saved,
-      changes.filter((c) => !c.draft.exists && stored.has(identityKey(c.identity))).map((c) => c.identity),
+    const saved = byProject(
+      changes.flatMap(({ identity, draft, continues }): ProfileWrite[] => {
+        const state = draft.state();
+        return state ? [{ ...identity, ...state, createdAt: continues ? stored.get(identityKey(identity))!.createdAt : undefined }] : [];
+      }),
     );
+    const gone = byProject(changes.filter((c) => !c.draft.exists && stored.has(identityKey(c.identity))).map((c) => c.identity));
+    const mirrored: MirrorProfile[] = [];
+    for (const projectId of [...new Set([...saved.keys(), ...gone.keys()])].sort((a, b) => a - b)) {
+      mirrored.push(...(await tx.replace(scopeOf(projectId), saved.get(projectId) ?? [], gone.get(projectId) ?? [])));
+    }
+    return mirrored;
   }
 
   /** The stored state of profiles whose updates were applied before; a tombstone for those no longer stored. */

@@ -1,9 +1,10 @@
 import { parseJson } from '@analytics/events';
 import { Database, Postgres, selectRows } from '@analytics/postgres';
+import { pgScope, ProjectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
 import { SQL, sql } from 'drizzle-orm';
 import { ProfileState } from './apply-profile-update';
-import { identityKey, ProfileIdentity, Properties } from './profile-update';
+import { identityKey, ProfileIdentity, ProfileKey, Properties } from './profile-update';
 import { statementsOf } from './save-statements';
 
 /** A profile row with what the mirror needs besides its state. */
@@ -58,9 +59,8 @@ interface WrittenRow {
   updated_ms: number;
 }
 
-/** Identities as one bound JSON parameter, expanded by `jsonb_to_recordset`: no statement grows with the batch. */
-const identities = (keys: ProfileIdentity[]) =>
-  JSON.stringify(keys.map(({ projectId, groupKey, profileId }) => ({ project_id: projectId, group_key: groupKey, profile_id: profileId })));
+/** One project's profile keys as one bound JSON parameter, expanded by `jsonb_to_recordset`: no statement grows with the batch. */
+const profileKeys = (keys: ProfileKey[]) => JSON.stringify(keys.map(({ groupKey, profileId }) => ({ group_key: groupKey, profile_id: profileId })));
 
 const toWritten = (row: WrittenRow): WrittenProfile => ({
   projectId: Number(row.project_id),
@@ -78,9 +78,9 @@ const FOLD_LOCK_CLASS = 5_005_002;
 const epochMs = (column: string) => sql.raw(`(extract(epoch from ${column}) * 1000)::float8`);
 
 /**
- * The profile rows, through one transaction (or, for plain reads, the pool). Every statement names
- * each row by project and identity;
- * values travel as bound parameters. Properties are read as text and parsed with `parseJson`, so
+ * The profile rows, through one transaction (or, for plain reads, the pool). Every statement acts on
+ * one project, named by its scope, and names each row by its group key and profile id; a batch of
+ * several projects makes one statement per project. Values travel as bound parameters. Properties are read as text and parsed with `parseJson`, so
  * integers beyond 2^53 come back exactly as stored.
  */
 export class ProfilesTransaction {
@@ -92,33 +92,36 @@ export class ProfilesTransaction {
    * update resolved before a merge is stored before the fold reads the profiles, and one resolved
    * after it sees the merge (docs/identity.md, "Profiles").
    */
-  async lockProjects(projectIds: number[], mode: 'shared' | 'exclusive'): Promise<void> {
-    const ids = [...new Set(projectIds)].sort((a, b) => a - b);
+  async lockProjects(projects: ProjectScope[], mode: 'shared' | 'exclusive'): Promise<void> {
+    const ids = [...new Set(projects.map((scope) => scope.projectId))].sort((a, b) => a - b);
     if (!ids.length) return;
     const lock = sql.raw(mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock');
     await this.db.execute(sql`select ${lock}(${FOLD_LOCK_CLASS}::int, p) from (select p from unnest(${`{${ids.join(',')}}`}::int[]) as p order by p) as ordered`);
   }
 
-  /** The stored profiles among `keys`, locked until commit, in key order (so concurrent batches cannot deadlock). */
-  lockProfiles(keys: ProfileIdentity[]): Promise<StoredProfile[]> {
-    return this.select(keys, sql`for update of p`);
+  /**
+   * The project's stored profiles among `keys`, locked until commit, in key order (so concurrent
+   * batches cannot deadlock: a batch of several projects locks them in ascending project order).
+   */
+  lockProfiles(scope: ProjectScope, keys: ProfileKey[]): Promise<StoredProfile[]> {
+    return this.select(scope, keys, sql`for update of p`);
   }
 
-  /** The stored profiles among `keys`, without locking them. */
-  read(keys: ProfileIdentity[]): Promise<StoredProfile[]> {
-    return this.select(keys, sql``);
+  /** The project's stored profiles among `keys`, without locking them. */
+  read(scope: ProjectScope, keys: ProfileKey[]): Promise<StoredProfile[]> {
+    return this.select(scope, keys, sql``);
   }
 
-  private async select(keys: ProfileIdentity[], lock: SQL): Promise<StoredProfile[]> {
+  private async select(scope: ProjectScope, keys: ProfileKey[], lock: SQL): Promise<StoredProfile[]> {
     if (!keys.length) return [];
     const rows = await selectRows<ProfileRow>(
       this.db,
       sql`select p.project_id, p.group_key, p.profile_id, p.properties::text as properties, p.property_times::text as property_times,
             p.version::text as version, p.created_at::text as created_at, ${epochMs('p.created_at')} as created_ms, ${epochMs('p.updated_at')} as updated_ms
           from profiles p
-          join jsonb_to_recordset(${identities(keys)}::jsonb) as k(project_id integer, group_key text, profile_id text)
-            on p.project_id = k.project_id and p.group_key = k.group_key and p.profile_id = k.profile_id
-          order by p.project_id, p.group_key, p.profile_id
+          join jsonb_to_recordset(${profileKeys(keys)}::jsonb) as k(group_key text, profile_id text)
+            on ${pgScope(scope, 'p')} and p.group_key = k.group_key and p.profile_id = k.profile_id
+          order by p.group_key, p.profile_id
           ${lock}`,
     );
     return rows.map((row) => ({
@@ -134,19 +137,19 @@ export class ProfilesTransaction {
    * most 16 Mi characters (see statementsOf): a batch of large profiles as one parameter would pass
    * Postgres's 256 MB for one jsonb value (refused, SQLSTATE 54000) or the longest string V8 makes.
    */
-  async save(profiles: ProfileWrite[]): Promise<WrittenProfile[]> {
+  async save(scope: ProjectScope, profiles: ProfileWrite[]): Promise<WrittenProfile[]> {
     const written: WrittenProfile[] = [];
-    for (const rows of statementsOf(profiles)) written.push(...(await this.saveRows(`[${rows.join(',')}]`)));
+    for (const rows of statementsOf(profiles)) written.push(...(await this.saveRows(scope, `[${rows.join(',')}]`)));
     return written;
   }
 
-  private async saveRows(rows: string): Promise<WrittenProfile[]> {
+  private async saveRows(scope: ProjectScope, rows: string): Promise<WrittenProfile[]> {
     const written = await selectRows<WrittenRow>(
       this.db,
       sql`insert into profiles (project_id, group_key, profile_id, properties, property_times, version, created_at, updated_at)
-          select r.project_id, r.group_key, r.profile_id, r.properties, r.property_times, nextval('profile_versions'), coalesce(r.created_at, now()), now()
+          select ${scope.projectId}::integer, r.group_key, r.profile_id, r.properties, r.property_times, nextval('profile_versions'), coalesce(r.created_at, now()), now()
           from jsonb_to_recordset(${rows}::jsonb)
-            as r(project_id integer, group_key text, profile_id text, properties jsonb, property_times jsonb, created_at timestamptz)
+            as r(group_key text, profile_id text, properties jsonb, property_times jsonb, created_at timestamptz)
           on conflict (project_id, group_key, profile_id) do update set
             properties = excluded.properties, property_times = excluded.property_times, version = excluded.version,
             created_at = excluded.created_at, updated_at = excluded.updated_at
@@ -155,23 +158,23 @@ export class ProfilesTransaction {
     return written.map(toWritten);
   }
 
-  /** Saves `profiles` and deletes `gone`: the rows the mirror gets for both, tombstones for the deleted. */
-  async replace(profiles: ProfileWrite[], gone: ProfileIdentity[]): Promise<MirrorProfile[]> {
-    const saved = await this.save(profiles);
-    const deleted = await this.delete(gone);
+  /** Saves the project's `profiles` and deletes `gone`: the rows the mirror gets for both, tombstones for the deleted. */
+  async replace(scope: ProjectScope, profiles: ProfileWrite[], gone: ProfileKey[]): Promise<MirrorProfile[]> {
+    const saved = await this.save(scope, profiles);
+    const deleted = await this.delete(scope, gone);
     // RETURNING promises no order: each row finds its state by its identity.
     const states = new Map(profiles.map((p) => [identityKey(p), p.properties]));
     return [...saved.map((row) => ({ ...row, properties: states.get(identityKey(row)) })), ...deleted.map((row) => ({ ...row, properties: undefined }))];
   }
 
   /** Deletes the rows for good; each deletion gets a version above the row's, for the mirror's tombstone. */
-  async delete(keys: ProfileIdentity[]): Promise<WrittenProfile[]> {
+  async delete(scope: ProjectScope, keys: ProfileKey[]): Promise<WrittenProfile[]> {
     if (!keys.length) return [];
     const deleted = await selectRows<WrittenRow>(
       this.db,
       sql`delete from profiles p
-          using jsonb_to_recordset(${identities(keys)}::jsonb) as k(project_id integer, group_key text, profile_id text)
-          where p.project_id = k.project_id and p.group_key = k.group_key and p.profile_id = k.profile_id
+          using jsonb_to_recordset(${profileKeys(keys)}::jsonb) as k(group_key text, profile_id text)
+          where ${pgScope(scope, 'p')} and p.group_key = k.group_key and p.profile_id = k.profile_id
           returning p.project_id, p.group_key, p.profile_id, nextval('profile_versions')::text as version,
             ${epochMs('p.created_at')} as created_ms, ${epochMs('now()')} as updated_ms`,
     );
@@ -231,7 +234,7 @@ export class ProfilesRepository {
   }
 
   /** One project's stored profiles of one kind (user profiles: group key ''), for reading outside a batch. */
-  async find(projectId: number, groupKey: string, profileIds: string[]): Promise<StoredProfile[]> {
-    return new ProfilesTransaction(this.postgres.db).read(profileIds.map((profileId) => ({ projectId, groupKey, profileId })));
+  async find(scope: ProjectScope, groupKey: string, profileIds: string[]): Promise<StoredProfile[]> {
+    return new ProfilesTransaction(this.postgres.db).read(scope, profileIds.map((profileId) => ({ groupKey, profileId })));
   }
 }

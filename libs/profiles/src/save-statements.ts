@@ -3,13 +3,12 @@ import type { ProfileWrite } from './profiles.repository';
 /** The characters of rows one insert statement carries at most (a single larger row goes alone). */
 export const SAVE_STATEMENT_CHARS = 16 * 1024 * 1024;
 
-/** Each row as JSON, grouped into statements of at most SAVE_STATEMENT_CHARS. */
+/** Each row of one project as JSON (the project is the statement's, from its scope), grouped into statements of at most SAVE_STATEMENT_CHARS. */
 export function statementsOf(profiles: ProfileWrite[]): string[][] {
   const statements: string[][] = [];
   let size = Infinity;
   for (const p of profiles) {
     const row = JSON.stringify({
-      project_id: p.projectId,
       group_key: p.groupKey,
       profile_id: p.profileId,
       properties: p.properties,

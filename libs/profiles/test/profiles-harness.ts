@@ -3,6 +3,7 @@ import { AppConfig, loadConfig, ServiceName } from '@analytics/config';
 import { ProjectsModule, ProjectsService } from '@analytics/projects';
 import { PlatformModule } from '@analytics/runtime';
 import { engineNeeds, servicesModule } from '@analytics/service-map';
+import { projectScope } from '@analytics/tenancy';
 import { createTestEnvironment, startTestApp, TestApp, TestEnvironment, TestEnvironmentOptions } from '@analytics/testing';
 import { DynamicModule } from '@nestjs/common';
 import { ProfilesQueryModule } from '@analytics/query';
@@ -115,7 +116,7 @@ export async function startProfilesHarness(options: TestEnvironmentOptions = {},
         body: JSON.stringify({ name }),
       }),
     async stored(profileIds, groupKey = '', on = project) {
-      const rows = await app.app.get(ProfilesRepository).find(on.id, groupKey, profileIds);
+      const rows = await app.app.get(ProfilesRepository).find(projectScope(on.id), groupKey, profileIds);
       return new Map(rows.map((row) => [row.profileId, row.properties]));
     },
     async mirrorRows(profileIds, groupKey = '', on = project) {
