@@ -4,7 +4,7 @@ import { ensureTopics, topicName, topicSpecs } from '@analytics/kafka';
 import { PROFILES_WRITER_GROUP, ProfilesIngestModule, ProfilesWriterModule } from '@analytics/profiles';
 import { ProfilesQueryModule } from '@analytics/query';
 import { PlatformModule, runService } from '@analytics/runtime';
-import { engineNeeds } from '@analytics/service-map';
+import { engineNeeds, intakeOf } from '@analytics/service-map';
 import { DynamicModule, Type } from '@nestjs/common';
 import { Kafka, logLevel } from 'kafkajs';
 import { randomBytes } from 'node:crypto';
@@ -57,7 +57,7 @@ const log = (line: string) => process.stdout.write(`bench: ${line}\n`);
 /** A service process of the benchmark: the platform and the profile parts of its role. */
 function roleModule(config: AppConfig, services: ServiceName[]): DynamicModule {
   const profileParts: Record<string, (DynamicModule | Type<unknown>)[]> = {
-    ingest: [ProfilesIngestModule.forRoot(config)],
+    ingest: [ProfilesIngestModule.forRoot(intakeOf(config))],
     writer: config.kafka ? [ProfilesWriterModule] : [],
     query: [ProfilesQueryModule],
   };

@@ -3,7 +3,7 @@ import { AppConfig } from '@analytics/config';
 import { IngestModule } from '@analytics/ingest';
 import { ProjectsModule } from '@analytics/projects';
 import { PlatformModule } from '@analytics/runtime';
-import { engineNeeds } from '@analytics/service-map';
+import { engineNeeds, intakeOf } from '@analytics/service-map';
 import { TestApp } from '@analytics/testing';
 import { DynamicModule } from '@nestjs/common';
 import { ExportModule } from '../src';
@@ -12,7 +12,7 @@ import { ExportModule } from '../src';
 export function ingestAndExport(config: AppConfig): DynamicModule {
   return {
     module: class ExportTestModule {},
-    imports: [PlatformModule.forRoot(config, engineNeeds(config, ['ingest', 'export'])), ProjectsModule, IngestModule.forRoot(config), ExportModule],
+    imports: [PlatformModule.forRoot(config, engineNeeds(config, ['ingest', 'export'])), ProjectsModule, IngestModule.forRoot(intakeOf(config)), ExportModule],
   };
 }
 

@@ -4,14 +4,14 @@ import { ExportModule } from '@analytics/export';
 import { IngestModule } from '@analytics/ingest';
 import { ProjectsModule, ProjectsService } from '@analytics/projects';
 import { PlatformModule } from '@analytics/runtime';
-import { engineNeeds } from '@analytics/service-map';
+import { engineNeeds, intakeOf } from '@analytics/service-map';
 import { createTestEnvironment, startTestApp, TestApp, TestEnvironment } from '@analytics/testing';
 import { DynamicModule } from '@nestjs/common';
 
 function ingestAndExport(config: AppConfig): DynamicModule {
   return {
     module: class IdentityRulesTestModule {},
-    imports: [PlatformModule.forRoot(config, engineNeeds(config, ['ingest', 'export'])), ProjectsModule, IngestModule.forRoot(config), ExportModule],
+    imports: [PlatformModule.forRoot(config, engineNeeds(config, ['ingest', 'export'])), ProjectsModule, IngestModule.forRoot(intakeOf(config)), ExportModule],
   };
 }
 

@@ -1,5 +1,4 @@
 import { AuthModule } from '@analytics/auth';
-import { AppConfig, oncePerConfig } from '@analytics/config';
 import { EventDictionaryModule, SchemaEventDictionaryProvider } from '@analytics/dictionary';
 import { EventWriterModule } from '@analytics/event-writer';
 import { IdentityModule } from '@analytics/identity';
@@ -16,6 +15,14 @@ import { KafkaEventSink } from './kafka-event-sink';
 import { TrackController } from './track.controller';
 
 /**
+ * Where intake hands what it accepted: to Kafka (`broker`), or without a broker to the writers in
+ * this process before it answers. The service map decides, from KAFKA_BROKERS.
+ */
+export interface IntakeOptions {
+  broker: boolean;
+}
+
+/**
  * Event intake without HTTP: the ingestion rules (limits, validation, the data dictionary) and the
  * sink (Kafka, or in-process without a broker), as `IngestService`. The gateway's controllers call it,
  * and so does any worker that brings events in another way (warehouse imports), with a project and
@@ -23,27 +30,31 @@ import { TrackController } from './track.controller';
  */
 @Module({})
 export class EventIntakeModule {
-  /** One module object per config: the gateway and a worker in one process share one intake (its metrics register once). */
-  static readonly forRoot = oncePerConfig(
-    (config): DynamicModule => ({
+  private static readonly built = new Map<boolean, DynamicModule>();
+
+  /** One module object per transport: the gateway and a worker in one process share one intake (its metrics register once). */
+  static forRoot({ broker }: IntakeOptions): DynamicModule {
+    const built = EventIntakeModule.built.get(broker) ?? {
       module: EventIntakeModule,
-      imports: [AuthModule, RateLimitsModule, EventDictionaryModule, ...(config.kafka ? [] : [EventWriterModule, IdentityModule])],
+      imports: [AuthModule, RateLimitsModule, EventDictionaryModule, ...(broker ? [] : [EventWriterModule, IdentityModule])],
       providers: [
         IngestService,
         IngestMetrics,
         { provide: EventDictionaryProvider, useExisting: SchemaEventDictionaryProvider },
-        { provide: EventSink, useClass: config.kafka ? KafkaEventSink : InProcessEventSink },
+        { provide: EventSink, useClass: broker ? KafkaEventSink : InProcessEventSink },
       ],
       exports: [IngestService],
-    }),
-  );
+    };
+    EventIntakeModule.built.set(broker, built);
+    return built;
+  }
 }
 
 /** The ingestion gateway: /import and /track over the event intake. */
 @Module({})
 export class IngestModule implements NestModule {
-  static forRoot(config: AppConfig): DynamicModule {
-    return { module: IngestModule, imports: [AuthModule, EventIntakeModule.forRoot(config)], controllers: [ImportController, TrackController] };
+  static forRoot(intake: IntakeOptions): DynamicModule {
+    return { module: IngestModule, imports: [AuthModule, EventIntakeModule.forRoot(intake)], controllers: [ImportController, TrackController] };
   }
 
   configure(consumer: MiddlewareConsumer): void {

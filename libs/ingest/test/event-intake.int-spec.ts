@@ -4,7 +4,7 @@ import { EventsConsumerModule } from '@analytics/event-writer';
 import { EventIntakeModule, IngestService } from '@analytics/ingest';
 import { ProjectsModule, ProjectsService } from '@analytics/projects';
 import { PlatformModule } from '@analytics/runtime';
-import { engineNeeds } from '@analytics/service-map';
+import { engineNeeds, intakeOf } from '@analytics/service-map';
 import { createTestEnvironment, eventually, TestEnvironment } from '@analytics/testing';
 import { DynamicModule, INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -16,7 +16,7 @@ function worker(config: AppConfig): DynamicModule {
     imports: [
       PlatformModule.forRoot(config, engineNeeds(config, ['ingest', 'writer'])),
       ProjectsModule,
-      EventIntakeModule.forRoot(config),
+      EventIntakeModule.forRoot(intakeOf(config)),
       ...(config.kafka ? [EventsConsumerModule] : []),
     ],
   };

@@ -2,7 +2,7 @@ import { ClickHouseClient } from '@analytics/clickhouse';
 import { ProjectsService } from '@analytics/projects';
 import { createTestEnvironment, startTestApp, TestApp, TestEnvironment, TestEnvironmentOptions } from '@analytics/testing';
 import { PlatformModule } from '@analytics/runtime';
-import { engineNeeds } from '@analytics/service-map';
+import { engineNeeds, intakeOf } from '@analytics/service-map';
 import { AppConfig } from '@analytics/config';
 import { EventsConsumerModule } from '@analytics/event-writer';
 import { IdentitiesConsumerModule } from '@analytics/identity';
@@ -35,7 +35,7 @@ function gatewayAndWriter(config: AppConfig): DynamicModule {
     imports: [
       PlatformModule.forRoot(config, engineNeeds(config, ['ingest', 'writer'])),
       ProjectsModule,
-      IngestModule.forRoot(config),
+      IngestModule.forRoot(intakeOf(config)),
       ...(config.kafka ? [EventsConsumerModule, IdentitiesConsumerModule] : []),
     ],
   };

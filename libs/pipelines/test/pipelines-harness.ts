@@ -6,7 +6,7 @@ import { JobsModule } from '@analytics/jobs';
 import { S3ObjectStore } from '@analytics/object-store';
 import { ProjectsModule, ProjectsService } from '@analytics/projects';
 import { PlatformModule } from '@analytics/runtime';
-import { engineNeeds } from '@analytics/service-map';
+import { engineNeeds, intakeOf } from '@analytics/service-map';
 import { createTestEnvironment, temporaryDirectory, TestEnvironment } from '@analytics/testing';
 import { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
@@ -57,7 +57,7 @@ export class PipelinesHarness {
       imports: [
         PlatformModule.forRoot(config, engineNeeds(config, ['ingest', 'export'])),
         ProjectsModule,
-        IngestModule.forRoot(config),
+        IngestModule.forRoot(intakeOf(config)),
         ExportModule,
         JobsModule.forRoot({ pollingIntervalSeconds: 0.5, expiryCheckIntervalSeconds: 1 }),
         PipelinesModule.forRoot({ pollingIntervalSeconds: 0.5, retryDelaySeconds: 1, retryLimit: 1, ...settings }),

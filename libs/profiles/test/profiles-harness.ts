@@ -2,7 +2,7 @@ import { ClickHouseClient } from '@analytics/clickhouse';
 import { AppConfig, loadConfig, ServiceName } from '@analytics/config';
 import { ProjectsModule, ProjectsService } from '@analytics/projects';
 import { PlatformModule } from '@analytics/runtime';
-import { engineNeeds, servicesModule } from '@analytics/service-map';
+import { engineNeeds, intakeOf, servicesModule } from '@analytics/service-map';
 import { projectScope } from '@analytics/tenancy';
 import { createTestEnvironment, startTestApp, TestApp, TestEnvironment, TestEnvironmentOptions } from '@analytics/testing';
 import { DynamicModule } from '@nestjs/common';
@@ -65,7 +65,7 @@ function profilesApp(events: boolean) {
       ProjectsModule,
       ...(events
         ? [servicesModule(config, SERVICES)]
-        : [ProfilesIngestModule.forRoot(config), ...(config.kafka ? [ProfilesWriterModule] : []), ProfilesQueryModule, GroupKeysModule]),
+        : [ProfilesIngestModule.forRoot(intakeOf(config)), ...(config.kafka ? [ProfilesWriterModule] : []), ProfilesQueryModule, GroupKeysModule]),
     ],
   });
 }

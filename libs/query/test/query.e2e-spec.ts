@@ -6,7 +6,7 @@ import { IngestModule } from '@analytics/ingest';
 import { ProjectsModule, ProjectsService } from '@analytics/projects';
 import { SavedReportsModule } from '@analytics/reports';
 import { PlatformModule } from '@analytics/runtime';
-import { engineNeeds } from '@analytics/service-map';
+import { engineNeeds, intakeOf } from '@analytics/service-map';
 import { createTestEnvironment, startTestApp, TestApp, TestEnvironment } from '@analytics/testing';
 import { DynamicModule } from '@nestjs/common';
 import { QueryModule } from '../src';
@@ -18,7 +18,7 @@ function ingestReportsAndQueries(config: AppConfig): DynamicModule {
     imports: [
       PlatformModule.forRoot(config, engineNeeds(config, ['ingest', 'query', 'management'])),
       ProjectsModule,
-      IngestModule.forRoot(config),
+      IngestModule.forRoot(intakeOf(config)),
       SavedReportsModule,
       QueryModule,
     ],

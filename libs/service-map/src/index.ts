@@ -1,5 +1,5 @@
 export { engineNeeds } from './engine-needs';
 export { runOneService } from './run-one-service';
-export { jobsModule, serviceModules, servicesModule } from './service-map';
+export { intakeOf, jobsModule, serviceModules, servicesModule } from './service-map';
 export { ServiceRootModule } from './service-root.module';
 export { PUBLIC_HOSTS, publicHostsOf } from './public-hosts';

@@ -27,6 +27,9 @@ export const jobsModule = oncePerConfig(async (config): Promise<DynamicModule> =
   return JobsModule.forRoot({ expiryCheckIntervalSeconds: config.jobsExpiryCheckSeconds });
 });
 
+/** Intake (the gateway's, warehouse imports') hands records to Kafka when there is a broker, else to the writers in-process. */
+export const intakeOf = (config: AppConfig) => ({ broker: config.kafka !== undefined });
+
 /**
  * The one service map: what each deployable mounts. The routes each one owns are in the role matrix
  * (`RouteAccess.service`); a test boots every thin app and checks the two agree, and that the
@@ -38,7 +41,7 @@ export const SERVICE_MAP: Record<ServiceName, ServiceDefinition> = {
     engines: { postgres: true, kafka: true },
     modules: async (config) => {
       const [{ IngestModule }, { ProfilesIngestModule }] = await Promise.all([import('@analytics/ingest'), import('@analytics/profiles')]);
-      return [IngestModule.forRoot(config), ProfilesIngestModule.forRoot(config)];
+      return [IngestModule.forRoot(intakeOf(config)), ProfilesIngestModule.forRoot(intakeOf(config))];
     },
   },
   writer: {
@@ -56,7 +59,7 @@ export const SERVICE_MAP: Record<ServiceName, ServiceDefinition> = {
       return [
         ...(config.kafka ? [EventsConsumerModule, ProfilesWriterModule, IdentitiesConsumerModule] : []),
         await jobsModule(config),
-        WarehouseImportsWorkerModule.forRoot(config),
+        WarehouseImportsWorkerModule.forRoot(intakeOf(config)),
       ];
     },
   },

@@ -1,6 +1,5 @@
 import { AuthModule } from '@analytics/auth';
 import { Clock } from '@analytics/clock';
-import { AppConfig } from '@analytics/config';
 import { jsonBody } from '@analytics/http';
 import { EventIntakeModule } from '@analytics/ingest';
 import { WriterProgress } from '@analytics/kafka';
@@ -47,7 +46,8 @@ export interface WarehouseImportsWorkerOptions extends Partial<WarehouseImportSe
  */
 @Module({})
 export class WarehouseImportsWorkerModule {
-  static forRoot(config: AppConfig, options: WarehouseImportsWorkerOptions = {}): DynamicModule {
+  /** `intake.broker`: rows go to Kafka, or without a broker to the writers in this process (the service map decides). */
+  static forRoot(intake: { broker: boolean }, options: WarehouseImportsWorkerOptions = {}): DynamicModule {
     const { clock, ...settings } = options;
     const providers: Provider[] = [
       { provide: WAREHOUSE_IMPORT_SETTINGS, useValue: { ...DEFAULT_WAREHOUSE_IMPORT_SETTINGS, ...settings } },
@@ -62,7 +62,7 @@ export class WarehouseImportsWorkerModule {
     if (clock) providers.push({ provide: Clock, useValue: clock });
     return {
       module: WarehouseImportsWorkerModule,
-      imports: [AuthModule, EventIntakeModule.forRoot(config), OutboundModule, ProfileIntakeModule.forRoot(config)],
+      imports: [AuthModule, EventIntakeModule.forRoot(intake), OutboundModule, ProfileIntakeModule.forRoot(intake)],
       providers,
       exports: [ImportRunner, WarehouseImportsWorker],
     };

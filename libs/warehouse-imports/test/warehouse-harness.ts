@@ -8,7 +8,7 @@ import { ProfilesWriterModule } from '@analytics/profiles';
 import { Postgres, selectRows } from '@analytics/postgres';
 import { ProjectBootstrapService, ProjectsService } from '@analytics/projects';
 import { PlatformModule } from '@analytics/runtime';
-import { engineNeeds, servicesModule } from '@analytics/service-map';
+import { engineNeeds, intakeOf, servicesModule } from '@analytics/service-map';
 import { createPostgresDatabase, createTestEnvironment, startTestApp, TestApp, TestEnvironment, TestResource } from '@analytics/testing';
 import { DynamicModule } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
@@ -60,7 +60,7 @@ export class WarehouseHarness {
         // The writer row's consumers, without its worker (this one has test settings).
         ...(config.kafka ? [EventsConsumerModule, ProfilesWriterModule] : []),
         JobsModule.forRoot({ pollingIntervalSeconds: 0.5 }),
-        WarehouseImportsWorkerModule.forRoot(config, { clock, pageSize, schedule: false, pollingIntervalSeconds: 0.5 }),
+        WarehouseImportsWorkerModule.forRoot(intakeOf(config), { clock, pageSize, schedule: false, pollingIntervalSeconds: 0.5 }),
       ],
     });
     const app = await startTestApp(root, environment.config);
