@@ -14,7 +14,7 @@ export class BookmarksController {
   @Get()
   @RequireRole('consumer')
   async list(@CurrentAccess() access: ProjectAccess) {
-    return ok((await this.reports.list(access.project.id, 'bookmark')).map(bookmarkJson));
+    return ok((await this.reports.list(access.scope, 'bookmark')).map(bookmarkJson));
   }
 
   @Post()
@@ -22,25 +22,25 @@ export class BookmarksController {
   @RequireRole('analyst')
   @ApiOperation({ summary: 'Save an insights report; its id is the bookmark_id of GET /api/query/insights' })
   async create(@CurrentAccess() access: ProjectAccess, @Body() body: CreateBookmarkDto) {
-    return ok(bookmarkJson(await this.reports.create(access.project.id, 'bookmark', { name: body.name, definition: body.params as InsightsParams })));
+    return ok(bookmarkJson(await this.reports.create(access.scope, 'bookmark', { name: body.name, definition: body.params as InsightsParams })));
   }
 
   @Get(':id')
   @RequireRole('consumer')
   async get(@CurrentAccess() access: ProjectAccess, @Param('id', IdPipe) id: number) {
-    return ok(bookmarkJson(await this.reports.get(access.project.id, 'bookmark', id)));
+    return ok(bookmarkJson(await this.reports.get(access.scope, 'bookmark', id)));
   }
 
   @Patch(':id')
   @RequireRole('analyst')
   async update(@CurrentAccess() access: ProjectAccess, @Param('id', IdPipe) id: number, @Body() body: UpdateBookmarkDto) {
-    return ok(bookmarkJson(await this.reports.update(access.project.id, 'bookmark', id, { name: body.name, definition: body.params as Partial<InsightsParams> | undefined })));
+    return ok(bookmarkJson(await this.reports.update(access.scope, 'bookmark', id, { name: body.name, definition: body.params as Partial<InsightsParams> | undefined })));
   }
 
   @Delete(':id')
   @RequireRole('analyst')
   async delete(@CurrentAccess() access: ProjectAccess, @Param('id', IdPipe) id: number) {
-    await this.reports.delete(access.project.id, 'bookmark', id);
+    await this.reports.delete(access.scope, 'bookmark', id);
     return ok({ id });
   }
 }

@@ -14,7 +14,7 @@ export class CohortsController {
   @Get()
   @RequireRole('consumer')
   async list(@CurrentAccess() access: ProjectAccess) {
-    return ok((await this.reports.list(access.project.id, 'cohort')).map(cohortJson));
+    return ok((await this.reports.list(access.scope, 'cohort')).map(cohortJson));
   }
 
   @Post()
@@ -23,26 +23,26 @@ export class CohortsController {
   @ApiOperation({ summary: 'Save a cohort: a profile expression or a behaviour over events' })
   async create(@CurrentAccess() access: ProjectAccess, @Body() body: CreateCohortDto) {
     const report = { name: body.name, description: body.description, isVisible: body.is_visible, definition: body.definition as CohortDefinition };
-    return ok(cohortJson(await this.reports.create(access.project.id, 'cohort', report)));
+    return ok(cohortJson(await this.reports.create(access.scope, 'cohort', report)));
   }
 
   @Get(':id')
   @RequireRole('consumer')
   async get(@CurrentAccess() access: ProjectAccess, @Param('id', IdPipe) id: number) {
-    return ok(cohortJson(await this.reports.get(access.project.id, 'cohort', id)));
+    return ok(cohortJson(await this.reports.get(access.scope, 'cohort', id)));
   }
 
   @Patch(':id')
   @RequireRole('analyst')
   async update(@CurrentAccess() access: ProjectAccess, @Param('id', IdPipe) id: number, @Body() body: UpdateCohortDto) {
     const update = { name: body.name, description: body.description, isVisible: body.is_visible, definition: body.definition as CohortDefinition | undefined };
-    return ok(cohortJson(await this.reports.update(access.project.id, 'cohort', id, update)));
+    return ok(cohortJson(await this.reports.update(access.scope, 'cohort', id, update)));
   }
 
   @Delete(':id')
   @RequireRole('analyst')
   async delete(@CurrentAccess() access: ProjectAccess, @Param('id', IdPipe) id: number) {
-    await this.reports.delete(access.project.id, 'cohort', id);
+    await this.reports.delete(access.scope, 'cohort', id);
     return ok({ id });
   }
 }

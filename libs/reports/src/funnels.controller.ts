@@ -13,7 +13,7 @@ export class SavedFunnelsController {
   @Get()
   @RequireRole('consumer')
   async list(@CurrentAccess() access: ProjectAccess) {
-    return ok((await this.reports.list(access.project.id, 'funnel')).map(funnelJson));
+    return ok((await this.reports.list(access.scope, 'funnel')).map(funnelJson));
   }
 
   @Post()
@@ -21,26 +21,26 @@ export class SavedFunnelsController {
   @RequireRole('analyst')
   @ApiOperation({ summary: 'Save a funnel; its funnel_id is what GET /api/query/funnels reads' })
   async create(@CurrentAccess() access: ProjectAccess, @Body() { name, ...definition }: CreateFunnelDto) {
-    return ok(funnelJson(await this.reports.create(access.project.id, 'funnel', { name, definition })));
+    return ok(funnelJson(await this.reports.create(access.scope, 'funnel', { name, definition })));
   }
 
   @Get(':funnelId')
   @RequireRole('consumer')
   async get(@CurrentAccess() access: ProjectAccess, @Param('funnelId', IdPipe) id: number) {
-    return ok(funnelJson(await this.reports.get(access.project.id, 'funnel', id)));
+    return ok(funnelJson(await this.reports.get(access.scope, 'funnel', id)));
   }
 
   @Patch(':funnelId')
   @RequireRole('analyst')
   async update(@CurrentAccess() access: ProjectAccess, @Param('funnelId', IdPipe) id: number, @Body() { name, ...definition }: UpdateFunnelDto) {
     const changed = Object.values(definition).some((value) => value !== undefined);
-    return ok(funnelJson(await this.reports.update(access.project.id, 'funnel', id, { name, definition: changed ? definition : undefined })));
+    return ok(funnelJson(await this.reports.update(access.scope, 'funnel', id, { name, definition: changed ? definition : undefined })));
   }
 
   @Delete(':funnelId')
   @RequireRole('analyst')
   async delete(@CurrentAccess() access: ProjectAccess, @Param('funnelId', IdPipe) id: number) {
-    await this.reports.delete(access.project.id, 'funnel', id);
+    await this.reports.delete(access.scope, 'funnel', id);
     return ok({ funnel_id: id });
   }
 }

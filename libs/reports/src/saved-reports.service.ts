@@ -1,3 +1,4 @@
+import { ProjectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
 import {
   CohortDefinition,
@@ -67,30 +68,30 @@ function toReport<K extends ReportKind>(row: SavedReportRow): SavedReport<K> {
 export class SavedReportsService {
   constructor(private readonly repository: SavedReportsRepository) {}
 
-  async list<K extends ReportKind>(projectId: number, kind: K): Promise<SavedReport<K>[]> {
-    return (await this.repository.list(projectId, kind)).map((row) => toReport<K>(row));
+  async list<K extends ReportKind>(scope: ProjectScope, kind: K): Promise<SavedReport<K>[]> {
+    return (await this.repository.list(scope, kind)).map((row) => toReport<K>(row));
   }
 
-  async get<K extends ReportKind>(projectId: number, kind: K, id: number): Promise<SavedReport<K>> {
-    const row = await this.repository.find(projectId, kind, id);
+  async get<K extends ReportKind>(scope: ProjectScope, kind: K, id: number): Promise<SavedReport<K>> {
+    const row = await this.repository.find(scope, kind, id);
     if (!row) throw this.notFound(kind, id);
     return toReport<K>(row);
   }
 
-  async create<K extends ReportKind>(projectId: number, kind: K, report: NewSavedReport<K>): Promise<SavedReport<K>> {
+  async create<K extends ReportKind>(scope: ProjectScope, kind: K, report: NewSavedReport<K>): Promise<SavedReport<K>> {
     const definition = RULES[kind].validate(report.definition);
-    const row = await this.repository.create({ projectId, kind, name: report.name, description: report.description ?? '', isVisible: report.isVisible ?? true, definition });
+    const row = await this.repository.create(scope, { kind, name: report.name, description: report.description ?? '', isVisible: report.isVisible ?? true, definition });
     return toReport<K>(row);
   }
 
-  async update<K extends ReportKind>(projectId: number, kind: K, id: number, update: SavedReportUpdate<K>): Promise<SavedReport<K>> {
+  async update<K extends ReportKind>(scope: ProjectScope, kind: K, id: number, update: SavedReportUpdate<K>): Promise<SavedReport<K>> {
     const rules = RULES[kind];
     let definition: DefinitionOf[K] | undefined;
     if (update.definition !== undefined) {
-      const saved = rules.mergeOnUpdate ? (await this.get(projectId, kind, id)).definition : {};
+      const saved = rules.mergeOnUpdate ? (await this.get(scope, kind, id)).definition : {};
       definition = rules.validate({ ...saved, ...update.definition } as DefinitionOf[K]);
     }
-    const row = await this.repository.update(projectId, kind, id, {
+    const row = await this.repository.update(scope, kind, id, {
       ...(update.name !== undefined && { name: update.name }),
       ...(update.description !== undefined && { description: update.description }),
       ...(update.isVisible !== undefined && { isVisible: update.isVisible }),
@@ -100,8 +101,8 @@ export class SavedReportsService {
     return toReport<K>(row);
   }
 
-  async delete(projectId: number, kind: ReportKind, id: number): Promise<void> {
-    if (!(await this.repository.delete(projectId, kind, id))) throw this.notFound(kind, id);
+  async delete(scope: ProjectScope, kind: ReportKind, id: number): Promise<void> {
+    if (!(await this.repository.delete(scope, kind, id))) throw this.notFound(kind, id);
   }
 
   private notFound(kind: ReportKind, id: number): ReportsError {

@@ -23,7 +23,7 @@ export class CohortMembership {
    * by then. Throws the reports lib's 404 when the project has no such cohort.
    */
   async membersQuery(scope: ProjectScope, cohortId: number, asOfMs: number = this.clock.now()): Promise<ChSql> {
-    const cohort = await this.reports.get(scope.projectId, 'cohort', cohortId);
+    const cohort = await this.reports.get(scope, 'cohort', cohortId);
     return this.definitionMembersQuery(scope, cohort.definition, asOfMs);
   }
 

@@ -19,12 +19,12 @@ export class FunnelsService {
 
   /** A saved funnel over the query's dates, with its overrides (window, where, on, buckets). */
   async query(scope: ProjectScope, query: FunnelQuery, signal?: AbortSignal): Promise<FunnelResult> {
-    const saved = await this.reports.get(scope.projectId, 'funnel', query.funnelId);
+    const saved = await this.reports.get(scope, 'funnel', query.funnelId);
     const spec = funnelSpec(saved.definition, query);
     return funnelResult(spec, await this.repository.tally(scope, spec, signal));
   }
 
   async list(scope: ProjectScope): Promise<FunnelListItem[]> {
-    return (await this.reports.list(scope.projectId, 'funnel')).map((report) => ({ funnel_id: report.id, name: report.name }));
+    return (await this.reports.list(scope, 'funnel')).map((report) => ({ funnel_id: report.id, name: report.name }));
   }
 }

@@ -16,7 +16,7 @@ export class InsightsService {
 
   /** A saved insights report (bookmark), computed now. */
   async report(scope: ProjectScope, bookmarkId: number, signal?: AbortSignal): Promise<InsightsResult> {
-    const bookmark = await this.reports.get(scope.projectId, 'bookmark', bookmarkId);
+    const bookmark = await this.reports.get(scope, 'bookmark', bookmarkId);
     const now = this.clock.now();
     const spec = insightsSpec(bookmark.definition, now);
     return insightsResult(spec, await this.repository.tally(scope, spec, signal), now);
