@@ -1,3 +1,3 @@
-export { ChBoundQuery, chCompiled, chIdent, chJoin, chParam, chScope, ChSlot, ChSql, chSql, ChSqlError, ChType, renderChSql, RenderOptions } from './clickhouse-sql';
+export { chCompiled, chIdent, chJoin, chParam, chScope, ChSql, chSql, renderChSql } from './clickhouse-sql';
 export { pgScope, pgScopeEq, pgSql } from './postgres-sql';
-export { isProjectScope, ProjectScope, projectScope } from './project-scope';
+export { ProjectScope, projectScope } from './project-scope';
