@@ -17,10 +17,11 @@ export const SCOPE_CREATORS = [
   // dlq:replay's screen: each dead letter names the project the gateway authenticated when it first took it.
   'libs/erasures/src/deletion-screen.ts',
   // Jobs that run for a stored row, which names the project: a compliance job (created by an authenticated
-  // request), a pipeline's windows, a warehouse import's deletion.
+  // request), a pipeline's windows, a warehouse import's runs and its deletion.
   'libs/compliance/src/compliance.worker.ts',
   'libs/pipelines/src/pipeline-runner.ts',
   'libs/warehouse-imports/src/warehouse-imports.worker.ts',
+  'libs/warehouse-imports/src/import-runner.ts',
   // The identity writer: links the gateway authenticated, each naming its project.
   'libs/identity/src/identity-writer.service.ts',
   // The profile writer: updates the gateway authenticated, each naming its project.

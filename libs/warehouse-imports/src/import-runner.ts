@@ -4,6 +4,7 @@ import { EVENT_LIMITS } from '@analytics/events';
 import { IngestService } from '@analytics/ingest';
 import { ProfileIngestService } from '@analytics/profiles';
 import { Project } from '@analytics/projects';
+import { projectScope } from '@analytics/tenancy';
 import { Inject, Injectable } from '@nestjs/common';
 import { ImportedDataRepository } from './imported-data.repository';
 import { rowToEvent, rowToProfileUpdate, SourceRow } from './row-mapping';
@@ -142,7 +143,8 @@ export class ImportRunner {
   /** full_sync replaces what the import set before: its profiles no longer in the source are deleted. */
   private async removeVanished(item: StoredImport, project: Project, seen: Set<string>): Promise<void> {
     const groupKey = item.kind === 'groups' ? item.mapping.group_key! : '';
-    const gone = (await this.data.profileIds(item.projectId, item.id, groupKey)).filter((id) => !seen.has(id));
+    // A run is a job for a stored import: the import's row names the project.
+    const gone = (await this.data.profileIds(projectScope(item.projectId), item.id, groupKey)).filter((id) => !seen.has(id));
     await this.deleteProfiles(project, item.kind === 'groups' ? groupKey : undefined, gone);
   }
 

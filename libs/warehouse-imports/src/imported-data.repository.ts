@@ -1,9 +1,8 @@
 import { ClickHouseClient, ClickHouseDdl, DELETE_ON_EVERY_REPLICA_SETTINGS, EVENTS_TABLE } from '@analytics/clickhouse';
 import { AppConfig } from '@analytics/config';
 import { Postgres, selectRows } from '@analytics/postgres';
-import { chIdent, ChSql, chParam, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
+import { chIdent, ChSql, chParam, chSql, pgSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { Inject, Injectable } from '@nestjs/common';
-import { sql } from 'drizzle-orm';
 
 /** The project's events with the import's stamp, read from the JSON text of their custom properties. */
 const importedBy = (scope: ProjectScope, importId: number): ChSql =>
@@ -38,11 +37,11 @@ export class ImportedDataRepository {
     return Number(row?.n ?? 0);
   }
 
-  /** Profile ids (user: group key '') that carry the import's stamp. */
-  async profileIds(projectId: number, importId: number, groupKey: string): Promise<string[]> {
+  /** The project's profile ids (user: group key '') that carry the import's stamp. */
+  async profileIds(scope: ProjectScope, importId: number, groupKey: string): Promise<string[]> {
     const rows = await selectRows<{ profile_id: string }>(
       this.postgres.db,
-      sql`select profile_id from profiles where project_id = ${projectId} and group_key = ${groupKey} and properties->>'$warehouse_import_id' = ${String(importId)}`,
+      pgSql`select profile_id from profiles where ${scope} and group_key = ${groupKey} and properties->>'$warehouse_import_id' = ${String(importId)}`,
     );
     return rows.map((row) => row.profile_id);
   }

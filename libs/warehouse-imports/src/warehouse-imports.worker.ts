@@ -91,6 +91,6 @@ export class WarehouseImportsWorker implements OnModuleInit {
     if (left > 0) throw new Error(`${left} events of the import are left after the delete`);
     const project = await this.projects.byId(projectId);
     if (!project) return;
-    await this.runner.deleteProfiles(project, groupKey, await this.data.profileIds(projectId, importId, groupKey ?? ''));
+    await this.runner.deleteProfiles(project, groupKey, await this.data.profileIds(scope, importId, groupKey ?? ''));
   }
 }
