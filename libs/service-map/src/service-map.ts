@@ -89,14 +89,13 @@ export const SERVICE_MAP: Record<ServiceName, ServiceDefinition> = {
     // The job queue (Postgres only) lets a manual sync file its run job at once; the web console's
     // static files ride with the app API (docs/console.md).
     modules: async (config) => {
-      const [{ ManagementModule, DictionaryModule }, { AnnotationsModule }, { SavedReportsModule }, { GroupKeysModule }, { WarehouseImportsModule }, { ConsoleModule }] =
+      const [{ ManagementModule, DictionaryModule, ConsoleModule }, { AnnotationsModule }, { SavedReportsModule }, { GroupKeysModule }, { WarehouseImportsModule }] =
         await Promise.all([
           import('@analytics/management'),
           import('@analytics/annotations'),
           import('@analytics/reports'),
           import('@analytics/profiles'),
           import('@analytics/warehouse-imports'),
-          import('@analytics/console'),
         ]);
       return [ManagementModule, AnnotationsModule, DictionaryModule, SavedReportsModule, GroupKeysModule, await jobsModule(config), WarehouseImportsModule, ConsoleModule];
     },

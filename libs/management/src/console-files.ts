@@ -23,7 +23,7 @@ export function consoleRequest(path: string): ConsoleRequest {
 
 /**
  * Where `npm run build` puts the console (`dist/console`), from this file compiled into
- * `dist/libs/console/src` or run from its sources (tests).
+ * `dist/libs/management/src` or run from its sources (tests).
  */
 export function consoleDirectory(from: string = __dirname): string | undefined {
   const repoRoot = resolve(from, from.includes('/dist/') ? '../../../..' : '../../..');

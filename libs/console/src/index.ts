@@ -1,1 +1,0 @@
-export { ConsoleModule } from './console.module';
