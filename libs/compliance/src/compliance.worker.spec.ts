@@ -55,7 +55,7 @@ describe('compliance job states', () => {
   it('runs a PENDING deletion through STAGING and STARTED to SUCCESS when nothing is left', async () => {
     const s = setup('PENDING', [{ 'clickhouse.events': 0 }]);
     await s.run(1);
-    expect(s.deletions.delete).toHaveBeenCalledWith({ projectId: 1, distinctIds: ['a'], ingestedBefore: new Date('2026-01-01T00:00:00Z') }, expect.anything());
+    expect(s.deletions.delete).toHaveBeenCalledWith({ project: projectScope(1), distinctIds: ['a'], ingestedBefore: new Date('2026-01-01T00:00:00Z') }, expect.anything());
     expect(s.status()).toBe('SUCCESS');
   });
 

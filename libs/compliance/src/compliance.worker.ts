@@ -58,7 +58,7 @@ export class ComplianceWorker implements OnModuleInit {
       const distinctIds = await this.staging.scope(job, project, item.signal);
       // A cancel that won the race leaves the job REVOKED: nothing is done.
       if (!(await this.jobs.transition(job.id, ['STAGING', 'STARTED'], 'STARTED'))) return;
-      if (job.kind === 'deletion') await this.delete(job, distinctIds, item.signal);
+      if (job.kind === 'deletion') await this.delete(job, project, distinctIds, item.signal);
       else await this.retrieve(job, project, distinctIds, item.signal);
     } catch (error) {
       const reason = (error as Error).message;
@@ -69,8 +69,8 @@ export class ComplianceWorker implements OnModuleInit {
   }
 
   /** `distinctIds`: the requested ids and every id of their clusters; the job record keeps the requested ones (the status answers with them). */
-  private async delete(job: ComplianceJob, distinctIds: string[], signal: AbortSignal): Promise<void> {
-    const scope = { projectId: job.projectId, distinctIds, ingestedBefore: job.requestedAt };
+  private async delete(job: ComplianceJob, project: ProjectScope, distinctIds: string[], signal: AbortSignal): Promise<void> {
+    const scope = { project, distinctIds, ingestedBefore: job.requestedAt };
     await this.deletions.delete(scope, signal);
     const left = Object.entries(await this.deletions.remaining(scope, signal)).filter(([, n]) => n > 0);
     if (left.length) throw new Error(`rows left after the delete: ${left.map(([table, n]) => `${table} ${n}`).join(', ')}`);
@@ -82,7 +82,7 @@ export class ComplianceWorker implements OnModuleInit {
     const since = job.complianceType === 'CCPA' ? new Date(job.requestedAt.getTime() - this.settings.ccpaWindowDays * 86_400_000) : undefined;
     // Only a Data retrieval lists group memberships.
     const groupKeys = job.disclosureType === 'Data' ? (await this.groupKeys.list(project)).map((groupKey) => groupKey.name) : [];
-    await this.retrievals.write(key, { projectId: job.projectId, distinctIds, disclosureType: job.disclosureType, since, groupKeys }, signal);
+    await this.retrievals.write(key, { project, distinctIds, disclosureType: job.disclosureType, since, groupKeys }, signal);
     await this.jobs.transition(job.id, ['STARTED'], 'SUCCESS', { resultUrl: this.links.url(key, { ttlSeconds: this.settings.linkTtlSeconds }) });
   }
 }

@@ -2,13 +2,14 @@ import { ClickHouseClient, clickhouseDateTime, ClickHouseDdl, DELETE_ON_EVERY_RE
 import { AppConfig } from '@analytics/config';
 import { IdentityRepository } from '@analytics/identity';
 import { Postgres, selectRows } from '@analytics/postgres';
+import { chCompiled, chIdent, chParam, ChSql, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
 import { DISTINCT_ID_TABLES, DistinctIdTable } from './distinct-id-tables';
 
 /** What a deletion removes: the ids' rows of one project, events only up to the ingestion bound. */
 export interface DeletionScope {
-  projectId: number;
+  project: ProjectScope;
   distinctIds: string[];
   /** Rows ingested (`processed_at`) before this are deleted; later ones are kept. */
   ingestedBefore: Date;
@@ -32,56 +33,45 @@ export class DeletionRepository {
     this.ddl = new ClickHouseDdl(config.clickhouseCluster);
   }
 
-  private chPredicate(table: DistinctIdTable): string {
-    let where = `project_id = {project:UInt32} AND ${table.column} IN {ids:Array(String)}`;
-    if (table.where) where += ` AND ${table.where}`;
-    if (table.boundedBy) where += ` AND ${table.boundedBy} < {bound:DateTime64(3, 'UTC')}`;
-    return where;
-  }
-
-  private chParams(scope: DeletionScope) {
-    return { project: scope.projectId, ids: scope.distinctIds, bound: clickhouseDateTime(scope.ingestedBefore) };
+  /** The scope's rows of a ClickHouse table; the registry's names and predicates are constants of this lib, never user input. */
+  private chPredicate(table: DistinctIdTable, scope: DeletionScope): ChSql {
+    const bound = chParam(clickhouseDateTime(scope.ingestedBefore), "DateTime64(3, 'UTC')");
+    return chSql`${scope.project} AND ${chIdent(table.column)} IN ${chParam(scope.distinctIds)}${table.where ? chSql` AND ${chCompiled({ sql: table.where, params: {} })}` : chSql``}${
+      table.boundedBy ? chSql` AND ${chIdent(table.boundedBy)} < ${bound}` : chSql``
+    }`;
   }
 
   private pgPredicate(table: DistinctIdTable, scope: DeletionScope) {
     // Registry names are constants of this lib, never user input.
-    return sql`project_id = ${scope.projectId} and ${sql.identifier(table.column)} in (select jsonb_array_elements_text(${JSON.stringify(scope.distinctIds)}::jsonb))${table.where ? sql.raw(` and ${table.where}`) : sql``}`;
+    return sql`project_id = ${scope.project.projectId} and ${sql.identifier(table.column)} in (select jsonb_array_elements_text(${JSON.stringify(scope.distinctIds)}::jsonb))${table.where ? sql.raw(` and ${table.where}`) : sql``}`;
   }
 
   /** Deletes the scope's rows everywhere; idempotent (a repeat deletes nothing more). */
   async delete(scope: DeletionScope, signal?: AbortSignal): Promise<void> {
     // The unique counts' copy of the mapping first, by the ids themselves (it does not change the expansion a retry recomputes).
-    await this.identities.forget(scope.projectId, scope.distinctIds, signal);
+    await this.identities.forget(scope.project, scope.distinctIds, signal);
     for (const table of DISTINCT_ID_TABLES) {
       if (table.kept) continue;
       const started = Date.now();
       if (table.engine === 'clickhouse') {
-        await this.clickhouse.command({
-          query: this.ddl.deleteRows(table.table, this.chPredicate(table)),
-          query_params: this.chParams(scope),
-          clickhouse_settings: DELETE_ON_EVERY_REPLICA_SETTINGS,
-          abort_signal: signal,
-        });
+        const where = renderChSql(this.chPredicate(table, scope));
+        await this.clickhouse.command({ query: this.ddl.deleteRows(table.table, where.sql), query_params: where.params, clickhouse_settings: DELETE_ON_EVERY_REPLICA_SETTINGS, abort_signal: signal });
       } else {
         await this.postgres.db.execute(sql`delete from ${sql.identifier(table.table)} where ${this.pgPredicate(table, scope)}`);
       }
       // Which table a slow deletion spends its time on (LOG_LEVEL=debug).
-      this.logger.debug(`project ${scope.projectId}: deleted ${scope.distinctIds.length} id(s) from ${table.engine} ${table.table} in ${Date.now() - started} ms`);
+      this.logger.debug(`project ${scope.project.projectId}: deleted ${scope.distinctIds.length} id(s) from ${table.engine} ${table.table} in ${Date.now() - started} ms`);
     }
   }
 
   /** Rows of the scope still stored, per table (ClickHouse without FINAL: every copy counts). */
   async remaining(scope: DeletionScope, signal?: AbortSignal): Promise<Record<string, number>> {
-    const counts: Record<string, number> = { [`clickhouse.${IDENTITY_LOOKUP_TABLE}`]: await this.identities.lookupRows(scope.projectId, scope.distinctIds, signal) };
+    const counts: Record<string, number> = { [`clickhouse.${IDENTITY_LOOKUP_TABLE}`]: await this.identities.lookupRows(scope.project, scope.distinctIds, signal) };
     for (const table of DISTINCT_ID_TABLES) {
       if (table.kept) continue;
       if (table.engine === 'clickhouse') {
-        const result = await this.clickhouse.query({
-          query: `SELECT count() AS n FROM ${table.table} WHERE ${this.chPredicate(table)}`,
-          query_params: this.chParams(scope),
-          format: 'JSONEachRow',
-          abort_signal: signal,
-        });
+        const { sql: query, params } = renderChSql(chSql`SELECT count() AS n FROM ${chIdent(table.table)} WHERE ${this.chPredicate(table, scope)}`);
+        const result = await this.clickhouse.query({ query, query_params: params, format: 'JSONEachRow', abort_signal: signal });
         const [row] = await result.json<{ n: string | number }>();
         counts[`clickhouse.${table.table}`] = Number(row?.n ?? 0);
       } else {

@@ -2,6 +2,7 @@ import { ClickHouseClient, clickhouseDateTime, EVENTS_TABLE, parseClickHouseUrl,
 import { AppConfig } from '@analytics/config';
 import { exportedEventLineSql } from '@analytics/export';
 import { LocalObjectStore, ObjectStore, objectKey } from '@analytics/object-store';
+import { chCompiled, chIdent, ChSql, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { mkdir, rename, rm } from 'node:fs/promises';
@@ -12,7 +13,7 @@ import { createGzip } from 'node:zlib';
 import { DisclosureType } from './compliance-job';
 
 export interface RetrievalScope {
-  projectId: number;
+  project: ProjectScope;
   distinctIds: string[];
   disclosureType: DisclosureType;
   /** CCPA: only events since this time. */
@@ -24,45 +25,58 @@ export interface RetrievalScope {
 /** The raw export's line: retrieval files hold the events as the export gives them. */
 const EXPORTED_EVENT = exportedEventLineSql();
 
-const EVENTS = `FROM ${EVENTS_TABLE} FINAL WHERE project_id = {project:UInt32} AND distinct_id IN {ids:Array(String)} AND time >= {since:DateTime64(3, 'UTC')}`;
-const PROFILES = `FROM ${PROFILES_TABLE} FINAL WHERE project_id = {project:UInt32} AND group_key = '' AND profile_id IN {ids:Array(String)}`;
+/** Text this file's code built (the export's line, the group ids), for a `chSql` slot. */
+const built = (sql: string): ChSql => chCompiled({ sql, params: {} });
 
 /** The raw JSON values of group key `key` in `properties`: one for a scalar, each element of a list. */
-const GROUP_IDS = `arrayFilter(v -> v NOT IN ('', 'null'), if(JSONType(properties, key) = 'Array', JSONExtractArrayRaw(properties, key), [JSONExtractRaw(properties, key)]))`;
+const GROUP_IDS = built(`arrayFilter(v -> v NOT IN ('', 'null'), if(JSONType(properties, key) = 'Array', JSONExtractArrayRaw(properties, key), [JSONExtractRaw(properties, key)]))`);
+
+/** Where a retrieval reads: the ids' events (since `since`) and user profiles, in the scope's project. */
+interface Sources {
+  events: ChSql;
+  profiles: ChSql;
+}
+
+function sources(project: ProjectScope): Sources {
+  return {
+    events: chSql`FROM ${chIdent(EVENTS_TABLE)} FINAL WHERE ${project} AND distinct_id IN {ids:Array(String)} AND time >= {since:DateTime64(3, 'UTC')}`,
+    profiles: chSql`FROM ${chIdent(PROFILES_TABLE)} FINAL WHERE ${project} AND group_key = '' AND profile_id IN {ids:Array(String)}`,
+  };
+}
 
 /**
  * Per id, the groups it belongs to: the group key properties of its profile and of its events, as
  * `{"$distinct_id","$group_memberships":{"<key>":[<group id>…]}}` (ids keep their JSON type).
  */
-const MEMBERSHIPS = `SELECT concat('{"$distinct_id":', toJSONString(id), ',"$group_memberships":{',
+const memberships = ({ events, profiles }: Sources) => chSql`SELECT concat('{"$distinct_id":', toJSONString(id), ',"$group_memberships":{',
       arrayStringConcat(arraySort(groupArray(concat(toJSONString(key), ':[', arrayStringConcat(arraySort(ids), ','), ']'))), ','), '}}') AS line,
       2 AS part, toDateTime64(0, 3, 'UTC') AS t, id AS k
     FROM (
       SELECT id, key, groupUniqArrayArray(values) AS ids FROM (
-        SELECT distinct_id AS id, arrayJoin({keys:Array(String)}) AS key, ${GROUP_IDS} AS values ${EVENTS}
+        SELECT distinct_id AS id, arrayJoin({keys:Array(String)}) AS key, ${GROUP_IDS} AS values ${events}
         UNION ALL
-        SELECT profile_id, arrayJoin({keys:Array(String)}) AS key, ${GROUP_IDS} ${PROFILES}
+        SELECT profile_id, arrayJoin({keys:Array(String)}) AS key, ${GROUP_IDS} ${profiles}
       ) WHERE notEmpty(values) GROUP BY id, key
     ) GROUP BY id`;
 
 /** A Data retrieval's lines; the memberships part (a second read of the events) only when the project has group keys. */
-const dataLines = (memberships: boolean) => `SELECT line FROM (
-      SELECT ${EXPORTED_EVENT} AS line, 0 AS part, time AS t, insert_id AS k ${EVENTS}
+const dataLines = (from: Sources, withMemberships: boolean) => chSql`SELECT line FROM (
+      SELECT ${built(EXPORTED_EVENT)} AS line, 0 AS part, time AS t, insert_id AS k ${from.events}
       UNION ALL
-      SELECT concat('{"$distinct_id":', toJSONString(profile_id), ',"$properties":', properties, '}'), 1, toDateTime64(0, 3, 'UTC'), profile_id ${PROFILES}
-      ${memberships ? `UNION ALL ${MEMBERSHIPS}` : ''}
+      SELECT concat('{"$distinct_id":', toJSONString(profile_id), ',"$properties":', properties, '}'), 1, toDateTime64(0, 3, 'UTC'), profile_id ${from.profiles}
+      ${withMemberships ? chSql`UNION ALL ${memberships(from)}` : chSql``}
     ) ORDER BY part, t, k`;
 
 /** One `line String` per output line, for each disclosure type. */
-const LINES: Record<Exclude<DisclosureType, 'Data'>, string> = {
-  Categories: `SELECT line FROM (
-      SELECT concat('{"distinct_id":', toJSONString(distinct_id), ',"event_properties":', toJSONString(arraySort(groupUniqArrayArray(JSONExtractKeys(properties)))), '}') AS line, 0 AS part, distinct_id AS k ${EVENTS} GROUP BY distinct_id
+const LINES: Record<Exclude<DisclosureType, 'Data'>, (from: Sources) => ChSql> = {
+  Categories: ({ events, profiles }) => chSql`SELECT line FROM (
+      SELECT concat('{"distinct_id":', toJSONString(distinct_id), ',"event_properties":', toJSONString(arraySort(groupUniqArrayArray(JSONExtractKeys(properties)))), '}') AS line, 0 AS part, distinct_id AS k ${events} GROUP BY distinct_id
       UNION ALL
-      SELECT concat('{"distinct_id":', toJSONString(profile_id), ',"profile_properties":', toJSONString(arraySort(JSONExtractKeys(properties))), '}'), 1, profile_id ${PROFILES}
+      SELECT concat('{"distinct_id":', toJSONString(profile_id), ',"profile_properties":', toJSONString(arraySort(JSONExtractKeys(properties))), '}'), 1, profile_id ${profiles}
     ) ORDER BY part, k`,
-  Sources: `SELECT concat('{"distinct_id":', toJSONString(distinct_id), ',"sources":', toJSONString(arraySort(arrayFilter(x -> x != '',
+  Sources: ({ events }) => chSql`SELECT concat('{"distinct_id":', toJSONString(distinct_id), ',"sources":', toJSONString(arraySort(arrayFilter(x -> x != '',
         arrayConcat(groupUniqArray(JSONExtractString(properties, '$lib')), groupUniqArray(JSONExtractString(properties, 'mp_lib')))))), '}') AS line
-      ${EVENTS} GROUP BY distinct_id ORDER BY distinct_id`,
+      ${events} GROUP BY distinct_id ORDER BY distinct_id`,
 };
 
 /**
@@ -83,8 +97,11 @@ export class RetrievalRepository {
   }
 
   async write(key: string, scope: RetrievalScope, signal?: AbortSignal): Promise<void> {
-    const params = { project: scope.projectId, ids: scope.distinctIds, since: clickhouseDateTime(scope.since ?? new Date(0)), keys: scope.groupKeys };
-    const select = scope.disclosureType === 'Data' ? dataLines(scope.groupKeys.length > 0) : LINES[scope.disclosureType];
+    // The ids travel once however many parts read them (an expansion can hold thousands).
+    const named = { ids: scope.distinctIds, since: clickhouseDateTime(scope.since ?? new Date(0)), keys: scope.groupKeys };
+    const from = sources(scope.project);
+    const lines = scope.disclosureType === 'Data' ? dataLines(from, scope.groupKeys.length > 0) : LINES[scope.disclosureType](from);
+    const { sql: select, params } = renderChSql(lines, { params: named });
     if (this.inProcess && this.store instanceof LocalObjectStore) return this.writeFile(this.store.root, key, select, params, signal);
     const result = await this.clickhouse.exec({ query: `${select} FORMAT TabSeparatedRaw`, query_params: params, abort_signal: signal });
     const body = new PassThrough();

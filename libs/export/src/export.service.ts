@@ -49,7 +49,7 @@ export class ExportService {
       return planPages(buckets, PAGE_BYTES).map((page) => ({ ...page, resolve, where: where?.compiled }));
     }
     const resolve = await this.repository.hasMergedIds(scope, signal);
-    const filter = resolve ? compileExportFilter(withCanonicalIds(where.expression, await this.identities.resolve(scope.projectId, idsComparedWithDistinctId(where.expression)))).compiled : where.compiled;
+    const filter = resolve ? compileExportFilter(withCanonicalIds(where.expression, await this.identities.resolve(scope, idsComparedWithDistinctId(where.expression)))).compiled : where.compiled;
     const buckets = await this.repository.buckets(scope, request, filter, resolve, signal);
     return planPages(buckets, PAGE_BYTES).map((page) => ({ ...page, resolve, where: filter }));
   }

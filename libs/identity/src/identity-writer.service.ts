@@ -50,7 +50,7 @@ export class IdentityWriter {
       // The links were authenticated by the gateway, each naming its project.
       const scope = projectScope(projectId);
       const ids = [...new Set(items.flatMap(({ link }) => [link.a, link.b]))];
-      const { members, version } = await this.repository.load(projectId, ids);
+      const { members, version } = await this.repository.load(scope, ids);
       const clusters = new IdentityClusters(members);
       let applied = 0;
       for (const { link, position } of items) {
@@ -63,7 +63,7 @@ export class IdentityWriter {
         applied++;
         if (outcome.kind === 'applied' && outcome.displaced) this.report(projectId, link, outcome.displaced, 'displaced');
       }
-      await this.repository.write(projectId, clusters.changed(), version + 1, clusters.rows());
+      await this.repository.write(scope, clusters.changed(), version + 1, clusters.rows());
       const merged = clusters.rows().filter((m) => m.distinctId !== m.personId);
       if (this.hook && merged.length) await this.hook.merged(scope, merged.map(({ distinctId, personId }) => ({ distinctId, personId })));
       this.metrics.applied.inc(applied);

@@ -1,5 +1,6 @@
 import { ClickHouseClient, ClickHouseDdl, IDENTITY_LOOKUP_TABLE, IDENTITY_MAP_TABLE, identityKeySql } from '@analytics/clickhouse';
 import { IdentityMember } from '@analytics/events';
+import { chCompiled, chIdent, ChSql, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { Readable } from 'node:stream';
 
@@ -11,8 +12,12 @@ interface MapRow {
   version: string;
 }
 
-/** The low 64 bits of the keys of `{ids:Array(String)}` in `{project:UInt32}`: how identity_lookup finds them. */
-const LOOKUP_KEYS = `SELECT toUInt64(${identityKeySql('{project:UInt32}', 'arrayJoin({ids:Array(String)})')})`;
+const IDENTITY_MAP = chIdent(IDENTITY_MAP_TABLE);
+const IDENTITY_LOOKUP = chIdent(IDENTITY_LOOKUP_TABLE);
+
+/** The low 64 bits of the keys of `{ids:Array(String)}` in the project: how identity_lookup finds them. */
+const lookupKeys = (scope: ProjectScope): ChSql =>
+  chCompiled({ sql: `SELECT toUInt64(${identityKeySql('{keyProject:UInt32}', 'arrayJoin({ids:Array(String)})')})`, params: { keyProject: scope.projectId } });
 
 /**
  * identity_lookup keeps each insert in a file of its own (replayed when the server starts) until a
@@ -39,13 +44,13 @@ export class IdentityRepository {
    * The current rows of every cluster holding one of `ids` (an id of a simplified user has no row:
    * its devices point at it), and the highest version among them.
    */
-  async load(projectId: number, ids: string[]): Promise<{ members: IdentityMember[]; version: number }> {
+  async load(scope: ProjectScope, ids: string[]): Promise<{ members: IdentityMember[]; version: number }> {
     const rows = await this.select(
-      `SELECT distinct_id, person_id, identified_ms, linked_ms, version FROM ${IDENTITY_MAP_TABLE} FINAL
-       WHERE project_id = {project:UInt32} AND person_id IN (
-         SELECT person_id FROM ${IDENTITY_MAP_TABLE} FINAL WHERE project_id = {project:UInt32} AND distinct_id IN {ids:Array(String)}
+      chSql`SELECT distinct_id, person_id, identified_ms, linked_ms, version FROM ${IDENTITY_MAP} FINAL
+       WHERE ${scope} AND person_id IN (
+         SELECT person_id FROM ${IDENTITY_MAP} FINAL WHERE ${scope} AND distinct_id IN {ids:Array(String)}
          UNION ALL SELECT arrayJoin({ids:Array(String)}))`,
-      { project: projectId, ids },
+      { ids },
     );
     return {
       members: rows.map((r) => ({ distinctId: r.distinct_id, personId: r.person_id, identifiedMs: Number(r.identified_ms), linkedMs: Number(r.linked_ms) })),
@@ -60,15 +65,15 @@ export class IdentityRepository {
    * wrote to it, the lookup ends as identity_map says, and a writer stopped between the two writes
    * writes the lookup again when the links come again, even if identity_map has nothing to change.
    */
-  async write(projectId: number, changed: IdentityMember[], version: number, touched: IdentityMember[] = changed): Promise<void> {
-    await this.writeMap(projectId, changed, version);
+  async write(scope: ProjectScope, changed: IdentityMember[], version: number, touched: IdentityMember[] = changed): Promise<void> {
+    await this.writeMap(scope, changed, version);
     if (!this.lookup || !touched.length) return;
     await this.clickhouse.command({
       query: `INSERT INTO ${IDENTITY_LOOKUP_TABLE}
         SELECT {project:UInt32}, toUInt64(own), bitXor(own, ${identityKeySql('{project:UInt32}', 'person_id')})
         FROM (SELECT arrayJoin(arrayZip({ids:Array(String)}, {persons:Array(String)})) AS pair, pair.1 AS distinct_id, pair.2 AS person_id,
           ${identityKeySql('{project:UInt32}', 'distinct_id')} AS own)`,
-      query_params: { project: projectId, ids: touched.map((m) => m.distinctId), persons: touched.map((m) => m.personId) },
+      query_params: { project: scope.projectId, ids: touched.map((m) => m.distinctId), persons: touched.map((m) => m.personId) },
     });
     if (++this.lookupInserts % LOOKUP_INSERTS_PER_REWRITE === 0) {
       // Only fewer files to replay at start: a failure here must not fail the applied batch.
@@ -76,11 +81,11 @@ export class IdentityRepository {
     }
   }
 
-  private async writeMap(projectId: number, members: IdentityMember[], version: number): Promise<void> {
+  private async writeMap(scope: ProjectScope, members: IdentityMember[], version: number): Promise<void> {
     if (!members.length) return;
     const lines = members.map(
       (m) =>
-        `{"project_id":${projectId},"distinct_id":${JSON.stringify(m.distinctId)},"person_id":${JSON.stringify(m.personId)},` +
+        `{"project_id":${scope.projectId},"distinct_id":${JSON.stringify(m.distinctId)},"person_id":${JSON.stringify(m.personId)},` +
         `"identified_ms":${m.identifiedMs},"linked_ms":${m.linkedMs},"version":${version}}\n`,
     );
     const result = await this.clickhouse.exec({
@@ -92,12 +97,12 @@ export class IdentityRepository {
   }
 
   /** The canonical id of each of `ids` that belongs to a cluster under another id (the others are their own). */
-  async resolve(projectId: number, ids: string[]): Promise<Map<string, string>> {
+  async resolve(scope: ProjectScope, ids: string[]): Promise<Map<string, string>> {
     if (!ids.length) return new Map();
     const rows = await this.select(
-      `SELECT distinct_id, person_id, identified_ms, linked_ms, version FROM ${IDENTITY_MAP_TABLE} FINAL
-       WHERE project_id = {project:UInt32} AND distinct_id IN {ids:Array(String)} AND person_id != distinct_id`,
-      { project: projectId, ids },
+      chSql`SELECT distinct_id, person_id, identified_ms, linked_ms, version FROM ${IDENTITY_MAP} FINAL
+       WHERE ${scope} AND distinct_id IN {ids:Array(String)} AND person_id != distinct_id`,
+      { ids },
     );
     return new Map(rows.map((r) => [r.distinct_id, r.person_id]));
   }
@@ -106,9 +111,9 @@ export class IdentityRepository {
    * Every id of the clusters the given ids belong to, sorted (an id never merged stands for
    * itself): what deletion and retrieval of a person cover. One query however many ids.
    */
-  async clustersOf(projectId: number, distinctIds: string[]): Promise<string[]> {
+  async clustersOf(scope: ProjectScope, distinctIds: string[]): Promise<string[]> {
     if (!distinctIds.length) return [];
-    const { members } = await this.load(projectId, distinctIds);
+    const { members } = await this.load(scope, distinctIds);
     return [...new Set([...distinctIds, ...members.flatMap((m) => [m.distinctId, m.personId])])].sort();
   }
 
@@ -118,30 +123,25 @@ export class IdentityRepository {
   }
 
   /** Removes the ids from identity_lookup (compliance deletion; identity_map's rows go with the registry's tables). */
-  async forget(projectId: number, distinctIds: string[], signal?: AbortSignal): Promise<void> {
+  async forget(scope: ProjectScope, distinctIds: string[], signal?: AbortSignal): Promise<void> {
     if (!this.lookup || !distinctIds.length) return;
-    await this.clickhouse.command({
-      query: `ALTER TABLE ${IDENTITY_LOOKUP_TABLE} DELETE WHERE project_id = {project:UInt32} AND key IN (${LOOKUP_KEYS})`,
-      query_params: { project: projectId, ids: distinctIds },
-      abort_signal: signal,
-    });
+    const { sql, params } = renderChSql(chSql`ALTER TABLE ${IDENTITY_LOOKUP} DELETE WHERE ${scope} AND key IN (${lookupKeys(scope)})`, { params: { ids: distinctIds } });
+    await this.clickhouse.command({ query: sql, query_params: params, abort_signal: signal });
   }
 
   /** How many of the ids identity_lookup still holds (0 on a cluster, which has none). */
-  async lookupRows(projectId: number, distinctIds: string[], signal?: AbortSignal): Promise<number> {
+  async lookupRows(scope: ProjectScope, distinctIds: string[], signal?: AbortSignal): Promise<number> {
     if (!this.lookup || !distinctIds.length) return 0;
-    const result = await this.clickhouse.query({
-      query: `SELECT count() AS n FROM ${IDENTITY_LOOKUP_TABLE} WHERE project_id = {project:UInt32} AND key IN (${LOOKUP_KEYS})`,
-      query_params: { project: projectId, ids: distinctIds },
-      format: 'JSONEachRow',
-      abort_signal: signal,
-    });
+    const { sql, params } = renderChSql(chSql`SELECT count() AS n FROM ${IDENTITY_LOOKUP} WHERE ${scope} AND key IN (${lookupKeys(scope)})`, { params: { ids: distinctIds } });
+    const result = await this.clickhouse.query({ query: sql, query_params: params, format: 'JSONEachRow', abort_signal: signal });
     const [row] = await result.json<{ n: string | number }>();
     return Number(row?.n ?? 0);
   }
 
-  private async select(query: string, params: Record<string, unknown>): Promise<MapRow[]> {
-    const result = await this.clickhouse.query({ query, query_params: params, format: 'JSONEachRow' });
+  /** `named`: the values of the `{ids:Array(String)}` the query names once however often it reads them. */
+  private async select(query: ChSql, named: Record<string, unknown>): Promise<MapRow[]> {
+    const { sql, params } = renderChSql(query, { params: named });
+    const result = await this.clickhouse.query({ query: sql, query_params: params, format: 'JSONEachRow' });
     return result.json<MapRow>();
   }
 }

@@ -47,16 +47,16 @@ describe('identity writer on ClickHouse', () => {
     await storeEvents(1, ['anon-1', 'anon-2', 'anon-3', 'user', 'stranger', 'other']);
     await storeEvents(2, ['anon-1']);
     expect(await resolvedIds(1)).toEqual({ 'anon-1': 'user', 'anon-2': 'user', 'anon-3': 'user', user: 'user', stranger: 'stranger', other: 'u2' });
-    for (const id of ['anon-1', 'anon-3', 'user', 'stranger']) expect(await repository.clustersOf(1, [id])).toEqual(expected.clusterOf(id));
+    for (const id of ['anon-1', 'anon-3', 'user', 'stranger']) expect(await repository.clustersOf(projectScope(1), [id])).toEqual(expected.clusterOf(id));
     expect(await resolvedIds(2)).toEqual({ 'anon-1': 'anon-1' });
-    expect(await repository.clustersOf(2, ['anon-1'])).toEqual(['anon-1']);
+    expect(await repository.clustersOf(projectScope(2), ['anon-1'])).toEqual(['anon-1']);
   });
 
   it('concurrent applies (two requests at once without a broker) lose no merge', async () => {
     const links = Array.from({ length: 20 }, (_, i) => merge(5, `c${i}`, `c${i + 1}`, i));
     await Promise.all(links.map((link) => writer.apply([link])));
-    expect(await repository.clustersOf(5, ['c0'])).toEqual(IdentityClusters.of(links).clusterOf('c0'));
-    expect(await repository.clustersOf(5, ['c0'])).toHaveLength(21);
+    expect(await repository.clustersOf(projectScope(5), ['c0'])).toEqual(IdentityClusters.of(links).clusterOf('c0'));
+    expect(await repository.clustersOf(projectScope(5), ['c0'])).toHaveLength(21);
   });
 
   it('a redelivered batch writes nothing new', async () => {
@@ -69,10 +69,10 @@ describe('identity writer on ClickHouse', () => {
   it(`refuses a link past ${MAX_CLUSTER_IDS} ids with the reason, and applies the others of its batch`, async () => {
     const links = Array.from({ length: MAX_CLUSTER_IDS - 1 }, (_, i) => merge(3, `a${i}`, 'big', i, 'big'));
     expect(await writer.apply(links)).toEqual([]);
-    expect(await repository.clustersOf(3, ['big'])).toHaveLength(MAX_CLUSTER_IDS);
+    expect(await repository.clustersOf(projectScope(3), ['big'])).toHaveLength(MAX_CLUSTER_IDS);
     const refused = await writer.apply([merge(3, 'x', 'y', 1), merge(3, 'x', 'a7', 2), merge(3, 'z', 'y', 3)]);
     expect(refused).toEqual([{ position: 1, rule: 'cluster_limit', reason: `identity cluster would hold ${MAX_CLUSTER_IDS + 2} ids; at most ${MAX_CLUSTER_IDS}` }]);
-    expect(await repository.clustersOf(3, ['x'])).toEqual(['x', 'y', 'z']);
+    expect(await repository.clustersOf(projectScope(3), ['x'])).toEqual(['x', 'y', 'z']);
   });
 
   it('simplified: a device seen with a second user later stays with the first; an earlier link arriving late takes it', async () => {
@@ -82,7 +82,7 @@ describe('identity writer on ClickHouse', () => {
     expect(await resolvedIds(4)).toEqual({ '$device:d1': 'alice', alice: 'alice', bob: 'bob' });
     await writer.apply([device(4, 'd1', 'carol', 50)]);
     expect((await resolvedIds(4))['$device:d1']).toBe('carol');
-    expect(await repository.clustersOf(4, ['carol'])).toEqual(['$device:d1', 'carol']);
+    expect(await repository.clustersOf(projectScope(4), ['carol'])).toEqual(['$device:d1', 'carol']);
   });
 
   /** The stored ids grouped as one person each, by the key unique counts count (identity_lookup) and by the join. */
@@ -112,8 +112,8 @@ describe('identity writer on ClickHouse', () => {
     await repository.rewriteLookup();
     expect((await persons(6)).byLookup).toEqual(byLookup);
     // Compliance deletion of a cluster: its ids leave the lookup.
-    await repository.forget(6, ['$device:d1', 'bob']);
-    expect(await repository.lookupRows(6, ['$device:d1', 'bob', 'x1'])).toBe(1);
+    await repository.forget(projectScope(6), ['$device:d1', 'bob']);
+    expect(await repository.lookupRows(projectScope(6), ['$device:d1', 'bob', 'x1'])).toBe(1);
     expect((await persons(6)).byLookup).toEqual([['$device:d1'], ['alice'], ['bob'], ['boss', 'x1', 'x2'], ['stranger']]);
   });
 
@@ -121,7 +121,7 @@ describe('identity writer on ClickHouse', () => {
     await storeEvents(8, ['x', 'a', 'b']);
     await writer.apply([merge(8, 'x', 'a', 10, 'a')]);
     // What an attempt stopped after its lookup insert may leave: ids pointed at a canonical id identity_map never got.
-    await repository.write(8, [], 0, [
+    await repository.write(projectScope(8), [], 0, [
       { distinctId: 'x', personId: 'b', identifiedMs: 0, linkedMs: 0 },
       { distinctId: 'a', personId: 'b', identifiedMs: 0, linkedMs: 0 },
     ]);
@@ -136,8 +136,8 @@ describe('identity writer on ClickHouse', () => {
   it('on a cluster, whose servers it does not reach, the writer leaves identity_lookup alone', async () => {
     const onCluster = new IdentityRepository(client, new ClickHouseDdl('analytics'));
     await new IdentityWriter(onCluster, new IdentityMetrics({ registry: new Registry() } as unknown as MetricsService)).apply([merge(8, 'c-anon', 'c-user', 1, 'c-user')]);
-    expect(await repository.clustersOf(8, ['c-anon'])).toEqual(['c-anon', 'c-user']);
-    expect(await repository.lookupRows(8, ['c-anon', 'c-user'])).toBe(0);
+    expect(await repository.clustersOf(projectScope(8), ['c-anon'])).toEqual(['c-anon', 'c-user']);
+    expect(await repository.lookupRows(projectScope(8), ['c-anon', 'c-user'])).toBe(0);
   });
 
   it('counts each refusal by its rule and logs it, never applies it: two people through one device, in both modes', async () => {
@@ -153,9 +153,9 @@ describe('identity writer on ClickHouse', () => {
         [2, 'anon_identified'],
       ]);
       await counted.apply([{ projectId: 10, mode: 'simplified', a: '$device:d', b: 'dave', timeMs: 2 }]);
-      expect(await repository.clustersOf(9, ['bob'])).toEqual(['bob']);
-      expect(await repository.clustersOf(9, ['alice'])).toEqual([device, 'alice'].sort());
-      expect(await repository.clustersOf(10, ['dave'])).toEqual(['dave']);
+      expect(await repository.clustersOf(projectScope(9), ['bob'])).toEqual(['bob']);
+      expect(await repository.clustersOf(projectScope(9), ['alice'])).toEqual([device, 'alice'].sort());
+      expect(await repository.clustersOf(projectScope(10), ['dave'])).toEqual(['dave']);
       const values = (await registry.getSingleMetric('analytics_identity_links_refused_total')!.get()).values;
       expect(Object.fromEntries(values.map((v) => [v.labels.reason, v.value]))).toEqual({ cluster_limit: 0, anon_not_uuid: 1, anon_identified: 1, alias_merged: 0, device_owned: 1 });
       const logged = debug.mock.calls.map(([message]) => String(message));

@@ -113,8 +113,8 @@ describe.each([
     });
     expect(response.status).toBe(200);
     const identities = new IdentityRepository(h.app.app.get(ClickHouseClient));
-    await eventually(async () => expect(await identities.clustersOf(project.id, ['big'])).toHaveLength(MAX_CLUSTER_IDS));
-    expect(await identities.clustersOf(project.id, ['newcomer'])).toEqual(['newcomer']);
+    await eventually(async () => expect(await identities.clustersOf(projectScope(project.id), ['big'])).toHaveLength(MAX_CLUSTER_IDS));
+    expect(await identities.clustersOf(projectScope(project.id), ['newcomer'])).toEqual(['newcomer']);
     if (!kafka) return;
     // Through Kafka the refused link is a dead letter of the identities topic, with the reason.
     const settings = h.app.app.get(AppConfig).kafka!;

@@ -100,7 +100,7 @@ export class ProfileWriter {
     await tx.lockProjects([...projects.keys()].map(scopeOf), 'shared');
     // One lookup per project, all at once: the shared locks are held while they run.
     const canonical = new Map(
-      await Promise.all([...projects].map(async ([projectId, updates]) => [projectId, await this.identities.resolve(projectId, [...new Set(updates.map((u) => u.profileId))])] as const)),
+      await Promise.all([...projects].map(async ([projectId, updates]) => [projectId, await this.identities.resolve(scopeOf(projectId), [...new Set(updates.map((u) => u.profileId))])] as const)),
     );
     return pending.map((item) => {
       const profileId = follows(item) ? canonical.get(item.update.projectId)?.get(item.update.profileId) : undefined;

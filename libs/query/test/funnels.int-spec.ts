@@ -98,7 +98,7 @@ describe(`funnels: SQL and reference (QUERY_SEED=${SEED})`, () => {
     expect(identities.clusterOf('u1')).toHaveLength(MAX_CLUSTER_IDS);
     expect([identities.resolve('u0'), identities.resolve('u2'), identities.resolve('u3')]).toEqual(['u0', 'u1', 'u3']);
     const repository = new IdentityRepository(store.client);
-    for (const id of ['u0', 'u1', 'u3']) expect(await repository.clustersOf(LIMIT_PROJECT, [id])).toEqual(identities.clusterOf(id));
+    for (const id of ['u0', 'u1', 'u3']) expect(await repository.clustersOf(projectScope(LIMIT_PROJECT), [id])).toEqual(identities.clusterOf(id));
   });
 });
 

@@ -45,7 +45,7 @@ export class ProfileQueryService {
 
   async query(scope: ProjectScope, request: ProfileQueryRequest, signal?: AbortSignal): Promise<ProfileQueryResult> {
     // Independent reads (ClickHouse for the ids, Postgres for the cohort): at once.
-    const [profileIds, cohort] = await Promise.all([this.canonicalIds(scope.projectId, request), this.cohortMembers(scope, request)]);
+    const [profileIds, cohort] = await Promise.all([this.canonicalIds(scope, request), this.cohortMembers(scope, request)]);
     const query: MirrorQuery = {
       scope,
       groupKey: request.groupKey,
@@ -70,10 +70,10 @@ export class ProfileQueryService {
    * `distinct_id(s)` may name any id of a person: each is read as its cluster's canonical id (one
    * query for all), whose one profile answers under that id, as the real API answers (docs/identity.md).
    */
-  private async canonicalIds(projectId: number, request: ProfileQueryRequest): Promise<string[] | undefined> {
+  private async canonicalIds(scope: ProjectScope, request: ProfileQueryRequest): Promise<string[] | undefined> {
     const { profileIds, groupKey } = request;
     if (!profileIds || groupKey !== USER_PROFILES) return profileIds;
-    const canonical = await this.identities.resolve(projectId, profileIds);
+    const canonical = await this.identities.resolve(scope, profileIds);
     return [...new Set(profileIds.map((id) => canonical.get(id) ?? id))];
   }
 
