@@ -3,6 +3,7 @@ import { AppConfig } from '@analytics/config';
 import { ProjectsService } from '@analytics/projects';
 import { PlatformModule } from '@analytics/runtime';
 import { createTestEnvironment, TestEnvironment } from '@analytics/testing';
+import { projectScope } from '@analytics/tenancy';
 import { INestApplicationContext } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { randomBytes } from 'node:crypto';
@@ -76,7 +77,7 @@ describe('ProjectAuthenticator, remembering misses', () => {
   it('forgets at once an old secret this replica rotated, and knows the new one', async () => {
     const { project, secret } = await here.get(ProjectsService).createProject(organizationId, 'Rotating');
     expect(await authenticator().bySecret(secret)).toMatchObject({ id: project.id });
-    const rotated = (await here.get(ProjectsService).rotateSecret(project.id))!;
+    const rotated = (await here.get(ProjectsService).rotateSecret(projectScope(project.id)))!;
     expect(await authenticator().bySecret(secret)).toBeUndefined();
     expect(await authenticator().bySecret(rotated.secret)).toMatchObject({ id: project.id });
   });

@@ -6,6 +6,7 @@ import { ProjectsModule, ProjectsService } from '@analytics/projects';
 import { PlatformModule } from '@analytics/runtime';
 import { engineNeeds, intakeOf } from '@analytics/service-map';
 import { createTestEnvironment, startTestApp, TestApp, TestEnvironment } from '@analytics/testing';
+import { projectScope } from '@analytics/tenancy';
 import { DynamicModule } from '@nestjs/common';
 
 function ingestAndExport(config: AppConfig): DynamicModule {
@@ -40,7 +41,7 @@ describe('identity merge rules, through /track and the raw export', () => {
   async function project(mode: IdentityMode) {
     const projects = service.app.get(ProjectsService);
     const { project, secret } = await projects.createProject((await projects.createOrganization(`Rules ${mode}`)).id, mode);
-    await projects.update(project.id, { identityMerge: mode });
+    await projects.update(projectScope(project.id), { identityMerge: mode });
     const auth = `Basic ${Buffer.from(`${secret}:`).toString('base64')}`;
     let n = 0;
     const track = async (event: string, properties: Record<string, unknown>) => {

@@ -85,7 +85,7 @@ describe.each([
   it('Node SDK, original: steps before alias() count for the customer once the alias arrives (retroactive)', async () => {
     const projects = h.app.app.get(ProjectsService);
     const { project } = await projects.createProject((await projects.findById(h.project.id))!.organizationId, 'Original');
-    await projects.update(project.id, { identityMerge: 'original' });
+    await projects.update(projectScope(project.id), { identityMerge: 'original' });
     const mixpanel = Mixpanel.init(project.token, { host: new URL(h.app.baseUrl).host, protocol: 'http', logger: quietLogger });
     const send = (call: (done: (error: Error | undefined) => void) => void) =>
       new Promise<void>((resolve, reject) => call((error) => (error ? reject(error) : resolve())));
@@ -102,7 +102,7 @@ describe.each([
   it(`$merge through /import joins ids; past ${MAX_CLUSTER_IDS} ids the link is refused with its reason, the event still stored`, async () => {
     const projects = h.app.app.get(ProjectsService);
     const { project, secret } = await projects.createProject((await projects.findById(h.project.id))!.organizationId, 'Merges');
-    await projects.update(project.id, { identityMerge: 'original' });
+    await projects.update(projectScope(project.id), { identityMerge: 'original' });
     const time = Math.floor(Date.now() / 1000) - 60;
     const merge = (a: string, b: string, n: number) => ({ event: '$merge', properties: { time, $distinct_ids: [a, b], distinct_id: a, $insert_id: `merge-${n}` } });
     const merges = [...Array.from({ length: MAX_CLUSTER_IDS - 1 }, (_, i) => merge(`alias-${i}`, 'big', i)), merge('newcomer', 'alias-3', MAX_CLUSTER_IDS)];

@@ -38,6 +38,6 @@ export class ProjectSettingsService {
         );
       }
     }
-    return this.projects.update(projectId, change);
+    return this.projects.update(scope, change);
   }
 }

@@ -69,8 +69,8 @@ export class ProjectController {
   @Post('rotate-secret')
   @HttpCode(200)
   @RequireRole('admin')
-  async rotateSecret(@CurrentAccess() access: ProjectAccess, @Param('projectId', IdPipe) projectId: number) {
-    const rotated = await this.projects.rotateSecret(projectId);
+  async rotateSecret(@CurrentAccess() access: ProjectAccess) {
+    const rotated = await this.projects.rotateSecret(access.scope);
     if (!rotated) throw new ManagementError(ManagementErrorCode.ProjectNotFound, `project ${access.project.id} not found`);
     this.authenticator.clear();
     return ok({ ...projectJson(rotated.project), secret: rotated.secret });

@@ -1,4 +1,5 @@
 import { Postgres } from '@analytics/postgres';
+import { pgScopeEq, ProjectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
 import { count, eq } from 'drizzle-orm';
 import { NewProject, Organization, organizations, Project, projects } from './projects.schema';
@@ -45,8 +46,9 @@ export class ProjectsRepository {
     return row;
   }
 
-  async update(id: number, changes: Partial<Pick<Project, 'name' | 'region' | 'identityMerge' | 'secretHash' | 'secretLookup'>>): Promise<Project | undefined> {
-    const [row] = await this.db.update(projects).set(changes).where(eq(projects.id, id)).returning();
+  /** Changes the project's own row: a write on behalf of the project, so it takes the project's scope. */
+  async update(scope: ProjectScope, changes: Partial<Pick<Project, 'name' | 'region' | 'identityMerge' | 'secretHash' | 'secretLookup'>>): Promise<Project | undefined> {
+    const [row] = await this.db.update(projects).set(changes).where(pgScopeEq(projects.id, scope)).returning();
     return row;
   }
 

@@ -1,4 +1,5 @@
 import { generateCredential, hashSecret, secretLookupKey, verifySecret } from '@analytics/secrets';
+import { ProjectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
 import { ProjectsRepository } from './projects.repository';
 import { IdentityMode } from '@analytics/events';
@@ -61,18 +62,18 @@ export class ProjectsService {
   }
 
   /** A new secret; the old one stops working (at once here, within the auth cache's 30 s elsewhere). */
-  async rotateSecret(projectId: number): Promise<CreatedProject | undefined> {
+  async rotateSecret(scope: ProjectScope): Promise<CreatedProject | undefined> {
     const secret = generateCredential();
-    const project = await this.repository.update(projectId, { secretHash: await hashSecret(secret), secretLookup: secretLookupKey(secret) });
+    const project = await this.repository.update(scope, { secretHash: await hashSecret(secret), secretLookup: secretLookupKey(secret) });
     this.notify('changed');
     return project && { project, secret };
   }
 
   /** Changes what is given; an empty change (every field optional) changes nothing and answers the project. */
-  async update(projectId: number, changes: { name?: string; region?: DataRegion; identityMerge?: IdentityMode }): Promise<Project | undefined> {
+  async update(scope: ProjectScope, changes: { name?: string; region?: DataRegion; identityMerge?: IdentityMode }): Promise<Project | undefined> {
     const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
-    if (!Object.keys(given).length) return this.repository.findById(projectId);
-    const project = await this.repository.update(projectId, given);
+    if (!Object.keys(given).length) return this.repository.findById(scope.projectId);
+    const project = await this.repository.update(scope, given);
     this.notify('changed');
     return project;
   }

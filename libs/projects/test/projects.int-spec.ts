@@ -1,6 +1,7 @@
 import { Postgres, POSTGRES_MIGRATIONS, PostgresMigrator } from '@analytics/postgres';
 import { createTestDatabase, postgresServerAvailable, PostgresKind, TestResource } from '@analytics/testing';
 import { ProjectsService } from '@analytics/projects';
+import { projectScope } from '@analytics/tenancy';
 import { ProjectsRepository } from '../src/projects.repository';
 
 const kinds: PostgresKind[] = postgresServerAvailable() ? ['server', 'pglite'] : ['pglite'];
@@ -44,7 +45,7 @@ describe.each(kinds)('projects storage on Postgres (%s)', (kind) => {
     const organization = await projects.createOrganization('Identity');
     const { project } = await projects.createProject(organization.id, 'Merged');
     expect(project.identityMerge).toBe('simplified');
-    expect((await projects.update(project.id, { identityMerge: 'disabled' }))?.identityMerge).toBe('disabled');
+    expect((await projects.update(projectScope(project.id), { identityMerge: 'disabled' }))?.identityMerge).toBe('disabled');
     expect((await projects.findById(project.id))?.identityMerge).toBe('disabled');
   });
 
