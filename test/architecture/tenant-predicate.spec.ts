@@ -6,18 +6,8 @@ import { handWrittenPredicates } from './tenancy-checks';
  * No lib writes the tenant predicate by hand: `project_id =` / `project_id IN` / `project_id in (`
  * in SQL text (strings and templates of libs' src, not specs or migrations) is the scope's, written
  * by `chSql` and `pgSql` (libs/tenancy) from a ProjectScope.
- *
- * NOT YET CONVERTED: the files below still write it by hand. The Postgres ones are being converted
- * to `pgSql`/`pgScope` (see docs in libs/tenancy/src/postgres-sql.ts); remove a file from the list
- * when it is converted: the last test fails while a listed file has no predicate left.
  */
-export const NOT_YET_CONVERTED = [
-  // Its ClickHouse predicates are chSql's; the Postgres one is left to the Postgres conversion.
-  'libs/compliance/src/deletion.repository.ts',
-];
-
 const FIXTURES = join(__dirname, 'tenancy-fixtures');
-const fileOf = (found: string) => found.slice(0, found.indexOf(':'));
 
 describe('tenant predicates', () => {
   it('written by hand are found in SQL text, in any case and on any alias, in the fixture tree', () => {
@@ -28,13 +18,7 @@ describe('tenant predicates', () => {
     ]);
   });
 
-  it('are written only by the SQL tags, in the repository (but for the files not yet converted)', () => {
-    expect(handWrittenPredicates(REPO_ROOT).filter((found) => !NOT_YET_CONVERTED.includes(fileOf(found)))).toEqual([]);
-  });
-
-  it('are still written by hand in every file listed as not yet converted', () => {
-    const files = new Set(handWrittenPredicates(REPO_ROOT).map(fileOf));
-
-    expect(NOT_YET_CONVERTED.filter((file) => !files.has(file))).toEqual([]);
+  it('are written only by the SQL tags, in the repository', () => {
+    expect(handWrittenPredicates(REPO_ROOT)).toEqual([]);
   });
 });

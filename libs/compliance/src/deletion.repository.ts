@@ -2,7 +2,7 @@ import { ClickHouseClient, clickhouseDateTime, ClickHouseDdl, DELETE_ON_EVERY_RE
 import { AppConfig } from '@analytics/config';
 import { IdentityRepository } from '@analytics/identity';
 import { Postgres, selectRows } from '@analytics/postgres';
-import { chCompiled, chIdent, chParam, ChSql, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
+import { chCompiled, chIdent, chParam, ChSql, chSql, pgSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
 import { DISTINCT_ID_TABLES, DistinctIdTable } from './distinct-id-tables';
@@ -43,7 +43,7 @@ export class DeletionRepository {
 
   private pgPredicate(table: DistinctIdTable, scope: DeletionScope) {
     // Registry names are constants of this lib, never user input.
-    return sql`project_id = ${scope.project.projectId} and ${sql.identifier(table.column)} in (select jsonb_array_elements_text(${JSON.stringify(scope.distinctIds)}::jsonb))${table.where ? sql.raw(` and ${table.where}`) : sql``}`;
+    return pgSql`${scope.project} and ${sql.identifier(table.column)} in (select jsonb_array_elements_text(${JSON.stringify(scope.distinctIds)}::jsonb))${table.where ? sql.raw(` and ${table.where}`) : sql``}`;
   }
 
   /** Deletes the scope's rows everywhere; idempotent (a repeat deletes nothing more). */
