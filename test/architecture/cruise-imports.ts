@@ -7,9 +7,12 @@ export const CONFIG_FILE = join(REPO_ROOT, '.dependency-cruiser.cjs');
 
 /**
  * dependency-cruiser ships as ES modules only, and the test transform turns `import()` into
- * `require()`; a Function body is left alone, so this stays a real dynamic import.
+ * `require()`; a Function body is left alone, so this stays a real dynamic import. Its source is made
+ * unique: V8 reuses a compiled Function of the same source, with the import hook of the test
+ * file that compiled it first, and that file's Jest environment is gone by the time a later one in the
+ * same worker imports.
  */
-const importModule = new Function('specifier', 'return import(specifier)') as <T>(specifier: string) => Promise<T>;
+const importModule = new Function('specifier', `return import(specifier); // ${Math.random()}`) as <T>(specifier: string) => Promise<T>;
 
 /** One violation as `rule: from → to`, the way the check's text output names it. */
 export function describeViolation(violation: IViolation): string {
