@@ -14,10 +14,13 @@ const ZERO_UUID = '00000000-0000-0000-0000-000000000000';
  */
 export interface TopicIdentities {
   /**
-   * The identity of the topic the parts (all of `topic`) were read from. The broker is asked on the
-   * first call and again whenever a part's offsets go back (a topic made anew or a wiped broker
-   * starts again from 0; a batch read again after a rebalance asks once more, harmlessly), not for
-   * every batch: offsets that keep rising cannot meet a token the old topic's batches left.
+   * The identity of the topic the parts (all of `topic`) were read from. The broker is asked unless
+   * every part continues its partition right where this writer's last batch of it ended: a
+   * partition read for the first time (a writer's first batch, or one a rebalance handed over,
+   * perhaps of a topic made anew while this writer read others) or whose offsets went back or jumped
+   * (a topic made anew, a wiped broker, a batch read again) asks; a partition read on without a gap
+   * cannot have been made anew under it. So the broker is asked about once per partition per
+   * rebalance, not for every batch.
    */
   identityOf(topic: string, parts: readonly BatchPart[]): Promise<string>;
   close(): Promise<void>;
@@ -25,9 +28,6 @@ export interface TopicIdentities {
 
 export function createTopicIdentities(settings: KafkaSettings): TopicIdentities {
   let admin: Admin | undefined;
-  const known = new Map<string, string>();
-  /** The last offset read per `topic:partition`, to see offsets go back. */
-  const lastRead = new Map<string, bigint>();
   const ask = async (topic: string): Promise<string> => {
     admin ??= new (platformaticKafka().Admin)({ clientId: settings.clientId, bootstrapBrokers: settings.brokers, retries: 2 });
     // Never the client's cache: a topic created again since the last call must show its new id.
@@ -37,23 +37,29 @@ export function createTopicIdentities(settings: KafkaSettings): TopicIdentities 
     // A broker before Kafka 2.8 names no topic ids: the cluster id alone still changes when its data is wiped.
     return id === topic || id === ZERO_UUID ? metadata.id : `${metadata.id}/${id}`;
   };
-  return {
-    async identityOf(topic, parts) {
-      const wentBack = parts.some(({ partition, records, lastOffset }) => {
-        const before = lastRead.get(`${topic}:${partition}`);
-        return before !== undefined && BigInt(records[0]?.offset ?? lastOffset) <= before;
-      });
-      let identity = known.get(topic);
-      if (identity === undefined || wentBack) {
-        identity = await ask(topic);
-        known.set(topic, identity);
-      }
-      for (const { partition, lastOffset } of parts) lastRead.set(`${topic}:${partition}`, BigInt(lastOffset));
-      return identity;
-    },
-    async close() {
-      await admin?.close();
-      admin = undefined;
-    },
+  const close = async () => {
+    await admin?.close();
+    admin = undefined;
+  };
+  return { identityOf: cachedIdentities(ask), close };
+}
+
+/** {@link TopicIdentities.identityOf} over `ask` (the broker's answer for a topic), asking only when needed. */
+export function cachedIdentities(ask: (topic: string) => Promise<string>): TopicIdentities['identityOf'] {
+  const known = new Map<string, string>();
+  /** The last offset read per `topic:partition`: a batch that starts right after it reads on. */
+  const lastRead = new Map<string, bigint>();
+  return async (topic, parts) => {
+    const readsOn = parts.every(({ partition, records, lastOffset }) => {
+      const before = lastRead.get(`${topic}:${partition}`);
+      return before !== undefined && BigInt(records[0]?.offset ?? lastOffset) === before + 1n;
+    });
+    let identity = known.get(topic);
+    if (identity === undefined || !readsOn) {
+      identity = await ask(topic);
+      known.set(topic, identity);
+    }
+    for (const { partition, lastOffset } of parts) lastRead.set(`${topic}:${partition}`, BigInt(lastOffset));
+    return identity;
   };
 }
