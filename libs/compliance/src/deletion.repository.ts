@@ -36,7 +36,7 @@ export class DeletionRepository {
   /** The scope's rows of a ClickHouse table; the registry's names and predicates are constants of this lib, never user input. */
   private chPredicate(table: DistinctIdTable, scope: DeletionScope): ChSql {
     const bound = chParam(clickhouseDateTime(scope.ingestedBefore), "DateTime64(3, 'UTC')");
-    return chSql`${scope.project} AND ${chIdent(table.column)} IN ${chParam(scope.distinctIds)}${table.where ? chSql` AND ${chCompiled({ sql: table.where, params: {} })}` : chSql``}${
+    return chSql`${scope.project} AND ${chIdent(table.column)} IN ${chParam(scope.distinctIds)}${table.where ? chSql` AND ${chCompiled(table.where)}` : chSql``}${
       table.boundedBy ? chSql` AND ${chIdent(table.boundedBy)} < ${bound}` : chSql``
     }`;
   }

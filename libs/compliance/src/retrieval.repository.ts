@@ -26,10 +26,9 @@ export interface RetrievalScope {
 const EXPORTED_EVENT = exportedEventLineSql();
 
 /** Text this file's code built (the export's line, the group ids), for a `chSql` slot. */
-const built = (sql: string): ChSql => chCompiled({ sql, params: {} });
 
 /** The raw JSON values of group key `key` in `properties`: one for a scalar, each element of a list. */
-const GROUP_IDS = built(`arrayFilter(v -> v NOT IN ('', 'null'), if(JSONType(properties, key) = 'Array', JSONExtractArrayRaw(properties, key), [JSONExtractRaw(properties, key)]))`);
+const GROUP_IDS = chCompiled(`arrayFilter(v -> v NOT IN ('', 'null'), if(JSONType(properties, key) = 'Array', JSONExtractArrayRaw(properties, key), [JSONExtractRaw(properties, key)]))`);
 
 /** Where a retrieval reads: the ids' events (since `since`) and user profiles, in the scope's project. */
 interface Sources {
@@ -61,7 +60,7 @@ const memberships = ({ events, profiles }: Sources) => chSql`SELECT concat('{"$d
 
 /** A Data retrieval's lines; the memberships part (a second read of the events) only when the project has group keys. */
 const dataLines = (from: Sources, withMemberships: boolean) => chSql`SELECT line FROM (
-      SELECT ${built(EXPORTED_EVENT)} AS line, 0 AS part, time AS t, insert_id AS k ${from.events}
+      SELECT ${chCompiled(EXPORTED_EVENT)} AS line, 0 AS part, time AS t, insert_id AS k ${from.events}
       UNION ALL
       SELECT concat('{"$distinct_id":', toJSONString(profile_id), ',"$properties":', properties, '}'), 1, toDateTime64(0, 3, 'UTC'), profile_id ${from.profiles}
       ${withMemberships ? chSql`UNION ALL ${memberships(from)}` : chSql``}

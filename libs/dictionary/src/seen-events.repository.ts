@@ -20,7 +20,7 @@ export class SeenEventsRepository {
   /** Event names with their counts and property names since `sinceMs`, most frequent first. */
   async since(scope: ProjectScope, sinceMs: number): Promise<SeenEvent[]> {
     // Every value is bound; the aggregate's size parameter must be a literal, and is our constant.
-    const perEvent = chCompiled({ sql: String(SEEN_LIMITS.propertiesPerEvent), params: {} });
+    const perEvent = chCompiled(String(SEEN_LIMITS.propertiesPerEvent));
     const { sql, params } = renderChSql(
       chSql`SELECT event AS name, count() AS count, arraySort(groupUniqArrayArray(${perEvent})(JSONExtractKeys(properties))) AS properties
         FROM ${chIdent(EVENTS_TABLE)} WHERE ${scope} AND time >= fromUnixTimestamp64Milli(${chParam(sinceMs)})

@@ -1,6 +1,6 @@
 import { ManualClock, SystemClock } from '@analytics/clock';
 import { encodeEventRow } from '@analytics/events';
-import { ProjectScope } from '@analytics/tenancy';
+import { ProjectScope, ScopedRows } from '@analytics/tenancy';
 import { readLetter, screenLetter } from './dead-letter-contents';
 import { DeletionScreen } from './deletion-screen';
 import { Erasure, projectIdKey } from './erased-ids.repository';
@@ -45,8 +45,8 @@ describe('screening dead letters against finished deletions', () => {
     let pending = 2;
     const seen: { projectId: number; distinctIds: string[] }[] = [];
     const lookup = {
-      unstarted: async (scope: ProjectScope) => (pending-- > 0 ? [{ id: 'job-1', projectId: scope.projectId }] : []),
-      covering: async (scope: ProjectScope, distinctIds: string[]) => (seen.push({ projectId: scope.projectId, distinctIds }), erasures),
+      unstarted: async (scopes: ProjectScope[]) => (pending-- > 0 ? scopes.map((scope) => ({ id: 'job-1', projectId: scope.projectId })) : []),
+      covering: async (groups: ScopedRows<string>[]) => (seen.push(...groups.map(({ scope, rows }) => ({ projectId: scope.projectId, distinctIds: [...rows] }))), erasures),
     };
     let beats = 0;
     const { screen } = new DeletionScreen(lookup, new ManualClock(REPLAYED), { pollMs: 1 });

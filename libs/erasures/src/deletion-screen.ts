@@ -1,18 +1,15 @@
 import { Clock } from '@analytics/clock';
 import { ReplayScreen, ScreenedLetter } from '@analytics/kafka';
-import { ProjectScope, projectScope } from '@analytics/tenancy';
+import { isProjectId, ProjectScope, projectScope } from '@analytics/tenancy';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readLetter, screenLetter, subjectsOf } from './dead-letter-contents';
-import { Erasure, ErasedIdsRepository } from './erased-ids.repository';
+import { ErasedIdsRepository } from './erased-ids.repository';
 
 export interface DeletionScreenOptions {
   /** How long a batch waits for deletions of its projects to leave STAGING before the replay stops. */
   waitMs: number;
   pollMs: number;
 }
-
-/** Project ids are Postgres `serial`s. */
-const MAX_PROJECT_ID = 2_147_483_647;
 
 const DEFAULTS: DeletionScreenOptions = { waitMs: 15 * 60_000, pollMs: 1000 };
 
@@ -37,21 +34,24 @@ export class DeletionScreen {
   readonly screen: ReplayScreen = async (topic, messages, heartbeat): Promise<(ScreenedLetter | undefined)[]> => {
     const contents = messages.map((message) => readLetter(topic, message.value));
     const idsOf = new Map<number, string[]>();
-    for (const { projectId, distinctId } of contents.flatMap(subjectsOf)) idsOf.set(projectId, [...(idsOf.get(projectId) ?? []), distinctId]);
+    for (const { projectId, distinctId } of contents.flatMap(subjectsOf)) {
+      const ids = idsOf.get(projectId) ?? [];
+      ids.push(distinctId);
+      idsOf.set(projectId, ids);
+    }
     // The letters name the projects the gateway authenticated when it first took them (an id no project can have has no deletions).
-    const projects = [...idsOf.keys()].filter((projectId) => projectId >= 0 && projectId <= MAX_PROJECT_ID).map((projectId) => projectScope(projectId));
+    const projects = [...idsOf.keys()].filter(isProjectId).map((projectId) => projectScope(projectId));
     // Taken before the wait: a deletion requested after it finds the replayed rows older than its request.
     const stampMs = this.clock.now();
     await this.untilStarted(projects, heartbeat);
-    const erasures = new Map<string, Erasure>();
-    for (const scope of projects) for (const [key, erasure] of await this.erasures.covering(scope, idsOf.get(scope.projectId)!)) erasures.set(key, erasure);
+    const erasures = await this.erasures.covering(projects.map((scope) => ({ scope, rows: idsOf.get(scope.projectId)! })));
     return contents.map((letter, i) => screenLetter(letter, Number(messages[i].timestamp), erasures, stampMs));
   };
 
   private async untilStarted(projects: ProjectScope[], heartbeat: () => Promise<void>): Promise<void> {
     const deadline = this.clock.now() + this.options.waitMs;
     for (;;) {
-      const waiting = (await Promise.all(projects.map((scope) => this.erasures.unstarted(scope)))).flat();
+      const waiting = await this.erasures.unstarted(projects);
       if (!waiting.length) return;
       if (this.clock.now() >= deadline) {
         throw new Error(`deletions ${waiting.map((job) => `${job.id} (project ${job.projectId})`).join(', ')} have not started after ${this.options.waitMs / 1000} s; run the replay again once they have`);

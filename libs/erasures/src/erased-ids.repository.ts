@@ -1,5 +1,5 @@
 import { Postgres, selectRows } from '@analytics/postgres';
-import { pgScope, pgSql, ProjectScope } from '@analytics/tenancy';
+import { pgScopes, ProjectScope, ScopedRows } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
 import { createHash } from 'node:crypto';
@@ -39,7 +39,7 @@ interface ErasureRow {
 /**
  * The ids each deletion covered (Postgres migration 10), recorded when it leaves STAGING: what dlq:replay
  * checks dead letters against, since Kafka cannot delete a message from a dead-letter topic. Every
- * method reads or writes one project's rows, named by its scope.
+ * method reads or writes the rows of the projects its scopes name (one statement for many projects).
  */
 @Injectable()
 export class ErasedIdsRepository {
@@ -53,24 +53,32 @@ export class ErasedIdsRepository {
       on conflict (project_id, id_digest, job_id) do update set started_at = excluded.started_at`);
   }
 
-  /** Deletions of the project that have not fixed their ids yet (PENDING, STAGING): a replay waits for them. */
-  async unstarted(scope: ProjectScope): Promise<{ id: string; projectId: number }[]> {
+  /** Deletions of the projects that have not fixed their ids yet (PENDING, STAGING): a replay waits for them. */
+  async unstarted(scopes: ProjectScope[]): Promise<{ id: string; projectId: number }[]> {
+    if (!scopes.length) return [];
     const rows = await selectRows<{ id: string; project_id: number }>(
       this.postgres.db,
-      pgSql`select id, project_id from compliance_jobs where kind = 'deletion' and status in ('PENDING', 'STAGING') and ${scope}`,
+      sql`select j.id, j.project_id from compliance_jobs j where j.kind = 'deletion' and j.status in ('PENDING', 'STAGING') and ${pgScopes(scopes, 'j')}`,
     );
     return rows.map((row) => ({ id: row.id, projectId: row.project_id }));
   }
 
-  /** The erasures of the project's ids covered by a deletion that was not cancelled, keyed by `projectIdKey`. */
-  async covering(scope: ProjectScope, distinctIds: string[]): Promise<Map<string, Erasure>> {
-    const digests = [...new Set(distinctIds.map(erasedIdDigest))];
-    if (!digests.length) return new Map();
+  /** The erasures of the groups' ids (each group one project's) covered by a deletion that was not cancelled, keyed by `projectIdKey`. */
+  async covering(groups: ScopedRows<string>[]): Promise<Map<string, Erasure>> {
+    const wanted = new Map<string, { project_id: number; id_digest: string }>();
+    for (const { scope, rows } of groups) {
+      for (const distinctId of rows) {
+        const digest = erasedIdDigest(distinctId);
+        wanted.set(`${scope.projectId}:${digest}`, { project_id: scope.projectId, id_digest: digest });
+      }
+    }
+    if (!wanted.size) return new Map();
     const rows = await selectRows<ErasureRow>(
       this.postgres.db,
       sql`select e.project_id, e.id_digest, max(e.requested_at) as requested_at, max(e.started_at) as started_at
-          from erased_ids e join compliance_jobs j on j.id = e.job_id and j.status <> 'REVOKED'
-          where ${pgScope(scope, 'e')} and e.id_digest in (select jsonb_array_elements_text(${JSON.stringify(digests)}::jsonb))
+          from erased_ids e
+          join jsonb_to_recordset(${JSON.stringify([...wanted.values()])}::jsonb) as k(project_id integer, id_digest text) on ${pgScopes(groups.map(({ scope }) => scope), 'e', 'k')} and e.id_digest = k.id_digest
+          join compliance_jobs j on j.id = e.job_id and j.status <> 'REVOKED'
           group by e.project_id, e.id_digest`,
     );
     return new Map(rows.map((row) => [`${row.project_id}:${row.id_digest}`, { requestedAt: new Date(row.requested_at), startedAt: new Date(row.started_at) }]));

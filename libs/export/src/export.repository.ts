@@ -39,7 +39,7 @@ export class ExportRepository {
     const from = chParam(`${request.fromDate} 00:00:00.000`, "DateTime64(3, 'UTC')");
     const to = chParam(`${request.toDate} 23:59:59.999`, "DateTime64(3, 'UTC')");
     const events = request.events ? chSql` AND event IN ${chParam(request.events)}` : chSql``;
-    return chSql`${scope} AND time >= ${from} AND time <= ${to}${events}${where ? chSql` AND ${chCompiled(where)}` : chSql``}`;
+    return chSql`${scope} AND time >= ${from} AND time <= ${to}${events}${where ? chSql` AND ${chCompiled(where.sql, where.params)}` : chSql``}`;
   }
 
   /**
@@ -87,7 +87,7 @@ export class ExportRepository {
     const resolve = page.resolve ?? true;
     // Ids resolved to the person's canonical id (docs/identity.md); the buckets above count the same rows unresolved.
     const { sql, params } = renderChSql(
-      chSql`SELECT ${chCompiled({ sql: exportedEventLineSql(request.timeInMs, resolve), params: {} })} FROM ${resolvedEventsSql(scope, resolve)} WHERE ${where}${limit === undefined ? chSql`` : chSql` LIMIT ${chParam(limit, 'UInt32')}`}`,
+      chSql`SELECT ${chCompiled(exportedEventLineSql(request.timeInMs, resolve))} FROM ${resolvedEventsSql(scope, resolve)} WHERE ${where}${limit === undefined ? chSql`` : chSql` LIMIT ${chParam(limit, 'UInt32')}`}`,
     );
     return streamQuery(this.clickhouse, { query: sql, query_params: params, format: 'TabSeparatedRaw', abort_signal: signal });
   }

@@ -15,6 +15,10 @@ describe('identity link messages', () => {
       expect(() => decodeLink(value)).toThrow('not an identity link');
     }
     expect(() => decodeLink('not json')).toThrow();
+    // A project id no project can have is malformed too: dead-lettered, not retried against the store.
+    for (const projectId of [0, -1, 2 ** 31, 2 ** 32]) {
+      expect(() => decodeLink(JSON.stringify({ projectId, mode: 'original', a: 'x', b: 'y', timeMs: 1 }))).toThrow('not an identity link');
+    }
   });
 
   it("put all of a project's links on one partition", () => {

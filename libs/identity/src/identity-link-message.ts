@@ -1,4 +1,5 @@
 import { IdentityLink, ORIGINAL_LINK_KINDS, OriginalLinkKind } from '@analytics/events';
+import { isProjectId } from '@analytics/tenancy';
 
 /** A link as the identities topic carries it: its own JSON, one link per message (so a refused one is dead-lettered alone). */
 export function encodeLink(link: IdentityLink): string {
@@ -14,7 +15,7 @@ export function decodeLink(value: Buffer | string): IdentityLink {
   const parsed = JSON.parse(value.toString()) as Partial<IdentityLink>;
   const { projectId, mode, kind, a, b, identified, timeMs } = parsed ?? {};
   const valid =
-    Number.isInteger(projectId) &&
+    isProjectId(projectId) &&
     (mode === 'simplified' || mode === 'original') &&
     typeof a === 'string' &&
     typeof b === 'string' &&

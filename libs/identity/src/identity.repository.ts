@@ -17,7 +17,7 @@ const IDENTITY_LOOKUP = chIdent(IDENTITY_LOOKUP_TABLE);
 
 /** The low 64 bits of the keys of `{ids:Array(String)}` in the project: how identity_lookup finds them. */
 const lookupKeys = (scope: ProjectScope): ChSql =>
-  chCompiled({ sql: `SELECT toUInt64(${identityKeySql('{keyProject:UInt32}', 'arrayJoin({ids:Array(String)})')})`, params: { keyProject: scope.projectId } });
+  chCompiled(`SELECT toUInt64(${identityKeySql('{keyProject:UInt32}', 'arrayJoin({ids:Array(String)})')})`, { keyProject: scope.projectId });
 
 /**
  * identity_lookup keeps each insert in a file of its own (replayed when the server starts) until a

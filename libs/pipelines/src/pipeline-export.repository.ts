@@ -14,7 +14,6 @@ const inWindow = (scope: ProjectScope, window: PipelineWindow): ChSql =>
   chSql`${scope} AND time >= ${chParam(clickhouseDateTime(window.start), "DateTime64(3, 'UTC')")} AND time < ${chParam(clickhouseDateTime(window.end), "DateTime64(3, 'UTC')")}`;
 
 /** Text this file's code built (column lists, formats), for a `chSql` slot. */
-const built = (sql: string): ChSql => chCompiled({ sql, params: {} });
 
 /** The raw export's line, so a json object's rows read exactly as `/api/2.0/export` gives them. */
 const EVENT_LINE = exportedEventLineSql();
@@ -58,7 +57,7 @@ export class PipelineExportRepository {
 
   private async write(access: DestinationAccess, key: string, format: DataFormat, select: ChSql, signal?: AbortSignal): Promise<void> {
     const target = format === 'parquet' ? this.target(access, key, 'Parquet') : this.target(access, key, 'TabSeparatedRaw', 'line String', 'gzip');
-    const { sql, params } = renderChSql(chSql`${chCompiled(target)} ${select} ${built(WRITE_SETTINGS)}`);
+    const { sql, params } = renderChSql(chSql`${chCompiled(target.sql, target.params)} ${select} ${chCompiled(WRITE_SETTINGS)}`);
     await this.clickhouse.command({ query: sql, query_params: params, abort_signal: signal });
   }
 
@@ -101,7 +100,7 @@ export class PipelineExportRepository {
     window: PipelineWindow,
     signal?: AbortSignal,
   ): Promise<void> {
-    const columns = built(pipeline.dataFormat === 'parquet' ? eventColumns(table === MASTER_EVENT_TABLE) : `${EVENT_LINE} AS line`);
+    const columns = chCompiled(pipeline.dataFormat === 'parquet' ? eventColumns(table === MASTER_EVENT_TABLE) : `${EVENT_LINE} AS line`);
     const filter = events ? chSql`${inWindow(scope, window)} AND event IN ${chParam(events)}` : inWindow(scope, window);
     await this.write(access, key, pipeline.dataFormat, chSql`SELECT ${columns} FROM ${EVENTS} FINAL WHERE ${filter} ORDER BY time, insert_id`, signal);
   }
@@ -109,7 +108,7 @@ export class PipelineExportRepository {
   /** The whole of the project's user profiles, replacing the previous copy. */
   async writePeople(scope: ProjectScope, pipeline: Pipeline, access: DestinationAccess, key: string, signal?: AbortSignal): Promise<number> {
     const from = chSql`FROM ${PROFILES} FINAL WHERE ${scope} AND group_key = ''`;
-    const columns = built(pipeline.dataFormat === 'parquet' ? 'profile_id AS distinct_id, properties' : `${PROFILE_LINE} AS line`);
+    const columns = chCompiled(pipeline.dataFormat === 'parquet' ? 'profile_id AS distinct_id, properties' : `${PROFILE_LINE} AS line`);
     await this.write(access, key, pipeline.dataFormat, chSql`SELECT ${columns} ${from} ORDER BY profile_id`, signal);
     return Number((await this.rows<{ rows: number }>(chSql`SELECT count() AS rows ${from}`, signal))[0]?.rows ?? 0);
   }
@@ -118,7 +117,7 @@ export class PipelineExportRepository {
   async writeText(access: DestinationAccess, key: string, body: string, signal?: AbortSignal): Promise<void> {
     const target = this.target(access, key, 'RawBLOB', 'data String');
     // Writes no project's rows: a text the runner made (manifest, load statements).
-    const { sql, params } = renderChSql(chSql`${chCompiled(target)} SELECT ${chParam(body)} ${built(WRITE_SETTINGS)}`, { acrossProjects: 'writes a text, reads no table' });
+    const { sql, params } = renderChSql(chSql`${chCompiled(target.sql, target.params)} SELECT ${chParam(body)} ${chCompiled(WRITE_SETTINGS)}`, { acrossProjects: 'writes a text, reads no table' });
     await this.clickhouse.command({ query: sql, query_params: params, abort_signal: signal });
   }
 }

@@ -39,7 +39,7 @@ export class ProfileFolder extends IdentityMergeHook {
     await this.profiles.transaction(async (tx) => {
       await tx.lockProjects([scope], 'exclusive');
       const wanted = [...new Set([...targets.keys(), ...targets.values()])].map(user);
-      const stored = new Map((await tx.lockProfiles(scope, wanted)).map((profile) => [profile.profileId, profile]));
+      const stored = new Map((await tx.lockProfiles([{ scope, rows: wanted }])).map((profile) => [profile.profileId, profile]));
       const into = new Map<string, StoredProfile[]>();
       for (const [distinctId, target] of targets) {
         const profile = stored.get(distinctId);
@@ -52,7 +52,7 @@ export class ProfileFolder extends IdentityMergeHook {
         // A person without a profile gets the oldest folded one's creation time: it existed since then.
         return { ...user(target), ...foldProfileStates(canonical, folded), createdAt: (canonical ?? folded[0]).createdAt };
       });
-      await this.mirror.insert(await tx.replace(scope, writes, [...into.values()].flat().map((profile) => user(profile.profileId))));
+      await this.mirror.insert(await tx.replace([{ scope, rows: writes }], [{ scope, rows: [...into.values()].flat().map((profile) => user(profile.profileId)) }]));
     });
   }
 }

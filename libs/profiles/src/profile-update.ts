@@ -1,3 +1,5 @@
+import { isProjectId } from '@analytics/tenancy';
+
 /** A property value as `parseJson` reads it: integers beyond 2^53 stay exact, as JSON.rawJSON values. */
 export type PropertyValue = null | boolean | number | string | RawJSON | PropertyValue[] | Properties;
 export interface Properties {
@@ -69,7 +71,7 @@ export function decodeProfileUpdate(value: unknown): ProfileUpdate {
   const update = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
   const operand = update.op === '$unset' ? Array.isArray(update.names) : update.op === '$delete' || (typeof update.properties === 'object' && update.properties !== null);
   const wellFormed =
-    Number.isInteger(update.projectId) &&
+    isProjectId(update.projectId) &&
     typeof update.groupKey === 'string' &&
     typeof update.profileId === 'string' &&
     isOperation(update.op) &&

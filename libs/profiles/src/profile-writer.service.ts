@@ -1,7 +1,7 @@
 import { Clock } from '@analytics/clock';
 import { AppConfig } from '@analytics/config';
 import { IdentityRepository } from '@analytics/identity';
-import { projectScope } from '@analytics/tenancy';
+import { projectScope, ScopedRows } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
 import { applyToDraft } from './apply-profile-update';
 import { ProfileDraft } from './profile-draft';
@@ -50,22 +50,20 @@ function uniqueIdentities(identities: ProfileIdentity[]): ProfileIdentity[] {
   return [...new Map(identities.map((identity) => [identityKey(identity), identityOf(identity)])).values()];
 }
 
-/** A batch's items by project, in ascending project order: the order its projects' profiles are locked in. */
-function byProject<T extends { projectId: number }>(items: T[]): Map<number, T[]> {
+/**
+ * A batch's items by project, each group with its project's scope. The writer applies updates the
+ * gateway authenticated (each names its project by the token it checked), so it is where their
+ * scopes are made.
+ */
+function byProject<T extends { projectId: number }>(items: T[]): ScopedRows<T>[] {
   const groups = new Map<number, T[]>();
-  for (const item of [...items].sort((a, b) => a.projectId - b.projectId)) {
+  for (const item of items) {
     const group = groups.get(item.projectId);
     if (group) group.push(item);
     else groups.set(item.projectId, [item]);
   }
-  return groups;
+  return [...groups].map(([projectId, rows]) => ({ scope: projectScope(projectId), rows }));
 }
-
-/**
- * The scope of a project a batch names. The writer applies updates the gateway authenticated (each
- * names its project by the token it checked), so it is where their scopes are made.
- */
-const scopeOf = (projectId: number) => projectScope(projectId);
 
 /**
  * Applies batches of updates: in order, in one Postgres transaction (the truth), then publishes the
@@ -97,10 +95,10 @@ export class ProfileWriter {
   private async resolved<R>(tx: ProfilesTransaction, pending: PendingUpdate<R>[]): Promise<PendingUpdate<R>[]> {
     const follows = ({ update }: PendingUpdate<R>) => update.groupKey === USER_PROFILES && !(update.op === '$delete' && update.ignoreAlias);
     const projects = byProject(pending.filter(follows).map((item) => item.update));
-    await tx.lockProjects([...projects.keys()].map(scopeOf), 'shared');
+    await tx.lockProjects(projects.map(({ scope }) => scope), 'shared');
     // One lookup per project, all at once: the shared locks are held while they run.
     const canonical = new Map(
-      await Promise.all([...projects].map(async ([projectId, updates]) => [projectId, await this.identities.resolve(scopeOf(projectId), [...new Set(updates.map((u) => u.profileId))])] as const)),
+      await Promise.all(projects.map(async ({ scope, rows }) => [scope.projectId, await this.identities.resolve(scope, [...new Set(rows.map((u) => u.profileId))])] as const)),
     );
     return pending.map((item) => {
       const profileId = follows(item) ? canonical.get(item.update.projectId)?.get(item.update.profileId) : undefined;
@@ -161,8 +159,8 @@ export class ProfileWriter {
 
   private async fold<R>(tx: ProfilesTransaction, updates: PendingUpdate<R>[], republish: ProfileIdentity[]): Promise<{ rejected: Rejection<R>[]; mirrored: MirrorProfile[] }> {
     const stored = new Map<string, StoredProfile>();
-    for (const [projectId, keys] of byProject(uniqueIdentities([...updates.map((u) => u.update), ...republish]))) {
-      for (const profile of await tx.lockProfiles(scopeOf(projectId), keys)) stored.set(identityKey(profile), profile);
+    for (const profile of await tx.lockProfiles(byProject(uniqueIdentities([...updates.map((u) => u.update), ...republish])))) {
+      stored.set(identityKey(profile), profile);
     }
     const changes = new Map<string, Change>();
     const rejected: Rejection<R>[] = [];
@@ -188,20 +186,16 @@ export class ProfileWriter {
     return { rejected, mirrored: [...written, ...again] };
   }
 
-  /** Saves the profiles that exist after the batch, deletes the stored ones that do not: one project at a time. */
+  /** Saves the profiles that exist after the batch, deletes the stored ones that do not. */
   private async write(tx: ProfilesTransaction, changes: Change[], stored: Map<string, StoredProfile>): Promise<MirrorProfile[]> {
     const saved = byProject(
-      changes.flatMap(({ identity, draft, continues }): ProfileWrite[] => {
+      changes.flatMap(({ identity, draft, continues }): (ProfileWrite & ProfileIdentity)[] => {
         const state = draft.state();
         return state ? [{ ...identity, ...state, createdAt: continues ? stored.get(identityKey(identity))!.createdAt : undefined }] : [];
       }),
     );
     const gone = byProject(changes.filter((c) => !c.draft.exists && stored.has(identityKey(c.identity))).map((c) => c.identity));
-    const mirrored: MirrorProfile[] = [];
-    for (const projectId of [...new Set([...saved.keys(), ...gone.keys()])].sort((a, b) => a - b)) {
-      mirrored.push(...(await tx.replace(scopeOf(projectId), saved.get(projectId) ?? [], gone.get(projectId) ?? [])));
-    }
-    return mirrored;
+    return tx.replace(saved, gone);
   }
 
   /** The stored state of profiles whose updates were applied before; a tombstone for those no longer stored. */

@@ -116,7 +116,7 @@ export class ProfilesMirrorRepository {
       }
     }
     if (query.profileIds) conditions.push(chSql`profile_id IN ${chParam(query.profileIds)}`);
-    if (query.where) conditions.push(chCompiled(query.where));
+    if (query.where) conditions.push(chCompiled(query.where.sql, query.where.params));
     return { source, conditions: chJoin(conditions, AND) };
   }
 }

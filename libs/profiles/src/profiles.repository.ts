@@ -1,6 +1,6 @@
 import { parseJson } from '@analytics/events';
 import { Database, Postgres, selectRows } from '@analytics/postgres';
-import { pgScope, ProjectScope } from '@analytics/tenancy';
+import { pgScopes, ProjectScope, ScopedRows } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
 import { SQL, sql } from 'drizzle-orm';
 import { ProfileState } from './apply-profile-update';
@@ -16,8 +16,8 @@ export interface StoredProfile extends ProfileIdentity, ProfileState {
   updatedMs: number;
 }
 
-/** A row to write: `createdAt` of the incarnation it continues, none for a new (or re-created) profile. */
-export interface ProfileWrite extends ProfileIdentity, ProfileState {
+/** A row to write (its project is its group's scope): `createdAt` of the incarnation it continues, none for a new (or re-created) profile. */
+export interface ProfileWrite extends ProfileKey, ProfileState {
   createdAt?: string;
 }
 
@@ -59,8 +59,12 @@ interface WrittenRow {
   updated_ms: number;
 }
 
-/** One project's profile keys as one bound JSON parameter, expanded by `jsonb_to_recordset`: no statement grows with the batch. */
-const profileKeys = (keys: ProfileKey[]) => JSON.stringify(keys.map(({ groupKey, profileId }) => ({ group_key: groupKey, profile_id: profileId })));
+/** Profile keys as one bound JSON parameter, expanded by `jsonb_to_recordset` (no statement grows with the batch), each with its group's project. */
+const profileKeys = (groups: ScopedRows<ProfileKey>[]) =>
+  JSON.stringify(groups.flatMap(({ scope, rows }) => rows.map(({ groupKey, profileId }) => ({ project_id: scope.projectId, group_key: groupKey, profile_id: profileId }))));
+
+const scopesOf = (groups: ScopedRows<unknown>[]) => groups.map(({ scope }) => scope);
+const isEmpty = (groups: ScopedRows<unknown>[]) => groups.every(({ rows }) => rows.length === 0);
 
 const toWritten = (row: WrittenRow): WrittenProfile => ({
   projectId: Number(row.project_id),
@@ -79,9 +83,9 @@ const epochMs = (column: string) => sql.raw(`(extract(epoch from ${column}) * 10
 
 /**
  * The profile rows, through one transaction (or, for plain reads, the pool). Every statement acts on
- * one project, named by its scope, and names each row by its group key and profile id; a batch of
- * several projects makes one statement per project. Values travel as bound parameters. Properties are read as text and parsed with `parseJson`, so
- * integers beyond 2^53 come back exactly as stored.
+ * the projects of its groups, named by their scopes (one statement for a batch of many projects), and
+ * names each row by its group key and profile id. Values travel as bound parameters. Properties are
+ * read as text and parsed with `parseJson`, so integers beyond 2^53 come back exactly as stored.
  */
 export class ProfilesTransaction {
   constructor(private readonly db: Database) {}
@@ -100,28 +104,28 @@ export class ProfilesTransaction {
   }
 
   /**
-   * The project's stored profiles among `keys`, locked until commit, in key order (so concurrent
-   * batches cannot deadlock: a batch of several projects locks them in ascending project order).
+   * The stored profiles among the groups' keys, locked until commit, in (project, key) order, so
+   * concurrent batches cannot deadlock.
    */
-  lockProfiles(scope: ProjectScope, keys: ProfileKey[]): Promise<StoredProfile[]> {
-    return this.select(scope, keys, sql`for update of p`);
+  lockProfiles(groups: ScopedRows<ProfileKey>[]): Promise<StoredProfile[]> {
+    return this.select(groups, sql`for update of p`);
   }
 
   /** The project's stored profiles among `keys`, without locking them. */
   read(scope: ProjectScope, keys: ProfileKey[]): Promise<StoredProfile[]> {
-    return this.select(scope, keys, sql``);
+    return this.select([{ scope, rows: keys }], sql``);
   }
 
-  private async select(scope: ProjectScope, keys: ProfileKey[], lock: SQL): Promise<StoredProfile[]> {
-    if (!keys.length) return [];
+  private async select(groups: ScopedRows<ProfileKey>[], lock: SQL): Promise<StoredProfile[]> {
+    if (isEmpty(groups)) return [];
     const rows = await selectRows<ProfileRow>(
       this.db,
       sql`select p.project_id, p.group_key, p.profile_id, p.properties::text as properties, p.property_times::text as property_times,
             p.version::text as version, p.created_at::text as created_at, ${epochMs('p.created_at')} as created_ms, ${epochMs('p.updated_at')} as updated_ms
           from profiles p
-          join jsonb_to_recordset(${profileKeys(keys)}::jsonb) as k(group_key text, profile_id text)
-            on ${pgScope(scope, 'p')} and p.group_key = k.group_key and p.profile_id = k.profile_id
-          order by p.group_key, p.profile_id
+          join jsonb_to_recordset(${profileKeys(groups)}::jsonb) as k(project_id integer, group_key text, profile_id text)
+            on ${pgScopes(scopesOf(groups), 'p', 'k')} and p.group_key = k.group_key and p.profile_id = k.profile_id
+          order by p.project_id, p.group_key, p.profile_id
           ${lock}`,
     );
     return rows.map((row) => ({
@@ -137,19 +141,20 @@ export class ProfilesTransaction {
    * most 16 Mi characters (see statementsOf): a batch of large profiles as one parameter would pass
    * Postgres's 256 MB for one jsonb value (refused, SQLSTATE 54000) or the longest string V8 makes.
    */
-  async save(scope: ProjectScope, profiles: ProfileWrite[]): Promise<WrittenProfile[]> {
+  async save(groups: ScopedRows<ProfileWrite>[]): Promise<WrittenProfile[]> {
     const written: WrittenProfile[] = [];
-    for (const rows of statementsOf(profiles)) written.push(...(await this.saveRows(scope, `[${rows.join(',')}]`)));
+    for (const rows of statementsOf(groups)) written.push(...(await this.saveRows(scopesOf(groups), `[${rows.join(',')}]`)));
     return written;
   }
 
-  private async saveRows(scope: ProjectScope, rows: string): Promise<WrittenProfile[]> {
+  private async saveRows(scopes: ProjectScope[], rows: string): Promise<WrittenProfile[]> {
     const written = await selectRows<WrittenRow>(
       this.db,
       sql`insert into profiles (project_id, group_key, profile_id, properties, property_times, version, created_at, updated_at)
-          select ${scope.projectId}::integer, r.group_key, r.profile_id, r.properties, r.property_times, nextval('profile_versions'), coalesce(r.created_at, now()), now()
+          select r.project_id, r.group_key, r.profile_id, r.properties, r.property_times, nextval('profile_versions'), coalesce(r.created_at, now()), now()
           from jsonb_to_recordset(${rows}::jsonb)
-            as r(group_key text, profile_id text, properties jsonb, property_times jsonb, created_at timestamptz)
+            as r(project_id integer, group_key text, profile_id text, properties jsonb, property_times jsonb, created_at timestamptz)
+          where ${pgScopes(scopes, 'r')}
           on conflict (project_id, group_key, profile_id) do update set
             properties = excluded.properties, property_times = excluded.property_times, version = excluded.version,
             created_at = excluded.created_at, updated_at = excluded.updated_at
@@ -158,23 +163,23 @@ export class ProfilesTransaction {
     return written.map(toWritten);
   }
 
-  /** Saves the project's `profiles` and deletes `gone`: the rows the mirror gets for both, tombstones for the deleted. */
-  async replace(scope: ProjectScope, profiles: ProfileWrite[], gone: ProfileKey[]): Promise<MirrorProfile[]> {
-    const saved = await this.save(scope, profiles);
-    const deleted = await this.delete(scope, gone);
-    // RETURNING promises no order: each row finds its state by its identity.
-    const states = new Map(profiles.map((p) => [identityKey(p), p.properties]));
-    return [...saved.map((row) => ({ ...row, properties: states.get(identityKey(row)) })), ...deleted.map((row) => ({ ...row, properties: undefined }))];
+  /** Saves the `saved` rows and deletes the `gone` ones: the rows the mirror gets for both, tombstones for the deleted. */
+  async replace(saved: ScopedRows<ProfileWrite>[], gone: ScopedRows<ProfileKey>[]): Promise<MirrorProfile[]> {
+    const written = await this.save(saved);
+    const deleted = await this.delete(gone);
+    // RETURNING promises no order: each row finds its state by its identity (its project, its group's).
+    const states = new Map(saved.flatMap(({ scope, rows }) => rows.map((p) => [identityKey({ ...p, projectId: scope.projectId }), p.properties] as const)));
+    return [...written.map((row) => ({ ...row, properties: states.get(identityKey(row)) })), ...deleted.map((row) => ({ ...row, properties: undefined }))];
   }
 
   /** Deletes the rows for good; each deletion gets a version above the row's, for the mirror's tombstone. */
-  async delete(scope: ProjectScope, keys: ProfileKey[]): Promise<WrittenProfile[]> {
-    if (!keys.length) return [];
+  async delete(groups: ScopedRows<ProfileKey>[]): Promise<WrittenProfile[]> {
+    if (isEmpty(groups)) return [];
     const deleted = await selectRows<WrittenRow>(
       this.db,
       sql`delete from profiles p
-          using jsonb_to_recordset(${profileKeys(keys)}::jsonb) as k(group_key text, profile_id text)
-          where ${pgScope(scope, 'p')} and p.group_key = k.group_key and p.profile_id = k.profile_id
+          using jsonb_to_recordset(${profileKeys(groups)}::jsonb) as k(project_id integer, group_key text, profile_id text)
+          where ${pgScopes(scopesOf(groups), 'p', 'k')} and p.group_key = k.group_key and p.profile_id = k.profile_id
           returning p.project_id, p.group_key, p.profile_id, nextval('profile_versions')::text as version,
             ${epochMs('p.created_at')} as created_ms, ${epochMs('now()')} as updated_ms`,
     );

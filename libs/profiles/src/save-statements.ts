@@ -1,14 +1,16 @@
+import type { ScopedRows } from '@analytics/tenancy';
 import type { ProfileWrite } from './profiles.repository';
 
 /** The characters of rows one insert statement carries at most (a single larger row goes alone). */
 export const SAVE_STATEMENT_CHARS = 16 * 1024 * 1024;
 
-/** Each row of one project as JSON (the project is the statement's, from its scope), grouped into statements of at most SAVE_STATEMENT_CHARS. */
-export function statementsOf(profiles: ProfileWrite[]): string[][] {
+/** Each row as JSON, its project that of its group's scope, grouped into statements of at most SAVE_STATEMENT_CHARS. */
+export function statementsOf(groups: ScopedRows<ProfileWrite>[]): string[][] {
   const statements: string[][] = [];
   let size = Infinity;
-  for (const p of profiles) {
+  for (const { scope, rows } of groups) for (const p of rows) {
     const row = JSON.stringify({
+      project_id: scope.projectId,
       group_key: p.groupKey,
       profile_id: p.profileId,
       properties: p.properties,

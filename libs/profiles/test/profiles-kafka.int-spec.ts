@@ -145,6 +145,22 @@ describe('profiles through the real broker', () => {
     expect((await queried(h, ['redelivered'])).get('redelivered')).toMatchObject({ n: 6, l: ['x'], late: true });
   });
 
+  it('writes a batch of several projects in one go, each profile under its own project', async () => {
+    const writer = h.app.app.get(ProfileWriter);
+    const other = await h.createProject('Other');
+    const update = (offset: number, projectId: number, operation: object): { ref: KafkaRef; update: ProfileUpdate } => ({
+      ref: { topic: 'mixed', partition: 0, offset: String(offset) },
+      update: { projectId, groupKey: '', profileId: 'same-id', timeMs: Date.now(), timed: false, ignoreTime: false, ...operation } as ProfileUpdate,
+    });
+    const updates = [update(0, other.id, { op: '$set', properties: { of: 'other' } }), update(1, h.project.id, { op: '$set', properties: { of: 'first' } }), update(2, other.id, { op: '$add', properties: { n: 2 } })];
+    await writer.applyFromKafka([{ topic: 'mixed', partition: 0, updates, nextOffset: 3n }]);
+
+    expect((await h.stored(['same-id'])).get('same-id')).toMatchObject({ of: 'first' });
+    expect((await h.stored(['same-id'])).get('same-id')).not.toHaveProperty('n');
+    expect((await h.stored(['same-id'], '', other)).get('same-id')).toMatchObject({ of: 'other', n: 2 });
+    expect((await queried(h, ['same-id'])).get('same-id')).toMatchObject({ of: 'first' });
+  });
+
   it('deletes: gone from Postgres, a tombstone in the mirror', async () => {
     await h.send('engage', [record('k-del', { $set: { a: 1 } })]);
     await eventually(async () => expect((await queried(h, ['k-del'])).size).toBe(1));

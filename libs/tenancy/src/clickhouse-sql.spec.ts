@@ -24,18 +24,24 @@ describe('chSql', () => {
     });
   });
 
-  it('binds one placeholder per scope however often its predicate appears, and one per scope', () => {
-    const query = chSql`SELECT 1 FROM events AS ev WHERE ${chScope(scope, 'ev')} AND ev.x IN (SELECT x FROM t WHERE ${scope}) AND ${projectScope(8)}`;
+  it('binds one placeholder for the scope however often its predicate appears', () => {
+    const query = chSql`SELECT 1 FROM events AS ev WHERE ${chScope(scope, 'ev')} AND ev.x IN (SELECT x FROM t WHERE ${scope})`;
 
     expect(renderChSql(query)).toEqual({
-      sql: 'SELECT 1 FROM events AS ev WHERE ev.project_id = {p0:UInt32} AND ev.x IN (SELECT x FROM t WHERE project_id = {p0:UInt32}) AND project_id = {p1:UInt32}',
-      params: { p0: 7, p1: 8 },
+      sql: 'SELECT 1 FROM events AS ev WHERE ev.project_id = {p0:UInt32} AND ev.x IN (SELECT x FROM t WHERE project_id = {p0:UInt32})',
+      params: { p0: 7 },
     });
   });
 
+  it('refuses a query that names two projects (a fragment built for another project composed in)', () => {
+    const query = chSql`SELECT 1 FROM events WHERE ${scope} AND x IN (SELECT x FROM t WHERE ${projectScope(8)})`;
+
+    expect(() => renderChSql(query)).toThrow(ChSqlError);
+  });
+
   it('keeps the names of compiled SQL and gives its own placeholders other names', () => {
-    const compiled = chCompiled({ sql: 'JSONExtractRaw(properties, {p0:String}) = {w_1:String}', params: { p0: 'plan', w_1: 'free' } });
-    const query = chSql`SELECT 1 FROM events WHERE ${scope} AND ${compiled} AND ${chCompiled({ sql: '{w_1:String} != \'\'', params: { w_1: 'free' } })}`;
+    const compiled = chCompiled('JSONExtractRaw(properties, {p0:String}) = {w_1:String}', { p0: 'plan', w_1: 'free' });
+    const query = chSql`SELECT 1 FROM events WHERE ${scope} AND ${compiled} AND ${chCompiled('{w_1:String} != \'\'', { w_1: 'free' })}`;
 
     expect(renderChSql(query)).toEqual({
       sql: "SELECT 1 FROM events WHERE project_id = {p1:UInt32} AND JSONExtractRaw(properties, {p0:String}) = {w_1:String} AND {w_1:String} != ''",
@@ -44,7 +50,7 @@ describe('chSql', () => {
   });
 
   it('refuses two compiled parts that bind one name to different values', () => {
-    const query = chSql`${scope} AND ${chCompiled({ sql: '{a:String}', params: { a: 'x' } })} AND ${chCompiled({ sql: '{a:String}', params: { a: 'y' } })}`;
+    const query = chSql`${scope} AND ${chCompiled('{a:String}', { a: 'x' })} AND ${chCompiled('{a:String}', { a: 'y' })}`;
 
     expect(() => renderChSql(query)).toThrow(new ChSqlError('the parameter a is bound to two different values'));
   });
@@ -56,7 +62,7 @@ describe('chSql', () => {
       sql: 'SELECT 1 FROM events WHERE project_id = {p1:UInt32} AND time >= {fromMs:Int64} AND event = {p2:String}',
       params: { fromMs: 5, p0: 'taken', p1: 7, p2: 'a' },
     });
-    expect(() => renderChSql(chSql`${scope}${chCompiled({ sql: '', params: { fromMs: 6 } })}`, { params: { fromMs: 5 } })).toThrow(/fromMs is bound to two different values/);
+    expect(() => renderChSql(chSql`${scope}${chCompiled('', { fromMs: 6 })}`, { params: { fromMs: 5 } })).toThrow(/fromMs is bound to two different values/);
   });
 
   it('joins fragments with a fragment between them', () => {

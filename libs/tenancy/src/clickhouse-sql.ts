@@ -15,29 +15,15 @@ import { isProjectScope, ProjectScope } from './project-scope';
  * (`Array(String)`); any other value (a fraction, a date, an unsigned column) names its type, one
  * of {@link ChType}.
  *
- * `renderChSql` names the placeholders `p0`, `p1`, … in the order they appear (one name per scope:
- * its predicate may appear many times), avoiding the names `chCompiled` parts and the `params`
+ * `renderChSql` names the placeholders `p0`, `p1`, … in the order they appear (one name for the
+ * scope: its predicate may appear many times, and a query names one project only), avoiding the names `chCompiled` parts and the `params`
  * option brought, so composed fragments never collide; it refuses a query without the project
  * predicate unless told it reads across projects. The result is a `{ sql, params }` for
  * @clickhouse/client's `query_params`.
  */
 
-export type ChType =
-  | 'String'
-  | 'Bool'
-  | 'UInt8'
-  | 'UInt32'
-  | 'UInt64'
-  | 'Int64'
-  | 'Float64'
-  | 'Date'
-  | "DateTime64(3, 'UTC')"
-  | 'Array(String)'
-  | 'Array(UInt32)'
-  | 'Array(UInt64)'
-  | 'Array(Int64)';
-
-const CH_TYPES: ReadonlySet<string> = new Set<ChType>([
+/** The ClickHouse types a value may be bound as. */
+const CH_TYPE_NAMES = [
   'String',
   'Bool',
   'UInt8',
@@ -51,7 +37,11 @@ const CH_TYPES: ReadonlySet<string> = new Set<ChType>([
   'Array(UInt32)',
   'Array(UInt64)',
   'Array(Int64)',
-]);
+] as const;
+
+export type ChType = (typeof CH_TYPE_NAMES)[number];
+
+const CH_TYPES: ReadonlySet<string> = new Set(CH_TYPE_NAMES);
 
 /** SQL and its bound values, as QueryRunner and @clickhouse/client's `query_params` take them. */
 export interface ChBoundQuery {
@@ -160,11 +150,11 @@ export function chJoin(fragments: readonly ChSql[], separator: ChSql): ChSql {
  * a builder's fixed text): its names are kept, and the tag's own avoid them. The architecture test
  * test/architecture/tenant-predicate.spec.ts keeps the tenant predicate out of such text.
  */
-export function chCompiled(query: { readonly sql: string; readonly params: Readonly<Record<string, unknown>> }): ChSql {
-  if (typeof query?.sql !== 'string' || typeof query.params !== 'object' || query.params === null) {
-    throw new ChSqlError('chCompiled takes compiled SQL with its parameters: { sql, params }');
+export function chCompiled(sql: string, params: Readonly<Record<string, unknown>> = {}): ChSql {
+  if (typeof sql !== 'string' || typeof params !== 'object' || params === null) {
+    throw new ChSqlError('chCompiled takes compiled SQL and the values of its named placeholders');
   }
-  return fragment([{ kind: 'compiled', sql: query.sql, params: { ...query.params } }]);
+  return fragment([{ kind: 'compiled', sql, params: { ...params } }]);
 }
 
 function namedParams(parts: readonly Part[], named: Readonly<Record<string, unknown>>): Record<string, unknown> {
@@ -195,8 +185,10 @@ export function renderChSql(query: ChSql, options: RenderOptions = {}): ChBoundQ
   if (!options.acrossProjects && !parts.some((part) => part.kind === 'scope')) {
     throw new ChSqlError('this ClickHouse query has no project predicate: put the ProjectScope in it (`WHERE ${scope}`)');
   }
+  const projects = new Set(parts.flatMap((part) => (part.kind === 'scope' ? [part.projectId] : [])));
+  if (projects.size > 1) throw new ChSqlError(`this ClickHouse query names ${projects.size} projects (${[...projects].join(', ')}): a query reads one project`);
   const params = namedParams(parts, options.params ?? {});
-  const scopes = new Map<number, string>();
+  let scopeName: string | undefined;
   let next = 0;
   const name = () => {
     while (`p${next}` in params) next += 1;
@@ -212,8 +204,8 @@ export function renderChSql(query: ChSql, options: RenderOptions = {}): ChBoundQ
       if (part.kind === 'text') return part.text;
       if (part.kind === 'compiled') return part.sql;
       if (part.kind === 'value') return bind(part.value, part.type);
-      if (!scopes.has(part.projectId)) scopes.set(part.projectId, bind(part.projectId, 'UInt32'));
-      return `${part.alias ? `${part.alias}.` : ''}project_id = ${scopes.get(part.projectId)}`;
+      scopeName ??= bind(part.projectId, 'UInt32');
+      return `${part.alias ? `${part.alias}.` : ''}project_id = ${scopeName}`;
     })
     .join('');
   return { sql, params };

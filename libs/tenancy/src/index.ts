@@ -1,3 +1,3 @@
-export { chCompiled, chIdent, chJoin, chParam, chScope, ChSql, chSql, renderChSql } from './clickhouse-sql';
-export { pgScope, pgScopeEq, pgSql } from './postgres-sql';
-export { ProjectScope, projectScope } from './project-scope';
+export { ChBoundQuery, chCompiled, chIdent, chJoin, chParam, chScope, ChSql, chSql, renderChSql } from './clickhouse-sql';
+export { pgScope, pgScopeEq, pgScopes, pgSql } from './postgres-sql';
+export { isProjectId, ProjectScope, projectScope, ScopedRows } from './project-scope';

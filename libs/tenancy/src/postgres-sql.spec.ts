@@ -1,6 +1,6 @@
 import { SQL, sql } from 'drizzle-orm';
 import { integer, PgDialect, pgTable, text } from 'drizzle-orm/pg-core';
-import { pgScope, pgScopeEq, pgSql } from './postgres-sql';
+import { pgScope, pgScopeEq, pgScopes, pgSql } from './postgres-sql';
 import { projectScope } from './project-scope';
 
 const dialect = new PgDialect();
@@ -35,8 +35,15 @@ describe('pgSql', () => {
     expect(rendered(sql`${pgScopeEq(pipelines.projectId, scope)}`)).toEqual({ sql: '"pipelines"."project_id" = $1', params: [7] });
   });
 
-  it('refuses what only looks like a scope', () => {
+  it('writes one predicate for the rows of several projects, matched to the keys of their own project', () => {
+    expect(rendered(sql`${pgScopes([scope, projectScope(3), scope], 'p')}`)).toEqual({ sql: '"p".project_id = any($1::int[])', params: ['{7,3}'] });
+    expect(rendered(sql`${pgScopes([scope], 'p', 'k')}`)).toEqual({ sql: '"p".project_id = any($1::int[]) and "p".project_id = "k".project_id', params: ['{7}'] });
+  });
+
+  it('refuses what only looks like a scope, and a statement of no project', () => {
     expect(() => pgScope({ projectId: 7 } as never)).toThrow(TypeError);
     expect(() => pgScopeEq(pipelines.projectId, { projectId: 7 } as never)).toThrow(TypeError);
+    expect(() => pgScopes([scope, { projectId: 8 } as never], 'p')).toThrow(TypeError);
+    expect(() => pgScopes([], 'p')).toThrow(TypeError);
   });
 });

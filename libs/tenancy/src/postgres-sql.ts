@@ -24,3 +24,17 @@ export function pgScopeEq(column: Column | SQLWrapper, scope: ProjectScope): SQL
   if (!isProjectScope(scope)) throw new TypeError('pgScopeEq takes a ProjectScope');
   return eq(column, scope.projectId);
 }
+
+/**
+ * The tenant predicate of one statement over several projects' rows: `"a".project_id = any(…)`, the
+ * ids those of `scopes`. With `keysAlias`, each row is also matched to the keys of its own project in
+ * that recordset (`"a".project_id = "k".project_id`), whose project ids the caller took from the same
+ * scopes: so a batch of many projects is one statement, not one per project.
+ */
+export function pgScopes(scopes: readonly ProjectScope[], alias: string, keysAlias?: string): SQL {
+  if (!scopes.length || !scopes.every(isProjectScope)) throw new TypeError('pgScopes takes one or more ProjectScopes');
+  const ids = [...new Set(scopes.map((scope) => scope.projectId))];
+  const column = sql`${sql.identifier(alias)}.project_id`;
+  const predicate = sql`${column} = any(${`{${ids.join(',')}}`}::int[])`;
+  return keysAlias === undefined ? predicate : sql`${predicate} and ${column} = ${sql.identifier(keysAlias)}.project_id`;
+}

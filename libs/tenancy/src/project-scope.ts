@@ -15,13 +15,21 @@ export interface ProjectScope {
   readonly [PROJECT_SCOPE]: true;
 }
 
-/** project_id is a UInt32 in ClickHouse and an int in Postgres: a scope holds an id both can store. */
-const MAX_PROJECT_ID = 2 ** 32 - 1;
+/** Project ids are Postgres `serial`s (an int; ClickHouse's UInt32 holds them too). */
+const MAX_PROJECT_ID = 2_147_483_647;
+
+/**
+ * Whether `value` can be a project's id. Decoders of messages and dead letters check it, so that an id
+ * no project can have is refused as malformed (dead-lettered, skipped) rather than met by `projectScope`.
+ */
+export function isProjectId(value: unknown): value is number {
+  return Number.isInteger(value) && (value as number) >= 1 && (value as number) <= MAX_PROJECT_ID;
+}
 
 /** The scope of one project; only the files the architecture test allows may call this. */
 export function projectScope(projectId: number): ProjectScope {
-  if (!Number.isInteger(projectId) || projectId < 0 || projectId > MAX_PROJECT_ID) {
-    throw new RangeError(`a project scope needs a project id (a whole number from 0 to ${MAX_PROJECT_ID}), got ${projectId}`);
+  if (!isProjectId(projectId)) {
+    throw new RangeError(`a project scope needs a project id (a whole number from 1 to ${MAX_PROJECT_ID}), got ${projectId}`);
   }
   return Object.freeze({ projectId, [PROJECT_SCOPE]: true as const });
 }
@@ -29,4 +37,10 @@ export function projectScope(projectId: number): ProjectScope {
 /** Whether `value` was made by {@link projectScope} (the tags tell a scope from a value with it). */
 export function isProjectScope(value: unknown): value is ProjectScope {
   return typeof value === 'object' && value !== null && (value as Partial<ProjectScope>)[PROJECT_SCOPE] === true;
+}
+
+/** One project's rows (keys, ids, records) with that project's scope: a statement over many projects takes a list of them. */
+export interface ScopedRows<T> {
+  readonly scope: ProjectScope;
+  readonly rows: readonly T[];
 }

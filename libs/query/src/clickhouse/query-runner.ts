@@ -1,14 +1,11 @@
 import { ClickHouseClient } from '@analytics/clickhouse';
 import { mergedIdExistsSql } from '@analytics/identity';
-import { ProjectScope, renderChSql } from '@analytics/tenancy';
+import { ChBoundQuery, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { Inject, Injectable } from '@nestjs/common';
 import { QUERY_SETTINGS, QuerySettings } from '../query-settings';
 
-/** SQL and its bound values; user text only ever travels in `params`. */
-export interface BoundQuery {
-  sql: string;
-  params: Record<string, unknown>;
-}
+/** SQL and its bound values, as `renderChSql` makes them; user text only ever travels in `params`. */
+export type BoundQuery = ChBoundQuery;
 
 /**
  * Runs the reports' SELECTs: every one with the execution-time cap, and cancelled (on a server, the

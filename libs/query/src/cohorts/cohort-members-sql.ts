@@ -2,8 +2,7 @@ import { PROFILES_TABLE } from '@analytics/clickhouse';
 import { resolvedEventsSql } from '@analytics/identity';
 import { compileWhere, ExpressionError, profilesScope } from '@analytics/expression';
 import { CohortBehavior, CohortDefinition, isBehaviorCohort } from '@analytics/report-definitions';
-import { chIdent, chParam, ChSql, chSql, ProjectScope } from '@analytics/tenancy';
-import { builtSql } from '../clickhouse/built-sql';
+import { chCompiled, chIdent, chParam, chSql, ChSql, ProjectScope } from '@analytics/tenancy';
 import { parseEventExpression, whereSql } from '../expressions/query-expressions';
 import { QueryError, QueryErrorCode } from '../query-error';
 import { DAY_MS, today } from '../time/utc-days';
@@ -19,7 +18,7 @@ function behaviorMembersSql(scope: ProjectScope, behavior: CohortBehavior, nowMs
   // Nothing after the time membership is read at: a paged session's members stay put.
   return chSql`SELECT distinct_id FROM ${resolvedEventsSql(scope, resolve)}
       WHERE ${scope} AND event = ${chParam(behavior.event)}
-        AND time >= fromUnixTimestamp64Milli(${chParam(sinceMs)}, 'UTC') AND time <= fromUnixTimestamp64Milli(${chParam(nowMs)}, 'UTC') AND ${builtSql(where.sql, where.params)}
+        AND time >= fromUnixTimestamp64Milli(${chParam(sinceMs)}, 'UTC') AND time <= fromUnixTimestamp64Milli(${chParam(nowMs)}, 'UTC') AND ${chCompiled(where.sql, where.params)}
       GROUP BY distinct_id HAVING count() >= ${chParam(behavior.min_count, 'UInt64')}`;
 }
 
@@ -33,7 +32,7 @@ function profileMembersSql(scope: ProjectScope, where: string, nowMs: number): C
   }
   return chSql`SELECT profile_id AS distinct_id FROM ${chIdent(PROFILES_TABLE)} FINAL
       WHERE ${scope} AND group_key = '' AND is_deleted = 0
-        AND created_at <= fromUnixTimestamp64Milli(${chParam(nowMs)}, 'UTC') AND ${builtSql(compiled.sql, compiled.params)}`;
+        AND created_at <= fromUnixTimestamp64Milli(${chParam(nowMs)}, 'UTC') AND ${chCompiled(compiled.sql, compiled.params)}`;
 }
 
 /**

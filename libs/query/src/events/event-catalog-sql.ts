@@ -1,6 +1,5 @@
 import { EVENTS_TABLE } from '@analytics/clickhouse';
-import { chIdent, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
-import { builtSql } from '../clickhouse/built-sql';
+import { chCompiled, chIdent, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { BoundQuery } from '../clickhouse/query-runner';
 import { EventExpression, segmentSql } from '../expressions/query-expressions';
 import { SegmentationType } from '../segmentation/segmentation-spec';
@@ -20,7 +19,7 @@ const SINCE = chSql`time >= fromUnixTimestamp64Milli({sinceMs:Int64}, 'UTC')`;
 /** /events/names: the most common event names (by the type's measure, ties by name). */
 export function topEventNamesSql(scope: ProjectScope, type: SegmentationType, limit: number, sinceMs: number): BoundQuery {
   const sql = chSql`SELECT event FROM ${EVENTS} FINAL WHERE ${scope} AND ${SINCE}
-      GROUP BY event ORDER BY ${builtSql(ORDER[type])} DESC, event ASC LIMIT {limit:UInt32}`;
+      GROUP BY event ORDER BY ${chCompiled(ORDER[type])} DESC, event ASC LIMIT {limit:UInt32}`;
   return renderChSql(sql, { params: { sinceMs, limit } });
 }
 
@@ -36,7 +35,7 @@ export function topPropertiesSql(scope: ProjectScope, event: string, limit: numb
 export function topValuesSql(scope: ProjectScope, event: string, property: EventExpression, limit: number, sinceMs: number): BoundQuery {
   const value = segmentSql(property, 'p');
   const sql = chSql`SELECT value FROM (
-        SELECT ${builtSql(value.sql, value.params)} AS value FROM ${EVENTS} FINAL WHERE ${scope} AND event = {event:String} AND ${SINCE}
+        SELECT ${chCompiled(value.sql, value.params)} AS value FROM ${EVENTS} FINAL WHERE ${scope} AND event = {event:String} AND ${SINCE}
       ) WHERE isNotNull(value) GROUP BY value ORDER BY count() DESC, value ASC LIMIT {limit:UInt32}`;
   return renderChSql(sql, { params: { event, sinceMs, limit } });
 }

@@ -1,8 +1,7 @@
 import { userEventsSql } from '@analytics/identity';
-import { ChSql, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
+import { chCompiled, chSql, ChSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { BoundQuery } from '../clickhouse/query-runner';
 import { bucketDaySql, bucketParams } from '../clickhouse/bucket-sql';
-import { builtSql } from '../clickhouse/built-sql';
 import { allOf, segmentSql, whereSql } from '../expressions/query-expressions';
 import { DAY_MS } from '../time/utc-days';
 import { Layers, sameInstantLayers } from './funnel-same-instant-sql';
@@ -60,7 +59,7 @@ function eventsSql(scope: ProjectScope, spec: FunnelSpec, resolve: boolean, look
   const segment = spec.on ? segmentSql(spec.on, 'on') : undefined;
   // The funnel never outputs a user: their 128-bit keys group paths as well as the resolved ids.
   const { events, user } = userEventsSql(scope, resolve, lookup, [masks.sql, filters.sql, segment?.sql ?? '']);
-  const columns = builtSql(`${user} AS user, toUnixTimestamp64Milli(time) AS t, ${masks.sql} AS mask${segment ? `, if(bitTest(mask, 0), ${segment.sql}, NULL) AS seg` : ''}`, {
+  const columns = chCompiled(`${user} AS user, toUnixTimestamp64Milli(time) AS t, ${masks.sql} AS mask${segment ? `, if(bitTest(mask, 0), ${segment.sql}, NULL) AS seg` : ''}`, {
     ...masks.params,
     ...segment?.params,
   });
@@ -68,7 +67,7 @@ function eventsSql(scope: ProjectScope, spec: FunnelSpec, resolve: boolean, look
     FROM ${events}
     WHERE ${scope} AND event IN {stepEvents:Array(String)}
       AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({scanEndMs:Int64}, 'UTC')
-      AND ${builtSql(filters.sql, filters.params)} AND mask != 0`;
+      AND ${chCompiled(filters.sql, filters.params)} AND mask != 0`;
 }
 
 /** A chain's time for a step it does not reach: later than any window's end. */
@@ -166,7 +165,7 @@ function tallySql(spec: FunnelSpec, users: ChSql): ChSql {
       [toInt64(0), ${later.map((m) => `sumIf(chain.${m + 1} - chain.1, ${reached(m)})`).join(', ')}] AS start
     FROM (
       SELECT best.1 AS bucket, ${segment} AS segment, best.3 AS depth, best.4 AS chain`;
-  return chSql`${builtSql(columns)}
+  return chSql`${chCompiled(columns)}
       FROM (${users}) ARRAY JOIN bests AS best
     )
     GROUP BY bucket, segment`;
@@ -174,7 +173,7 @@ function tallySql(spec: FunnelSpec, users: ChSql): ChSql {
 
 /** Segments ranked by entries over all buckets (ties by value); those past `limit` fold into `$other`. */
 function rankedSql(tally: ChSql): ChSql {
-  return chSql`SELECT bucket, if(rank <= {limit:UInt32}, segment, ${builtSql(`'${OTHER}'`)}) AS label, min(rank) AS labelRank,
+  return chSql`SELECT bucket, if(rank <= {limit:UInt32}, segment, ${chCompiled(`'${OTHER}'`)}) AS label, min(rank) AS labelRank,
       sumForEach(counts) AS labelCounts, sumForEach(previous) AS labelPrevious, sumForEach(start) AS labelStart
     FROM (
       SELECT *, dense_rank() OVER (ORDER BY total DESC, segment ASC) AS rank
@@ -195,7 +194,7 @@ function perUserSql(spec: FunnelSpec, events: ChSql): ChSql {
   const packed = `bitOr(bitShiftLeft(toUInt64(t), ${MASK_BITS}), mask)`;
   const unpack = (x: string) => `arrayMap(xp -> toInt64(bitShiftRight(${x}, ${MASK_BITS})), ev) AS times, arrayMap(xp -> bitAnd(${x}, ${2 ** MASK_BITS - 1}), ev) AS masks`;
   const columns = spec.on ? `arraySort(groupArray((${packed}, seg))) AS ev, ${unpack('xp.1')}, ev.2 AS segs` : `arraySort(groupArray(${packed})) AS ev, ${unpack('xp')}`;
-  return chSql`SELECT ${builtSql(columns)} FROM (${events}) GROUP BY user`;
+  return chSql`SELECT ${chCompiled(columns)} FROM (${events}) GROUP BY user`;
 }
 
 /**
@@ -205,7 +204,7 @@ function perUserSql(spec: FunnelSpec, events: ChSql): ChSql {
 export function funnelSql(scope: ProjectScope, spec: FunnelSpec, resolve = true, lookup = true): BoundQuery {
   const perUser = perUserSql(spec, eventsSql(scope, spec, resolve, lookup));
   const layers = [...sameInstantLayers(spec), ...attemptsLayers(spec), ...bestPerBucketLayers(spec)];
-  const users = layers.reduce((from, columns) => chSql`SELECT *, ${builtSql(columns.join(',\n      '))} FROM (${from})`, perUser);
+  const users = layers.reduce((from, columns) => chSql`SELECT *, ${chCompiled(columns.join(',\n      '))} FROM (${from})`, perUser);
   const tally = tallySql(spec, users);
   const select = spec.on
     ? chSql`SELECT bucket, label AS segment, labelRank AS rank, labelCounts AS counts, arrayMap(x -> toString(x), labelPrevious) AS previous_ms,

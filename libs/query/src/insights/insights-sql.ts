@@ -1,6 +1,5 @@
 import { userEventsSql } from '@analytics/identity';
-import { chJoin, ChSql, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
-import { builtSql } from '../clickhouse/built-sql';
+import { chCompiled, chJoin, chSql, ChSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { BoundQuery } from '../clickhouse/query-runner';
 import { seriesKeySql } from '../clickhouse/series-sql';
 import { isNumberSql, numberOrZeroSql, segmentSql, whereSql } from '../expressions/query-expressions';
@@ -32,23 +31,23 @@ function metricEventsSql(scope: ProjectScope, spec: InsightsSpec, metric: Insigh
   const isNumber = metric.property ? isNumberSql(metric.property, `m${i}n`) : { sql: '0', params: {} };
   const segment = spec.on ? segmentSql(spec.on, `m${i}s`) : { sql: 'NULL', params: {} };
   const { events, user } = metricSource(scope, metric, resolve, lookup, [where.sql, value.sql, isNumber.sql, segment.sql]);
-  const columns = builtSql(`${seriesKeySql('toUnixTimestamp64Milli(time)', spec.unit)} AS key, ${user} AS user, ${value.sql} AS v, ${isNumber.sql} AS isNumber, ${segment.sql} AS seg`, {
+  const columns = chCompiled(`${seriesKeySql('toUnixTimestamp64Milli(time)', spec.unit)} AS key, ${user} AS user, ${value.sql} AS v, ${isNumber.sql} AS isNumber, ${segment.sql} AS seg`, {
     ...value.params,
     ...isNumber.params,
     ...segment.params,
   });
   return chSql`SELECT ${columns}
     FROM ${events}
-    WHERE ${scope} AND event = ${builtSql(`{event${i}:String}`, { [`event${i}`]: metric.event })}
-      AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC') AND ${builtSql(where.sql, where.params)}`;
+    WHERE ${scope} AND event = ${chCompiled(`{event${i}:String}`, { [`event${i}`]: metric.event })}
+      AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC') AND ${chCompiled(where.sql, where.params)}`;
 }
 
 /** A metric's overall series and, with `on`, its `limit` segments with the most events (ties by value). */
 function metricSql(scope: ProjectScope, spec: InsightsSpec, metric: InsightsMetricSpec, i: number, resolve: boolean, lookup: boolean): ChSql {
   const events = metricEventsSql(scope, spec, metric, i, resolve, lookup);
-  const metricColumn = builtSql(`toUInt32(${i}) AS metric`);
-  const math = builtSql(propertyMathSql(metric.math));
-  const overall = chSql`SELECT ${metricColumn}, key, ${builtSql(`'${OVERALL}'`)} AS segment, ${math} AS value, toUInt64(0) AS rank FROM (${events}) GROUP BY key`;
+  const metricColumn = chCompiled(`toUInt32(${i}) AS metric`);
+  const math = chCompiled(propertyMathSql(metric.math));
+  const overall = chSql`SELECT ${metricColumn}, key, ${chCompiled(`'${OVERALL}'`)} AS segment, ${math} AS value, toUInt64(0) AS rank FROM (${events}) GROUP BY key`;
   if (!spec.on) return overall;
   const segments = chSql`SELECT metric, key, segment, value, rank FROM (
       SELECT *, dense_rank() OVER (ORDER BY total DESC, segment ASC) AS rank FROM (

@@ -1,7 +1,6 @@
 import { resolvedEventsSql } from '@analytics/identity';
-import { chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
+import { chCompiled, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { bucketDaySql, bucketParams } from '../clickhouse/bucket-sql';
-import { builtSql } from '../clickhouse/built-sql';
 import { BoundQuery } from '../clickhouse/query-runner';
 import { EventExpression, keepsEvent, optionalEventExpression, whereSql } from '../expressions/query-expressions';
 import { dayRange, QueryParams } from '../http/query-params';
@@ -46,10 +45,10 @@ export function addictionSql(scope: ProjectScope, spec: AddictionSpec, resolve =
   const where = spec.where ? whereSql(spec.where, 'w') : { sql: '1', params: {} };
   const unitOf = spec.addictionUnit === 'hour' ? `intDiv(t, ${HOUR_MS})` : `intDiv(t, ${DAY_MS})`;
   const sql = chSql`SELECT period, units, count() AS users FROM (
-      SELECT distinct_id, ${builtSql(bucketDaySql('t', periodBuckets(spec)))} AS period, uniqExact(${builtSql(unitOf)}) AS units
+      SELECT distinct_id, ${chCompiled(bucketDaySql('t', periodBuckets(spec)))} AS period, uniqExact(${chCompiled(unitOf)}) AS units
       FROM (SELECT distinct_id, toUnixTimestamp64Milli(time) AS t FROM ${resolvedEventsSql(scope, resolve)}
         WHERE ${scope}${spec.event !== undefined ? chSql` AND event = {event:String}` : chSql``}
-          AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC') AND ${builtSql(where.sql, where.params)})
+          AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC') AND ${chCompiled(where.sql, where.params)})
       GROUP BY distinct_id, period)
     GROUP BY period, units`;
   return renderChSql(sql, {

@@ -1,7 +1,6 @@
 import { resolvedEventsSql } from '@analytics/identity';
-import { ChSql, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
+import { chCompiled, chSql, ChSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { bucketDaySql, bucketParams } from '../clickhouse/bucket-sql';
-import { builtSql } from '../clickhouse/built-sql';
 import { BoundQuery } from '../clickhouse/query-runner';
 import { whereSql } from '../expressions/query-expressions';
 import { DateBuckets } from '../time/buckets';
@@ -52,7 +51,7 @@ function eventsSql(scope: ProjectScope, spec: RetentionSpec, resolve: boolean): 
   const bornTime = spec.type === 'birth' ? "time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC')" : "time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC')";
   const returnName = spec.event !== undefined ? 'event = {returnEvent:String}' : '1';
   const key = keyed(spec) ? "if(isBorn, concat(insert_id, '\\0', event), NULL)" : "CAST(NULL, 'Nullable(String)')";
-  const columns = builtSql(
+  const columns = chCompiled(
     `distinct_id, toUnixTimestamp64Milli(time) AS t,
       ${bornName} AND ${bornTime} AND ${bornFilter} AS isBorn,
       ${returnName} AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({returnsEndMs:Int64}, 'UTC') AND ${where.sql} AS isReturn,
@@ -92,13 +91,13 @@ export function retentionSql(scope: ProjectScope, spec: RetentionSpec, resolve =
     : "(CAST([], 'Array(Int64)'), CAST([], 'Array(UInt64)'))";
   const sql = chSql`SELECT cohort, count() AS first,
       sumMap(intervals, arrayResize(CAST([], 'Array(UInt64)'), length(intervals), toUInt64(1))) AS returned,
-      ${builtSql(last)} AS last_returned
+      ${chCompiled(last)} AS last_returned
     FROM (
-      SELECT ${builtSql(bucketDaySql('birth.1', spec.buckets))} AS cohort,
+      SELECT ${chCompiled(bucketDaySql('birth.1', spec.buckets))} AS cohort,
         arrayDistinct(arrayFilter(xi -> xi <= {intervalCount:Int64},
-          ${builtSql(`arrayMap(xr -> toInt64(${index}), arrayFilter(xr -> ${returns.time} >= birth.1 AND ${returns.notBirth}, returns))`)})) AS intervals
+          ${chCompiled(`arrayMap(xr -> toInt64(${index}), arrayFilter(xr -> ${returns.time} >= birth.1 AND ${returns.notBirth}, returns))`)})) AS intervals
       FROM (
-        SELECT ${builtSql(`${birthsSql(spec)}, ${returns.column}`)}
+        SELECT ${chCompiled(`${birthsSql(spec)}, ${returns.column}`)}
         FROM (${events})
         GROUP BY distinct_id
       )

@@ -1,6 +1,5 @@
 import { resolvedEventsSql } from '@analytics/identity';
-import { ChSql, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
-import { builtSql } from '../clickhouse/built-sql';
+import { chCompiled, chSql, ChSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { BoundQuery } from '../clickhouse/query-runner';
 import { seriesKeySql } from '../clickhouse/series-sql';
 import { isNumberSql, keepsEvent, numberOfEvent, numberOrZeroSql, whereSql } from '../expressions/query-expressions';
@@ -34,11 +33,11 @@ function numbersSql(scope: ProjectScope, spec: SegmentationSpec, resolve: boolea
   const where = spec.where ? whereSql(spec.where, 'w') : { sql: '1', params: {} };
   const value = numberOrZeroSql(spec.on!, 'on');
   const isNumber = isNumberSql(spec.on!, 'onn');
-  return chSql`(SELECT distinct_id, ${builtSql(seriesKeySql('toUnixTimestamp64Milli(time)', spec.unit))} AS key, ${builtSql(value.sql, value.params)} AS v
+  return chSql`(SELECT distinct_id, ${chCompiled(seriesKeySql('toUnixTimestamp64Milli(time)', spec.unit))} AS key, ${chCompiled(value.sql, value.params)} AS v
       FROM ${resolvedEventsSql(scope, resolve)}
       WHERE ${scope} AND event IN {events:Array(String)}
         AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC')
-        AND ${builtSql(where.sql, where.params)} AND ${builtSql(isNumber.sql, isNumber.params)})`;
+        AND ${chCompiled(where.sql, where.params)} AND ${chCompiled(isNumber.sql, isNumber.params)})`;
 }
 
 const numbersParams = (spec: SegmentationSpec) => ({ events: spec.events, fromMs: spec.fromDay * DAY_MS, toEndMs: (spec.toDay + 1) * DAY_MS });

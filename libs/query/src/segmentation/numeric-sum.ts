@@ -1,6 +1,5 @@
 import { EVENTS_TABLE } from '@analytics/clickhouse';
-import { chIdent, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
-import { builtSql } from '../clickhouse/built-sql';
+import { chCompiled, chIdent, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { BoundQuery } from '../clickhouse/query-runner';
 import { seriesKeySql } from '../clickhouse/series-sql';
 import { EventExpression, keepsEvent, numberOfEvent, numberOrZeroSql, whereSql } from '../expressions/query-expressions';
@@ -27,10 +26,10 @@ export interface NumericSeriesRow {
 export function numericSeriesSql(scope: ProjectScope, spec: NumericSeriesSpec): BoundQuery {
   const where = spec.where ? whereSql(spec.where, 'w') : { sql: '1', params: {} };
   const value = numberOrZeroSql(spec.on, 'on');
-  const sql = chSql`SELECT ${builtSql(seriesKeySql('toUnixTimestamp64Milli(time)', spec.unit))} AS key, sum(${builtSql(value.sql, value.params)}) AS total, count() AS events
+  const sql = chSql`SELECT ${chCompiled(seriesKeySql('toUnixTimestamp64Milli(time)', spec.unit))} AS key, sum(${chCompiled(value.sql, value.params)}) AS total, count() AS events
     FROM ${chIdent(EVENTS_TABLE)} FINAL
     WHERE ${scope} AND event = {event:String}
-      AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC') AND ${builtSql(where.sql, where.params)}
+      AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC') AND ${chCompiled(where.sql, where.params)}
     GROUP BY key`;
   return renderChSql(sql, { params: { event: spec.event, fromMs: spec.fromDay * DAY_MS, toEndMs: (spec.toDay + 1) * DAY_MS } });
 }

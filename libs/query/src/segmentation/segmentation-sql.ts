@@ -1,6 +1,5 @@
 import { resolvedEventsSql } from '@analytics/identity';
-import { chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
-import { builtSql } from '../clickhouse/built-sql';
+import { chCompiled, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { BoundQuery } from '../clickhouse/query-runner';
 import { seriesKeySql } from '../clickhouse/series-sql';
 import { segmentSql, whereSql } from '../expressions/query-expressions';
@@ -23,18 +22,18 @@ export interface SegmentationRow {
 export function segmentationSql(scope: ProjectScope, spec: SegmentationSpec, resolve = true): BoundQuery {
   const where = spec.where ? whereSql(spec.where, 'w') : { sql: '1', params: {} };
   const series = spec.on ? segmentSql(spec.on, 'on') : { sql: 'event', params: {} };
-  const seriesSql = builtSql(series.sql, series.params);
+  const seriesSql = chCompiled(series.sql, series.params);
   const sql = chSql`SELECT key, series, events, users, rank FROM (
       SELECT *, dense_rank() OVER (ORDER BY total DESC, series ASC) AS rank
       FROM (
         SELECT *, sum(events) OVER (PARTITION BY series) AS total
         FROM (
-          SELECT ${builtSql(seriesKeySql('toUnixTimestamp64Milli(time)', spec.unit))} AS key, assumeNotNull(${seriesSql}) AS series,
+          SELECT ${chCompiled(seriesKeySql('toUnixTimestamp64Milli(time)', spec.unit))} AS key, assumeNotNull(${seriesSql}) AS series,
             count() AS events, uniqExact(distinct_id) AS users
           FROM ${resolvedEventsSql(scope, resolve)}
           WHERE ${scope} AND event IN {events:Array(String)}
             AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC')
-            AND ${builtSql(where.sql, where.params)} AND isNotNull(${seriesSql})${spec.values ? chSql` AND ${seriesSql} IN {values:Array(String)}` : chSql``}
+            AND ${chCompiled(where.sql, where.params)} AND isNotNull(${seriesSql})${spec.values ? chSql` AND ${seriesSql} IN {values:Array(String)}` : chSql``}
           GROUP BY key, series
         )
       )
