@@ -10,17 +10,3 @@ export class RandomIds extends IdSource {
     return randomUUID();
   }
 }
-
-/** Ids `<prefix>-1`, `<prefix>-2`, …: for tests that assert on them. */
-export class SequentialIds extends IdSource {
-  private next = 0;
-
-  constructor(private readonly prefix = 'id') {
-    super();
-  }
-
-  uuid(): string {
-    this.next += 1;
-    return `${this.prefix}-${this.next}`;
-  }
-}

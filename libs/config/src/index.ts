@@ -3,4 +3,4 @@ export { ConfigModule } from './config.module';
 export { SERVICE_NAMES, ServiceName } from './constants';
 export { ConfigError, describeEnvironment, environmentVariableNames, loadConfig } from './load-config';
 export { parseNetwork } from './network';
-export { oncePerConfig } from './once-per-config';
+export { IntakeOptions, oncePerConfig, oncePerIntake } from './once-per-config';

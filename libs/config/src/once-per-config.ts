@@ -15,3 +15,23 @@ export function oncePerConfig<T extends object>(build: (config: AppConfig) => T)
     return made;
   };
 }
+
+/**
+ * Where an intake (events, profile updates) hands what it accepted: to Kafka (`broker`), or without a
+ * broker to the writers in this process before it answers. The service map decides, from KAFKA_BROKERS.
+ */
+export interface IntakeOptions {
+  broker: boolean;
+}
+
+/** `build` run once per transport: the gateway and a worker of one process mount one intake (its metrics register once). */
+export function oncePerIntake<T extends object>(build: (options: IntakeOptions) => T): (options: IntakeOptions) => T {
+  const built = new Map<boolean, T>();
+  return ({ broker }) => {
+    const existing = built.get(broker);
+    if (existing) return existing;
+    const made = build({ broker });
+    built.set(broker, made);
+    return made;
+  };
+}

@@ -1,4 +1,5 @@
 import { AuthModule } from '@analytics/auth';
+import { IntakeOptions, oncePerIntake } from '@analytics/config';
 import { EventDictionaryModule, SchemaEventDictionaryProvider } from '@analytics/dictionary';
 import { EventWriterModule } from '@analytics/event-writer';
 import { IdentityModule } from '@analytics/identity';
@@ -15,14 +16,6 @@ import { KafkaEventSink } from './kafka-event-sink';
 import { TrackController } from './track.controller';
 
 /**
- * Where intake hands what it accepted: to Kafka (`broker`), or without a broker to the writers in
- * this process before it answers. The service map decides, from KAFKA_BROKERS.
- */
-export interface IntakeOptions {
-  broker: boolean;
-}
-
-/**
  * Event intake without HTTP: the ingestion rules (limits, validation, the data dictionary) and the
  * sink (Kafka, or in-process without a broker), as `IngestService`. The gateway's controllers call it,
  * and so does any worker that brings events in another way (warehouse imports), with a project and
@@ -30,11 +23,9 @@ export interface IntakeOptions {
  */
 @Module({})
 export class EventIntakeModule {
-  private static readonly built = new Map<boolean, DynamicModule>();
-
   /** One module object per transport: the gateway and a worker in one process share one intake (its metrics register once). */
-  static forRoot({ broker }: IntakeOptions): DynamicModule {
-    const built = EventIntakeModule.built.get(broker) ?? {
+  static readonly forRoot = oncePerIntake(
+    ({ broker }): DynamicModule => ({
       module: EventIntakeModule,
       imports: [AuthModule, RateLimitsModule, EventDictionaryModule, ...(broker ? [] : [EventWriterModule, IdentityModule])],
       providers: [
@@ -44,10 +35,8 @@ export class EventIntakeModule {
         { provide: EventSink, useClass: broker ? KafkaEventSink : InProcessEventSink },
       ],
       exports: [IngestService],
-    };
-    EventIntakeModule.built.set(broker, built);
-    return built;
-  }
+    }),
+  );
 }
 
 /** The ingestion gateway: /import and /track over the event intake. */

@@ -1,4 +1,5 @@
 import { AuthModule } from '@analytics/auth';
+import { IntakeOptions, oncePerIntake } from '@analytics/config';
 import { jsonBody } from '@analytics/http';
 import { IdentityMergeHook, IdentityRepository } from '@analytics/identity';
 import { GroupKeyRegistryModule } from '@analytics/projects';
@@ -53,28 +54,24 @@ export class ProfileStoreModule {}
  */
 @Module({})
 export class ProfileIntakeModule {
-  private static readonly built = new Map<boolean, DynamicModule>();
-
   /**
    * One module object per transport, so the gateway and a worker in one process share one intake.
    * `broker`: updates go to Kafka; without one they are applied in-process (the service map decides).
    */
-  static forRoot({ broker }: { broker: boolean }): DynamicModule {
-    const built = ProfileIntakeModule.built.get(broker) ?? {
+  static readonly forRoot = oncePerIntake(
+    ({ broker }): DynamicModule => ({
       module: ProfileIntakeModule,
       imports: [AuthModule, RateLimitsModule, ProfileMetricsModule, GroupKeyRegistryModule, ...(broker ? [] : [ProfileStoreModule])],
       providers: [ProfileIngestService, ProfileGeolocator, { provide: ProfileUpdateSink, useClass: broker ? KafkaProfileSink : InProcessProfileSink }],
       exports: [ProfileIngestService],
-    };
-    ProfileIntakeModule.built.set(broker, built);
-    return built;
-  }
+    }),
+  );
 }
 
 /** The gateway's /engage and /groups: to Kafka, or without a broker applied in-process before answering. */
 @Module({})
 export class ProfilesIngestModule {
-  static forRoot(intake: { broker: boolean }): DynamicModule {
+  static forRoot(intake: IntakeOptions): DynamicModule {
     return { module: ProfilesIngestModule, imports: [ProfileIntakeModule.forRoot(intake)], controllers: [ProfileUpdatesController] };
   }
 }

@@ -1,4 +1,4 @@
-import { AppConfig, oncePerConfig, ServiceName } from '@analytics/config';
+import { AppConfig, IntakeOptions, oncePerConfig, ServiceName } from '@analytics/config';
 import { EngineNeeds } from '@analytics/runtime';
 import { DynamicModule, Module, Type } from '@nestjs/common';
 
@@ -28,7 +28,7 @@ export const jobsModule = oncePerConfig(async (config): Promise<DynamicModule> =
 });
 
 /** Intake (the gateway's, warehouse imports') hands records to Kafka when there is a broker, else to the writers in-process. */
-export const intakeOf = (config: AppConfig) => ({ broker: config.kafka !== undefined });
+export const intakeOf = (config: AppConfig): IntakeOptions => ({ broker: config.kafka !== undefined });
 
 /**
  * The one service map: what each deployable mounts. The routes each one owns are in the role matrix

@@ -1,5 +1,6 @@
 import { AuthModule } from '@analytics/auth';
 import { Clock } from '@analytics/clock';
+import { IntakeOptions } from '@analytics/config';
 import { jsonBody } from '@analytics/http';
 import { EventIntakeModule } from '@analytics/ingest';
 import { WriterProgress } from '@analytics/kafka';
@@ -47,7 +48,7 @@ export interface WarehouseImportsWorkerOptions extends Partial<WarehouseImportSe
 @Module({})
 export class WarehouseImportsWorkerModule {
   /** `intake.broker`: rows go to Kafka, or without a broker to the writers in this process (the service map decides). */
-  static forRoot(intake: { broker: boolean }, options: WarehouseImportsWorkerOptions = {}): DynamicModule {
+  static forRoot(intake: IntakeOptions, options: WarehouseImportsWorkerOptions = {}): DynamicModule {
     const { clock, ...settings } = options;
     const providers: Provider[] = [
       { provide: WAREHOUSE_IMPORT_SETTINGS, useValue: { ...DEFAULT_WAREHOUSE_IMPORT_SETTINGS, ...settings } },
