@@ -1,49 +1,9 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsDefined, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateBy, ValidateIf } from 'class-validator';
+import { IsDefined, IsIn, IsOptional, Matches, MaxLength, MinLength, ValidateBy, ValidateIf } from 'class-validator';
 import { LOG_LEVELS, SERVICE_NAMES } from './constants';
 import { parseNetwork } from './network';
 import { Secret } from './secret.decorator';
-
-/** Empty strings count as unset, so `FOO=` in a shell behaves like no FOO at all. */
-const blankToUndefined = ({ value }: { value: unknown }): unknown =>
-  typeof value === 'string' && value.trim() === '' ? undefined : value;
-
-const toInteger = ({ value }: { value: unknown }): unknown => {
-  const v = blankToUndefined({ value });
-  if (typeof v !== 'string') return v;
-  return /^-?\d+$/.test(v.trim()) ? Number(v) : v;
-};
-
-const toBoolean = ({ value }: { value: unknown }): unknown => {
-  const v = blankToUndefined({ value });
-  if (typeof v !== 'string') return v;
-  const normalized = v.trim().toLowerCase();
-  if (['1', 'true', 'yes', 'on'].includes(normalized)) return true;
-  if (['0', 'false', 'no', 'off'].includes(normalized)) return false;
-  return v;
-};
-
-const toList = ({ value }: { value: unknown }): unknown => {
-  const v = blankToUndefined({ value });
-  if (typeof v !== 'string') return v;
-  return v.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
-};
-
-const integer = (min: number, max: number) => [
-  Transform(toInteger),
-  IsOptional(),
-  IsInt({ message: `must be a whole number from ${min} to ${max}` }),
-  Min(min, { message: `must be a whole number from ${min} to ${max}` }),
-  Max(max, { message: `must be a whole number from ${min} to ${max}` }),
-];
-
-function apply(...decorators: PropertyDecorator[]): PropertyDecorator {
-  return (target, key) => decorators.forEach((d) => d(target, key));
-}
-const Integer = (min: number, max: number): PropertyDecorator => apply(...integer(min, max));
-const OptionalText = (): PropertyDecorator => apply(Transform(blankToUndefined), IsOptional(), IsString());
-const Flag = (): PropertyDecorator =>
-  apply(Transform(toBoolean), IsOptional(), IsBoolean({ message: 'must be true or false (also 1/0, yes/no)' }));
+import { apply, blankToUndefined, Flag, Integer, OptionalText, toList } from './environment-decorators';
 
 const SERVICE_URL = /^(https?:\/\/[^\s]+|chdb:.+)$/;
 const DATABASE_URL = /^(postgres(ql)?:\/\/[^\s]+|pglite:.+)$/;

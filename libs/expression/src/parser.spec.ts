@@ -10,7 +10,7 @@ import {
 } from './limits';
 import { parseExpression } from './parser';
 import { Expression, printExpression } from './syntax-tree';
-import { expressionArbitrary } from './testing/arbitraries';
+import { expressionArbitrary } from './testing/expression-arbitraries';
 
 function parenthesised(source: string): string {
   return printExpression(parseExpression(source));

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { compileSegment, compileWhere, Expression, keepsRow, parseExpression, printExpression, segmentKey } from '@analytics/expression';
 import { ExpressionRow } from '../src/expression-row';
-import { eventArbitrary, expressionArbitrary, GeneratedEvent } from '../src/testing/arbitraries';
+import { eventArbitrary, GeneratedEvent } from '../src/testing/event-arbitraries';
+import { expressionArbitrary } from '../src/testing/expression-arbitraries';
 import { EventsTable, referenceRow, TEST_SCOPE, TEST_TABLE } from './support/events-table';
 
 /**

@@ -1,6 +1,6 @@
 import { compileSegment, compileWhere, ExpressionError, keepsRow, parseExpression, segmentKey } from '@analytics/expression';
 import { MAX_EXPRESSION_LENGTH, MAX_LIST_ITEMS, MAX_NESTING_DEPTH } from '../src/limits';
-import { GeneratedEvent } from '../src/testing/arbitraries';
+import { GeneratedEvent } from '../src/testing/event-arbitraries';
 import { EventsTable, referenceRow, TEST_SCOPE, TEST_TABLE } from './support/events-table';
 
 /**

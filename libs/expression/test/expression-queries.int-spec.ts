@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { compileSegment, compileWhere, eventRow, eventsScope, JsonObject, keepsRow, parseExpression, profilesScope, segmentKey, toPropertiesJson } from '@analytics/expression';
 import { ExpressionRow, profileRow } from '../src/expression-row';
 import { compareCodePoints } from '../src/semantics';
-import { eventArbitrary, GeneratedEvent } from '../src/testing/arbitraries';
+import { eventArbitrary, GeneratedEvent } from '../src/testing/event-arbitraries';
 import { EventsTable, GeneratedProfile, TEST_PROFILES_TABLE, TEST_TABLE } from './support/events-table';
 
 /**

@@ -1,13 +1,11 @@
-import { booleanParameter } from '@analytics/http';
 import { invalidField } from './pipeline-error';
+import { day, Fields, flag, matching, oneOf, required, text } from './pipeline-fields';
 import { BucketDestination, PIPELINE_TYPES, PipelineDefinition, PipelineType, pipelineName, Warehouse } from './pipeline-definition';
 
 /** A trial pipeline exports at most this many days from its `from_date`. */
 export const TRIAL_DAYS = 30;
 
 const addDays = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-
-type Fields = Record<string, unknown>;
 
 const COMMON = ['project_id', 'type', 'trial', 'schema_type', 'data_source', 'sync', 'from_date', 'to_date', 'frequency', 'data_format'];
 const KEYS = ['s3_endpoint', 's3_access_key_id', 's3_secret_access_key', 's3_force_path_style'];
@@ -24,61 +22,12 @@ const TYPE_FIELDS: Record<PipelineType, string[]> = {
   warehouse_b: ['whb_share_with', 'whb_region', 'whb_prefix', ...S3],
 };
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 const REGION = /^[A-Za-z0-9_-]{1,64}$/;
 /** Object-key safe: the prefix becomes part of every object name and of ClickHouse's s3() URL. */
 const PREFIX = /^([A-Za-z0-9_=-][A-Za-z0-9._=-]*\/)*[A-Za-z0-9_=-][A-Za-z0-9._=-]*\/?$/;
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 const ACCESS_KEY = /^[\x21-\x7e]{3,256}$/;
-
-/** One form value as text; JSON bodies may carry numbers and booleans, which count as their text. */
-function text(fields: Fields, name: string): string | undefined {
-  const value = fields[name];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  throw invalidField(name, 'must be a single value');
-}
-
-function required(fields: Fields, name: string): string {
-  const value = text(fields, name);
-  if (value === undefined || value === '') throw invalidField(name, 'is required');
-  return value;
-}
-
-function oneOf<T extends string>(fields: Fields, name: string, allowed: readonly T[], fallback?: T): T {
-  const value = text(fields, name);
-  if ((value === undefined || value === '') && fallback !== undefined) return fallback;
-  if (value === undefined || value === '') throw invalidField(name, `is required, one of ${allowed.join(', ')}`);
-  if (!allowed.includes(value as T)) throw invalidField(name, `must be one of ${allowed.join(', ')}, got "${value}"`);
-  return value as T;
-}
-
-function flag(fields: Fields, name: string, fallback: boolean): boolean {
-  const value = booleanParameter(text(fields, name), fallback);
-  if (value === undefined) throw invalidField(name, `must be true or false, got "${text(fields, name)}"`);
-  return value;
-}
-
-function day(fields: Fields, name: string, optional: boolean): string | undefined {
-  const value = text(fields, name);
-  if (value === undefined || value === '') {
-    if (optional) return undefined;
-    throw invalidField(name, 'is required (yyyy-mm-dd)');
-  }
-  if (!DAY.test(value) || new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) !== value) {
-    throw invalidField(name, `must be a date as yyyy-mm-dd, got "${value}"`);
-  }
-  return value;
-}
-
-function matching(fields: Fields, name: string, pattern: RegExp, what: string, isRequired: boolean): string | undefined {
-  const value = isRequired ? required(fields, name) : text(fields, name);
-  if (value === undefined || value === '') return undefined;
-  if (!pattern.test(value)) throw invalidField(name, `must be ${what}`);
-  return value;
-}
 
 function endpoint(fields: Fields): string | undefined {
   const value = text(fields, 's3_endpoint');

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { eventRow, eventsScope, JsonObject, toPropertiesJson } from '@analytics/expression';
 import { ExpressionRow } from '../../src/expression-row';
 import { QueryParameterValue } from '../../src/sql/query-parameters';
-import { GeneratedEvent } from '../../src/testing/arbitraries';
+import { GeneratedEvent } from '../../src/testing/event-arbitraries';
 
 /** The events table's columns (libs/clickhouse migration 0001) plus an id and a joined profile's properties. */
 export const TEST_TABLE = 'expression_events';
