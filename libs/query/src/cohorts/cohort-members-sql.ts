@@ -2,7 +2,7 @@ import { PROFILES_TABLE } from '@analytics/clickhouse';
 import { resolvedEventsSql } from '@analytics/identity';
 import { compileWhere, ExpressionError, profilesScope } from '@analytics/expression';
 import { CohortBehavior, CohortDefinition, isBehaviorCohort } from '@analytics/report-definitions';
-import { chCompiled, chIdent, chParam, chSql, ChSql, ProjectScope } from '@analytics/tenancy';
+import { ChBoundQuery, chCompiled, chIdent, chParam, chSql, ChSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { parseEventExpression, whereSql } from '../expressions/query-expressions';
 import { QueryError, QueryErrorCode } from '../query-error';
 import { DAY_MS, today } from '../time/utc-days';
@@ -42,4 +42,9 @@ function profileMembersSql(scope: ProjectScope, where: string, nowMs: number): C
  */
 export function cohortMembersSql(scope: ProjectScope, definition: CohortDefinition, nowMs: number, resolve = true): ChSql {
   return isBehaviorCohort(definition) ? behaviorMembersSql(scope, definition.behavior, nowMs, resolve) : profileMembersSql(scope, definition.where, nowMs);
+}
+
+/** How many members the cohort has at `nowMs`. */
+export function cohortCountSql(scope: ProjectScope, definition: CohortDefinition, nowMs: number, resolve: boolean): ChBoundQuery {
+  return renderChSql(chSql`SELECT count() AS members FROM (${cohortMembersSql(scope, definition, nowMs, resolve)})`);
 }

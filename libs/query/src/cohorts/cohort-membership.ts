@@ -1,10 +1,10 @@
 import { CohortDefinition } from '@analytics/report-definitions';
 import { SavedReport, SavedReportsService } from '@analytics/reports';
-import { ChSql, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
+import { ChSql, ProjectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
 import { QueryRunner } from '../clickhouse/query-runner';
 import { Clock } from '@analytics/clock';
-import { cohortMembersSql } from './cohort-members-sql';
+import { cohortCountSql, cohortMembersSql } from './cohort-members-sql';
 
 /**
  * Who is in a cohort. For the profile query's `filter_by_cohort`: `membersQuery` gives a
@@ -39,8 +39,7 @@ export class CohortMembership {
 
   /** How many members one of the project's saved cohorts has now. */
   async count(scope: ProjectScope, cohort: SavedReport<'cohort'>, resolve: boolean, signal?: AbortSignal): Promise<number> {
-    const members = cohortMembersSql(scope, cohort.definition, this.clock.now(), resolve);
-    const [row] = await this.runner.rows<{ members: number }>(renderChSql(chSql`SELECT count() AS members FROM (${members})`), signal);
+    const [row] = await this.runner.rows<{ members: number }>(cohortCountSql(scope, cohort.definition, this.clock.now(), resolve), signal);
     return Number(row?.members ?? 0);
   }
 }
