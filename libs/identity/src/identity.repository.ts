@@ -1,8 +1,9 @@
-import { ClickHouseClient, ClickHouseDdl, IDENTITY_LOOKUP_TABLE, IDENTITY_MAP_TABLE, identityKeySql } from '@analytics/clickhouse';
+import { ClickHouseClient, ClickHouseDdl } from '@analytics/clickhouse';
 import { IdentityMember } from '@analytics/events';
-import { chCompiled, chIdent, ChSql, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
+import { ChBoundQuery, ProjectScope } from '@analytics/tenancy';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { Readable } from 'node:stream';
+import { clusterRowsSql, forgetLookupSql, IDENTITY_MAP_INSERT, LOOKUP_REWRITE, lookupInsertSql, lookupRowsSql, mergedRowsSql } from './identity-map-sql';
 
 interface MapRow {
   distinct_id: string;
@@ -11,13 +12,6 @@ interface MapRow {
   linked_ms: string;
   version: string;
 }
-
-const IDENTITY_MAP = chIdent(IDENTITY_MAP_TABLE);
-const IDENTITY_LOOKUP = chIdent(IDENTITY_LOOKUP_TABLE);
-
-/** The low 64 bits of the keys of `{ids:Array(String)}` in the project: how identity_lookup finds them. */
-const lookupKeys = (scope: ProjectScope): ChSql =>
-  chCompiled(`SELECT toUInt64(${identityKeySql('{keyProject:UInt32}', 'arrayJoin({ids:Array(String)})')})`, { keyProject: scope.projectId });
 
 /**
  * identity_lookup keeps each insert in a file of its own (replayed when the server starts) until a
@@ -45,13 +39,7 @@ export class IdentityRepository {
    * its devices point at it), and the highest version among them.
    */
   async load(scope: ProjectScope, ids: string[]): Promise<{ members: IdentityMember[]; version: number }> {
-    const rows = await this.select(
-      chSql`SELECT distinct_id, person_id, identified_ms, linked_ms, version FROM ${IDENTITY_MAP} FINAL
-       WHERE ${scope} AND person_id IN (
-         SELECT person_id FROM ${IDENTITY_MAP} FINAL WHERE ${scope} AND distinct_id IN {ids:Array(String)}
-         UNION ALL SELECT arrayJoin({ids:Array(String)}))`,
-      { ids },
-    );
+    const rows = await this.select(clusterRowsSql(scope, ids));
     return {
       members: rows.map((r) => ({ distinctId: r.distinct_id, personId: r.person_id, identifiedMs: Number(r.identified_ms), linkedMs: Number(r.linked_ms) })),
       version: rows.reduce((max, r) => Math.max(max, Number(r.version)), 0),
@@ -68,13 +56,8 @@ export class IdentityRepository {
   async write(scope: ProjectScope, changed: IdentityMember[], version: number, touched: IdentityMember[] = changed): Promise<void> {
     await this.writeMap(scope, changed, version);
     if (!this.lookup || !touched.length) return;
-    await this.clickhouse.command({
-      query: `INSERT INTO ${IDENTITY_LOOKUP_TABLE}
-        SELECT {project:UInt32}, toUInt64(own), bitXor(own, ${identityKeySql('{project:UInt32}', 'person_id')})
-        FROM (SELECT arrayJoin(arrayZip({ids:Array(String)}, {persons:Array(String)})) AS pair, pair.1 AS distinct_id, pair.2 AS person_id,
-          ${identityKeySql('{project:UInt32}', 'distinct_id')} AS own)`,
-      query_params: { project: scope.projectId, ids: touched.map((m) => m.distinctId), persons: touched.map((m) => m.personId) },
-    });
+    const { sql, params } = lookupInsertSql(scope, touched);
+    await this.clickhouse.command({ query: sql, query_params: params });
     if (++this.lookupInserts % LOOKUP_INSERTS_PER_REWRITE === 0) {
       // Only fewer files to replay at start: a failure here must not fail the applied batch.
       await this.rewriteLookup().catch((error: unknown) => this.logger.warn(`identity_lookup compaction failed: ${(error as Error).message}`));
@@ -89,7 +72,7 @@ export class IdentityRepository {
         `"identified_ms":${m.identifiedMs},"linked_ms":${m.linkedMs},"version":${version}}\n`,
     );
     const result = await this.clickhouse.exec({
-      query: `INSERT INTO ${IDENTITY_MAP_TABLE} FORMAT JSONEachRow`,
+      query: IDENTITY_MAP_INSERT,
       values: Readable.from([lines.join('')]),
       clickhouse_settings: { async_insert: 0 },
     });
@@ -99,11 +82,7 @@ export class IdentityRepository {
   /** The canonical id of each of `ids` that belongs to a cluster under another id (the others are their own). */
   async resolve(scope: ProjectScope, ids: string[]): Promise<Map<string, string>> {
     if (!ids.length) return new Map();
-    const rows = await this.select(
-      chSql`SELECT distinct_id, person_id, identified_ms, linked_ms, version FROM ${IDENTITY_MAP} FINAL
-       WHERE ${scope} AND distinct_id IN {ids:Array(String)} AND person_id != distinct_id`,
-      { ids },
-    );
+    const rows = await this.select(mergedRowsSql(scope, ids));
     return new Map(rows.map((r) => [r.distinct_id, r.person_id]));
   }
 
@@ -119,28 +98,26 @@ export class IdentityRepository {
 
   /** Rewrites identity_lookup's files as one, holding what it holds in memory (a mutation that deletes nothing). */
   async rewriteLookup(): Promise<void> {
-    if (this.lookup) await this.clickhouse.command({ query: `ALTER TABLE ${IDENTITY_LOOKUP_TABLE} DELETE WHERE 0` });
+    if (this.lookup) await this.clickhouse.command({ query: LOOKUP_REWRITE });
   }
 
   /** Removes the ids from identity_lookup (compliance deletion; identity_map's rows go with the registry's tables). */
   async forget(scope: ProjectScope, distinctIds: string[], signal?: AbortSignal): Promise<void> {
     if (!this.lookup || !distinctIds.length) return;
-    const { sql, params } = renderChSql(chSql`ALTER TABLE ${IDENTITY_LOOKUP} DELETE WHERE ${scope} AND key IN (${lookupKeys(scope)})`, { params: { ids: distinctIds } });
+    const { sql, params } = forgetLookupSql(scope, distinctIds);
     await this.clickhouse.command({ query: sql, query_params: params, abort_signal: signal });
   }
 
   /** How many of the ids identity_lookup still holds (0 on a cluster, which has none). */
   async lookupRows(scope: ProjectScope, distinctIds: string[], signal?: AbortSignal): Promise<number> {
     if (!this.lookup || !distinctIds.length) return 0;
-    const { sql, params } = renderChSql(chSql`SELECT count() AS n FROM ${IDENTITY_LOOKUP} WHERE ${scope} AND key IN (${lookupKeys(scope)})`, { params: { ids: distinctIds } });
+    const { sql, params } = lookupRowsSql(scope, distinctIds);
     const result = await this.clickhouse.query({ query: sql, query_params: params, format: 'JSONEachRow', abort_signal: signal });
     const [row] = await result.json<{ n: string | number }>();
     return Number(row?.n ?? 0);
   }
 
-  /** `named`: the values of the `{ids:Array(String)}` the query names once however often it reads them. */
-  private async select(query: ChSql, named: Record<string, unknown>): Promise<MapRow[]> {
-    const { sql, params } = renderChSql(query, { params: named });
+  private async select({ sql, params }: ChBoundQuery): Promise<MapRow[]> {
     const result = await this.clickhouse.query({ query: sql, query_params: params, format: 'JSONEachRow' });
     return result.json<MapRow>();
   }
