@@ -1,0 +1,32 @@
+import { IDENTITY_MAP_SQL, RESOLVED_EVENTS_SQL } from '../../libs/identity/test/rendered-sql';
+import {
+  ADDICTION_SQL,
+  COHORT_MEMBERS_SQL,
+  EVENT_CATALOG_SQL,
+  FUNNEL_SQL,
+  INSIGHTS_SQL,
+  NUMERIC_BUCKETS_SQL,
+  NUMERIC_SUM_SQL,
+  RETENTION_SQL,
+  SEGMENTATION_SQL,
+} from '../../libs/query/test/rendered-sql';
+import { RenderedSqlFile } from './rendered-query';
+
+/**
+ * Every ClickHouse builder and repository whose SQL is committed, rendered, one .sql file each
+ * (`npm run sql:render` writes them, rendered-sql.spec.ts fails when one differs). A builder that
+ * moves to another lib moves its row: the import above, `file` and `source`.
+ */
+export const RENDERED_SQL_FILES: readonly RenderedSqlFile[] = [
+  { file: 'libs/identity/sql/resolved-events-sql.sql', source: 'libs/identity/src/resolved-events-sql.ts', queries: RESOLVED_EVENTS_SQL },
+  { file: 'libs/identity/sql/identity.repository.sql', source: 'libs/identity/src/identity-map-sql.ts', queries: IDENTITY_MAP_SQL },
+  { file: 'libs/query/sql/funnel-sql.sql', source: 'libs/query/src/funnels/funnel-sql.ts', queries: FUNNEL_SQL },
+  { file: 'libs/query/sql/retention-sql.sql', source: 'libs/query/src/retention/retention-sql.ts', queries: RETENTION_SQL },
+  { file: 'libs/query/sql/addiction.sql', source: 'libs/query/src/retention/addiction.ts', queries: ADDICTION_SQL },
+  { file: 'libs/query/sql/segmentation-sql.sql', source: 'libs/query/src/segmentation/segmentation-sql.ts', queries: SEGMENTATION_SQL },
+  { file: 'libs/query/sql/numeric-buckets.sql', source: 'libs/query/src/segmentation/numeric-buckets.ts', queries: NUMERIC_BUCKETS_SQL },
+  { file: 'libs/query/sql/numeric-sum.sql', source: 'libs/query/src/segmentation/numeric-sum.ts', queries: NUMERIC_SUM_SQL },
+  { file: 'libs/query/sql/insights-sql.sql', source: 'libs/query/src/insights/insights-sql.ts', queries: INSIGHTS_SQL },
+  { file: 'libs/query/sql/event-catalog-sql.sql', source: 'libs/query/src/events/event-catalog-sql.ts', queries: EVENT_CATALOG_SQL },
+  { file: 'libs/query/sql/cohort-members-sql.sql', source: 'libs/query/src/cohorts/cohort-members-sql.ts', queries: COHORT_MEMBERS_SQL },
+];
