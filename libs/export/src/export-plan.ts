@@ -1,4 +1,5 @@
-import { ExportBucket, ExportPage } from './export.repository';
+import { ExportPage } from './export-sql';
+import { ExportBucket } from './export.repository';
 
 /** What a line adds to its stored properties: the event, ids, times and JSON punctuation. */
 export const LINE_OVERHEAD_BYTES = 200;

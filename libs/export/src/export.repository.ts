@@ -1,10 +1,10 @@
 import { ClickHouseClient, ResultChunk, streamQuery } from '@analytics/clickhouse';
 import { CompiledSql } from '@analytics/expression';
-import { mergedIdExistsSql, resolvedEventsSql } from '@analytics/identity';
-import { chCompiled, chJoin, chParam, ChSql, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
+import { mergedIdExistsSql } from '@analytics/identity';
+import { ProjectScope, renderChSql } from '@analytics/tenancy';
 import { Inject, Injectable } from '@nestjs/common';
 import { ExportRequest } from './export-request';
-import { exportedEventLineSql } from './exported-line';
+import { exportBucketsSql, exportPageSql, ExportPage } from './export-sql';
 
 /** Rows of one (event, day) pair: the unit the export is planned in (it is a prefix of the sort key). */
 export interface ExportBucket {
@@ -15,43 +15,13 @@ export interface ExportBucket {
   bytes: number;
 }
 
-/** One query's worth of the export: some whole buckets, or a hash share of a big one. */
-export interface ExportPage {
-  buckets: [string, string][];
-  share?: { of: number; index: number };
-  rows: number;
-  /** Estimated output bytes. */
-  bytes: number;
-  /** Whether ids are resolved through identity_map (the default): `plan` clears it until the project has a merged id. */
-  resolve?: boolean;
-  /** The `where` as planned (ids it compares `distinct_id` with resolved to their person's: export-filter.ts); none without one. */
-  where?: CompiledSql;
-}
-
-/** Above this many events in a page, one range each would make a long OR; a key list is used instead. */
-const MAX_RANGES = 32;
-
 @Injectable()
 export class ExportRepository {
   constructor(@Inject(ClickHouseClient) private readonly clickhouse: ClickHouseClient) {}
 
-  private filter(scope: ProjectScope, request: ExportRequest, where: CompiledSql | undefined): ChSql {
-    const from = chParam(`${request.fromDate} 00:00:00.000`, "DateTime64(3, 'UTC')");
-    const to = chParam(`${request.toDate} 23:59:59.999`, "DateTime64(3, 'UTC')");
-    const events = request.events ? chSql` AND event IN ${chParam(request.events)}` : chSql``;
-    return chSql`${scope} AND time >= ${from} AND time <= ${to}${events}${where ? chSql` AND ${chCompiled(where.sql, where.params)}` : chSql``}`;
-  }
-
-  /**
-   * Deduplicated row counts and stored sizes per (event, day), in sort-key order. `resolve`: the
-   * filter reads `distinct_id`, so the rows are counted as the pages read them, with ids resolved
-   * (a person's events sent under another id of hers are on other days); otherwise as stored, which
-   * counts the same rows without the join.
-   */
+  /** Deduplicated row counts and stored sizes per (event, day), in sort-key order (see exportBucketsSql). */
   async buckets(scope: ProjectScope, request: ExportRequest, where: CompiledSql | undefined, resolve: boolean, signal: AbortSignal): Promise<ExportBucket[]> {
-    const { sql, params } = renderChSql(
-      chSql`SELECT event, toString(toDate(time)) AS day, count() AS rows, sum(length(properties)) AS bytes FROM ${resolvedEventsSql(scope, resolve)} WHERE ${this.filter(scope, request, where)} GROUP BY event, day ORDER BY event, day`,
-    );
+    const { sql, params } = exportBucketsSql(scope, request, where, resolve);
     const result = await this.clickhouse.query({ query: sql, query_params: params, format: 'JSONEachRow', abort_signal: signal });
     return result.json<ExportBucket>();
   }
@@ -65,30 +35,7 @@ export class ExportRepository {
 
   /** The page's exported events as NDJSON, streamed as the engine produces it (see `streamQuery`). */
   page(scope: ProjectScope, request: ExportRequest, page: ExportPage, limit: number | undefined, signal: AbortSignal): AsyncIterable<ResultChunk> {
-    // A page holds consecutive (event, day) buckets, so per event it is one range of days: ranges on
-    // the sort key's prefix, which the primary index prunes to the page's own granules.
-    const days = new Map<string, { from: string; to: string }>();
-    for (const [event, day] of page.buckets) {
-      const range = days.get(event);
-      if (!range) days.set(event, { from: day, to: day });
-      else if (day > range.to) range.to = day;
-      else if (day < range.from) range.from = day;
-    }
-    let where: ChSql;
-    if (days.size <= MAX_RANGES) {
-      const ranges = [...days].map(([event, { from, to }]) => chSql`(event = ${chParam(event)} AND toDate(time) BETWEEN ${chParam(from, 'Date')} AND ${chParam(to, 'Date')})`);
-      where = chSql`${this.filter(scope, request, page.where)} AND (${chJoin(ranges, chSql` OR `)})`;
-    } else {
-      // Many small events: the event list still prunes, the keys pick the exact (event, day) pairs.
-      const keys = page.buckets.map(([event, day]) => `${event}|${day}`);
-      where = chSql`${this.filter(scope, request, page.where)} AND event IN ${chParam([...days.keys()])} AND concat(event, '|', toString(toDate(time))) IN ${chParam(keys)}`;
-    }
-    if (page.share) where = chSql`${where} AND cityHash64(distinct_id) % ${chParam(page.share.of, 'UInt32')} = ${chParam(page.share.index, 'UInt32')}`;
-    const resolve = page.resolve ?? true;
-    // Ids resolved to the person's canonical id (docs/identity.md); the buckets above count the same rows unresolved.
-    const { sql, params } = renderChSql(
-      chSql`SELECT ${chCompiled(exportedEventLineSql(request.timeInMs, resolve))} FROM ${resolvedEventsSql(scope, resolve)} WHERE ${where}${limit === undefined ? chSql`` : chSql` LIMIT ${chParam(limit, 'UInt32')}`}`,
-    );
+    const { sql, params } = exportPageSql(scope, request, page, limit);
     return streamQuery(this.clickhouse, { query: sql, query_params: params, format: 'TabSeparatedRaw', abort_signal: signal });
   }
 }

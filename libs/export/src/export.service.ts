@@ -6,7 +6,8 @@ import { Writable } from 'node:stream';
 import { compileExportFilter, idsComparedWithDistinctId, readsDistinctId, withCanonicalIds } from './export-filter';
 import { planPages } from './export-plan';
 import { ExportRequest } from './export-request';
-import { ExportPage, ExportRepository } from './export.repository';
+import { ExportRepository } from './export.repository';
+import { ExportPage } from './export-sql';
 
 /**
  * Estimated NDJSON bytes per page. Pages are streamed, so this bounds the work of one query (and
