@@ -1,5 +1,5 @@
 import { ClickHouseClient, EVENTS_TABLE } from '@analytics/clickhouse';
-import { chCompiled, chIdent, chParam, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
+import { ChBoundQuery, chCompiled, chIdent, chParam, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { Inject, Injectable } from '@nestjs/common';
 
 export interface SeenEvent {
@@ -12,20 +12,24 @@ export interface SeenEvent {
 /** Bounds on what one listing reads out: the most frequent events, and property names per event. */
 export const SEEN_LIMITS = { events: 2000, propertiesPerEvent: 500 } as const;
 
+/** Event names with their counts and property names since `sinceMs`, most frequent first. */
+export function seenEventsSql(scope: ProjectScope, sinceMs: number): ChBoundQuery {
+  // Every value is bound; the aggregate's size parameter must be a literal, and is our constant.
+  const perEvent = chCompiled(String(SEEN_LIMITS.propertiesPerEvent));
+  return renderChSql(
+    chSql`SELECT event AS name, count() AS count, arraySort(groupUniqArrayArray(${perEvent})(JSONExtractKeys(properties))) AS properties
+        FROM ${chIdent(EVENTS_TABLE)} WHERE ${scope} AND time >= fromUnixTimestamp64Milli(${chParam(sinceMs)})
+        GROUP BY event ORDER BY count DESC, name LIMIT ${chParam(SEEN_LIMITS.events, 'UInt32')}`,
+  );
+}
+
 /** The events a project actually received, from the ClickHouse events table. */
 @Injectable()
 export class SeenEventsRepository {
   constructor(@Inject(ClickHouseClient) private readonly clickhouse: ClickHouseClient) {}
 
-  /** Event names with their counts and property names since `sinceMs`, most frequent first. */
   async since(scope: ProjectScope, sinceMs: number): Promise<SeenEvent[]> {
-    // Every value is bound; the aggregate's size parameter must be a literal, and is our constant.
-    const perEvent = chCompiled(String(SEEN_LIMITS.propertiesPerEvent));
-    const { sql, params } = renderChSql(
-      chSql`SELECT event AS name, count() AS count, arraySort(groupUniqArrayArray(${perEvent})(JSONExtractKeys(properties))) AS properties
-        FROM ${chIdent(EVENTS_TABLE)} WHERE ${scope} AND time >= fromUnixTimestamp64Milli(${chParam(sinceMs)})
-        GROUP BY event ORDER BY count DESC, name LIMIT ${chParam(SEEN_LIMITS.events, 'UInt32')}`,
-    );
+    const { sql, params } = seenEventsSql(scope, sinceMs);
     const result = await this.clickhouse.query({ query: sql, query_params: params, format: 'JSONEachRow' });
     return result.json<SeenEvent>();
   }
