@@ -1,0 +1,10 @@
+-- Rendered by `npm run sql:render` from libs/management/src/project-events.repository.ts; do not edit (test/rendered-sql/rendered-sql-files.ts lists the builders).
+
+-- ProjectEventsRepository.hasEvents (projectHasEventsSql)
+-- inputs: project 1
+-- parameters:
+--   p0 UInt32 = 1
+SELECT 1 AS found
+FROM events
+WHERE project_id = {p0:UInt32}
+LIMIT 1

@@ -1,0 +1,6 @@
+import { projectScope } from '@analytics/tenancy';
+import type { RenderedQuery } from '../../../test/rendered-sql/rendered-query';
+import { projectHasEventsSql } from '../src/project-events.repository';
+
+/** The project settings' one read of the events table, committed as libs/management/sql/ (npm run sql:render). */
+export const PROJECT_EVENTS_SQL: RenderedQuery[] = [{ builder: 'ProjectEventsRepository.hasEvents (projectHasEventsSql)', inputs: 'project 1', query: projectHasEventsSql(projectScope(1)) }];
