@@ -1,19 +1,12 @@
-import { ClickHouseClient, clickhouseDateTime, ClickHouseDdl, DELETE_ON_EVERY_REPLICA_SETTINGS, IDENTITY_LOOKUP_TABLE } from '@analytics/clickhouse';
+import { ClickHouseClient, ClickHouseDdl, DELETE_ON_EVERY_REPLICA_SETTINGS, IDENTITY_LOOKUP_TABLE } from '@analytics/clickhouse';
 import { AppConfig } from '@analytics/config';
 import { IdentityRepository } from '@analytics/identity';
 import { Postgres, selectRows } from '@analytics/postgres';
-import { chCompiled, chIdent, chParam, ChSql, chSql, pgSql, ProjectScope, renderChSql } from '@analytics/tenancy';
+import { pgSql } from '@analytics/tenancy';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
+import { deleteRowsSql, DeletionScope, remainingRowsSql } from './deletion-sql';
 import { DISTINCT_ID_TABLES, DistinctIdTable } from './distinct-id-tables';
-
-/** What a deletion removes: the ids' rows of one project, events only up to the ingestion bound. */
-export interface DeletionScope {
-  project: ProjectScope;
-  distinctIds: string[];
-  /** Rows ingested (`processed_at`) before this are deleted; later ones are kept. */
-  ingestedBefore: Date;
-}
 
 /**
  * Erases the ids from every table of the registry: ClickHouse lightweight `DELETE` (on each shard's
@@ -33,14 +26,6 @@ export class DeletionRepository {
     this.ddl = new ClickHouseDdl(config.clickhouseCluster);
   }
 
-  /** The scope's rows of a ClickHouse table; the registry's names and predicates are constants of this lib, never user input. */
-  private chPredicate(table: DistinctIdTable, scope: DeletionScope): ChSql {
-    const bound = chParam(clickhouseDateTime(scope.ingestedBefore), "DateTime64(3, 'UTC')");
-    return chSql`${scope.project} AND ${chIdent(table.column)} IN ${chParam(scope.distinctIds)}${table.where ? chSql` AND ${chCompiled(table.where)}` : chSql``}${
-      table.boundedBy ? chSql` AND ${chIdent(table.boundedBy)} < ${bound}` : chSql``
-    }`;
-  }
-
   private pgPredicate(table: DistinctIdTable, scope: DeletionScope) {
     // Registry names are constants of this lib, never user input.
     return pgSql`${scope.project} and ${sql.identifier(table.column)} in (select jsonb_array_elements_text(${JSON.stringify(scope.distinctIds)}::jsonb))${table.where ? sql.raw(` and ${table.where}`) : sql``}`;
@@ -54,8 +39,8 @@ export class DeletionRepository {
       if (table.kept) continue;
       const started = Date.now();
       if (table.engine === 'clickhouse') {
-        const where = renderChSql(this.chPredicate(table, scope));
-        await this.clickhouse.command({ query: this.ddl.deleteRows(table.table, where.sql), query_params: where.params, clickhouse_settings: DELETE_ON_EVERY_REPLICA_SETTINGS, abort_signal: signal });
+        const { sql: query, params } = deleteRowsSql(this.ddl, table, scope);
+        await this.clickhouse.command({ query, query_params: params, clickhouse_settings: DELETE_ON_EVERY_REPLICA_SETTINGS, abort_signal: signal });
       } else {
         await this.postgres.db.execute(sql`delete from ${sql.identifier(table.table)} where ${this.pgPredicate(table, scope)}`);
       }
@@ -70,7 +55,7 @@ export class DeletionRepository {
     for (const table of DISTINCT_ID_TABLES) {
       if (table.kept) continue;
       if (table.engine === 'clickhouse') {
-        const { sql: query, params } = renderChSql(chSql`SELECT count() AS n FROM ${chIdent(table.table)} WHERE ${this.chPredicate(table, scope)}`);
+        const { sql: query, params } = remainingRowsSql(table, scope);
         const result = await this.clickhouse.query({ query, query_params: params, format: 'JSONEachRow', abort_signal: signal });
         const [row] = await result.json<{ n: string | number }>();
         counts[`clickhouse.${table.table}`] = Number(row?.n ?? 0);

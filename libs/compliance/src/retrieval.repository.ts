@@ -1,8 +1,7 @@
-import { ClickHouseClient, clickhouseDateTime, EVENTS_TABLE, parseClickHouseUrl, PROFILES_TABLE } from '@analytics/clickhouse';
+import { ClickHouseClient, parseClickHouseUrl } from '@analytics/clickhouse';
 import { AppConfig } from '@analytics/config';
-import { exportedEventLineSql } from '@analytics/export';
 import { LocalObjectStore, ObjectStore, objectKey } from '@analytics/object-store';
-import { chCompiled, chIdent, ChSql, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
+import { ChBoundQuery } from '@analytics/tenancy';
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { mkdir, rename, rm } from 'node:fs/promises';
@@ -10,73 +9,7 @@ import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { PassThrough } from 'node:stream';
 import { createGzip } from 'node:zlib';
-import { DisclosureType } from './compliance-job';
-
-export interface RetrievalScope {
-  project: ProjectScope;
-  distinctIds: string[];
-  disclosureType: DisclosureType;
-  /** CCPA: only events since this time. */
-  since?: Date;
-  /** The project's group keys: a user's memberships are the values of these properties. */
-  groupKeys: string[];
-}
-
-/** The raw export's line: retrieval files hold the events as the export gives them. */
-const EXPORTED_EVENT = exportedEventLineSql();
-
-/** Text this file's code built (the export's line, the group ids), for a `chSql` slot. */
-
-/** The raw JSON values of group key `key` in `properties`: one for a scalar, each element of a list. */
-const GROUP_IDS = chCompiled(`arrayFilter(v -> v NOT IN ('', 'null'), if(JSONType(properties, key) = 'Array', JSONExtractArrayRaw(properties, key), [JSONExtractRaw(properties, key)]))`);
-
-/** Where a retrieval reads: the ids' events (since `since`) and user profiles, in the scope's project. */
-interface Sources {
-  events: ChSql;
-  profiles: ChSql;
-}
-
-function sources(project: ProjectScope): Sources {
-  return {
-    events: chSql`FROM ${chIdent(EVENTS_TABLE)} FINAL WHERE ${project} AND distinct_id IN {ids:Array(String)} AND time >= {since:DateTime64(3, 'UTC')}`,
-    profiles: chSql`FROM ${chIdent(PROFILES_TABLE)} FINAL WHERE ${project} AND group_key = '' AND profile_id IN {ids:Array(String)}`,
-  };
-}
-
-/**
- * Per id, the groups it belongs to: the group key properties of its profile and of its events, as
- * `{"$distinct_id","$group_memberships":{"<key>":[<group id>…]}}` (ids keep their JSON type).
- */
-const memberships = ({ events, profiles }: Sources) => chSql`SELECT concat('{"$distinct_id":', toJSONString(id), ',"$group_memberships":{',
-      arrayStringConcat(arraySort(groupArray(concat(toJSONString(key), ':[', arrayStringConcat(arraySort(ids), ','), ']'))), ','), '}}') AS line,
-      2 AS part, toDateTime64(0, 3, 'UTC') AS t, id AS k
-    FROM (
-      SELECT id, key, groupUniqArrayArray(values) AS ids FROM (
-        SELECT distinct_id AS id, arrayJoin({keys:Array(String)}) AS key, ${GROUP_IDS} AS values ${events}
-        UNION ALL
-        SELECT profile_id, arrayJoin({keys:Array(String)}) AS key, ${GROUP_IDS} ${profiles}
-      ) WHERE notEmpty(values) GROUP BY id, key
-    ) GROUP BY id`;
-
-/** A Data retrieval's lines; the memberships part (a second read of the events) only when the project has group keys. */
-const dataLines = (from: Sources, withMemberships: boolean) => chSql`SELECT line FROM (
-      SELECT ${chCompiled(EXPORTED_EVENT)} AS line, 0 AS part, time AS t, insert_id AS k ${from.events}
-      UNION ALL
-      SELECT concat('{"$distinct_id":', toJSONString(profile_id), ',"$properties":', properties, '}'), 1, toDateTime64(0, 3, 'UTC'), profile_id ${from.profiles}
-      ${withMemberships ? chSql`UNION ALL ${memberships(from)}` : chSql``}
-    ) ORDER BY part, t, k`;
-
-/** One `line String` per output line, for each disclosure type. */
-const LINES: Record<Exclude<DisclosureType, 'Data'>, (from: Sources) => ChSql> = {
-  Categories: ({ events, profiles }) => chSql`SELECT line FROM (
-      SELECT concat('{"distinct_id":', toJSONString(distinct_id), ',"event_properties":', toJSONString(arraySort(groupUniqArrayArray(JSONExtractKeys(properties)))), '}') AS line, 0 AS part, distinct_id AS k ${events} GROUP BY distinct_id
-      UNION ALL
-      SELECT concat('{"distinct_id":', toJSONString(profile_id), ',"profile_properties":', toJSONString(arraySort(JSONExtractKeys(properties))), '}'), 1, profile_id ${profiles}
-    ) ORDER BY part, k`,
-  Sources: ({ events }) => chSql`SELECT concat('{"distinct_id":', toJSONString(distinct_id), ',"sources":', toJSONString(arraySort(arrayFilter(x -> x != '',
-        arrayConcat(groupUniqArray(JSONExtractString(properties, '$lib')), groupUniqArray(JSONExtractString(properties, 'mp_lib')))))), '}') AS line
-      ${events} GROUP BY distinct_id ORDER BY distinct_id`,
-};
+import { retrievalFileSql, retrievalLinesSql, RetrievalScope } from './retrieval-sql';
 
 /**
  * Writes a retrieval file: gzip NDJSON, one line per event (the raw export's format), one per
@@ -96,29 +29,21 @@ export class RetrievalRepository {
   }
 
   async write(key: string, scope: RetrievalScope, signal?: AbortSignal): Promise<void> {
-    // The ids travel once however many parts read them (an expansion can hold thousands).
-    const named = { ids: scope.distinctIds, since: clickhouseDateTime(scope.since ?? new Date(0)), keys: scope.groupKeys };
-    const from = sources(scope.project);
-    const lines = scope.disclosureType === 'Data' ? dataLines(from, scope.groupKeys.length > 0) : LINES[scope.disclosureType](from);
-    const { sql: select, params } = renderChSql(lines, { params: named });
-    if (this.inProcess && this.store instanceof LocalObjectStore) return this.writeFile(this.store.root, key, select, params, signal);
-    const result = await this.clickhouse.exec({ query: `${select} FORMAT TabSeparatedRaw`, query_params: params, abort_signal: signal });
+    const lines = retrievalLinesSql(scope);
+    if (this.inProcess && this.store instanceof LocalObjectStore) return this.writeFile(this.store.root, key, lines, signal);
+    const result = await this.clickhouse.exec({ query: `${lines.sql} FORMAT TabSeparatedRaw`, query_params: lines.params, abort_signal: signal });
     const body = new PassThrough();
     const gzipped = pipeline(result.stream, createGzip(), body);
     await Promise.all([this.store.put(key, body, { contentType: 'application/gzip' }), gzipped]);
   }
 
   /** ClickHouse writes into the store's folder (a temporary name, renamed into place: readers never see part of it). */
-  private async writeFile(root: string, key: string, select: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<void> {
+  private async writeFile(root: string, key: string, lines: ChBoundQuery, signal?: AbortSignal): Promise<void> {
     const partial = join(root, '.partial', `${randomUUID()}.ndjson.gz`);
     await mkdir(dirname(partial), { recursive: true });
     try {
-      await this.clickhouse.command({
-        // The path is ours (the store's root and a validated key), never user input.
-        query: `INSERT INTO FUNCTION file('${partial.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}', 'TabSeparatedRaw', 'line String', 'gzip') ${select}`,
-        query_params: params,
-        abort_signal: signal,
-      });
+      const { sql, params } = retrievalFileSql(partial, lines);
+      await this.clickhouse.command({ query: sql, query_params: params, abort_signal: signal });
       const target = join(root, ...objectKey(key).split('/'));
       await mkdir(dirname(target), { recursive: true });
       await rename(partial, target);
