@@ -1,3 +1,4 @@
+import { DELETION_SQL, RETRIEVAL_SQL } from '../../libs/compliance/test/rendered-sql';
 import { SEEN_EVENTS_SQL } from '../../libs/dictionary/test/rendered-sql';
 import { EXPORT_SQL } from '../../libs/export/test/rendered-sql';
 import { IDENTITY_MAP_SQL, RESOLVED_EVENTS_SQL } from '../../libs/identity/test/rendered-sql';
@@ -23,6 +24,8 @@ import { RenderedSqlFile } from './rendered-query';
 export const RENDERED_SQL_FILES: readonly RenderedSqlFile[] = [
   { file: 'libs/identity/sql/resolved-events-sql.sql', source: 'libs/identity/src/resolved-events-sql.ts', queries: RESOLVED_EVENTS_SQL },
   { file: 'libs/identity/sql/identity.repository.sql', source: 'libs/identity/src/identity-map-sql.ts', queries: IDENTITY_MAP_SQL },
+  { file: 'libs/compliance/sql/deletion.repository.sql', source: 'libs/compliance/src/deletion-sql.ts', queries: DELETION_SQL },
+  { file: 'libs/compliance/sql/retrieval.repository.sql', source: 'libs/compliance/src/retrieval-sql.ts', queries: RETRIEVAL_SQL },
   { file: 'libs/dictionary/sql/seen-events.repository.sql', source: 'libs/dictionary/src/seen-events.repository.ts', queries: SEEN_EVENTS_SQL },
   { file: 'libs/export/sql/export.repository.sql', source: 'libs/export/src/export-sql.ts', queries: EXPORT_SQL },
   { file: 'libs/management/sql/project-events.repository.sql', source: 'libs/management/src/project-events.repository.ts', queries: PROJECT_EVENTS_SQL },

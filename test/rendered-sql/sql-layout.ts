@@ -13,6 +13,7 @@ type Token = { kind: 'space' | 'word' | 'opaque' | 'comment' | 'punct'; text: st
 const CLAUSES = [
   ['INSERT', 'INTO'],
   ['ALTER', 'TABLE'],
+  ['DELETE', 'FROM'],
   ['WITH'],
   ['SELECT'],
   ['FROM'],
