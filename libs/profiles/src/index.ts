@@ -1,7 +1,8 @@
 export { ProfileIngestService } from './profile-ingest.service';
 export { Properties, USER_PROFILES } from './profile-update';
 export { ProfilesError, ProfilesErrorCode } from './profiles-error';
-export { CohortMembers, MirroredProperties, MirrorQuery, ProfilesMirrorRepository } from './profiles-mirror.repository';
+export { CohortMembers, MirrorQuery } from './profiles-mirror-sql';
+export { MirroredProperties, ProfilesMirrorRepository } from './profiles-mirror.repository';
 export { isPlainObject } from './property-values';
 export {
   GroupKeysModule,
