@@ -16,6 +16,7 @@ import {
   RETENTION_SQL,
   SEGMENTATION_SQL,
 } from '../../libs/query/test/rendered-sql';
+import { IMPORTED_DATA_SQL } from '../../libs/warehouse-imports/test/rendered-sql';
 import { RenderedSqlFile } from './rendered-query';
 
 /**
@@ -42,4 +43,5 @@ export const RENDERED_SQL_FILES: readonly RenderedSqlFile[] = [
   { file: 'libs/query/sql/insights-sql.sql', source: 'libs/query/src/insights/insights-sql.ts', queries: INSIGHTS_SQL },
   { file: 'libs/query/sql/event-catalog-sql.sql', source: 'libs/query/src/events/event-catalog-sql.ts', queries: EVENT_CATALOG_SQL },
   { file: 'libs/query/sql/cohort-members-sql.sql', source: 'libs/query/src/cohorts/cohort-members-sql.ts', queries: COHORT_MEMBERS_SQL },
+  { file: 'libs/warehouse-imports/sql/imported-data.repository.sql', source: 'libs/warehouse-imports/src/imported-data.repository.ts', queries: IMPORTED_DATA_SQL },
 ];
