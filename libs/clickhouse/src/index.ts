@@ -9,4 +9,4 @@ export { EVENTS_TABLE, fillIdentityLookupSql, IDENTITY_LOOKUP_TABLE, IDENTITY_MA
 export { CLICKHOUSE_TIMEOUT_EXCEEDED, clickHouseErrorCode } from './clickhouse-error';
 export { ResultChunk, streamQuery } from './stream-query';
 export { InsertFormat } from './chdb-handles';
-export { insertFormatted } from './insert-formatted';
+export { FormattedInsert, insertFormatted, insertFormattedSql } from './insert-formatted';

@@ -11,6 +11,11 @@ export interface FormattedInsert {
   settings?: ClickHouseSettings;
 }
 
+/** The statement of an insert over HTTP, its rows the body (chDB's raw insert takes table and format as they are). */
+export function insertFormattedSql(table: string, format: InsertFormat): string {
+  return `INSERT INTO ${table} FORMAT ${format}`;
+}
+
 /**
  * Inserts ready-made rows. On chDB the bytes go to the engine's parser as they are (its raw insert):
  * the client's `exec` with values decodes them into a string and builds one SQL text, which cost
@@ -30,6 +35,6 @@ export async function insertFormatted(client: ClickHouseClient, { table, format,
     }
     return;
   }
-  const result = await client.exec({ query: `INSERT INTO ${table} FORMAT ${format}`, values: Readable.from([rows]), clickhouse_settings: settings });
+  const result = await client.exec({ query: insertFormattedSql(table, format), values: Readable.from([rows]), clickhouse_settings: settings });
   result.stream.destroy();
 }
