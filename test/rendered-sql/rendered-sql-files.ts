@@ -26,13 +26,13 @@ import { RenderedSqlFile } from './rendered-query';
  * moves to another lib moves its row: the import above, `file` and `source`.
  */
 export const RENDERED_SQL_FILES: readonly RenderedSqlFile[] = [
-  { file: 'libs/identity/sql/resolved-events-sql.sql', source: 'libs/identity/src/resolved-events-sql.ts', queries: RESOLVED_EVENTS_SQL },
-  { file: 'libs/identity/sql/identity.repository.sql', source: 'libs/identity/src/identity-map-sql.ts', queries: IDENTITY_MAP_SQL },
   { file: 'libs/compliance/sql/deletion.repository.sql', source: 'libs/compliance/src/deletion-sql.ts', queries: DELETION_SQL },
   { file: 'libs/compliance/sql/retrieval.repository.sql', source: 'libs/compliance/src/retrieval-sql.ts', queries: RETRIEVAL_SQL },
   { file: 'libs/dictionary/sql/seen-events.repository.sql', source: 'libs/dictionary/src/seen-events.repository.ts', queries: SEEN_EVENTS_SQL },
   { file: 'libs/event-writer/sql/events.repository.sql', source: 'libs/event-writer/src/events.repository.ts', queries: EVENTS_INSERT_SQL },
   { file: 'libs/export/sql/export.repository.sql', source: 'libs/export/src/export-sql.ts', queries: EXPORT_SQL },
+  { file: 'libs/identity/sql/resolved-events-sql.sql', source: 'libs/identity/src/resolved-events-sql.ts', queries: RESOLVED_EVENTS_SQL },
+  { file: 'libs/identity/sql/identity.repository.sql', source: 'libs/identity/src/identity-map-sql.ts', queries: IDENTITY_MAP_SQL },
   { file: 'libs/management/sql/project-events.repository.sql', source: 'libs/management/src/project-events.repository.ts', queries: PROJECT_EVENTS_SQL },
   { file: 'libs/pipelines/sql/pipeline-export.repository.sql', source: 'libs/pipelines/src/pipeline-export-sql.ts', queries: PIPELINE_EXPORT_SQL },
   { file: 'libs/profiles/sql/profiles-mirror.repository.sql', source: 'libs/profiles/src/profiles-mirror-sql.ts', queries: PROFILES_MIRROR_SQL },
