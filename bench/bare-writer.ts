@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { ClickHouseDdl, ClickHouseMigrator, createClickHouseClient } from '@analytics/clickhouse';
-import { EventsRepository } from '@analytics/event-writer';
+import { EventsRepository } from '@analytics/event-store';
+import { CLICKHOUSE_MIGRATIONS } from '@analytics/runtime';
 import { Kafka, logLevel } from 'kafkajs';
 
 /**
@@ -16,7 +17,7 @@ async function main(): Promise<void> {
     return value;
   };
   const clickhouse = createClickHouseClient(env('BARE_CLICKHOUSE_URL'));
-  await new ClickHouseMigrator(clickhouse, new ClickHouseDdl(undefined)).migrate();
+  await new ClickHouseMigrator(clickhouse, new ClickHouseDdl(undefined)).migrate(CLICKHOUSE_MIGRATIONS);
   const events = new EventsRepository(clickhouse);
   const kafka = new Kafka({ clientId: 'bare-writer', brokers: env('BARE_BROKERS').split(','), logLevel: logLevel.WARN });
   const consumer = kafka.consumer({

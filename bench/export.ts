@@ -16,6 +16,7 @@
  */
 import 'reflect-metadata';
 import { ClickHouseDdl, ClickHouseMigrator, createClickHouseClient } from '@analytics/clickhouse';
+import { CLICKHOUSE_MIGRATIONS } from '@analytics/runtime';
 import { createPostgresDatabase, spawnService, temporaryDirectory } from '@analytics/testing';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -51,7 +52,7 @@ function rssMb(pid: number): { total: number; anon: number } {
 async function generate(dir: string, from: Date, events: number, padBytes: number): Promise<void> {
   const client = createClickHouseClient(`chdb:${dir}`);
   try {
-    await new ClickHouseMigrator(client, new ClickHouseDdl()).migrate();
+    await new ClickHouseMigrator(client, new ClickHouseDdl()).migrate(CLICKHOUSE_MIGRATIONS);
     await client.command({
       query: `INSERT INTO events
         SELECT 1, concat('Event ', toString(number % 8)),

@@ -1,6 +1,8 @@
 import 'reflect-metadata';
-import { ClickHouseDdl, ClickHouseMigrator, createClickHouseClient, EVENTS_TABLE, InsertFormat, insertFormatted } from '@analytics/clickhouse';
+import { ClickHouseDdl, ClickHouseMigrator, createClickHouseClient, InsertFormat, insertFormatted } from '@analytics/clickhouse';
+import { EVENTS_TABLE } from '@analytics/event-store';
 import { encodeEventRow, formatEpochSeconds, serializeProperties } from '@analytics/events';
+import { CLICKHOUSE_MIGRATIONS } from '@analytics/runtime';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,7 +39,7 @@ function encode(format: InsertFormat, r: ReturnType<typeof row>): string {
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'insert-formats-'));
   const client = createClickHouseClient(`chdb:${join(dir, 'clickhouse')}`);
-  await new ClickHouseMigrator(client, new ClickHouseDdl(undefined)).migrate();
+  await new ClickHouseMigrator(client, new ClickHouseDdl(undefined)).migrate(CLICKHOUSE_MIGRATIONS);
   await client.command({ query: `CREATE TABLE events_null AS ${EVENTS_TABLE} ENGINE = Null` });
   const settings = { input_format_json_read_objects_as_strings: 1, max_partitions_per_insert_block: '0', insert_deduplicate: 1 } as const;
   const variants: { name: string; format: InsertFormat; table: string; sqlText?: boolean }[] = [

@@ -22,12 +22,12 @@ import {
   ClickHouseDdl,
   ClickHouseMigrator,
   createClickHouseClient,
-  EVENTS_TABLE,
   fillIdentityLookupSql,
   IDENTITY_LOOKUP_TABLE,
   IDENTITY_MAP_TABLE,
-  USER_KEY_COLUMN,
 } from '@analytics/clickhouse';
+import { EVENTS_TABLE, USER_KEY_COLUMN } from '@analytics/event-store';
+import { CLICKHOUSE_MIGRATIONS } from '@analytics/runtime';
 import { projectScope } from '@analytics/tenancy';
 import { deepStrictEqual } from 'node:assert';
 import { isDeepStrictEqual } from 'node:util';
@@ -249,7 +249,7 @@ async function rows<T>(client: ClickHouseClient, query: string, params: Record<s
 
 async function generate(client: ClickHouseClient): Promise<void> {
   const start = Date.now();
-  await new ClickHouseMigrator(client, new ClickHouseDdl()).migrate();
+  await new ClickHouseMigrator(client, new ClickHouseDdl()).migrate(CLICKHOUSE_MIGRATIONS);
   // A kept directory (BENCH_DATA_DIR) already holding this size of data skips the minutes of generating it.
   const [held] = await rows<{ events: number; users: number }>(
     client,

@@ -1,4 +1,5 @@
 import { ClickHouseClient, ClickHouseDdl, ClickHouseMigrator, clickHouseErrorCode, createClickHouseClient, insertFormatted, streamQuery } from '@analytics/clickhouse';
+import { CLICKHOUSE_MIGRATIONS } from '@analytics/runtime';
 import { temporaryDirectory } from '@analytics/testing';
 import { ClickHouseError } from '@clickhouse/client';
 import { Readable } from 'node:stream';
@@ -33,8 +34,8 @@ describe('ClickHouse server stand-in (bench)', () => {
   };
 
   it('runs the migrations, twice without change', async () => {
-    await new ClickHouseMigrator(client, new ClickHouseDdl()).migrate();
-    await new ClickHouseMigrator(client, new ClickHouseDdl()).migrate();
+    await new ClickHouseMigrator(client, new ClickHouseDdl()).migrate(CLICKHOUSE_MIGRATIONS);
+    await new ClickHouseMigrator(client, new ClickHouseDdl()).migrate(CLICKHOUSE_MIGRATIONS);
     const tables = await (await client.query({ query: 'SELECT name FROM system.tables WHERE database = currentDatabase() ORDER BY name', format: 'JSONEachRow' })).json<{ name: string }>();
     expect(tables.map((t) => t.name)).toEqual(expect.arrayContaining(['events', 'profiles']));
   });

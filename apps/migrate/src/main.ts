@@ -5,7 +5,7 @@ import { ClickHouseModule, ClickHouseMigrator } from '@analytics/clickhouse';
 import { ConfigModule } from '@analytics/config';
 import { PostgresModule, PostgresMigrator } from '@analytics/postgres';
 import { AccountsModule } from '@analytics/accounts';
-import { firstStart, loadConfigOrExit } from '@analytics/runtime';
+import { CLICKHOUSE_MIGRATIONS, firstStart, loadConfigOrExit } from '@analytics/runtime';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 
@@ -21,8 +21,8 @@ async function main(): Promise<void> {
 
   const app = await NestFactory.createApplicationContext(MigrateModule, { logger: ['error', 'warn'] });
   try {
-    for (const migrator of [app.get(PostgresMigrator), app.get(ClickHouseMigrator)]) {
-      const report = await migrator.migrate();
+    for (const migrate of [() => app.get(PostgresMigrator).migrate(), () => app.get(ClickHouseMigrator).migrate(CLICKHOUSE_MIGRATIONS)]) {
+      const report = await migrate();
       const applied = report.applied.length ? `applied ${report.applied.join(', ')}` : 'up to date';
       process.stdout.write(`${report.engine}: ${applied} (${report.alreadyApplied} already applied)\n`);
     }

@@ -1,5 +1,4 @@
 import { ClickHouseDdl } from './clickhouse-ddl';
-import { CLICKHOUSE_MIGRATIONS } from './migrations';
 
 const table = {
   name: 'events',
@@ -44,16 +43,5 @@ describe('ClickHouseDdl', () => {
   it('refuses names that are not plain identifiers', () => {
     expect(() => new ClickHouseDdl('a; DROP')).toThrow('Not a safe ClickHouse identifier');
     expect(() => new ClickHouseDdl().createTable({ ...table, name: 'x y' })).toThrow('Not a safe ClickHouse identifier');
-  });
-
-  it('renders every shipped migration for a cluster', async () => {
-    const statements: string[] = [];
-    const client = { command: async ({ query }: { query: string }) => void statements.push(query) };
-    for (const migration of CLICKHOUSE_MIGRATIONS) {
-      await migration.up({ client: client as never, ddl: new ClickHouseDdl('analytics') });
-    }
-    expect(statements.every((s) => s.includes('ON CLUSTER analytics'))).toBe(true);
-    expect(statements.join('\n')).toContain('ReplicatedReplacingMergeTree');
-    expect(statements.join('\n')).toContain('replicated_deduplication_window');
   });
 });

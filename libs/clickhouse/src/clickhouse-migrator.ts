@@ -3,8 +3,12 @@ import { MigrationReport, runMigrations } from '@analytics/migrations';
 import { Inject, Injectable } from '@nestjs/common';
 import { ClickHouseDdl } from './clickhouse-ddl';
 import { ClickHouseMigrationLedger } from './clickhouse-migration-ledger';
-import { CLICKHOUSE_MIGRATIONS } from './migrations';
+import { ClickHouseMigration } from './clickhouse-migration';
 
+/**
+ * Applies a ledger of ClickHouse migrations. The list is the caller's: each table's owning lib holds
+ * its own migrations, and the runtime's CLICKHOUSE_MIGRATIONS, above every owner, merges them.
+ */
 @Injectable()
 export class ClickHouseMigrator {
   constructor(
@@ -12,7 +16,7 @@ export class ClickHouseMigrator {
     private readonly ddl: ClickHouseDdl,
   ) {}
 
-  migrate(migrations = CLICKHOUSE_MIGRATIONS): Promise<MigrationReport> {
+  migrate(migrations: readonly ClickHouseMigration[]): Promise<MigrationReport> {
     return runMigrations('ClickHouse', new ClickHouseMigrationLedger(this.client, this.ddl), migrations);
   }
 }

@@ -1,8 +1,8 @@
-/** ClickHouse table names, in one place. */
+/**
+ * The names of the ClickHouse tables whose DDL this lib still holds (the events table's are the event
+ * store's, libs/event-store), and the migrations ledger's.
+ */
 export const MIGRATIONS_TABLE = 'schema_migrations';
-export const EVENTS_TABLE = 'events';
-/** The events' stored `identityKeySql(project_id, distinct_id)` (migration 5): the key readers group a person's events by. */
-export const USER_KEY_COLUMN = 'user_key';
 /** The mirror of the Postgres user and group profiles. */
 export const PROFILES_TABLE = 'profiles';
 /** distinct id → canonical id of its identity cluster (docs/identity.md). */
@@ -12,7 +12,7 @@ export const IDENTITY_LOOKUP_TABLE = 'identity_lookup';
 
 /**
  * The 128-bit key of a distinct id in a project, as identity_lookup is built from it: SipHash128
- * keyed by the project, so equal ids of two projects differ. Every event stores it (USER_KEY_COLUMN).
+ * keyed by the project, so equal ids of two projects differ. Every event stores it (the event store's USER_KEY_COLUMN).
  * Never change it without rebuilding identity_lookup and that column.
  */
 export const identityKeySql = (project: string, distinctId: string): string =>

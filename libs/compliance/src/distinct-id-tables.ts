@@ -1,4 +1,5 @@
-import { EVENTS_TABLE, IDENTITY_MAP_TABLE, PROFILES_TABLE } from '@analytics/clickhouse';
+import { IDENTITY_MAP_TABLE, PROFILES_TABLE } from '@analytics/clickhouse';
+import { EVENTS_TABLE } from '@analytics/event-store';
 
 /**
  * Every table that holds a user's distinct id, and how a deletion finds the ids' rows in it. A

@@ -1,5 +1,5 @@
-import { clickhouseDateTime, EVENTS_TABLE, PROFILES_TABLE } from '@analytics/clickhouse';
-import { exportedEventLineSql } from '@analytics/export';
+import { clickhouseDateTime, PROFILES_TABLE } from '@analytics/clickhouse';
+import { EVENTS_TABLE, exportedEventLineSql } from '@analytics/event-store';
 import { ChBoundQuery, chCompiled, chIdent, ChSql, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { DisclosureType } from './compliance-job';
 

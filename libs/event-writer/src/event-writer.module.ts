@@ -1,13 +1,14 @@
+import { EventStoreModule } from '@analytics/event-store';
 import { Module } from '@nestjs/common';
 import { EventsConsumer } from './events.consumer';
-import { EventsRepository } from './events.repository';
 import { InProcessEventsWriter } from './events-writer';
 import { WriterMetrics } from './writer-metrics';
 
-/** The events writer: the repository, and the in-process writer that serves the gateway without a broker. */
+/** The events writer: the in-process writer that serves the gateway without a broker, over the event store's insert. */
 @Module({
-  providers: [EventsRepository, WriterMetrics, InProcessEventsWriter],
-  exports: [InProcessEventsWriter, EventsRepository, WriterMetrics],
+  imports: [EventStoreModule],
+  providers: [WriterMetrics, InProcessEventsWriter],
+  exports: [InProcessEventsWriter, EventStoreModule, WriterMetrics],
 })
 export class EventWriterModule {}
 

@@ -1,4 +1,4 @@
-import { EventsRepository } from './events.repository';
+import { EventsRepository } from '@analytics/event-store';
 import { InProcessEventsWriter } from './events-writer';
 import { WriterMetrics } from './writer-metrics';
 

@@ -1,6 +1,6 @@
+import { EventsRepository } from '@analytics/event-store';
 import { errorCode } from '@analytics/kafka';
 import { Injectable } from '@nestjs/common';
-import { EventsRepository } from './events.repository';
 import { InsertAttempt, insertBisecting } from './insert-bisect';
 import { classifyInsertFailure } from './insert-failure';
 import { WriterMetrics } from './writer-metrics';

@@ -1,8 +1,8 @@
 import { AppConfig } from '@analytics/config';
+import { EventsRepository } from '@analytics/event-store';
 import { Attempter, BatchConsumer, BatchOutcome, BatchPart, BatchWorker, CONSUMER_GROUPS, createTopicIdentities, Kafka, ROWS_HEADER, TopicIdentities } from '@analytics/kafka';
 import { Injectable, Logger } from '@nestjs/common';
 import { dedupToken, messagesOf } from './dedup-token';
-import { EventsRepository } from './events.repository';
 import { insertBisecting } from './insert-bisect';
 import { JoinBuffer } from './join-buffer';
 import { classifyInsertFailure } from './insert-failure';

@@ -1,6 +1,5 @@
 export { messagesOf } from './dedup-token';
 export { EVENTS_WRITER_GROUP } from './events.consumer';
-export { EventsRepository } from './events.repository';
 export { InProcessEventsWriter, RefusedRow } from './events-writer';
 export { EventsConsumerModule, EventWriterModule } from './event-writer.module';
 export { classifyInsertFailure } from './insert-failure';

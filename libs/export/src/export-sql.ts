@@ -1,8 +1,7 @@
+import { exportedEventLineSql, resolvedEventsSql } from '@analytics/event-store';
 import { CompiledSql } from '@analytics/expression';
-import { resolvedEventsSql } from '@analytics/identity';
 import { ChBoundQuery, chCompiled, chJoin, chParam, ChSql, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { ExportRequest } from './export-request';
-import { exportedEventLineSql } from './exported-line';
 
 /** One query's worth of the export: some whole buckets, or a hash share of a big one. */
 export interface ExportPage {

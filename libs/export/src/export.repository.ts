@@ -1,6 +1,6 @@
 import { ClickHouseClient, ResultChunk, streamQuery } from '@analytics/clickhouse';
+import { mergedIdExistsSql } from '@analytics/event-store';
 import { CompiledSql } from '@analytics/expression';
-import { mergedIdExistsSql } from '@analytics/identity';
 import { ProjectScope, renderChSql } from '@analytics/tenancy';
 import { Inject, Injectable } from '@nestjs/common';
 import { ExportRequest } from './export-request';

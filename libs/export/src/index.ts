@@ -1,2 +1,1 @@
 export { ExportModule } from './export.module';
-export { exportedEventLineSql } from './exported-line';

@@ -4,4 +4,3 @@ export { IdentityMetrics } from './identity-metrics';
 export { IdentitiesConsumerModule, IdentityModule } from './identity.module';
 export { IdentityRepository } from './identity.repository';
 export { IdentityWriter } from './identity-writer.service';
-export { mergedIdExistsSql, resolvedEventsSql, userEventsSql } from './resolved-events-sql';

@@ -1,4 +1,5 @@
-import { ClickHouseClient, ClickHouseDdl, EVENTS_TABLE } from '@analytics/clickhouse';
+import { ClickHouseClient, ClickHouseDdl } from '@analytics/clickhouse';
+import { EVENTS_TABLE, resolvedEventsSql, resolvedUserKeysSql } from '@analytics/event-store';
 import { formatEpochSeconds, IdentityClusters, IdentityLink, MAX_CLUSTER_IDS } from '@analytics/events';
 import { MetricsService } from '@analytics/observability';
 import { chSql, projectScope, renderChSql } from '@analytics/tenancy';
@@ -8,7 +9,6 @@ import { Registry } from 'prom-client';
 import { IdentityMetrics } from '../src/identity-metrics';
 import { IdentityRepository } from '../src/identity.repository';
 import { IdentityWriter } from '../src/identity-writer.service';
-import { resolvedEventsSql, resolvedUserKeysSql } from '../src/resolved-events-sql';
 
 const merge = (projectId: number, a: string, b: string, timeMs: number, identified?: string): IdentityLink => ({ projectId, mode: 'original', a, b, timeMs, ...(identified && { identified }) });
 const device = (projectId: number, d: string, user: string, timeMs: number): IdentityLink => ({ projectId, mode: 'simplified', a: `$device:${d}`, b: user, timeMs });

@@ -1,7 +1,6 @@
 import { projectScope, renderChSql } from '@analytics/tenancy';
 import type { RenderedQuery } from '../../../test/rendered-sql/rendered-query';
 import { clusterRowsSql, forgetLookupSql, IDENTITY_MAP_INSERT, LOOKUP_REWRITE, lookupInsertSql, lookupRowsSql, mergedRowsSql } from '../src/identity-map-sql';
-import { mergedIdExistsSql, resolvedEventsSql, resolvedUserKeysSql } from '../src/resolved-events-sql';
 
 /** The identity lib's SQL for fixed inputs, committed as libs/identity/sql/*.sql (npm run sql:render). */
 const scope = projectScope(1);
@@ -9,12 +8,6 @@ const ids = ['device-1', 'user@example.com'];
 const members = [
   { distinctId: 'device-1', personId: 'user@example.com', identifiedMs: 1_712_000_000_000, linkedMs: 0 },
   { distinctId: 'user@example.com', personId: 'user@example.com', identifiedMs: 1_712_000_000_000, linkedMs: 0 },
-];
-
-export const RESOLVED_EVENTS_SQL: RenderedQuery[] = [
-  { builder: 'resolvedEventsSql', inputs: 'project 1; ids resolved through identity_map (the join); a FROM source', query: renderChSql(resolvedEventsSql(scope)) },
-  { builder: 'resolvedUserKeysSql', inputs: 'project 1; person keys through identity_lookup; a FROM source', query: renderChSql(resolvedUserKeysSql(scope)) },
-  { builder: 'mergedIdExistsSql', inputs: 'project 1', query: renderChSql(mergedIdExistsSql(scope)) },
 ];
 
 export const IDENTITY_MAP_SQL: RenderedQuery[] = [

@@ -1,5 +1,6 @@
-import { ClickHouseClient, EVENTS_TABLE } from '@analytics/clickhouse';
+import { ClickHouseClient } from '@analytics/clickhouse';
 import { AppConfig } from '@analytics/config';
+import { EVENTS_TABLE } from '@analytics/event-store';
 import { EventsConsumerModule } from '@analytics/event-writer';
 import { EventIntakeModule, IngestService } from '@analytics/ingest';
 import { ProjectsModule, ProjectsService } from '@analytics/projects';

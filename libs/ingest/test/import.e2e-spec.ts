@@ -1,5 +1,5 @@
 import { ClickHouseClient } from '@analytics/clickhouse';
-import { EventsRepository } from '@analytics/event-writer';
+import { EventsRepository } from '@analytics/event-store';
 import { gzipSync } from 'node:zlib';
 import { IngestHarness, importEvent, nowSeconds, startIngestHarness } from './ingest-harness';
 

@@ -1,4 +1,5 @@
-import { ClickHouseClient, EVENTS_TABLE } from '@analytics/clickhouse';
+import { ClickHouseClient } from '@analytics/clickhouse';
+import { EVENTS_TABLE } from '@analytics/event-store';
 import { ChBoundQuery, chIdent, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { Inject, Injectable } from '@nestjs/common';
 

@@ -11,6 +11,16 @@ export function assertOrdered<T>(migrations: readonly Migration<T>[]): void {
   });
 }
 
+/**
+ * One engine's ledger from the lists of the libs that own its tables: every migration, in version
+ * order. A version two owners both claim is refused, as runMigrations refuses any repeat.
+ */
+export function inVersionOrder<T>(...owned: (readonly Migration<T>[])[]): readonly Migration<T>[] {
+  const ledger = owned.flat().sort((a, b) => a.version - b.version);
+  assertOrdered(ledger);
+  return ledger;
+}
+
 /** Applies, in order, every migration the ledger has not recorded yet. Running it twice changes nothing. */
 export async function runMigrations<T>(
   engine: string,

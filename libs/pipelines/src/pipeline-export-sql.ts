@@ -1,5 +1,5 @@
-import { clickhouseDateTime, EVENTS_TABLE, PROFILES_TABLE } from '@analytics/clickhouse';
-import { exportedEventLineSql } from '@analytics/export';
+import { clickhouseDateTime, PROFILES_TABLE } from '@analytics/clickhouse';
+import { EVENTS_TABLE, exportedEventLineSql } from '@analytics/event-store';
 import { ChBoundQuery, chCompiled, chIdent, chParam, ChSql, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { DestinationAccess, objectUrl } from './destination';
 import { DataFormat, MASTER_EVENT_TABLE } from './pipeline-definition';

@@ -1,4 +1,5 @@
-import { ClickHouseClient, EVENTS_TABLE } from '@analytics/clickhouse';
+import { ClickHouseClient } from '@analytics/clickhouse';
+import { EVENTS_TABLE } from '@analytics/event-store';
 import { Postgres, selectRows } from '@analytics/postgres';
 import { eventually } from '@analytics/testing';
 import { projectScope } from '@analytics/tenancy';

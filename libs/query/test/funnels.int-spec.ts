@@ -1,5 +1,6 @@
+import { EVENTS_TABLE } from '@analytics/event-store';
+import { CLICKHOUSE_MIGRATIONS } from '@analytics/runtime';
 import { projectScope } from '@analytics/tenancy';
-import { CLICKHOUSE_MIGRATIONS, EVENTS_TABLE } from '@analytics/clickhouse';
 import { QueryRunner } from '../src/clickhouse/query-runner';
 import { loadQuerySettings } from '../src/query-settings';
 import { DAY_MS } from '../src/time/utc-days';

@@ -2,6 +2,7 @@ import { ClickHouseMigrator } from '@analytics/clickhouse';
 import { AppConfig } from '@analytics/config';
 import { PostgresMigrator } from '@analytics/postgres';
 import { Logger, Module, OnModuleInit, Optional } from '@nestjs/common';
+import { CLICKHOUSE_MIGRATIONS } from './clickhouse-migrations';
 
 /**
  * Applies pending migrations of the engines this process uses, in onModuleInit, so that they run
@@ -19,10 +20,9 @@ export class MigrateOnStartModule implements OnModuleInit {
 
   async onModuleInit(): Promise<void> {
     if (!this.config.migrateOnStart) return;
-    for (const migrator of [this.postgres, this.clickhouse]) {
-      if (!migrator) continue;
-      const report = await migrator.migrate();
-      if (report.applied.length) this.logger.log(`${report.engine}: applied ${report.applied.join(', ')}`);
+    for (const migrate of [() => this.postgres?.migrate(), () => this.clickhouse?.migrate(CLICKHOUSE_MIGRATIONS)]) {
+      const report = await migrate();
+      if (report?.applied.length) this.logger.log(`${report.engine}: applied ${report.applied.join(', ')}`);
     }
   }
 }

@@ -1,4 +1,5 @@
 import { ClickHouseClient, ClickHouseDdl, ClickHouseMigrator, createClickHouseClient } from '@analytics/clickhouse';
+import { CLICKHOUSE_MIGRATIONS } from '@analytics/runtime';
 import { createTestClickHouse, TestResource } from './test-engines';
 
 /**
@@ -11,7 +12,7 @@ export function useTestClickHouseClient(options: { migrate?: boolean } = {}): { 
   beforeAll(async () => {
     resource = await createTestClickHouse();
     handle.client = createClickHouseClient(resource.url);
-    if (options.migrate) await new ClickHouseMigrator(handle.client, new ClickHouseDdl()).migrate();
+    if (options.migrate) await new ClickHouseMigrator(handle.client, new ClickHouseDdl()).migrate(CLICKHOUSE_MIGRATIONS);
   });
   afterAll(async () => {
     await handle.client?.close();

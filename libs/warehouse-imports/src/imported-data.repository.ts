@@ -1,5 +1,6 @@
-import { ClickHouseClient, ClickHouseDdl, DELETE_ON_EVERY_REPLICA_SETTINGS, EVENTS_TABLE } from '@analytics/clickhouse';
+import { ClickHouseClient, ClickHouseDdl, DELETE_ON_EVERY_REPLICA_SETTINGS } from '@analytics/clickhouse';
 import { AppConfig } from '@analytics/config';
+import { EVENTS_TABLE } from '@analytics/event-store';
 import { Postgres, selectRows } from '@analytics/postgres';
 import { ChBoundQuery, chIdent, ChSql, chParam, chSql, pgSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { Inject, Injectable } from '@nestjs/common';

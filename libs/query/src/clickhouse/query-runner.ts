@@ -1,5 +1,5 @@
 import { ClickHouseClient } from '@analytics/clickhouse';
-import { mergedIdExistsSql } from '@analytics/identity';
+import { mergedIdExistsSql } from '@analytics/event-store';
 import { ChBoundQuery, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { Inject, Injectable } from '@nestjs/common';
 import { QUERY_SETTINGS, QuerySettings } from '../query-settings';

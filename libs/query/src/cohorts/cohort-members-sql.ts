@@ -1,5 +1,5 @@
 import { PROFILES_TABLE } from '@analytics/clickhouse';
-import { resolvedEventsSql } from '@analytics/identity';
+import { resolvedEventsSql } from '@analytics/event-store';
 import { compileWhere, ExpressionError, profilesScope } from '@analytics/expression';
 import { CohortBehavior, CohortDefinition, isBehaviorCohort } from '@analytics/report-definitions';
 import { ChBoundQuery, chCompiled, chIdent, chParam, chSql, ChSql, ProjectScope, renderChSql } from '@analytics/tenancy';

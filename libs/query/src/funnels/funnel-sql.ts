@@ -1,4 +1,4 @@
-import { userEventsSql } from '@analytics/identity';
+import { userEventsSql } from '@analytics/event-store';
 import { chCompiled, chSql, ChSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { BoundQuery } from '../clickhouse/query-runner';
 import { bucketDaySql, bucketParams } from '../clickhouse/bucket-sql';

@@ -1,4 +1,4 @@
-import { userEventsSql } from '@analytics/identity';
+import { userEventsSql } from '@analytics/event-store';
 import { chCompiled, chJoin, chSql, ChSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { BoundQuery } from '../clickhouse/query-runner';
 import { seriesKeySql } from '../clickhouse/series-sql';

@@ -1,4 +1,4 @@
-import { resolvedEventsSql } from '@analytics/identity';
+import { resolvedEventsSql } from '@analytics/event-store';
 import { chCompiled, chSql, ChSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { bucketDaySql, bucketParams } from '../clickhouse/bucket-sql';
 import { BoundQuery } from '../clickhouse/query-runner';

@@ -1,4 +1,4 @@
-import { EVENTS_TABLE } from '@analytics/clickhouse';
+import { EVENTS_TABLE } from '@analytics/event-store';
 import { chCompiled, chIdent, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { BoundQuery } from '../clickhouse/query-runner';
 import { seriesKeySql } from '../clickhouse/series-sql';

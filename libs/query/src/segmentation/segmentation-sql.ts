@@ -1,4 +1,4 @@
-import { resolvedEventsSql } from '@analytics/identity';
+import { resolvedEventsSql } from '@analytics/event-store';
 import { chCompiled, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { BoundQuery } from '../clickhouse/query-runner';
 import { seriesKeySql } from '../clickhouse/series-sql';

@@ -1,6 +1,8 @@
-import { CLICKHOUSE_MIGRATIONS, ClickHouseClient, ClickHouseDdl, ClickHouseMigrator, createClickHouseClient, EVENTS_TABLE } from '@analytics/clickhouse';
+import { ClickHouseClient, ClickHouseDdl, ClickHouseMigrator, createClickHouseClient } from '@analytics/clickhouse';
+import { EVENTS_TABLE } from '@analytics/event-store';
 import { formatEpochSeconds } from '@analytics/events';
 import { JsonObject, toPropertiesJson } from '@analytics/expression';
+import { CLICKHOUSE_MIGRATIONS } from '@analytics/runtime';
 import { createTestClickHouse, TestResource } from '@analytics/testing';
 import { QueryRunner } from '../../src/clickhouse/query-runner';
 import { loadQuerySettings } from '../../src/query-settings';
@@ -60,7 +62,7 @@ export class EventsStore {
   }
 
   async migrate(): Promise<void> {
-    await new ClickHouseMigrator(this.client, new ClickHouseDdl()).migrate();
+    await new ClickHouseMigrator(this.client, new ClickHouseDdl()).migrate(CLICKHOUSE_MIGRATIONS);
   }
 
   async close(): Promise<void> {

@@ -1,5 +1,6 @@
-import { EVENTS_TABLE, IDENTITY_LOOKUP_TABLE, IDENTITY_MAP_TABLE, USER_KEY_COLUMN } from '@analytics/clickhouse';
+import { IDENTITY_LOOKUP_TABLE, IDENTITY_MAP_TABLE } from '@analytics/clickhouse';
 import { chIdent, chScope, ChSql, chSql, ProjectScope } from '@analytics/tenancy';
+import { EVENTS_TABLE, USER_KEY_COLUMN } from './events-table';
 
 const EVENTS = chIdent(EVENTS_TABLE);
 const IDENTITY_MAP = chIdent(IDENTITY_MAP_TABLE);

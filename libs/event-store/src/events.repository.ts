@@ -1,5 +1,6 @@
-import { ClickHouseClient, EVENTS_TABLE, FormattedInsert, insertFormatted } from '@analytics/clickhouse';
+import { ClickHouseClient, FormattedInsert, insertFormatted } from '@analytics/clickhouse';
 import { Inject, Injectable } from '@nestjs/common';
+import { EVENTS_TABLE } from './events-table';
 
 /**
  * The insert of ready-made JSONEachRow lines into the events table. `dedupToken` makes a retried

@@ -1,5 +1,6 @@
-import { IDENTITY_LOOKUP_TABLE, IDENTITY_MAP_TABLE, USER_KEY_COLUMN } from '@analytics/clickhouse';
+import { IDENTITY_LOOKUP_TABLE, IDENTITY_MAP_TABLE } from '@analytics/clickhouse';
 import { projectScope, renderChSql } from '@analytics/tenancy';
+import { USER_KEY_COLUMN } from './events-table';
 import { userEventsSql } from './resolved-events-sql';
 
 const scope = projectScope(1);

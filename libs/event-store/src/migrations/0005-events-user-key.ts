@@ -1,5 +1,5 @@
-import { ClickHouseMigration } from '../clickhouse-migration';
-import { EVENTS_TABLE, identityKeySql, USER_KEY_COLUMN } from '../tables';
+import { ClickHouseMigration, identityKeySql } from '@analytics/clickhouse';
+import { EVENTS_TABLE, USER_KEY_COLUMN } from '../events-table';
 
 /**
  * Each event's 128-bit person key, `identityKeySql` of its distinct id, computed by the engine at

@@ -1,5 +1,5 @@
-import { ddlMigration } from '../clickhouse-migration';
-import { EVENTS_TABLE } from '../tables';
+import { ddlMigration } from '@analytics/clickhouse';
+import { EVENTS_TABLE } from '../events-table';
 
 /**
  * The events table. Its sort key holds the whole dedup key (project, event, time, distinct_id,

@@ -1,4 +1,4 @@
--- Rendered by `npm run sql:render` from libs/identity/src/resolved-events-sql.ts; do not edit (test/rendered-sql/rendered-sql-files.ts lists the builders).
+-- Rendered by `npm run sql:render` from libs/event-store/src/resolved-events-sql.ts; do not edit (test/rendered-sql/rendered-sql-files.ts lists the builders).
 
 -- resolvedEventsSql
 -- inputs: project 1; ids resolved through identity_map (the join); a FROM source

@@ -1,0 +1,6 @@
+export { EventStoreModule } from './event-store.module';
+export { EVENTS_TABLE, USER_KEY_COLUMN } from './events-table';
+export { EventsRepository } from './events.repository';
+export { exportedEventLineSql } from './exported-line';
+export { EVENT_STORE_MIGRATIONS } from './migrations';
+export { mergedIdExistsSql, resolvedEventsSql, resolvedUserKeysSql, userEventsSql } from './resolved-events-sql';

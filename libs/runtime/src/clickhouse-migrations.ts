@@ -1,0 +1,13 @@
+import { ClickHouseMigration, PROFILES_AND_IDENTITY_MIGRATIONS } from '@analytics/clickhouse';
+import { EVENT_STORE_MIGRATIONS } from '@analytics/event-store';
+import { inVersionOrder } from '@analytics/migrations';
+
+/**
+ * The one ClickHouse ledger, merged here because this lib applies it (at start, and for `migrate`)
+ * and sits above every table's owner: each owning lib exports its own migrations, none imports
+ * another's. Versions and names are the ones shipped, so a data directory sees nothing new.
+ */
+export const CLICKHOUSE_MIGRATIONS: readonly ClickHouseMigration[] = inVersionOrder(
+  EVENT_STORE_MIGRATIONS,
+  PROFILES_AND_IDENTITY_MIGRATIONS,
+);
