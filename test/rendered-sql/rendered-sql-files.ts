@@ -1,6 +1,6 @@
 import { DELETION_SQL, RETRIEVAL_SQL } from '../../libs/compliance/test/rendered-sql';
 import { SEEN_EVENTS_SQL } from '../../libs/dictionary/test/rendered-sql';
-import { EVENTS_INSERT_SQL, RESOLVED_EVENTS_SQL } from '../../libs/event-store/test/rendered-sql';
+import { EVENTS_DELETION_SQL, EVENTS_INSERT_SQL, RESOLVED_EVENTS_SQL } from '../../libs/event-store/test/rendered-sql';
 import { EXPORT_SQL } from '../../libs/export/test/rendered-sql';
 import { IDENTITY_MAP_SQL } from '../../libs/identity/test/rendered-sql';
 import { PROJECT_EVENTS_SQL } from '../../libs/management/test/rendered-sql';
@@ -29,6 +29,7 @@ export const RENDERED_SQL_FILES: readonly RenderedSqlFile[] = [
   { file: 'libs/compliance/sql/deletion.repository.sql', source: 'libs/compliance/src/deletion-sql.ts', queries: DELETION_SQL },
   { file: 'libs/compliance/sql/retrieval.repository.sql', source: 'libs/compliance/src/retrieval-sql.ts', queries: RETRIEVAL_SQL },
   { file: 'libs/dictionary/sql/seen-events.repository.sql', source: 'libs/dictionary/src/seen-events.repository.ts', queries: SEEN_EVENTS_SQL },
+  { file: 'libs/event-store/sql/events-deletion-sql.sql', source: 'libs/event-store/src/events-deletion-sql.ts', queries: EVENTS_DELETION_SQL },
   { file: 'libs/event-store/sql/events.repository.sql', source: 'libs/event-store/src/events.repository.ts', queries: EVENTS_INSERT_SQL },
   { file: 'libs/event-store/sql/resolved-events-sql.sql', source: 'libs/event-store/src/resolved-events-sql.ts', queries: RESOLVED_EVENTS_SQL },
   { file: 'libs/export/sql/export.repository.sql', source: 'libs/export/src/export-sql.ts', queries: EXPORT_SQL },

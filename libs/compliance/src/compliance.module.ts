@@ -1,5 +1,6 @@
 import { AuthModule } from '@analytics/auth';
 import { ErasedIdsRepository } from '@analytics/erasures';
+import { EventStoreModule } from '@analytics/event-store';
 import { jsonBody } from '@analytics/http';
 import { IdentityRepository } from '@analytics/identity';
 import { WriterProgress } from '@analytics/kafka';
@@ -26,7 +27,7 @@ export class ComplianceModule implements NestModule {
   static forRoot(settings: Partial<ComplianceSettings> = {}): DynamicModule {
     return {
       module: ComplianceModule,
-      imports: [AuthModule, RateLimitsModule, ObjectStoreModule, GroupKeyRegistryModule],
+      imports: [AuthModule, RateLimitsModule, ObjectStoreModule, GroupKeyRegistryModule, EventStoreModule],
       controllers: [DataRetrievalsController, DataDeletionsController],
       providers: [
         { provide: COMPLIANCE_SETTINGS, useValue: { ...DEFAULT_COMPLIANCE_SETTINGS, ...settings } },

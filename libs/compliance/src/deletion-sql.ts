@@ -1,8 +1,8 @@
-import { clickhouseDateTime, ClickHouseDdl } from '@analytics/clickhouse';
+import { ClickHouseDdl } from '@analytics/clickhouse';
 import { ChBoundQuery, chCompiled, chIdent, chParam, ChSql, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { DistinctIdTable } from './distinct-id-tables';
 
-/** What a deletion removes: the ids' rows of one project, events only up to the ingestion bound. */
+/** What a deletion removes: the ids' rows of one project, events only up to the ingestion bound (the event store's `ErasedEvents`). */
 export interface DeletionScope {
   project: ProjectScope;
   distinctIds: string[];
@@ -12,13 +12,13 @@ export interface DeletionScope {
 
 /** The scope's rows of a ClickHouse table; the registry's names and predicates are constants of this lib, never user input. */
 function scopeRows(table: DistinctIdTable, scope: DeletionScope): ChSql {
-  const bound = chParam(clickhouseDateTime(scope.ingestedBefore), "DateTime64(3, 'UTC')");
-  return chSql`${scope.project} AND ${chIdent(table.column)} IN ${chParam(scope.distinctIds)}${table.where ? chSql` AND ${chCompiled(table.where)}` : chSql``}${
-    table.boundedBy ? chSql` AND ${chIdent(table.boundedBy)} < ${bound}` : chSql``
-  }`;
+  return chSql`${scope.project} AND ${chIdent(table.column)} IN ${chParam(scope.distinctIds)}${table.where ? chSql` AND ${chCompiled(table.where)}` : chSql``}`;
 }
 
-/** A lightweight `DELETE` of the scope's rows of a ClickHouse table of the registry (on each shard's local table on a cluster). */
+/**
+ * A lightweight `DELETE` of the scope's rows of a ClickHouse table of the registry (on each shard's
+ * local table on a cluster); the events table's are the event store's (`erasedEventsSql`).
+ */
 export function deleteRowsSql(ddl: ClickHouseDdl, table: DistinctIdTable, scope: DeletionScope): ChBoundQuery {
   const where = renderChSql(scopeRows(table, scope));
   return { sql: ddl.deleteRows(table.table, where.sql), params: where.params };

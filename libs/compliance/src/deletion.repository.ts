@@ -1,5 +1,6 @@
 import { ClickHouseClient, ClickHouseDdl, DELETE_ON_EVERY_REPLICA_SETTINGS, IDENTITY_LOOKUP_TABLE } from '@analytics/clickhouse';
 import { AppConfig } from '@analytics/config';
+import { erasedEventsSql, EVENTS_TABLE, EventsDeletionRepository } from '@analytics/event-store';
 import { IdentityRepository } from '@analytics/identity';
 import { Postgres, selectRows } from '@analytics/postgres';
 import { pgSql } from '@analytics/tenancy';
@@ -10,7 +11,8 @@ import { DISTINCT_ID_TABLES, DistinctIdTable } from './distinct-id-tables';
 
 /**
  * Erases the ids from every table of the registry: ClickHouse lightweight `DELETE` (on each shard's
- * local table on a cluster), plain `delete` in Postgres; then counts what is left in each.
+ * local table on a cluster), plain `delete` in Postgres; then counts what is left in each. The
+ * events table's owner, the event store, deletes and counts its rows itself.
  */
 @Injectable()
 export class DeletionRepository {
@@ -22,6 +24,7 @@ export class DeletionRepository {
     private readonly postgres: Postgres,
     config: AppConfig,
     private readonly identities: IdentityRepository,
+    private readonly events: EventsDeletionRepository,
   ) {
     this.ddl = new ClickHouseDdl(config.clickhouseCluster);
   }
@@ -38,7 +41,9 @@ export class DeletionRepository {
     for (const table of DISTINCT_ID_TABLES) {
       if (table.kept) continue;
       const started = Date.now();
-      if (table.engine === 'clickhouse') {
+      if (table.table === EVENTS_TABLE && table.engine === 'clickhouse') {
+        await this.events.delete(erasedEventsSql(scope), signal);
+      } else if (table.engine === 'clickhouse') {
         const { sql: query, params } = deleteRowsSql(this.ddl, table, scope);
         await this.clickhouse.command({ query, query_params: params, clickhouse_settings: DELETE_ON_EVERY_REPLICA_SETTINGS, abort_signal: signal });
       } else {
@@ -54,7 +59,9 @@ export class DeletionRepository {
     const counts: Record<string, number> = { [`clickhouse.${IDENTITY_LOOKUP_TABLE}`]: await this.identities.lookupRows(scope.project, scope.distinctIds, signal) };
     for (const table of DISTINCT_ID_TABLES) {
       if (table.kept) continue;
-      if (table.engine === 'clickhouse') {
+      if (table.table === EVENTS_TABLE && table.engine === 'clickhouse') {
+        counts[`clickhouse.${table.table}`] = await this.events.count(erasedEventsSql(scope), signal);
+      } else if (table.engine === 'clickhouse') {
         const { sql: query, params } = remainingRowsSql(table, scope);
         const result = await this.clickhouse.query({ query, query_params: params, format: 'JSONEachRow', abort_signal: signal });
         const [row] = await result.json<{ n: string | number }>();

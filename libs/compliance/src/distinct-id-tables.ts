@@ -13,14 +13,13 @@ export interface DistinctIdTable {
   column: string;
   /** Extra predicate on the rows: user profiles only (group profiles are keyed by group id). */
   where?: string;
-  /** Deletion bounded by ingestion time (`processed_at` before the request): later rows are kept. */
-  boundedBy?: string;
   /** Not erased by a deletion, and why. */
   kept?: string;
 }
 
 export const DISTINCT_ID_TABLES: readonly DistinctIdTable[] = [
-  { engine: 'clickhouse', table: EVENTS_TABLE, column: 'distinct_id', boundedBy: 'processed_at' },
+  // Deleted and counted by its owner, the event store (erasedEventsSql), up to the ingestion bound.
+  { engine: 'clickhouse', table: EVENTS_TABLE, column: 'distinct_id' },
   { engine: 'clickhouse', table: PROFILES_TABLE, column: 'profile_id', where: "group_key = ''" },
   { engine: 'postgres', table: 'profiles', column: 'profile_id', where: "group_key = ''" },
   // Identity merge (docs/identity.md): the worker names every id of the requested ids' clusters,

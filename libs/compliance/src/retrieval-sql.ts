@@ -1,5 +1,5 @@
 import { clickhouseDateTime, PROFILES_TABLE } from '@analytics/clickhouse';
-import { EVENTS_TABLE, exportedEventLineSql } from '@analytics/event-store';
+import { exportedEventLineSql, retrievedEventsSql } from '@analytics/event-store';
 import { ChBoundQuery, chCompiled, chIdent, ChSql, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { DisclosureType } from './compliance-job';
 
@@ -27,7 +27,7 @@ interface Sources {
 
 function sources(project: ProjectScope): Sources {
   return {
-    events: chSql`FROM ${chIdent(EVENTS_TABLE)} FINAL WHERE ${project} AND distinct_id IN {ids:Array(String)} AND time >= {since:DateTime64(3, 'UTC')}`,
+    events: retrievedEventsSql(project),
     profiles: chSql`FROM ${chIdent(PROFILES_TABLE)} FINAL WHERE ${project} AND group_key = '' AND profile_id IN {ids:Array(String)}`,
   };
 }

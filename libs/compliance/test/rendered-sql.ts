@@ -1,4 +1,5 @@
 import { ClickHouseDdl } from '@analytics/clickhouse';
+import { EVENTS_TABLE } from '@analytics/event-store';
 import { projectScope } from '@analytics/tenancy';
 import type { RenderedQuery } from '../../../test/rendered-sql/rendered-query';
 import { deleteRowsSql, remainingRowsSql } from '../src/deletion-sql';
@@ -8,7 +9,8 @@ import { retrievalFileSql, retrievalLinesSql } from '../src/retrieval-sql';
 /** Compliance deletion's and retrieval's ClickHouse statements for fixed inputs, committed as libs/compliance/sql/ (npm run sql:render). */
 const project = projectScope(1);
 const deletion = { project, distinctIds: ['device-1', 'user@example.com'], ingestedBefore: new Date('2024-04-01T12:00:00Z') };
-const clickhouseTables = DISTINCT_ID_TABLES.filter((table) => table.engine === 'clickhouse' && !table.kept);
+// The events table's rows are the event store's to delete (libs/event-store/sql/events-deletion-sql.sql).
+const clickhouseTables = DISTINCT_ID_TABLES.filter((table) => table.engine === 'clickhouse' && !table.kept && table.table !== EVENTS_TABLE);
 const deletionInputs = 'project 1; ids device-1, user@example.com; ingested before 2024-04-01 12:00 UTC';
 
 export const DELETION_SQL: RenderedQuery[] = [

@@ -3,4 +3,6 @@ export { EVENTS_TABLE, USER_KEY_COLUMN } from './events-table';
 export { EventsRepository } from './events.repository';
 export { exportedEventLineSql } from './exported-line';
 export { EVENT_STORE_MIGRATIONS } from './migrations';
+export { countEventsSql, deleteEventsSql, erasedEventsSql, retrievedEventsSql } from './events-deletion-sql';
+export { EventsDeletionRepository } from './events-deletion.repository';
 export { mergedIdExistsSql, resolvedEventsSql, resolvedUserKeysSql, userEventsSql } from './resolved-events-sql';

@@ -1,6 +1,7 @@
 import { AuthModule } from '@analytics/auth';
 import { Clock } from '@analytics/clock';
 import { IntakeOptions } from '@analytics/config';
+import { EventStoreModule } from '@analytics/event-store';
 import { jsonBody } from '@analytics/http';
 import { EventIntakeModule } from '@analytics/ingest';
 import { WriterProgress } from '@analytics/kafka';
@@ -63,7 +64,7 @@ export class WarehouseImportsWorkerModule {
     if (clock) providers.push({ provide: Clock, useValue: clock });
     return {
       module: WarehouseImportsWorkerModule,
-      imports: [AuthModule, EventIntakeModule.forRoot(intake), OutboundModule, ProfileIntakeModule.forRoot(intake)],
+      imports: [AuthModule, EventIntakeModule.forRoot(intake), EventStoreModule, OutboundModule, ProfileIntakeModule.forRoot(intake)],
       providers,
       exports: [ImportRunner, WarehouseImportsWorker],
     };
