@@ -10,11 +10,11 @@
 const SPEC = '\\.(spec|int-spec|e2e-spec)\\.ts$';
 
 /**
- * Pure code: the event, filter-expression and report-definition libs, and the query lib's plain
+ * Pure code: the event, profile-update, filter-expression and report-definition libs, and the query lib's plain
  * TypeScript reference implementations that the ClickHouse SQL is checked against (`*-reference.ts`
  * and `reference/`).
  */
-const PURE = ['^libs/(events|expression|report-definitions)/src/', '^libs/query/src/(.+-reference\\.ts$|reference/)'];
+const PURE = ['^libs/(events|expression|profile-updates|report-definitions)/src/', '^libs/query/src/(.+-reference\\.ts$|reference/)'];
 
 /**
  * What touches engines or the network: the engine libs (Redis for rate-limits), the drivers, and
@@ -47,7 +47,7 @@ module.exports = {
     {
       name: 'pure-lib-reaches-io',
       comment:
-        'Pure code (events, expression, report definitions, query references) imports nothing that touches engines, ' +
+        'Pure code (events, profile updates, expression, report definitions, query references) imports nothing that touches engines, ' +
         'files or the network, directly or through another module.',
       severity: 'error',
       from: { path: PURE, pathNot: SPEC },

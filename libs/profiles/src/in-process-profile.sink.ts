@@ -1,7 +1,7 @@
+import { ProfileUpdate } from '@analytics/profile-updates';
 import { SinkUnavailableError } from '@analytics/sdk-transport';
 import { Injectable } from '@nestjs/common';
 import { CoalescingQueue } from './coalescing-queue';
-import { ProfileUpdate } from './profile-update';
 import { ProfileUpdateSink, RefusedUpdate } from './profile-update.sink';
 import { ProfileWriter } from './profile-writer.service';
 

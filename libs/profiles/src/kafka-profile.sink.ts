@@ -1,8 +1,8 @@
 import { AppConfig } from '@analytics/config';
 import { createGatewayPublisher, SinkUnavailableError } from '@analytics/sdk-transport';
 import { MAX_SEND_BYTES, PartitionedMessage, PartitionPublisher, PublisherFullError } from '@analytics/kafka';
+import { identityKey, ProfileUpdate } from '@analytics/profile-updates';
 import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { identityKey, ProfileUpdate } from './profile-update';
 import { ProfileUpdateSink, RefusedUpdate } from './profile-update.sink';
 
 /**

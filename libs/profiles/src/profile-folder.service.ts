@@ -1,8 +1,7 @@
 import { IdentityMergeHook, MergedId } from '@analytics/identity';
+import { foldProfileStates, ProfileIdentity, USER_PROFILES } from '@analytics/profile-updates';
 import { ProjectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
-import { foldProfileStates } from './fold-profiles';
-import { ProfileIdentity, USER_PROFILES } from './profile-update';
 import { ProfilesMirrorRepository } from './profiles-mirror.repository';
 import { ProfilesRepository, StoredProfile } from './profiles.repository';
 

@@ -1,6 +1,5 @@
+import { LocationHint, Properties } from '@analytics/profile-updates';
 import { Injectable } from '@nestjs/common';
-import { Properties } from './profile-update';
-import { LocationHint } from './validate-profile-record';
 
 /**
  * The seam where geolocation plugs in: from `$ip` (or the request IP with `ip=1`) or

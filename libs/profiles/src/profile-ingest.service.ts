@@ -1,19 +1,16 @@
 import { ProjectAuthenticator } from '@analytics/auth';
 import { AppConfig } from '@analytics/config';
 import { EVENT_LIMITS } from '@analytics/events';
+import { isPlainObject, LocationHint, ProfileLimits, ProfileScope, ProfileUpdate, recordIdentity, RecordOutcome, validateProfileRecord } from '@analytics/profile-updates';
 import { IngestError, SinkUnavailableError } from '@analytics/sdk-transport';
 import { GroupKeysService, Project } from '@analytics/projects';
 import { RateLimit, RateLimiterFactory } from '@analytics/rate-limits';
 import { projectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
 import { ProfileGeolocator } from './profile-geolocator';
-import { ProfileLimits } from './profile-limits';
 import { ProfileMetrics } from './profile-metrics';
-import { ProfileUpdate } from './profile-update';
 import { ProfileUpdateSink } from './profile-update.sink';
-import { isPlainObject } from './property-values';
 import { TimeSlices } from './time-slices';
-import { LocationHint, ProfileScope, recordIdentity, RecordOutcome, validateProfileRecord } from './validate-profile-record';
 
 /** A record that was not applied: its position in the request, its identity as sent, and why. */
 export interface FailedProfileRecord {

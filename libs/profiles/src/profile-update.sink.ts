@@ -1,4 +1,4 @@
-import { ProfileUpdate } from './profile-update';
+import { ProfileUpdate } from '@analytics/profile-updates';
 
 /** An update the sink refused or could not apply, by its position in the published list. */
 export interface RefusedUpdate {

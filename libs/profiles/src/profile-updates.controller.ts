@@ -1,12 +1,12 @@
 import { Clock } from '@analytics/clock';
 import { AppConfig } from '@analytics/config';
+import { ProfileScope } from '@analytics/profile-updates';
 import { flag, IngestError, queryOf, readRequestBody, readSdkRequest, send } from '@analytics/sdk-transport';
 import { Controller, Get, Post, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ProfileIngestService } from './profile-ingest.service';
 import { profileFailureReply, profileReply, ProfileReplyOptions } from './profile-replies';
-import { ProfileScope } from './validate-profile-record';
 
 const TRANSPORT = '`data` as form field (any content type), query parameter or JSON body; JSON or base64';
 

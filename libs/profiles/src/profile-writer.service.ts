@@ -1,13 +1,10 @@
 import { Clock } from '@analytics/clock';
 import { AppConfig } from '@analytics/config';
 import { IdentityRepository } from '@analytics/identity';
+import { applyToDraft, identityKey, ProfileDraft, ProfileIdentity, ProfileLimits, ProfileUpdate, USER_PROFILES } from '@analytics/profile-updates';
 import { projectScope, ScopedRows } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
-import { applyToDraft } from './apply-profile-update';
-import { ProfileDraft } from './profile-draft';
-import { ProfileLimits } from './profile-limits';
 import { ProfileMetrics } from './profile-metrics';
-import { identityKey, ProfileIdentity, ProfileUpdate, USER_PROFILES } from './profile-update';
 import { ProfilesMirrorRepository } from './profiles-mirror.repository';
 import { TimeSlices } from './time-slices';
 import { KafkaPartition, MirrorProfile, partitionKey, ProfilesRepository, ProfilesTransaction, ProfileWrite, StoredProfile } from './profiles.repository';

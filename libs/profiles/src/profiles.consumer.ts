@@ -1,9 +1,9 @@
 import { AppConfig } from '@analytics/config';
 import { parseJson } from '@analytics/events';
 import { Attempter, BatchConsumer, BatchOutcome, BatchPart, BatchWorker, CONSUMER_GROUPS, DeadLetter, IDLE_FETCH_WAIT_MS, Kafka } from '@analytics/kafka';
+import { decodeProfileUpdate } from '@analytics/profile-updates';
 import { Injectable, Logger } from '@nestjs/common';
 import { ProfileMetrics } from './profile-metrics';
-import { decodeProfileUpdate } from './profile-update';
 import { MirrorProfile } from './profiles.repository';
 import { KafkaRef, PartitionUpdates, ProfileWriter, Rejection } from './profile-writer.service';
 import { classifyWriteFailure, postgresRefusal } from './write-failure';

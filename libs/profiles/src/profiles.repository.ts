@@ -1,10 +1,9 @@
 import { parseJson } from '@analytics/events';
 import { Database, Postgres, selectRows } from '@analytics/postgres';
+import { identityKey, ProfileIdentity, ProfileKey, ProfileState, Properties } from '@analytics/profile-updates';
 import { pgScopes, ProjectScope, ScopedRows } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
 import { SQL, sql } from 'drizzle-orm';
-import { ProfileState } from './apply-profile-update';
-import { identityKey, ProfileIdentity, ProfileKey, Properties } from './profile-update';
 import { statementsOf } from './save-statements';
 
 /** A profile row with what the mirror needs besides its state. */

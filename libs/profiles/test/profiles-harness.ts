@@ -1,5 +1,6 @@
 import { ClickHouseClient } from '@analytics/clickhouse';
 import { AppConfig, loadConfig, ServiceName } from '@analytics/config';
+import { Properties } from '@analytics/profile-updates';
 import { ProjectsModule, ProjectsService } from '@analytics/projects';
 import { PlatformModule } from '@analytics/runtime';
 import { engineNeeds, intakeOf, servicesModule } from '@analytics/service-map';
@@ -7,7 +8,7 @@ import { projectScope } from '@analytics/tenancy';
 import { createTestEnvironment, startTestApp, TestApp, TestEnvironment, TestEnvironmentOptions } from '@analytics/testing';
 import { DynamicModule } from '@nestjs/common';
 import { ProfilesQueryModule } from '@analytics/query';
-import { GroupKeysModule, ProfilesIngestModule, Properties, ProfilesWriterModule } from '../src';
+import { GroupKeysModule, ProfilesIngestModule, ProfilesWriterModule } from '../src';
 import { ProfilesRepository } from '../src/profiles.repository';
 
 const SERVICES: ServiceName[] = ['ingest', 'writer', 'query', 'management'];

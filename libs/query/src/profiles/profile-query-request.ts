@@ -1,7 +1,8 @@
 import { PROJECT_ID_PARAMETER, QueryParameterDoc } from '@analytics/http';
 import { EVENT_LIMITS } from '@analytics/events';
 import { booleanParameter, isDatabaseId } from '@analytics/http';
-import { isPlainObject, ProfilesError, ProfilesErrorCode, USER_PROFILES } from '@analytics/profiles';
+import { isPlainObject, USER_PROFILES } from '@analytics/profile-updates';
+import { ProfilesError, ProfilesErrorCode } from '@analytics/profiles';
 import { CohortDefinition, validateCohortDefinition } from '@analytics/report-definitions';
 
 /** The real API's page size, also the most a page may hold. */

@@ -2,6 +2,7 @@ import { AppConfig } from '@analytics/config';
 import { parseJson } from '@analytics/events';
 import { CompiledSql, compileWhere, ExpressionError, profilesScope } from '@analytics/expression';
 import { IdentityRepository } from '@analytics/identity';
+import { Properties, USER_PROFILES } from '@analytics/profile-updates';
 import {
   CohortMembers,
   MirroredProperties,
@@ -9,8 +10,6 @@ import {
   ProfilesError,
   ProfilesErrorCode,
   ProfilesMirrorRepository,
-  Properties,
-  USER_PROFILES,
 } from '@analytics/profiles';
 import { ProjectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
