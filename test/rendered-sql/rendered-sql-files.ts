@@ -5,7 +5,7 @@ import { EXPORT_SQL } from '../../libs/export/test/rendered-sql';
 import { IDENTITY_MAP_SQL } from '../../libs/identity/test/rendered-sql';
 import { PROJECT_EVENTS_SQL } from '../../libs/management/test/rendered-sql';
 import { PIPELINE_EXPORT_SQL } from '../../libs/pipelines/test/rendered-sql';
-import { PROFILES_MIRROR_SQL } from '../../libs/profiles/test/rendered-sql';
+import { PROFILES_MIRROR_SQL } from '../../libs/profile-store/test/rendered-sql';
 import {
   ADDICTION_SQL,
   COHORT_MEMBERS_SQL,
@@ -36,7 +36,7 @@ export const RENDERED_SQL_FILES: readonly RenderedSqlFile[] = [
   { file: 'libs/identity/sql/identity.repository.sql', source: 'libs/identity/src/identity-map-sql.ts', queries: IDENTITY_MAP_SQL },
   { file: 'libs/management/sql/project-events.repository.sql', source: 'libs/management/src/project-events.repository.ts', queries: PROJECT_EVENTS_SQL },
   { file: 'libs/pipelines/sql/pipeline-export.repository.sql', source: 'libs/pipelines/src/pipeline-export-sql.ts', queries: PIPELINE_EXPORT_SQL },
-  { file: 'libs/profiles/sql/profiles-mirror.repository.sql', source: 'libs/profiles/src/profiles-mirror-sql.ts', queries: PROFILES_MIRROR_SQL },
+  { file: 'libs/profile-store/sql/profiles-mirror.repository.sql', source: 'libs/profile-store/src/profiles-mirror-sql.ts', queries: PROFILES_MIRROR_SQL },
   { file: 'libs/query/sql/funnel-sql.sql', source: 'libs/query/src/funnels/funnel-sql.ts', queries: FUNNEL_SQL },
   { file: 'libs/query/sql/retention-sql.sql', source: 'libs/query/src/retention/retention-sql.ts', queries: RETENTION_SQL },
   { file: 'libs/query/sql/addiction.sql', source: 'libs/query/src/retention/addiction.ts', queries: ADDICTION_SQL },

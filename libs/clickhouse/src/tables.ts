@@ -1,10 +1,9 @@
 /**
  * The names of the ClickHouse tables whose DDL this lib still holds (the events table's are the event
- * store's, libs/event-store), and the migrations ledger's.
+ * store's, libs/event-store; the profiles mirror's the profile store's, libs/profile-store), and the
+ * migrations ledger's.
  */
 export const MIGRATIONS_TABLE = 'schema_migrations';
-/** The mirror of the Postgres user and group profiles. */
-export const PROFILES_TABLE = 'profiles';
 /** distinct id → canonical id of its identity cluster (docs/identity.md). */
 export const IDENTITY_MAP_TABLE = 'identity_map';
 /** Join-engine copy of identity_map's merged ids, in memory on each server, for unique counts (docs/identity.md, "Readers"). */

@@ -1,5 +1,6 @@
-import { IDENTITY_MAP_TABLE, PROFILES_TABLE } from '@analytics/clickhouse';
+import { IDENTITY_MAP_TABLE } from '@analytics/clickhouse';
 import { EVENTS_TABLE } from '@analytics/event-store';
+import { PROFILES_MIRROR_TABLE, PROFILES_TABLE } from '@analytics/profile-store';
 
 /**
  * Every table that holds a user's distinct id, and how a deletion finds the ids' rows in it. A
@@ -20,8 +21,9 @@ export interface DistinctIdTable {
 export const DISTINCT_ID_TABLES: readonly DistinctIdTable[] = [
   // Deleted and counted by its owner, the event store (erasedEventsSql), up to the ingestion bound.
   { engine: 'clickhouse', table: EVENTS_TABLE, column: 'distinct_id' },
-  { engine: 'clickhouse', table: PROFILES_TABLE, column: 'profile_id', where: "group_key = ''" },
-  { engine: 'postgres', table: 'profiles', column: 'profile_id', where: "group_key = ''" },
+  // The profile store's tables, by the names it holds: the mirror and the Postgres source of truth.
+  { engine: 'clickhouse', table: PROFILES_MIRROR_TABLE, column: 'profile_id', where: "group_key = ''" },
+  { engine: 'postgres', table: PROFILES_TABLE, column: 'profile_id', where: "group_key = ''" },
   // Identity merge (docs/identity.md): the worker names every id of the requested ids' clusters,
   // and their links go too. Last, so an attempt that fails before the end finds the same clusters
   // when it is retried. identity_lookup, the unique counts' copy, holds only the ids' keys and is

@@ -1,6 +1,7 @@
-import { clickhouseDateTime, PROFILES_TABLE } from '@analytics/clickhouse';
+import { clickhouseDateTime } from '@analytics/clickhouse';
 import { exportedEventLineSql, retrievedEventsSql } from '@analytics/event-store';
-import { ChBoundQuery, chCompiled, chIdent, ChSql, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
+import { userProfilesSql } from '@analytics/profile-store';
+import { ChBoundQuery, chCompiled, ChSql, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { DisclosureType } from './compliance-job';
 
 export interface RetrievalScope {
@@ -28,7 +29,7 @@ interface Sources {
 function sources(project: ProjectScope): Sources {
   return {
     events: retrievedEventsSql(project),
-    profiles: chSql`FROM ${chIdent(PROFILES_TABLE)} FINAL WHERE ${project} AND group_key = '' AND profile_id IN {ids:Array(String)}`,
+    profiles: chSql`${userProfilesSql(project)} AND profile_id IN {ids:Array(String)}`,
   };
 }
 

@@ -1,5 +1,6 @@
-import { clickhouseDateTime, PROFILES_TABLE } from '@analytics/clickhouse';
+import { clickhouseDateTime } from '@analytics/clickhouse';
 import { EVENTS_TABLE, exportedEventLineSql } from '@analytics/event-store';
+import { userProfilesSql } from '@analytics/profile-store';
 import { ChBoundQuery, chCompiled, chIdent, chParam, ChSql, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { DestinationAccess, objectUrl } from './destination';
 import { DataFormat, MASTER_EVENT_TABLE } from './pipeline-definition';
@@ -8,7 +9,6 @@ import { PipelineWindow } from './pipeline-windows';
 /** The statements PipelineExportRepository runs, built apart from the client so that they render without I/O (libs/pipelines/sql/). */
 
 const EVENTS = chIdent(EVENTS_TABLE);
-const PROFILES = chIdent(PROFILES_TABLE);
 
 /** The project's events in the window. */
 const inWindow = (scope: ProjectScope, window: PipelineWindow): ChSql =>
@@ -67,17 +67,15 @@ export function writeEventsSql(scope: ProjectScope, format: DataFormat, access: 
   return writeSql(access, key, format, chSql`SELECT ${columns} FROM ${EVENTS} FINAL WHERE ${filter} ORDER BY time, insert_id`);
 }
 
-const userProfiles = (scope: ProjectScope) => chSql`FROM ${PROFILES} FINAL WHERE ${scope} AND group_key = ''`;
-
 /** The whole of the project's user profiles into one object. */
 export function writePeopleSql(scope: ProjectScope, format: DataFormat, access: DestinationAccess, key: string): ChBoundQuery {
   const columns = chCompiled(format === 'parquet' ? 'profile_id AS distinct_id, properties' : `${PROFILE_LINE} AS line`);
-  return writeSql(access, key, format, chSql`SELECT ${columns} ${userProfiles(scope)} ORDER BY profile_id`);
+  return writeSql(access, key, format, chSql`SELECT ${columns} ${userProfilesSql(scope)} ORDER BY profile_id`);
 }
 
 /** How many user profiles the project has (what writePeopleSql wrote). */
 export function peopleCountSql(scope: ProjectScope): ChBoundQuery {
-  return renderChSql(chSql`SELECT count() AS rows ${userProfiles(scope)}`);
+  return renderChSql(chSql`SELECT count() AS rows ${userProfilesSql(scope)}`);
 }
 
 /** A small text object (manifest, load statements) the runner made: it reads no project's rows. */

@@ -1,9 +1,8 @@
 import { IdentityMergeHook, MergedId } from '@analytics/identity';
+import { ProfilesMirrorRepository, ProfilesRepository, StoredProfile } from '@analytics/profile-store';
 import { foldProfileStates, ProfileIdentity, USER_PROFILES } from '@analytics/profile-updates';
 import { ProjectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
-import { ProfilesMirrorRepository } from './profiles-mirror.repository';
-import { ProfilesRepository, StoredProfile } from './profiles.repository';
 
 /** The id each merged id's profile folds into: its canonical id, followed further when that one is merged too (modes mixed in a project). */
 function targetsOf(ids: MergedId[]): Map<string, string> {

@@ -1,13 +1,12 @@
 import { Clock } from '@analytics/clock';
 import { AppConfig } from '@analytics/config';
 import { IdentityRepository } from '@analytics/identity';
+import { KafkaPartition, MirrorProfile, partitionKey, ProfilesMirrorRepository, ProfilesRepository, ProfilesTransaction, ProfileWrite, StoredProfile } from '@analytics/profile-store';
 import { applyToDraft, identityKey, ProfileDraft, ProfileIdentity, ProfileLimits, ProfileUpdate, USER_PROFILES } from '@analytics/profile-updates';
 import { projectScope, ScopedRows } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
 import { ProfileMetrics } from './profile-metrics';
-import { ProfilesMirrorRepository } from './profiles-mirror.repository';
 import { TimeSlices } from './time-slices';
-import { KafkaPartition, MirrorProfile, partitionKey, ProfilesRepository, ProfilesTransaction, ProfileWrite, StoredProfile } from './profiles.repository';
 
 /** An update and whatever its caller needs to recognise it again (a request position, a Kafka offset). */
 export interface PendingUpdate<R> {

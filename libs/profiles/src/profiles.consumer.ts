@@ -1,10 +1,10 @@
 import { AppConfig } from '@analytics/config';
 import { parseJson } from '@analytics/events';
 import { Attempter, BatchConsumer, BatchOutcome, BatchPart, BatchWorker, CONSUMER_GROUPS, DeadLetter, IDLE_FETCH_WAIT_MS, Kafka } from '@analytics/kafka';
+import { MirrorProfile } from '@analytics/profile-store';
 import { decodeProfileUpdate } from '@analytics/profile-updates';
 import { Injectable, Logger } from '@nestjs/common';
 import { ProfileMetrics } from './profile-metrics';
-import { MirrorProfile } from './profiles.repository';
 import { KafkaRef, PartitionUpdates, ProfileWriter, Rejection } from './profile-writer.service';
 import { classifyWriteFailure, postgresRefusal } from './write-failure';
 

@@ -2,6 +2,8 @@ import { AuthModule } from '@analytics/auth';
 import { IntakeOptions, oncePerIntake } from '@analytics/config';
 import { jsonBody } from '@analytics/http';
 import { IdentityMergeHook, IdentityRepository } from '@analytics/identity';
+// Aliased: this lib's ProfileStoreModule (below) is the writer's composition, which holds the store's.
+import { ProfileStoreModule as ProfileTablesModule } from '@analytics/profile-store';
 import { GroupKeyRegistryModule } from '@analytics/projects';
 import { RateLimitsModule } from '@analytics/rate-limits';
 import { DynamicModule, Global, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
@@ -16,16 +18,10 @@ import { ProfileUpdateSink } from './profile-update.sink';
 import { ProfileUpdatesController } from './profile-updates.controller';
 import { ProfileWriter } from './profile-writer.service';
 import { ProfilesConsumer } from './profiles.consumer';
-import { ProfilesMirrorRepository } from './profiles-mirror.repository';
-import { ProfilesRepository } from './profiles.repository';
 
 /** Metrics are registered once per process, whichever parts it runs. */
 @Module({ providers: [ProfileMetrics], exports: [ProfileMetrics] })
 class ProfileMetricsModule {}
-
-/** The two profile stores' repositories, one instance each for the writer and the fold. */
-@Module({ providers: [ProfilesRepository, ProfilesMirrorRepository], exports: [ProfilesRepository, ProfilesMirrorRepository] })
-class ProfileRepositoriesModule {}
 
 /**
  * Profile folding after identity merges, as the identity writer's merge hook. Global because the
@@ -34,7 +30,7 @@ class ProfileRepositoriesModule {}
  */
 @Global()
 @Module({
-  imports: [ProfileRepositoriesModule],
+  imports: [ProfileTablesModule],
   providers: [{ provide: IdentityMergeHook, useClass: ProfileFolder }],
   exports: [IdentityMergeHook],
 })
@@ -42,9 +38,9 @@ class ProfileFoldModule {}
 
 /** The Postgres profiles, their ClickHouse mirror, and the code that applies updates to both. */
 @Module({
-  imports: [ProfileMetricsModule, ProfileRepositoriesModule, ProfileFoldModule],
+  imports: [ProfileMetricsModule, ProfileTablesModule, ProfileFoldModule],
   providers: [ProfileWriter, IdentityRepository],
-  exports: [ProfileRepositoriesModule, ProfileWriter, IdentityRepository],
+  exports: [ProfileTablesModule, ProfileWriter, IdentityRepository],
 })
 export class ProfileStoreModule {}
 

@@ -1,5 +1,6 @@
 import { ClickHouseClient } from '@analytics/clickhouse';
 import { AppConfig, loadConfig, ServiceName } from '@analytics/config';
+import { ProfilesRepository } from '@analytics/profile-store';
 import { Properties } from '@analytics/profile-updates';
 import { ProjectsModule, ProjectsService } from '@analytics/projects';
 import { PlatformModule } from '@analytics/runtime';
@@ -9,7 +10,6 @@ import { createTestEnvironment, startTestApp, TestApp, TestEnvironment, TestEnvi
 import { DynamicModule } from '@nestjs/common';
 import { ProfilesQueryModule } from '@analytics/query';
 import { GroupKeysModule, ProfilesIngestModule, ProfilesWriterModule } from '../src';
-import { ProfilesRepository } from '../src/profiles.repository';
 
 const SERVICES: ServiceName[] = ['ingest', 'writer', 'query', 'management'];
 

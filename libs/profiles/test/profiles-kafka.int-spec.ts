@@ -1,10 +1,11 @@
 import { AppConfig } from '@analytics/config';
 import { createIdempotentProducer, createKafka, Kafka, topicName, TopicKey } from '@analytics/kafka';
+import { ProfilesMirrorRepository } from '@analytics/profile-store';
 import { ProfileUpdate } from '@analytics/profile-updates';
 import { createTestEnvironment, eventually, installKafkaSendGate, TestEnvironment } from '@analytics/testing';
 import fc from 'fast-check';
 import { randomBytes } from 'node:crypto';
-import { ProfilesMirrorRepository, PROFILES_WRITER_GROUP } from '../src';
+import { PROFILES_WRITER_GROUP } from '../src';
 import { KafkaRef, PartitionUpdates, ProfileWriter } from '../src/profile-writer.service';
 import { recordSequence, ReferenceProfiles, requests, toRecords } from './profile-reference';
 import { ProfilesHarness, queried, startProfilesHarness } from './profiles-harness';

@@ -1,7 +1,8 @@
 import { AppConfig } from '@analytics/config';
 import { AuthModule } from '@analytics/auth';
 import { jsonBody } from '@analytics/http';
-import { ProfileStoreModule } from '@analytics/profiles';
+import { IdentityRepository } from '@analytics/identity';
+import { ProfileStoreModule } from '@analytics/profile-store';
 import { RateLimitsModule } from '@analytics/rate-limits';
 import { SavedReportsStoreModule } from '@analytics/reports';
 import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
@@ -71,10 +72,15 @@ export class QueryModule implements NestModule {
 }
 
 /**
- * The profile query, /api/query/engage and /api/2.0/engage: a reader of the profiles' ClickHouse
- * mirror beside the event reports (its `filter_by_cohort` reads saved cohorts).
+ * The profile query, /api/query/engage and /api/2.0/engage: a reader of the profile store's
+ * ClickHouse mirror beside the event reports (its `filter_by_cohort` reads saved cohorts), ids
+ * resolved through identity_map.
  */
-@Module({ imports: [AuthModule, RateLimitsModule, ProfileStoreModule, CohortMembershipModule], controllers: [ProfileQueryController], providers: [ProfileQueryService] })
+@Module({
+  imports: [AuthModule, RateLimitsModule, ProfileStoreModule, CohortMembershipModule],
+  controllers: [ProfileQueryController],
+  providers: [ProfileQueryService, IdentityRepository],
+})
 export class ProfilesQueryModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
     consumer.apply(jsonBody('query')).forRoutes(ProfileQueryController);

@@ -1,5 +1,6 @@
 import { projectScope } from '@analytics/tenancy';
-import { ClickHouseClient, PROFILES_TABLE } from '@analytics/clickhouse';
+import { ClickHouseClient } from '@analytics/clickhouse';
+import { PROFILES_MIRROR_TABLE } from '@analytics/profile-store';
 import { ProjectsService } from '@analytics/projects';
 import { ServiceRootModule } from '@analytics/service-map';
 import { createTestEnvironment, startTestApp, TestApp, TestEnvironment } from '@analytics/testing';
@@ -65,7 +66,7 @@ describe('the profile query under the query API limits', () => {
       projectAuthorization = large.authorization;
       await service.app.get(ClickHouseClient).command({
         query:
-          `INSERT INTO ${PROFILES_TABLE} (project_id, group_key, profile_id, properties, version, is_deleted, created_at, updated_at) ` +
+          `INSERT INTO ${PROFILES_MIRROR_TABLE} (project_id, group_key, profile_id, properties, version, is_deleted, created_at, updated_at) ` +
           "SELECT {project:UInt32}, '', concat('user-', toString(number)), concat('{\"n\":', toString(number), ',\"plan\":\"free\"}'), 1, 0, now64(3), now64(3) " +
           'FROM numbers({rows:UInt64})',
         query_params: { project: projectId, rows: BULK_PROFILES },

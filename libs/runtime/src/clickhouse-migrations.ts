@@ -1,6 +1,7 @@
-import { ClickHouseMigration, PROFILES_AND_IDENTITY_MIGRATIONS } from '@analytics/clickhouse';
+import { ClickHouseMigration, IDENTITY_MIGRATIONS } from '@analytics/clickhouse';
 import { EVENT_STORE_MIGRATIONS } from '@analytics/event-store';
 import { inVersionOrder } from '@analytics/migrations';
+import { PROFILE_STORE_MIGRATIONS } from '@analytics/profile-store';
 
 /**
  * The one ClickHouse ledger, merged here because this lib applies it (at start, and for `migrate`)
@@ -9,5 +10,6 @@ import { inVersionOrder } from '@analytics/migrations';
  */
 export const CLICKHOUSE_MIGRATIONS: readonly ClickHouseMigration[] = inVersionOrder(
   EVENT_STORE_MIGRATIONS,
-  PROFILES_AND_IDENTITY_MIGRATIONS,
+  PROFILE_STORE_MIGRATIONS,
+  IDENTITY_MIGRATIONS,
 );

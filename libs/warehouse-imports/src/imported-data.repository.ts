@@ -1,6 +1,6 @@
 import { EventsDeletionRepository } from '@analytics/event-store';
-import { Postgres, selectRows } from '@analytics/postgres';
-import { ChSql, chParam, chSql, pgSql, ProjectScope } from '@analytics/tenancy';
+import { ProfileLookupRepository } from '@analytics/profile-store';
+import { ChSql, chParam, chSql, ProjectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
 
 /** The project's events with the import's stamp, read from the JSON text of their custom properties. */
@@ -9,14 +9,14 @@ export const importedEventsSql = (scope: ProjectScope, importId: number): ChSql 
 
 /**
  * What one import brought, found by its `$warehouse_import_id` stamp: events in ClickHouse (deleted
- * and counted by the event store, as compliance deletions are) and profiles in Postgres (removed
- * through the profile path, so the ClickHouse mirror follows).
+ * and counted by the event store, as compliance deletions are) and profiles in Postgres (found by
+ * the profile store, removed through the profile path, so the ClickHouse mirror follows).
  */
 @Injectable()
 export class ImportedDataRepository {
   constructor(
     private readonly events: EventsDeletionRepository,
-    private readonly postgres: Postgres,
+    private readonly profiles: ProfileLookupRepository,
   ) {}
 
   deleteEvents(scope: ProjectScope, importId: number): Promise<void> {
@@ -28,11 +28,7 @@ export class ImportedDataRepository {
   }
 
   /** The project's profile ids (user: group key '') that carry the import's stamp. */
-  async profileIds(scope: ProjectScope, importId: number, groupKey: string): Promise<string[]> {
-    const rows = await selectRows<{ profile_id: string }>(
-      this.postgres.db,
-      pgSql`select profile_id from profiles where ${scope} and group_key = ${groupKey} and properties->>'$warehouse_import_id' = ${String(importId)}`,
-    );
-    return rows.map((row) => row.profile_id);
+  profileIds(scope: ProjectScope, importId: number, groupKey: string): Promise<string[]> {
+    return this.profiles.idsWithProperty(scope, groupKey, '$warehouse_import_id', String(importId));
   }
 }

@@ -6,6 +6,7 @@ import { jsonBody } from '@analytics/http';
 import { EventIntakeModule } from '@analytics/ingest';
 import { WriterProgress } from '@analytics/kafka';
 import { OutboundModule } from '@analytics/outbound';
+import { ProfileStoreModule } from '@analytics/profile-store';
 import { ProfileIntakeModule } from '@analytics/profiles';
 import { RateLimitsModule } from '@analytics/rate-limits';
 import { DynamicModule, MiddlewareConsumer, Module, NestModule, Provider } from '@nestjs/common';
@@ -64,7 +65,7 @@ export class WarehouseImportsWorkerModule {
     if (clock) providers.push({ provide: Clock, useValue: clock });
     return {
       module: WarehouseImportsWorkerModule,
-      imports: [AuthModule, EventIntakeModule.forRoot(intake), EventStoreModule, OutboundModule, ProfileIntakeModule.forRoot(intake)],
+      imports: [AuthModule, EventIntakeModule.forRoot(intake), EventStoreModule, OutboundModule, ProfileIntakeModule.forRoot(intake), ProfileStoreModule],
       providers,
       exports: [ImportRunner, WarehouseImportsWorker],
     };

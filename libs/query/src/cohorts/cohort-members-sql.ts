@@ -1,8 +1,8 @@
-import { PROFILES_TABLE } from '@analytics/clickhouse';
 import { resolvedEventsSql } from '@analytics/event-store';
 import { compileWhere, ExpressionError, profilesScope } from '@analytics/expression';
+import { userProfilesSql } from '@analytics/profile-store';
 import { CohortBehavior, CohortDefinition, isBehaviorCohort } from '@analytics/report-definitions';
-import { ChBoundQuery, chCompiled, chIdent, chParam, chSql, ChSql, ProjectScope, renderChSql } from '@analytics/tenancy';
+import { ChBoundQuery, chCompiled, chParam, chSql, ChSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { parseEventExpression, whereSql } from '../expressions/query-expressions';
 import { QueryError, QueryErrorCode } from '../query-error';
 import { DAY_MS, today } from '../time/utc-days';
@@ -30,8 +30,7 @@ function profileMembersSql(scope: ProjectScope, where: string, nowMs: number): C
     if (error instanceof ExpressionError) throw new QueryError(QueryErrorCode.InvalidExpression, `definition.where: ${error.message}`);
     throw error;
   }
-  return chSql`SELECT profile_id AS distinct_id FROM ${chIdent(PROFILES_TABLE)} FINAL
-      WHERE ${scope} AND group_key = '' AND is_deleted = 0
+  return chSql`SELECT profile_id AS distinct_id ${userProfilesSql(scope)} AND is_deleted = 0
         AND created_at <= fromUnixTimestamp64Milli(${chParam(nowMs)}, 'UTC') AND ${chCompiled(compiled.sql, compiled.params)}`;
 }
 

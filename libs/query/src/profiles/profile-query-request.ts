@@ -2,8 +2,8 @@ import { PROJECT_ID_PARAMETER, QueryParameterDoc } from '@analytics/http';
 import { EVENT_LIMITS } from '@analytics/events';
 import { booleanParameter, isDatabaseId } from '@analytics/http';
 import { isPlainObject, USER_PROFILES } from '@analytics/profile-updates';
-import { ProfilesError, ProfilesErrorCode } from '@analytics/profiles';
 import { CohortDefinition, validateCohortDefinition } from '@analytics/report-definitions';
+import { ProfilesError, ProfilesErrorCode } from './profiles-error';
 
 /** The real API's page size, also the most a page may hold. */
 export const MAX_PAGE_SIZE = 1000;

@@ -3,18 +3,12 @@ import { parseJson } from '@analytics/events';
 import { CompiledSql, compileWhere, ExpressionError, profilesScope } from '@analytics/expression';
 import { IdentityRepository } from '@analytics/identity';
 import { Properties, USER_PROFILES } from '@analytics/profile-updates';
-import {
-  CohortMembers,
-  MirroredProperties,
-  MirrorQuery,
-  ProfilesError,
-  ProfilesErrorCode,
-  ProfilesMirrorRepository,
-} from '@analytics/profiles';
+import { CohortMembers, MirroredProperties, MirrorQuery, ProfilesMirrorRepository } from '@analytics/profile-store';
 import { ProjectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
 import { CohortMembership } from '../cohorts/cohort-membership';
 import { ProfileQueryRequest } from './profile-query-request';
+import { ProfilesError, ProfilesErrorCode } from './profiles-error';
 
 export interface ProfileQueryResult {
   page: number;

@@ -4,7 +4,11 @@ import { identityKey, ProfileIdentity, ProfileKey, ProfileState, Properties } fr
 import { pgScopes, ProjectScope, ScopedRows } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
 import { SQL, sql } from 'drizzle-orm';
+import { PROFILE_OFFSETS_TABLE, PROFILES_TABLE } from './profiles-tables';
 import { statementsOf } from './save-statements';
+
+const PROFILES = sql.identifier(PROFILES_TABLE);
+const OFFSETS = sql.identifier(PROFILE_OFFSETS_TABLE);
 
 /** A profile row with what the mirror needs besides its state. */
 export interface StoredProfile extends ProfileIdentity, ProfileState {
@@ -121,7 +125,7 @@ export class ProfilesTransaction {
       this.db,
       sql`select p.project_id, p.group_key, p.profile_id, p.properties::text as properties, p.property_times::text as property_times,
             p.version::text as version, p.created_at::text as created_at, ${epochMs('p.created_at')} as created_ms, ${epochMs('p.updated_at')} as updated_ms
-          from profiles p
+          from ${PROFILES} p
           join jsonb_to_recordset(${profileKeys(groups)}::jsonb) as k(project_id integer, group_key text, profile_id text)
             on ${pgScopes(scopesOf(groups), 'p', 'k')} and p.group_key = k.group_key and p.profile_id = k.profile_id
           order by p.project_id, p.group_key, p.profile_id
@@ -149,7 +153,7 @@ export class ProfilesTransaction {
   private async saveRows(scopes: ProjectScope[], rows: string): Promise<WrittenProfile[]> {
     const written = await selectRows<WrittenRow>(
       this.db,
-      sql`insert into profiles (project_id, group_key, profile_id, properties, property_times, version, created_at, updated_at)
+      sql`insert into ${PROFILES} (project_id, group_key, profile_id, properties, property_times, version, created_at, updated_at)
           select r.project_id, r.group_key, r.profile_id, r.properties, r.property_times, nextval('profile_versions'), coalesce(r.created_at, now()), now()
           from jsonb_to_recordset(${rows}::jsonb)
             as r(project_id integer, group_key text, profile_id text, properties jsonb, property_times jsonb, created_at timestamptz)
@@ -176,7 +180,7 @@ export class ProfilesTransaction {
     if (isEmpty(groups)) return [];
     const deleted = await selectRows<WrittenRow>(
       this.db,
-      sql`delete from profiles p
+      sql`delete from ${PROFILES} p
           using jsonb_to_recordset(${profileKeys(groups)}::jsonb) as k(project_id integer, group_key text, profile_id text)
           where ${pgScopes(scopesOf(groups), 'p', 'k')} and p.group_key = k.group_key and p.profile_id = k.profile_id
           returning p.project_id, p.group_key, p.profile_id, nextval('profile_versions')::text as version,
@@ -200,14 +204,14 @@ export class ProfilesTransaction {
     if (!partitions.length) return new Map();
     const keys = JSON.stringify(partitions.map(({ topic, partition }) => ({ topic, kafka_partition: partition })));
     await this.db.execute(
-      sql`insert into profile_offsets (topic, kafka_partition, next_offset)
+      sql`insert into ${OFFSETS} (topic, kafka_partition, next_offset)
           select c.topic, c.kafka_partition, 0 from jsonb_to_recordset(${keys}::jsonb) as c(topic text, kafka_partition integer)
           on conflict do nothing`,
     );
     const rows = await selectRows<{ topic: string; kafka_partition: number; next_offset: string }>(
       this.db,
       sql`select o.topic, o.kafka_partition, o.next_offset::text as next_offset
-          from profile_offsets o join jsonb_to_recordset(${keys}::jsonb) as c(topic text, kafka_partition integer)
+          from ${OFFSETS} o join jsonb_to_recordset(${keys}::jsonb) as c(topic text, kafka_partition integer)
             on o.topic = c.topic and o.kafka_partition = c.kafka_partition
           order by o.topic, o.kafka_partition
           for update of o`,
@@ -219,7 +223,7 @@ export class ProfilesTransaction {
     if (!next.length) return;
     const rows = JSON.stringify(next.map((n) => ({ topic: n.topic, kafka_partition: n.partition, next_offset: n.nextOffset.toString() })));
     await this.db.execute(
-      sql`update profile_offsets o set next_offset = greatest(o.next_offset, c.next_offset)
+      sql`update ${OFFSETS} o set next_offset = greatest(o.next_offset, c.next_offset)
           from jsonb_to_recordset(${rows}::jsonb) as c(topic text, kafka_partition integer, next_offset bigint)
           where o.topic = c.topic and o.kafka_partition = c.kafka_partition`,
     );

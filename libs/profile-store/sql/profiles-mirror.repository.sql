@@ -1,4 +1,4 @@
--- Rendered by `npm run sql:render` from libs/profiles/src/profiles-mirror-sql.ts; do not edit (test/rendered-sql/rendered-sql-files.ts lists the builders).
+-- Rendered by `npm run sql:render` from libs/profile-store/src/profiles-mirror-sql.ts; do not edit (test/rendered-sql/rendered-sql-files.ts lists the builders).
 
 -- ProfilesMirrorRepository.insert (PROFILES_MIRROR_INSERT)
 -- inputs: the profiles as JSONEachRow lines in the body

@@ -1,5 +1,5 @@
-import { ddlMigration } from '../clickhouse-migration';
-import { PROFILES_TABLE } from '../tables';
+import { ddlMigration } from '@analytics/clickhouse';
+import { PROFILES_MIRROR_TABLE } from '../profiles-tables';
 
 /**
  * The mirror of the Postgres profiles, for queries that join profiles with events: whole snapshots,
@@ -9,7 +9,7 @@ import { PROFILES_TABLE } from '../tables';
  */
 export const profilesMirror = ddlMigration(2, 'profiles', (ddl) =>
   ddl.createTable({
-    name: PROFILES_TABLE,
+    name: PROFILES_MIRROR_TABLE,
     columns: [
       'project_id UInt32',
       'group_key LowCardinality(String)',

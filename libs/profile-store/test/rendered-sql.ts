@@ -3,7 +3,7 @@ import { chParam, chSql, projectScope } from '@analytics/tenancy';
 import type { RenderedQuery } from '../../../test/rendered-sql/rendered-query';
 import { mirrorCountSql, mirrorPageSql, PROFILES_MIRROR_INSERT } from '../src/profiles-mirror-sql';
 
-/** The profile mirror's statements for fixed inputs, committed as libs/profiles/sql/ (npm run sql:render). */
+/** The profile mirror's statements for fixed inputs, committed as libs/profile-store/sql/ (npm run sql:render). */
 const scope = projectScope(1);
 const snapshotMs = 1_712_102_400_000;
 const where = compileWhere(parseExpression('properties["plan"] == "pro"'), profilesScope('properties'), { prefix: 'where' });

@@ -1,14 +1,20 @@
-import { PROFILES_TABLE } from '@analytics/clickhouse';
 import { CompiledSql } from '@analytics/expression';
 import { ChBoundQuery, chCompiled, chIdent, chJoin, chParam, ChSql, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
+import { PROFILES_MIRROR_TABLE } from './profiles-tables';
 
-/** The profile query's statements, built apart from the client so that they render without I/O (libs/profiles/sql/). */
+/** The mirror's statements, built apart from the client so that they render without I/O (libs/profile-store/sql/). */
 
-const PROFILES = chIdent(PROFILES_TABLE);
+const PROFILES = chIdent(PROFILES_MIRROR_TABLE);
 const AND = chSql` AND `;
 
 /** The properties go in as JSONEachRow lines (the body of the insert). */
-export const PROFILES_MIRROR_INSERT = `INSERT INTO ${PROFILES_TABLE} FORMAT JSONEachRow`;
+export const PROFILES_MIRROR_INSERT = `INSERT INTO ${PROFILES_MIRROR_TABLE} FORMAT JSONEachRow`;
+
+/**
+ * The read source of the project's user profiles, the live version of each (`FROM …`, to extend
+ * with `AND …`): what a pipeline's people export and a compliance retrieval read.
+ */
+export const userProfilesSql = (scope: ProjectScope): ChSql => chSql`FROM ${PROFILES} FINAL WHERE ${scope} AND group_key = ''`;
 
 /** One page of the profile query. Every query is scoped to a project and a kind of profile. */
 export interface MirrorQuery {
