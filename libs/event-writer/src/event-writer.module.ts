@@ -13,5 +13,5 @@ import { WriterMetrics } from './writer-metrics';
 export class EventWriterModule {}
 
 /** The events writer's consumer of the events topic: the service map mounts it where the writer runs with a broker. */
-@Module({ imports: [EventWriterModule], providers: [EventsConsumer] })
+@Module({ imports: [EventWriterModule], controllers: [EventsConsumer] })
 export class EventsConsumerModule {}

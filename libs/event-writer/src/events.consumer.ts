@@ -1,7 +1,8 @@
 import { AppConfig } from '@analytics/config';
 import { EventsRepository } from '@analytics/event-store';
-import { Attempter, BatchConsumer, BatchOutcome, BatchPart, BatchWorker, CONSUMER_GROUPS, createTopicIdentities, Kafka, ROWS_HEADER, TopicIdentities } from '@analytics/kafka';
-import { Injectable, Logger } from '@nestjs/common';
+import { Attempter, BatchContext, BatchOutcome, BatchPart, BatchSubscriptions, CONSUMER_GROUPS, createTopicIdentities, KAFKA_BATCHES, ROWS_HEADER, TopicIdentities, TOPICS } from '@analytics/kafka';
+import { Controller, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
 import { dedupToken, messagesOf } from './dedup-token';
 import { insertBisecting } from './insert-bisect';
 import { JoinBuffer } from './join-buffer';
@@ -32,23 +33,21 @@ function fetchSizes(maxBatchBytes: number) {
  * at any point loses nothing (the batch is consumed again, and deduplicated). A message ClickHouse
  * refuses even alone goes to the dead-letter topic; it never holds up its partition.
  */
-@Injectable()
-export class EventsConsumer extends BatchConsumer {
-  protected readonly worker: BatchWorker;
+@Controller()
+export class EventsConsumer implements OnApplicationShutdown {
   /** Inserts run one at a time (the gatherer flushes in order, the bisection and retries in turn). */
   private readonly joined = new JoinBuffer();
   private readonly topics: TopicIdentities;
 
   constructor(
-    kafka: Kafka,
     config: AppConfig,
+    subscriptions: BatchSubscriptions,
     private readonly events: EventsRepository,
     private readonly metrics: WriterMetrics,
   ) {
-    super();
     const settings = config.kafka!;
     this.topics = createTopicIdentities(settings);
-    this.worker = new BatchWorker(kafka, settings, {
+    subscriptions.register({
       group: 'eventsWriter',
       topic: 'events',
       partitions: settings.eventsPartitions,
@@ -56,14 +55,18 @@ export class EventsConsumer extends BatchConsumer {
       gather: { flushIntervalMs: config.writer.flushIntervalMs, maxRows: config.writer.maxBatchRows, maxBytes: config.writer.maxBatchBytes },
       rowsOf: (message) => Number(message.headers?.[ROWS_HEADER]?.toString() ?? 1),
       classify: classifyInsertFailure,
-      handle: (parts, attempt) => this.insert(parts, attempt),
       metrics: { retries: metrics.insertRetries, deadLetters: metrics.deadLetters },
       logger: new Logger(EventsConsumer.name),
     });
   }
 
-  override async onApplicationShutdown(): Promise<void> {
-    await super.onApplicationShutdown();
+  /** One gathered batch of the events topic; its offsets are committed once this resolves (and its dead letters are sent). */
+  @EventPattern<string>(TOPICS.events, KAFKA_BATCHES)
+  write(@Payload() parts: BatchPart[], @Ctx() context: BatchContext): Promise<BatchOutcome> {
+    return this.insert(parts, context.attempt);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
     await this.topics.close();
   }
 

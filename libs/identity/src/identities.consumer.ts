@@ -1,8 +1,9 @@
 import { AppConfig } from '@analytics/config';
 import { classifyInsertFailure, messagesOf } from '@analytics/event-writer';
 import { IdentityLink } from '@analytics/events';
-import { Attempter, BatchConsumer, BatchOutcome, BatchPart, BatchWorker, DeadLetter, IDLE_FETCH_WAIT_MS, Kafka } from '@analytics/kafka';
-import { Injectable, Logger } from '@nestjs/common';
+import { Attempter, BatchContext, BatchOutcome, BatchPart, BatchSubscriptions, DeadLetter, IDLE_FETCH_WAIT_MS, KAFKA_BATCHES, TOPICS } from '@analytics/kafka';
+import { Controller, Logger } from '@nestjs/common';
+import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
 import { IdentityMetrics } from './identity-metrics';
 import { decodeLink } from './identity-link-message';
 import { IdentityWriter } from './identity-writer.service';
@@ -15,29 +16,30 @@ import { IdentityWriter } from './identity-writer.service';
  * (`$identify` of an identified anonymous id, …) is the API's answer to that data, counted and
  * logged by the writer, not a message to replay.
  */
-@Injectable()
-export class IdentitiesConsumer extends BatchConsumer {
-  protected readonly worker: BatchWorker;
-
+@Controller()
+export class IdentitiesConsumer {
   constructor(
-    kafka: Kafka,
     config: AppConfig,
+    subscriptions: BatchSubscriptions,
     private readonly writer: IdentityWriter,
     metrics: IdentityMetrics,
   ) {
-    super();
-    const settings = config.kafka!;
-    this.worker = new BatchWorker(kafka, settings, {
+    subscriptions.register({
       group: 'identitiesWriter',
       topic: 'identities',
-      partitions: settings.profilesPartitions,
+      partitions: config.kafka!.profilesPartitions,
       fetch: { maxBytesPerPartition: 1024 * 1024, maxBytes: 16 * 1024 * 1024, maxWaitTimeInMs: IDLE_FETCH_WAIT_MS },
       gather: { flushIntervalMs: config.writer.flushIntervalMs, maxRows: config.writer.maxBatchRows },
       classify: classifyInsertFailure,
-      handle: (parts, attempt) => this.apply(parts, attempt),
       metrics: { retries: metrics.retries, deadLetters: metrics.deadLetters },
       logger: new Logger(IdentitiesConsumer.name),
     });
+  }
+
+  /** One gathered batch of the identities topic; its offsets are committed once this resolves. */
+  @EventPattern<string>(TOPICS.identities, KAFKA_BATCHES)
+  write(@Payload() parts: BatchPart[], @Ctx() context: BatchContext): Promise<BatchOutcome> {
+    return this.apply(parts, context.attempt);
   }
 
   private async apply(parts: BatchPart[], attempt: Attempter): Promise<BatchOutcome> {

@@ -12,5 +12,5 @@ import { IdentityWriter } from './identity-writer.service';
 export class IdentityModule {}
 
 /** The consumer of the identities topic: the service map mounts it where the writer runs with a broker. */
-@Module({ imports: [IdentityModule], providers: [IdentitiesConsumer] })
+@Module({ imports: [IdentityModule], controllers: [IdentitiesConsumer] })
 export class IdentitiesConsumerModule {}

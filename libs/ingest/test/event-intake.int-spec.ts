@@ -6,11 +6,12 @@ import { EventIntakeModule, IngestService } from '@analytics/ingest';
 import { ProjectsModule, ProjectsService } from '@analytics/projects';
 import { PlatformModule } from '@analytics/runtime';
 import { engineNeeds, intakeOf } from '@analytics/service-map';
+import { startKafkaBatches } from '@analytics/kafka';
 import { createTestEnvironment, eventually, TestEnvironment } from '@analytics/testing';
-import { DynamicModule, INestApplicationContext } from '@nestjs/common';
+import { DynamicModule, INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 
-/** A worker's process: no HTTP, no controllers; the platform, the event intake and (with Kafka) the writer that consumes it. */
+/** A worker's process: no HTTP routes (the app never listens); the platform, the event intake and (with Kafka) the writer that consumes it. */
 function worker(config: AppConfig): DynamicModule {
   return {
     module: class IntakeWorker {},
@@ -29,12 +30,14 @@ function worker(config: AppConfig): DynamicModule {
  */
 describe.each([{ kafka: false }, { kafka: true }])('event intake without HTTP (kafka: $kafka)', ({ kafka }) => {
   let environment: TestEnvironment;
-  let context: INestApplicationContext;
+  let context: INestApplication;
 
   beforeAll(async () => {
     environment = await createTestEnvironment({ kafka });
-    context = await NestFactory.createApplicationContext(worker(environment.config), { logger: false });
+    // An app rather than a bare context: the writer's handlers run as its microservice.
+    context = await NestFactory.create(worker(environment.config), { logger: false });
     await context.init();
+    await startKafkaBatches(context);
   });
   afterAll(async () => {
     await context?.close();

@@ -1,8 +1,8 @@
 export { Kafka } from 'kafkajs';
 export { Attempter, attemptWithRetries, errorCode, FailureOutcome } from './attempt';
 export { BatchPart, BatchRecord, DeadLetter } from './batch-part';
-export { BatchConsumer } from './batch-consumer';
-export { BatchOutcome, BatchWorker, IDLE_FETCH_WAIT_MS } from './batch-worker';
+export { BatchOutcome, IDLE_FETCH_WAIT_MS } from './batch-worker';
+export { BatchContext, BatchSubscriptions, KAFKA_BATCHES, startKafkaBatches } from './batch-transport';
 export { createKafka } from './create-kafka';
 export { deadLetterMessage } from './dead-letters';
 export { ACKS_ALL, createIdempotentProducer } from './idempotent-producer';
@@ -19,6 +19,7 @@ export {
   TopicKey,
   topicName,
   topicSpecs,
+  TOPICS,
 } from './topics';
 export { replayDeadLetters, ReplayOptions, ReplayReport, ReplayScreen, ScreenedLetter } from './dead-letter-replay';
 export { PartitionPublisher, PublisherFullError } from './partition-publisher';

@@ -1,6 +1,7 @@
 import { AppConfig } from '@analytics/config';
 import { DynamicModule, Global, Module, OnModuleInit } from '@nestjs/common';
 import { Kafka } from 'kafkajs';
+import { BatchSubscriptions } from './batch-transport';
 import { createKafka } from './create-kafka';
 import { ensureTopics } from './kafka-topic-admin';
 import { topicSpecs } from './topics';
@@ -19,7 +20,8 @@ class KafkaConnectionModule implements OnModuleInit {
 }
 
 /**
- * The kafkajs client from KAFKA_BROKERS, with topics ensured at start. Without KAFKA_BROKERS this
+ * The kafkajs client from KAFKA_BROKERS, with topics ensured at start, and the registry of the writers'
+ * subscriptions (the batch transport's, `startKafkaBatches`). Without KAFKA_BROKERS this
  * module provides nothing and the gateways hand batches to the writer code in-process.
  */
 @Module({})
@@ -33,8 +35,8 @@ export class KafkaModule {
         {
           module: KafkaConnectionModule,
           global: true,
-          providers: [{ provide: Kafka, useFactory: () => createKafka(settings) }],
-          exports: [Kafka],
+          providers: [{ provide: Kafka, useFactory: () => createKafka(settings) }, BatchSubscriptions],
+          exports: [Kafka, BatchSubscriptions],
         },
       ],
     };

@@ -1,7 +1,8 @@
 import { loadConfig } from '@analytics/config';
-import { BatchPart, BatchWorker, createIdempotentProducer, createKafka, ensureTopics, groupId, topicName, topicSpecs } from '@analytics/kafka';
+import { BatchPart, createIdempotentProducer, createKafka, ensureTopics, groupId, topicName, topicSpecs } from '@analytics/kafka';
 import { eventually, testKafkaBrokers, uniqueTopicPrefix } from '@analytics/testing';
 import { Logger } from '@nestjs/common';
+import { BatchWorker } from '../src/batch-worker';
 
 describe('BatchWorker (real broker)', () => {
   const settings = loadConfig({ KAFKA_BROKERS: testKafkaBrokers(), KAFKA_TOPIC_PREFIX: uniqueTopicPrefix(), KAFKA_EVENTS_PARTITIONS: '2' }).kafka!;

@@ -1,9 +1,10 @@
 import { AppConfig } from '@analytics/config';
 import { parseJson } from '@analytics/events';
-import { Attempter, BatchConsumer, BatchOutcome, BatchPart, BatchWorker, CONSUMER_GROUPS, DeadLetter, IDLE_FETCH_WAIT_MS, Kafka } from '@analytics/kafka';
+import { Attempter, BatchContext, BatchOutcome, BatchPart, BatchSubscriptions, CONSUMER_GROUPS, DeadLetter, IDLE_FETCH_WAIT_MS, KAFKA_BATCHES, TOPICS } from '@analytics/kafka';
 import { MirrorProfile } from '@analytics/profile-store';
 import { decodeProfileUpdate } from '@analytics/profile-updates';
-import { Injectable, Logger } from '@nestjs/common';
+import { Controller, Logger } from '@nestjs/common';
+import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
 import { ProfileMetrics } from './profile-metrics';
 import { KafkaRef, PartitionUpdates, ProfileWriter, Rejection } from './profile-writer.service';
 import { classifyWriteFailure, postgresRefusal } from './write-failure';
@@ -20,29 +21,30 @@ const MAX_BATCH_UPDATES = 10_000;
  * each partition's checkpoint; offsets are committed to Kafka only after Postgres and the mirror
  * have the batch. Updates that can never apply go to the dead-letter topic with the reason.
  */
-@Injectable()
-export class ProfilesConsumer extends BatchConsumer {
-  protected readonly worker: BatchWorker;
-
+@Controller()
+export class ProfilesConsumer {
   constructor(
-    kafka: Kafka,
     config: AppConfig,
+    subscriptions: BatchSubscriptions,
     private readonly writer: ProfileWriter,
     metrics: ProfileMetrics,
   ) {
-    super();
-    const settings = config.kafka!;
-    this.worker = new BatchWorker(kafka, settings, {
+    subscriptions.register({
       group: 'profilesWriter',
       topic: 'profiles',
-      partitions: settings.profilesPartitions,
+      partitions: config.kafka!.profilesPartitions,
       fetch: { maxBytesPerPartition: 4 * 1024 * 1024, maxWaitTimeInMs: IDLE_FETCH_WAIT_MS },
       gather: { flushIntervalMs: FLUSH_INTERVAL_MS, maxRows: MAX_BATCH_UPDATES },
       classify: classifyWriteFailure,
-      handle: (parts, attempt) => this.apply(parts, attempt),
       metrics,
       logger: new Logger(ProfilesConsumer.name),
     });
+  }
+
+  /** One gathered batch of the profiles topic; its offsets are committed once this resolves and what it leaves to settle has settled. */
+  @EventPattern<string>(TOPICS.profiles, KAFKA_BATCHES)
+  write(@Payload() parts: BatchPart[], @Ctx() context: BatchContext): Promise<BatchOutcome> {
+    return this.apply(parts, context.attempt);
   }
 
   /**

@@ -73,7 +73,7 @@ export class ProfilesIngestModule {
 }
 
 /** The profiles writer: the consumer group on the profiles topic (with a broker only). */
-@Module({ imports: [ProfileStoreModule, ProfileMetricsModule], providers: [ProfilesConsumer] })
+@Module({ imports: [ProfileStoreModule, ProfileMetricsModule], controllers: [ProfilesConsumer] })
 export class ProfilesWriterModule {}
 
 /** Management of the project's group keys, /api/app/projects/{projectId}/group-keys. */

@@ -1,4 +1,5 @@
 import { AppConfig, ConfigError, describeEnvironment, loadConfig } from '@analytics/config';
+import { startKafkaBatches } from '@analytics/kafka';
 import { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
@@ -89,6 +90,8 @@ export async function runService(
     // process accepts the credentials it printed.
     await app.init();
     if (beforeListen) await beforeListen(app, config);
+    // The writers' handlers mounted here (with a broker) start consuming before the port opens.
+    await startKafkaBatches(app);
     await app.listen(config.port, config.host);
     const { port } = (app.getHttpServer() as Server).address() as AddressInfo; // the real one when PORT=0
     app.get(Logger).log(`${title} listening on ${config.host}:${port}; settings ${JSON.stringify(describeEnvironment())}`);

@@ -1,4 +1,5 @@
 import { AppConfig } from '@analytics/config';
+import { startKafkaBatches } from '@analytics/kafka';
 import { createServiceApp, RootModuleFactory } from '@analytics/runtime';
 import { INestApplication } from '@nestjs/common';
 import { Server } from 'node:http';
@@ -13,6 +14,8 @@ export interface TestApp {
 /** A service listening on 127.0.0.1 on a free port, built exactly as its main.ts builds it. */
 export async function startTestApp(root: RootModuleFactory, config: AppConfig, title = 'test'): Promise<TestApp> {
   const app = await createServiceApp(root, config, title);
+  await app.init();
+  await startKafkaBatches(app);
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;
   return {
