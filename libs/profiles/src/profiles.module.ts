@@ -2,8 +2,7 @@ import { AuthModule } from '@analytics/auth';
 import { IntakeOptions, oncePerIntake } from '@analytics/config';
 import { jsonBody } from '@analytics/http';
 import { IdentityMergeHook, IdentityRepository } from '@analytics/identity';
-// Aliased: this lib's ProfileStoreModule (below) is the writer's composition, which holds the store's.
-import { ProfileStoreModule as ProfileTablesModule } from '@analytics/profile-store';
+import { ProfileStoreModule } from '@analytics/profile-store';
 import { GroupKeyRegistryModule } from '@analytics/projects';
 import { RateLimitsModule } from '@analytics/rate-limits';
 import { DynamicModule, Global, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
@@ -30,19 +29,19 @@ class ProfileMetricsModule {}
  */
 @Global()
 @Module({
-  imports: [ProfileTablesModule],
+  imports: [ProfileStoreModule],
   providers: [{ provide: IdentityMergeHook, useClass: ProfileFolder }],
   exports: [IdentityMergeHook],
 })
 class ProfileFoldModule {}
 
-/** The Postgres profiles, their ClickHouse mirror, and the code that applies updates to both. */
+/** Applying updates to the profile store (Postgres, then the mirror), with the fold after merges: the writer's and the in-process sink's. */
 @Module({
-  imports: [ProfileMetricsModule, ProfileTablesModule, ProfileFoldModule],
+  imports: [ProfileMetricsModule, ProfileStoreModule, ProfileFoldModule],
   providers: [ProfileWriter, IdentityRepository],
-  exports: [ProfileTablesModule, ProfileWriter, IdentityRepository],
+  exports: [ProfileStoreModule, ProfileWriter, IdentityRepository],
 })
-export class ProfileStoreModule {}
+class ApplyProfileUpdatesModule {}
 
 /**
  * Profile intake without HTTP: the /engage and /groups rules and the sink (Kafka, or without a broker
@@ -57,7 +56,7 @@ export class ProfileIntakeModule {
   static readonly forRoot = oncePerIntake(
     ({ broker }): DynamicModule => ({
       module: ProfileIntakeModule,
-      imports: [AuthModule, RateLimitsModule, ProfileMetricsModule, GroupKeyRegistryModule, ...(broker ? [] : [ProfileStoreModule])],
+      imports: [AuthModule, RateLimitsModule, ProfileMetricsModule, GroupKeyRegistryModule, ...(broker ? [] : [ApplyProfileUpdatesModule])],
       providers: [ProfileIngestService, ProfileGeolocator, { provide: ProfileUpdateSink, useClass: broker ? KafkaProfileSink : InProcessProfileSink }],
       exports: [ProfileIngestService],
     }),
@@ -73,7 +72,7 @@ export class ProfilesIngestModule {
 }
 
 /** The profiles writer: the consumer group on the profiles topic (with a broker only). */
-@Module({ imports: [ProfileStoreModule, ProfileMetricsModule], controllers: [ProfilesConsumer] })
+@Module({ imports: [ApplyProfileUpdatesModule, ProfileMetricsModule], controllers: [ProfilesConsumer] })
 export class ProfilesWriterModule {}
 
 /** Management of the project's group keys, /api/app/projects/{projectId}/group-keys. */
