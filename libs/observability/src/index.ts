@@ -1,2 +1,0 @@
-export { MetricsService } from './metrics.service';
-export { ObservabilityModule } from './observability.module';
