@@ -14,7 +14,10 @@ const SPEC = '\\.(spec|int-spec|e2e-spec)\\.ts$';
  * TypeScript reference implementations that the ClickHouse SQL is checked against (`*-reference.ts`
  * and `reference/`).
  */
-const PURE = ['^libs/(events|expression|profile-updates|report-definitions)/src/', '^libs/query/src/(.+-reference\\.ts$|reference/)'];
+const PURE = [
+  '^libs/(events|expression|profile-updates|report-definitions)/src/',
+  '^libs/query/src/(.+-reference\\.ts$|reference/)',
+];
 
 /**
  * What touches engines or the network: the engine libs (Redis for rate-limits), the drivers, and
@@ -55,7 +58,8 @@ module.exports = {
     },
     {
       name: 'lib-internals-from-other-lib',
-      comment: "A lib uses another lib through its index.ts only (`@analytics/<lib>`); a lib's own tests may use its src/.",
+      comment:
+        "A lib uses another lib through its index.ts only (`@analytics/<lib>`); a lib's own tests may use its src/.",
       severity: 'error',
       from: { path: '^libs/([^/]+)/' },
       to: { path: LIB_INTERNALS, pathNot: ['^libs/$1/src/', LIB_INDEX] },

@@ -21,7 +21,19 @@ const ANY_RULES = {
 const TESTS = ['**/*.spec.ts', '**/*-spec.ts', '**/test/**', 'test/**', 'libs/testing/**'];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'web/**', 'data/**', 'tmp/**', 'test/architecture/*fixtures/**', '**/*.js', '**/*.cjs', '**/*.mjs'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'web/**',
+      'data/**',
+      'tmp/**',
+      'test/architecture/*fixtures/**',
+      '**/*.js',
+      '**/*.cjs',
+      '**/*.mjs',
+    ],
+  },
   {
     files: ['**/*.ts'],
     extends: [tseslint.configs.base],

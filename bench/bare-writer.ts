@@ -19,7 +19,11 @@ async function main(): Promise<void> {
   const clickhouse = createClickHouseClient(env('BARE_CLICKHOUSE_URL'));
   await new ClickHouseMigrator(clickhouse, new ClickHouseDdl(undefined)).migrate(CLICKHOUSE_MIGRATIONS);
   const events = new EventsRepository(clickhouse);
-  const kafka = new Kafka({ clientId: 'bare-writer', brokers: env('BARE_BROKERS').split(','), logLevel: logLevel.WARN });
+  const kafka = new Kafka({
+    clientId: 'bare-writer',
+    brokers: env('BARE_BROKERS').split(','),
+    logLevel: logLevel.WARN,
+  });
   const consumer = kafka.consumer({
     groupId: env('BARE_GROUP'),
     maxBytesPerPartition: 16 * 1024 * 1024,
@@ -34,7 +38,9 @@ async function main(): Promise<void> {
       if (!batch.messages.length) return;
       const token = `${batch.topic}:${batch.partition}:${batch.firstOffset()}-${batch.lastOffset()}`;
       await events.insert(Buffer.concat(batch.messages.map((m) => m.value!)), token);
-      await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: (BigInt(batch.lastOffset()) + 1n).toString() }]);
+      await consumer.commitOffsets([
+        { topic: batch.topic, partition: batch.partition, offset: (BigInt(batch.lastOffset()) + 1n).toString() },
+      ]);
     },
   });
   process.stdout.write('bare writer running\n');

@@ -3,7 +3,16 @@ import { cpus } from 'node:os';
 import { temporaryDirectory } from '@analytics/testing';
 import { buildTemplates, EVENTS_PER_BATCH } from './support/event-bodies';
 import { LoadGenerator, percentile, round } from './support/load';
-import { cpuSecondsOf, freePort, machineCpuSeconds, memoryOf, nodeFlagsFrom, repoRoot, spawnScript, STANDALONE_NODE_FLAGS } from './support/processes';
+import {
+  cpuSecondsOf,
+  freePort,
+  machineCpuSeconds,
+  memoryOf,
+  nodeFlagsFrom,
+  repoRoot,
+  spawnScript,
+  STANDALONE_NODE_FLAGS,
+} from './support/processes';
 import { waitReady } from './support/setup';
 
 /**
@@ -25,21 +34,31 @@ const PROJECT = { token: 'benchtoken0123456789abcdef', secret: 'bench-project-se
 async function main(): Promise<void> {
   const directory = temporaryDirectory('bench-embedded');
   const port = await freePort();
-  const standalone = spawnScript('standalone', join(repoRoot(), 'dist/apps/standalone/src/main.js'), {
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    LOG_LEVEL: 'warn',
-    DATA_DIR: join(directory.path, 'data'),
-    BOOTSTRAP_SERVICE_ACCOUNT_USERNAME: OWNER.username,
-    BOOTSTRAP_SERVICE_ACCOUNT_SECRET: OWNER.secret,
-    BOOTSTRAP_PROJECT_TOKEN: PROJECT.token,
-    BOOTSTRAP_PROJECT_SECRET: PROJECT.secret,
-    INGEST_LIMIT_EVENTS_PER_MINUTE: '1000000000',
-  }, NODE_FLAGS);
+  const standalone = spawnScript(
+    'standalone',
+    join(repoRoot(), 'dist/apps/standalone/src/main.js'),
+    {
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      DATA_DIR: join(directory.path, 'data'),
+      BOOTSTRAP_SERVICE_ACCOUNT_USERNAME: OWNER.username,
+      BOOTSTRAP_SERVICE_ACCOUNT_SECRET: OWNER.secret,
+      BOOTSTRAP_PROJECT_TOKEN: PROJECT.token,
+      BOOTSTRAP_PROJECT_SECRET: PROJECT.secret,
+      INGEST_LIMIT_EVENTS_PER_MINUTE: '1000000000',
+    },
+    NODE_FLAGS,
+  );
   const url = `http://127.0.0.1:${port}`;
   try {
     await waitReady(standalone, url);
-    const load = new LoadGenerator(url, `Basic ${Buffer.from(`${PROJECT.secret}:`).toString('base64')}`, buildTemplates(8, 100_000, Date.now() - 3_600_000), 'embd');
+    const load = new LoadGenerator(
+      url,
+      `Basic ${Buffer.from(`${PROJECT.secret}:`).toString('base64')}`,
+      buildTemplates(8, 100_000, Date.now() - 3_600_000),
+      'embd',
+    );
     await load.closedLoop(CLIENTS, 4);
     const idleRss = memoryOf(standalone.pid)?.rssMb ?? NaN;
 
@@ -73,8 +92,12 @@ async function main(): Promise<void> {
       seconds: round(result.seconds),
       node_flags: NODE_FLAGS.join(' '),
     };
-    console.log(`embedded standalone, ${CLIENTS} clients × ${EVENTS_PER_BATCH}-event /import for ${figures.seconds} s: ${figures.embedded_events_per_s} events/s (p50 ${figures.p50_ms} ms, p99 ${figures.p99_ms} ms, ${result.failures} failed)`);
-    console.log(`CPU ${figures.cpu_us_per_event} µs/event (${figures.cores_used} cores; load generator ${figures.load_generator_cpu_us_per_event} µs/event; other processes ${figures.other_processes_cores} cores); projected alone ${figures.projected_events_per_s_alone}/s; peak RSS ${figures.peak_rss_mb} MB`);
+    console.log(
+      `embedded standalone, ${CLIENTS} clients × ${EVENTS_PER_BATCH}-event /import for ${figures.seconds} s: ${figures.embedded_events_per_s} events/s (p50 ${figures.p50_ms} ms, p99 ${figures.p99_ms} ms, ${result.failures} failed)`,
+    );
+    console.log(
+      `CPU ${figures.cpu_us_per_event} µs/event (${figures.cores_used} cores; load generator ${figures.load_generator_cpu_us_per_event} µs/event; other processes ${figures.other_processes_cores} cores); projected alone ${figures.projected_events_per_s_alone}/s; peak RSS ${figures.peak_rss_mb} MB`,
+    );
     console.log(JSON.stringify(figures));
   } finally {
     await standalone.stop();

@@ -21,7 +21,9 @@ import { percentile, round } from './support/load';
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const PARTITIONS = process.env.BENCH_PARTITIONS ?? '12';
-const SCENARIOS = (process.env.BENCH_SCENARIOS ?? '16x1,64x1,256x1,64x10,256x10,64x100').split(',').map((s) => s.split('x').map(Number) as [number, number]);
+const SCENARIOS = (process.env.BENCH_SCENARIOS ?? '16x1,64x1,256x1,64x10,256x10,64x100')
+  .split(',')
+  .map((s) => s.split('x').map(Number) as [number, number]);
 
 process.removeAllListeners('warning');
 
@@ -52,7 +54,12 @@ function rows(count: number): EventRow[] {
 async function main(): Promise<void> {
   const brokers = process.env.KAFKA_BROKERS;
   if (!brokers) throw new Error('set KAFKA_BROKERS (node scripts/kafka.js start)');
-  const config = loadConfig({ KAFKA_BROKERS: brokers, KAFKA_TOPIC_PREFIX: `bench-sink-${Date.now()}.`, KAFKA_EVENTS_PARTITIONS: PARTITIONS, LOG_LEVEL: 'error' });
+  const config = loadConfig({
+    KAFKA_BROKERS: brokers,
+    KAFKA_TOPIC_PREFIX: `bench-sink-${Date.now()}.`,
+    KAFKA_EVENTS_PARTITIONS: PARTITIONS,
+    LOG_LEVEL: 'error',
+  });
   const kafka = createKafka(config.kafka!);
   await ensureTopics(kafka, topicSpecs(config.kafka!));
   const sink = new KafkaEventSink(config);
@@ -95,7 +102,7 @@ async function main(): Promise<void> {
         p50Ms: round(percentile(latencies, 50)),
         p99Ms: round(percentile(latencies, 99)),
         /** This process (the sink, and the generator making rows), and the broker. */
-        gatewayCpuMicrosPerEvent: round(((cpu.user + cpu.system) / events), 2),
+        gatewayCpuMicrosPerEvent: round((cpu.user + cpu.system) / events, 2),
         brokerCpuMicrosPerEvent: round(((brokerCpuSeconds() - brokerBefore) * 1e6) / events, 2),
         failed,
       };
@@ -108,7 +115,9 @@ async function main(): Promise<void> {
   } finally {
     await sink.onApplicationShutdown();
   }
-  process.stdout.write(`${JSON.stringify({ partitions: Number(PARTITIONS), seconds: SECONDS, cores: cpus().length, load: loadavg()[0], results })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ partitions: Number(PARTITIONS), seconds: SECONDS, cores: cpus().length, load: loadavg()[0], results })}\n`,
+  );
 }
 
 main().catch((error: unknown) => {

@@ -78,7 +78,10 @@ async function engineBaseline(dir: string): Promise<{ seconds: number; bytes: nu
   const client = createClickHouseClient(`chdb:${dir}`);
   try {
     const started = process.hrtime.bigint();
-    const result = await client.exec({ query: 'SELECT event, time, distinct_id, insert_id, properties, processed_at FROM events FINAL WHERE project_id = 1 FORMAT JSONEachRow' });
+    const result = await client.exec({
+      query:
+        'SELECT event, time, distinct_id, insert_id, properties, processed_at FROM events FINAL WHERE project_id = 1 FORMAT JSONEachRow',
+    });
     let bytes = 0;
     for await (const chunk of result.stream) bytes += (chunk as Buffer).length;
     return { seconds: Number(process.hrtime.bigint() - started) / 1e9, bytes };
@@ -93,8 +96,13 @@ async function engineBaseline(dir: string): Promise<{ seconds: number; bytes: nu
  */
 async function download(url: string, gzip: boolean): Promise<{ seconds: number; bytes: number; lines: number }> {
   const started = process.hrtime.bigint();
-  const headers: Record<string, string> = { Authorization: `Basic ${Buffer.from(`${SECRET}:`).toString('base64')}`, 'Accept-Encoding': gzip ? 'gzip' : 'identity' };
-  const response = await new Promise<IncomingMessage>((resolve, reject) => get(url, { headers }, resolve).on('error', reject));
+  const headers: Record<string, string> = {
+    Authorization: `Basic ${Buffer.from(`${SECRET}:`).toString('base64')}`,
+    'Accept-Encoding': gzip ? 'gzip' : 'identity',
+  };
+  const response = await new Promise<IncomingMessage>((resolve, reject) =>
+    get(url, { headers }, resolve).on('error', reject),
+  );
   const body: AsyncIterable<Buffer> = gzip ? response.pipe(createGunzip()) : response;
   if (response.statusCode !== 200) throw new Error(`export answered ${response.statusCode}`);
   let bytes = 0;
@@ -111,7 +119,10 @@ async function download(url: string, gzip: boolean): Promise<{ seconds: number; 
 /** Until `url` answers 200: the secret is printed before the port opens, and not at all on a restart. */
 async function answering(url: string): Promise<void> {
   for (const deadline = Date.now() + 60_000; ; await new Promise((resolve) => setTimeout(resolve, 100))) {
-    const status = await fetch(url).then((response) => response.arrayBuffer().then(() => response.status), () => 0);
+    const status = await fetch(url).then(
+      (response) => response.arrayBuffer().then(() => response.status),
+      () => 0,
+    );
     if (status === 200) return;
     if (Date.now() > deadline) throw new Error(`${url} did not answer 200 within 60 s`);
   }
@@ -144,9 +155,13 @@ async function run(events: number, padBytes: number): Promise<RunFigures & { lin
   const from = new Date(Date.now() - (DAYS + 1) * 86_400_000);
   from.setUTCHours(0, 0, 0, 0);
   const to = new Date(from.getTime() + DAYS * 86_400_000);
-  const database = POSTGRES_ADMIN ? await createPostgresDatabase(POSTGRES_ADMIN, `bench_export_${randomBytes(4).toString('hex')}`) : undefined;
+  const database = POSTGRES_ADMIN
+    ? await createPostgresDatabase(POSTGRES_ADMIN, `bench_export_${randomBytes(4).toString('hex')}`)
+    : undefined;
   try {
-    process.stdout.write(`generating ${events} events${padBytes ? ` of ~${padBytes} extra bytes` : ''} over ${DAYS} days…\n`);
+    process.stdout.write(
+      `generating ${events} events${padBytes ? ` of ~${padBytes} extra bytes` : ''} over ${DAYS} days…\n`,
+    );
     await generate(clickhouseDir, from, events, padBytes);
 
     // Rounds alternate the export and the engine alone; the best of each is the figure least
@@ -214,14 +229,17 @@ async function run(events: number, padBytes: number): Promise<RunFigures & { lin
           `round ${round}: server RSS idle ${idle.total.toFixed(0)} MB (anonymous ${idle.anon.toFixed(0)}, libchdb ${idleLibrary.toFixed(0)}), ` +
             `peak ${roundRss.toFixed(0)} MB (anonymous ${roundAnon.toFixed(0)}, libchdb ${roundLibrary.toFixed(0)}); Postgres ${database ? 'server' : 'PGlite in-process'}; ` +
             `cpu per event ${roundCpu.server.toFixed(1)} µs` +
-            (enginePid ? `; ClickHouse stand-in peak RSS ${engineRss.toFixed(0)} MB, cpu per event ${roundCpu.engine.toFixed(1)} µs` : '') +
+            (enginePid
+              ? `; ClickHouse stand-in peak RSS ${engineRss.toFixed(0)} MB, cpu per event ${roundCpu.engine.toFixed(1)} µs`
+              : '') +
             '\n',
         );
       } finally {
         await server.stop();
         await standIn.process?.stop(10_000);
       }
-      for (const { lines } of round === 1 ? [plain, gzip] : [plain]) if (lines !== events) throw new Error(`exported ${lines} events, expected ${events}`);
+      for (const { lines } of round === 1 ? [plain, gzip] : [plain])
+        if (lines !== events) throw new Error(`exported ${lines} events, expected ${events}`);
       const alone = await engineBaseline(clickhouseDir);
       process.stdout.write(
         `round ${round}: export ${plain.seconds.toFixed(2)} s, ${(plain.bytes / 1e6).toFixed(0)} MB;${round === 1 ? ` gzip ${gzip.seconds.toFixed(2)} s, ${(gzip.bytes / 1e6).toFixed(0)} MB;` : ''} engine alone ${alone.seconds.toFixed(2)} s; load ${loadavg()[0].toFixed(1)}\n`,
@@ -255,7 +273,11 @@ async function run(events: number, padBytes: number): Promise<RunFigures & { lin
 
 async function main(): Promise<void> {
   const { line_bytes: _, ...small } = await run(EVENTS, 0);
-  const figures: Record<string, number | string> = { ...small, postgres_server: POSTGRES_ADMIN ? 1 : 0, clickhouse: CLICKHOUSE };
+  const figures: Record<string, number | string> = {
+    ...small,
+    postgres_server: POSTGRES_ADMIN ? 1 : 0,
+    clickhouse: CLICKHOUSE,
+  };
   if (LARGE_EVENTS > 0) {
     const { line_bytes, ...large } = await run(LARGE_EVENTS, LARGE_BYTES);
     figures.large_event_bytes = line_bytes;

@@ -14,7 +14,20 @@ import { buildTemplates, EVENTS_PER_BATCH } from './support/event-bodies';
 import { FreshnessProbe, GroupWatch } from './support/kafka-watch';
 import { LoadGenerator, LoadResult, percentile, round } from './support/load';
 import { ClickHouseEngine, clickhouseMode, startClickHouseEngine } from './support/clickhouse-engine';
-import { BenchProcess, cpuSecondsOf, freePort, GATEWAY_ENV, GATEWAY_NODE_FLAGS, machineCpuSeconds, memoryOf, nodeFlagsFrom, repoRoot, residentOf, spawnScript, threadCpuSecondsOf } from './support/processes';
+import {
+  BenchProcess,
+  cpuSecondsOf,
+  freePort,
+  GATEWAY_ENV,
+  GATEWAY_NODE_FLAGS,
+  machineCpuSeconds,
+  memoryOf,
+  nodeFlagsFrom,
+  repoRoot,
+  residentOf,
+  spawnScript,
+  threadCpuSecondsOf,
+} from './support/processes';
 
 /**
  * `npm run bench:ingest`: end-to-end ingestion throughput (HTTP → gateway → Kafka → writer →
@@ -88,7 +101,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 async function quiet(): Promise<number> {
   const started = Date.now();
-  for (let before = machineCpuSeconds(); Date.now() - started < 15_000; ) {
+  for (let before = machineCpuSeconds(); Date.now() - started < 15_000;) {
     await sleep(500);
     const now = machineCpuSeconds();
     if ((now.busy - before.busy) / 0.5 < 0.5) break;
@@ -106,7 +119,8 @@ function mergeLoads(loads: LoadResult[]): LoadResult {
     merged.failures += load.failures;
     merged.seconds += load.seconds;
     merged.latencies.push(...load.latencies);
-    for (const [status, count] of Object.entries(load.statuses)) merged.statuses[status] = (merged.statuses[status] ?? 0) + count;
+    for (const [status, count] of Object.entries(load.statuses))
+      merged.statuses[status] = (merged.statuses[status] ?? 0) + count;
   }
   return merged;
 }
@@ -123,7 +137,12 @@ async function saturate(meter: CpuMeter, send: () => Promise<number>, drained: (
   const sendingEnded = Date.now();
   const drainedAt = await drained();
   meter.stop();
-  return { events, eventsPerSecond: events / ((drainedAt - started) / 1000), writtenAfterLastAckMs: drainedAt - sendingEnded, waitedForQuietMs };
+  return {
+    events,
+    eventsPerSecond: events / ((drainedAt - started) / 1000),
+    writtenAfterLastAckMs: drainedAt - sendingEnded,
+    waitedForQuietMs,
+  };
 }
 
 /** One saturation round: our pipeline's rate and then the bare pipeline's, each until all is written. */
@@ -161,7 +180,12 @@ class CpuMeter {
     for (const [name, pid] of Object.entries(pids)) per[name] = cpuSecondsOf(pid);
     const self = process.cpuUsage();
     per['bench (load generator)'] = (self.user + self.system) / 1e6;
-    return { at: Date.now(), machine: machineCpuSeconds(), per, brokerThreads: pids.broker ? threadCpuSecondsOf(pids.broker) : {} };
+    return {
+      at: Date.now(),
+      machine: machineCpuSeconds(),
+      per,
+      brokerThreads: pids.broker ? threadCpuSecondsOf(pids.broker) : {},
+    };
   }
 
   start(): this {
@@ -175,9 +199,11 @@ class CpuMeter {
     this.wall += (end.at - begin.at) / 1000;
     this.machine.busy += end.machine.busy - begin.machine.busy;
     this.machine.total += end.machine.total - begin.machine.total;
-    for (const [name, seconds] of Object.entries(end.per)) this.used[name] = (this.used[name] ?? 0) + seconds - (begin.per[name] ?? seconds);
+    for (const [name, seconds] of Object.entries(end.per))
+      this.used[name] = (this.used[name] ?? 0) + seconds - (begin.per[name] ?? seconds);
     for (const [name, seconds] of Object.entries(end.brokerThreads)) {
-      this.usedByBrokerThread[name] = (this.usedByBrokerThread[name] ?? 0) + seconds - (begin.brokerThreads[name] ?? seconds);
+      this.usedByBrokerThread[name] =
+        (this.usedByBrokerThread[name] ?? 0) + seconds - (begin.brokerThreads[name] ?? seconds);
     }
   }
 
@@ -247,10 +273,14 @@ async function heapBreakdown(port: number): Promise<Record<string, number>> {
   try {
     const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
     const megabytes = (bytes: string | undefined) => mb(Number(bytes ?? NaN) / 2 ** 20);
-    const value = (name: string) => megabytes(/^(\S+) (\S+)$/m.exec(text.split('\n').find((l) => l.startsWith(`${name} `)) ?? '')?.[2]);
+    const value = (name: string) =>
+      megabytes(/^(\S+) (\S+)$/m.exec(text.split('\n').find((l) => l.startsWith(`${name} `)) ?? '')?.[2]);
     // Each V8 space's reserved size: the old generation's growth between full collections shows in `old`.
     const spaces = Object.fromEntries(
-      [...text.matchAll(/^nodejs_heap_space_size_total_bytes\{space="(\w+)"\} (\S+)$/gm)].map(([, space, bytes]) => [`space_${space}_mb`, megabytes(bytes)]),
+      [...text.matchAll(/^nodejs_heap_space_size_total_bytes\{space="(\w+)"\} (\S+)$/gm)].map(([, space, bytes]) => [
+        `space_${space}_mb`,
+        megabytes(bytes),
+      ]),
     );
     return {
       heap_used_mb: value('nodejs_heap_size_used_bytes'),
@@ -271,11 +301,13 @@ async function main(): Promise<Record<string, unknown>> {
   const keepDir = process.env.BENCH_KEEP_DIR;
   const profileDir = keepDir ?? join(work, 'profiles');
   mkdirSync(profileDir, { recursive: true });
-  const keepOutput = (service: BenchProcess) => keepDir && writeFileSync(join(keepDir, `${service.name}.log`), service.output());
+  const keepOutput = (service: BenchProcess) =>
+    keepDir && writeFileSync(join(keepDir, `${service.name}.log`), service.output());
   const cleanups: (() => Promise<unknown>)[] = [async () => rmSync(work, { recursive: true, force: true })];
   const services: BenchProcess[] = [];
   const dumpOutputs = () => {
-    for (const s of services) process.stderr.write(`--- ${s.name} (pid ${s.pid}) output:\n${s.output().slice(-6000)}\n`);
+    for (const s of services)
+      process.stderr.write(`--- ${s.name} (pid ${s.pid}) output:\n${s.output().slice(-6000)}\n`);
   };
   const stopAll = async () => {
     await Promise.allSettled(services.splice(0).map((s) => s.stop(5_000)));
@@ -285,8 +317,17 @@ async function main(): Promise<Record<string, unknown>> {
   process.once('SIGTERM', () => void stopAll().finally(() => process.exit(143)));
 
   try {
-    const machine = { cpus: cpus().length, model: cpus()[0]?.model, memory_gb: Math.round(totalmem() / 2 ** 30), node: process.version };
-    log(`machine ${JSON.stringify(machine)}; load average before start ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    const machine = {
+      cpus: cpus().length,
+      model: cpus()[0]?.model,
+      memory_gb: Math.round(totalmem() / 2 ** 30),
+      node: process.version,
+    };
+    log(
+      `machine ${JSON.stringify(machine)}; load average before start ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
 
     // Engines: our own broker, a fresh Postgres database, a chDB directory for the writer (in-process,
     // or behind the stand-in with BENCH_CLICKHOUSE=server).
@@ -295,7 +336,10 @@ async function main(): Promise<Record<string, unknown>> {
       startKafka(options: { port: number; dataDir: string }): Promise<Broker>;
       findFreePort(): Promise<number>;
     };
-    const broker = await kafkaScript.startKafka({ port: await kafkaScript.findFreePort(), dataDir: join(work, 'kafka', 'data') });
+    const broker = await kafkaScript.startKafka({
+      port: await kafkaScript.findFreePort(),
+      dataDir: join(work, 'kafka', 'data'),
+    });
     cleanups.push(() => broker.stop());
     const database = await createPostgresDatabase(POSTGRES_ADMIN, `bench_${run}_${randomBytes(3).toString('hex')}`);
     cleanups.push(() => database.dispose());
@@ -307,7 +351,9 @@ async function main(): Promise<Record<string, unknown>> {
       return exit;
     };
     cleanups.push(stopEngine);
-    log(`ClickHouse: ${CLICKHOUSE === 'server' ? `stand-in (pid ${engine.process!.pid}) at ${engine.url}` : 'chDB in the writers'}`);
+    log(
+      `ClickHouse: ${CLICKHOUSE === 'server' ? `stand-in (pid ${engine.process!.pid}) at ${engine.url}` : 'chDB in the writers'}`,
+    );
     const env: Record<string, string> = {
       HOST: '127.0.0.1',
       DATA_DIR: join(work, 'data'),
@@ -331,11 +377,20 @@ async function main(): Promise<Record<string, unknown>> {
     await admin.connect();
     cleanups.push(() => admin.disconnect());
 
-    const nodeFlags = (name: string) => (PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`] : []);
+    const nodeFlags = (name: string) =>
+      PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`] : [];
     const [writerPort, gatewayPort] = [await freePort(), await freePort()];
     // The writer's Node flags as deploy/docker/entrypoint.sh gives them, unless BENCH_WRITER_NODE_FLAGS says otherwise.
-    const writerFlags = nodeFlagsFrom(process.env.BENCH_WRITER_NODE_FLAGS, '--max-semi-space-size=4 --heap-growing-percent=50');
-    const writer = spawnScript('writer', join(root, 'dist/apps/writer/src/main.js'), { ...env, PORT: String(writerPort) }, [...writerFlags, ...nodeFlags('writer')]);
+    const writerFlags = nodeFlagsFrom(
+      process.env.BENCH_WRITER_NODE_FLAGS,
+      '--max-semi-space-size=4 --heap-growing-percent=50',
+    );
+    const writer = spawnScript(
+      'writer',
+      join(root, 'dist/apps/writer/src/main.js'),
+      { ...env, PORT: String(writerPort) },
+      [...writerFlags, ...nodeFlags('writer')],
+    );
     services.push(writer);
     await waitReady(writer, `http://127.0.0.1:${writerPort}`);
     const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
@@ -344,7 +399,12 @@ async function main(): Promise<Record<string, unknown>> {
     // Its environment as the entrypoint gives it, then BENCH_GATEWAY_ENV_<NAME>=value: a variable of the
     // gateway's process alone (MALLOC_ARENA_MAX, LD_PRELOAD, …), which wins.
     const gatewayEnv = { ...GATEWAY_ENV, ...variablesAfterPrefix('BENCH_GATEWAY_ENV_') };
-    const gateway = spawnScript('gateway', join(root, 'dist/apps/ingest/src/main.js'), { ...env, ...gatewayEnv, PORT: String(gatewayPort) }, [...gatewayFlags, ...nodeFlags('gateway')]);
+    const gateway = spawnScript(
+      'gateway',
+      join(root, 'dist/apps/ingest/src/main.js'),
+      { ...env, ...gatewayEnv, PORT: String(gatewayPort) },
+      [...gatewayFlags, ...nodeFlags('gateway')],
+    );
     services.push(gateway);
     await waitReady(gateway, gatewayUrl);
 
@@ -353,18 +413,30 @@ async function main(): Promise<Record<string, unknown>> {
     const watch = new GroupWatch(admin, topicName(config.kafka!, 'events'), groupId(config.kafka!, 'eventsWriter'));
     const bytesPerEvent = Math.round(templates[0].bytes / EVENTS_PER_BATCH);
     // The stand-in's process in the CPU figures (server mode); nothing with chDB in the writers.
-    const standInPid = (clickhouse: ClickHouseEngine): Record<string, number> => (clickhouse.process ? { [ENGINE]: clickhouse.process.pid } : {});
+    const standInPid = (clickhouse: ClickHouseEngine): Record<string, number> =>
+      clickhouse.process ? { [ENGINE]: clickhouse.process.pid } : {};
     const ours = () => ({ broker: broker.pid, gateway: gateway.pid, writer: writer.pid, ...standInPid(engine) });
     const idleOf = (pid: number) => {
       const resident = residentOf(pid);
-      return { rss_mb: mb(resident?.rssMb), anon_mb: mb(resident?.anonMb), chdb_library_mb: mb(resident?.chdbLibraryMb) };
+      return {
+        rss_mb: mb(resident?.rssMb),
+        anon_mb: mb(resident?.anonMb),
+        chdb_library_mb: mb(resident?.chdbLibraryMb),
+      };
     };
-    const idle: Record<string, ReturnType<typeof idleOf>> = { gateway: idleOf(gateway.pid), writer: idleOf(writer.pid), ...(engine.process ? { engine: idleOf(engine.process.pid) } : {}) };
+    const idle: Record<string, ReturnType<typeof idleOf>> = {
+      gateway: idleOf(gateway.pid),
+      writer: idleOf(writer.pid),
+      ...(engine.process ? { engine: idleOf(engine.process.pid) } : {}),
+    };
     const peak = { gateway: 0, writer: 0, engine: 0 };
     // Where the memory is at its peak: anonymous and file-backed (of it, chDB's library), V8 heap,
     // Buffers (external); the rest of the anonymous memory is native (malloc: chDB, request buffers).
     const heapAtPeak: Record<string, Record<string, number>> = {};
-    const sampled: [keyof typeof peak, BenchProcess, number | undefined][] = [['gateway', gateway, gatewayPort], ['writer', writer, writerPort]];
+    const sampled: [keyof typeof peak, BenchProcess, number | undefined][] = [
+      ['gateway', gateway, gatewayPort],
+      ['writer', writer, writerPort],
+    ];
     // The stand-in has no /metrics: its breakdown is anonymous vs mapped (libchdb) memory only.
     if (engine.process) sampled.push(['engine', engine.process, undefined]);
     const sampler = setInterval(() => {
@@ -373,9 +445,16 @@ async function main(): Promise<Record<string, unknown>> {
         if (rss <= peak[name]) continue;
         peak[name] = rss;
         const resident = residentOf(service.pid);
-        const mapped = resident && { anon_mb: mb(resident.anonMb), file_mb: mb(resident.fileMb), chdb_library_mb: mb(resident.chdbLibraryMb) };
+        const mapped = resident && {
+          anon_mb: mb(resident.anonMb),
+          file_mb: mb(resident.fileMb),
+          chdb_library_mb: mb(resident.chdbLibraryMb),
+        };
         heapAtPeak[name] = { rss_mb: mb(rss), ...mapped };
-        if (port !== undefined) void heapBreakdown(port).then((breakdown) => (heapAtPeak[name] = { rss_mb: mb(rss), ...mapped, ...breakdown }));
+        if (port !== undefined)
+          void heapBreakdown(port).then(
+            (breakdown) => (heapAtPeak[name] = { rss_mb: mb(rss), ...mapped, ...breakdown }),
+          );
       }
     }, 200);
     cleanups.push(async () => clearInterval(sampler));
@@ -386,14 +465,32 @@ async function main(): Promise<Record<string, unknown>> {
       const meter = new CpuMeter(ours).start();
       await sleep(3_000);
       const { cores } = meter.report(1);
-      return { broker: cores.broker, gateway: cores.gateway, writer: cores.writer, ...(engine.process ? { [ENGINE]: cores[ENGINE] } : {}) };
+      return {
+        broker: cores.broker,
+        gateway: cores.gateway,
+        writer: cores.writer,
+        ...(engine.process ? { [ENGINE]: cores[ENGINE] } : {}),
+      };
     };
     const idleCores = await restingCores();
     log(`idle: cores used with no traffic ${JSON.stringify(idleCores)}`);
 
     // The bare pipeline runs beside ours from here on, so that the two can take turns.
     const bare = await startBarePipeline(
-      { root, run, work, kafka, admin, brokers: broker.brokers, partitions, projectId: project.id, templates, clients: CLIENTS, split: BARE_SPLIT, nodeFlags: nodeFlags('bare-writer') },
+      {
+        root,
+        run,
+        work,
+        kafka,
+        admin,
+        brokers: broker.brokers,
+        partitions,
+        projectId: project.id,
+        templates,
+        clients: CLIENTS,
+        split: BARE_SPLIT,
+        nodeFlags: nodeFlags('bare-writer'),
+      },
       ENGINE,
     );
     services.push(bare.writer);
@@ -402,7 +499,9 @@ async function main(): Promise<Record<string, unknown>> {
 
     // Warm-up: connections, JIT, the writer's group membership; then everything written. The bare
     // pipeline's warm-up is shorter: the broker's JIT is warm by then.
-    log(`warm-up ${WARMUP_SECONDS} s, ${CLIENTS} clients, ${EVENTS_PER_BATCH}-event batches of ≈${bytesPerEvent} bytes/event`);
+    log(
+      `warm-up ${WARMUP_SECONDS} s, ${CLIENTS} clients, ${EVENTS_PER_BATCH}-event batches of ≈${bytesPerEvent} bytes/event`,
+    );
     await load.closedLoop(CLIENTS, WARMUP_SECONDS);
     await watch.drained(60_000);
     await bare.produce(Math.min(WARMUP_SECONDS, BARE_WARMUP_SECONDS));
@@ -415,7 +514,14 @@ async function main(): Promise<Record<string, unknown>> {
     //    has committed everything acknowledged, each starting once the machine is quiet again (the
     //    other's merges done). The ratio is the median of the rounds' ratios: a burst of other load
     //    hits one round, not the whole comparison.
-    const freshnessUnderSaturation = new FreshnessProbe(watch, gatewayUrl, project.authorization, project.id, partitions, run);
+    const freshnessUnderSaturation = new FreshnessProbe(
+      watch,
+      gatewayUrl,
+      project.authorization,
+      project.id,
+      partitions,
+      run,
+    );
     const saturationCpu = new CpuMeter(ours);
     const bareCpu = new CpuMeter(bareProcesses);
     const loads: LoadResult[] = [];
@@ -434,7 +540,11 @@ async function main(): Promise<Record<string, unknown>> {
         // Markers stop with the load (they would keep the lag above zero), then both are waited for.
         async () => (await Promise.all([watch.drained(120_000), freshnessUnderSaturation.stop()]))[0],
       );
-      const bareRound = await saturate(bareCpu, () => bare.produce(BARE_SECONDS), () => bare.watch.drained(120_000));
+      const bareRound = await saturate(
+        bareCpu,
+        () => bare.produce(BARE_SECONDS),
+        () => bare.watch.drained(120_000),
+      );
       bareEvents += bareRound.events;
       rounds.push({
         events_per_s: Math.round(oursRound.eventsPerSecond),
@@ -449,9 +559,18 @@ async function main(): Promise<Record<string, unknown>> {
     const saturated = mergeLoads(loads);
     const saturationReport = saturationCpu.report(saturated.events);
     const bareCores = bareCpu.report(bareEvents);
-    const eventsPerSecond = percentile(rounds.map((r) => r.events_per_s), 50);
-    const bareEventsPerSecond = percentile(rounds.map((r) => r.bare_events_per_s), 50);
-    const ratio = percentile(rounds.map((r) => r.ratio), 50);
+    const eventsPerSecond = percentile(
+      rounds.map((r) => r.events_per_s),
+      50,
+    );
+    const bareEventsPerSecond = percentile(
+      rounds.map((r) => r.bare_events_per_s),
+      50,
+    );
+    const ratio = percentile(
+      rounds.map((r) => r.ratio),
+      50,
+    );
     log(
       `saturation (${ROUNDS} rounds of ${SATURATION_SECONDS} s): ${JSON.stringify(describeLoad(saturated))}; end to end ${eventsPerSecond} events/s (median); ` +
         `freshness p50/p99 ${percentile(freshnessUnderSaturation.samples, 50)}/${percentile(freshnessUnderSaturation.samples, 99)} ms; ` +
@@ -485,7 +604,10 @@ async function main(): Promise<Record<string, unknown>> {
     services.splice(0).forEach(keepOutput);
     // After the writer, which drains into it.
     const engineExit = await stopEngine();
-    if (gatewayExit !== 0 || writerExit !== 0 || (engineExit ?? 0) !== 0) log(`warning: gateway exited ${gatewayExit}, writer exited ${writerExit}, ClickHouse stand-in exited ${engineExit}`);
+    if (gatewayExit !== 0 || writerExit !== 0 || (engineExit ?? 0) !== 0)
+      log(
+        `warning: gateway exited ${gatewayExit}, writer exited ${writerExit}, ClickHouse stand-in exited ${engineExit}`,
+      );
     await bare.stop();
     log(`memory at idle after start (MB): ${JSON.stringify(idle)}; at the peaks: ${JSON.stringify(heapAtPeak)}`);
     const enginePeakRss = engine.process ? mb(Math.max(peak.engine, engineMemory?.peakRssMb ?? 0)) : undefined;
@@ -535,7 +657,13 @@ async function main(): Promise<Record<string, unknown>> {
       projected_events_per_s_alone: saturationReport.projected_events_per_s_alone,
       // The issue's sum: gateway + writer + broker at saturation (the load generator is not ours), and
       // with BENCH_CLICKHOUSE=server the stand-in too: it does the engine's work the writer does in-process with chDB.
-      cpu_us_per_event_total: round(['gateway', 'writer', 'broker', ENGINE].reduce((sum, name) => sum + (saturationReport.cpu_us_per_event[name] ?? 0), 0), 1),
+      cpu_us_per_event_total: round(
+        ['gateway', 'writer', 'broker', ENGINE].reduce(
+          (sum, name) => sum + (saturationReport.cpu_us_per_event[name] ?? 0),
+          0,
+        ),
+        1,
+      ),
       cpu_us_per_event_writer: saturationReport.cpu_us_per_event.writer,
       cpu_us_per_event_engine: saturationReport.cpu_us_per_event[ENGINE] ?? null,
       projected_bare_events_per_s_alone: bareCores.projected_events_per_s_alone,
@@ -543,7 +671,9 @@ async function main(): Promise<Record<string, unknown>> {
       cpu_saturation: saturationReport,
       cpu_bare: bareCores,
       profiled: PROFILE,
-      app_settings: Object.fromEntries(Object.entries(env).filter(([name]) => process.env[`BENCH_APP_${name}`] !== undefined)),
+      app_settings: Object.fromEntries(
+        Object.entries(env).filter(([name]) => process.env[`BENCH_APP_${name}`] !== undefined),
+      ),
       bare_messages: BARE_SPLIT ? 'one per batch and partition (as the gateway)' : 'one per 2000-event batch',
     };
   } catch (error) {

@@ -63,7 +63,10 @@ function roleModule(config: AppConfig, services: ServiceName[]): DynamicModule {
   };
   return {
     module: class ProfilesBenchService {},
-    imports: [PlatformModule.forRoot(config, engineNeeds(config, services)), ...services.flatMap((service) => profileParts[service] ?? [])],
+    imports: [
+      PlatformModule.forRoot(config, engineNeeds(config, services)),
+      ...services.flatMap((service) => profileParts[service] ?? []),
+    ],
   };
 }
 
@@ -75,7 +78,17 @@ function updateBody(token: string, sequence: number): string {
     const $distinct_id = `user-${(n * 7919) % USERS}`;
     const kind = n % 10;
     const base = { $token: token, $distinct_id };
-    if (kind < 5) records.push({ ...base, $set: { plan: ['free', 'pro', 'team'][n % 3], score: n % 1000, $name: `User ${n % USERS}`, $email: `u${n % USERS}@example.com`, city: 'Paris' } });
+    if (kind < 5)
+      records.push({
+        ...base,
+        $set: {
+          plan: ['free', 'pro', 'team'][n % 3],
+          score: n % 1000,
+          $name: `User ${n % USERS}`,
+          $email: `u${n % USERS}@example.com`,
+          city: 'Paris',
+        },
+      });
     else if (kind < 7) records.push({ ...base, $add: { visits: 1, spend: (n % 50) / 4 } });
     else if (kind < 8) records.push({ ...base, $append: { pages: `/page/${n % 20}` } });
     else if (kind < 9) records.push({ ...base, $union: { tags: [`t${n % 5}`, `t${n % 7}`] } });
@@ -93,7 +106,11 @@ interface LoadResult {
 async function sendBatch(gatewayUrl: string, token: string, sequence: number, result: LoadResult): Promise<void> {
   const body = updateBody(token, sequence);
   const started = performance.now();
-  const response = await fetch(`${gatewayUrl}/engage`, { method: 'POST', body, headers: { 'Content-Type': 'application/json' } }).catch(() => undefined);
+  const response = await fetch(`${gatewayUrl}/engage`, {
+    method: 'POST',
+    body,
+    headers: { 'Content-Type': 'application/json' },
+  }).catch(() => undefined);
   const text = response ? await response.text() : '';
   if (text === '1') {
     result.updates += BATCH;
@@ -102,7 +119,12 @@ async function sendBatch(gatewayUrl: string, token: string, sequence: number, re
 }
 
 /** Closed loop: each client sends its next batch when the last was answered. */
-async function closedLoop(gatewayUrl: string, token: string, seconds: number, firstSequence: number): Promise<LoadResult> {
+async function closedLoop(
+  gatewayUrl: string,
+  token: string,
+  seconds: number,
+  firstSequence: number,
+): Promise<LoadResult> {
   const result: LoadResult = { updates: 0, failures: 0, latencies: [] };
   const until = Date.now() + seconds * 1000;
   let sequence = firstSequence;
@@ -115,7 +137,13 @@ async function closedLoop(gatewayUrl: string, token: string, seconds: number, fi
 }
 
 /** A fixed offered rate, at most 16 requests outstanding. */
-async function paced(gatewayUrl: string, token: string, updatesPerSecond: number, seconds: number, firstSequence: number): Promise<LoadResult> {
+async function paced(
+  gatewayUrl: string,
+  token: string,
+  updatesPerSecond: number,
+  seconds: number,
+  firstSequence: number,
+): Promise<LoadResult> {
   const result: LoadResult = { updates: 0, failures: 0, latencies: [] };
   const intervalMs = (BATCH / updatesPerSecond) * 1000;
   const started = Date.now();
@@ -160,16 +188,24 @@ class MirrorLagProbe {
     for (let k = 0; this.running; k++) {
       const distinctId = `probe-${k % 50}`;
       const body = JSON.stringify([{ $token: this.project.token, $distinct_id: distinctId, $set: { marker: k } }]);
-      const answer = await fetch(`${this.gatewayUrl}/engage`, { method: 'POST', body, headers: { 'Content-Type': 'application/json' } });
+      const answer = await fetch(`${this.gatewayUrl}/engage`, {
+        method: 'POST',
+        body,
+        headers: { 'Content-Type': 'application/json' },
+      });
       if ((await answer.text()) !== '1') continue;
       const ackedAt = Date.now();
       await poll(
         async () => {
-          const response = await fetch(`${this.queryUrl}/api/query/engage?project_id=${this.project.id}&distinct_id=${distinctId}`, {
-            headers: { Authorization: this.project.authorization },
-          });
+          const response = await fetch(
+            `${this.queryUrl}/api/query/engage?project_id=${this.project.id}&distinct_id=${distinctId}`,
+            {
+              headers: { Authorization: this.project.authorization },
+            },
+          );
           const answer = (await response.json()) as { results?: { $properties: { marker?: number } }[] };
-          if (!answer.results) throw new Error(`the profile query answered ${response.status}: ${JSON.stringify(answer)}`);
+          if (!answer.results)
+            throw new Error(`the profile query answered ${response.status}: ${JSON.stringify(answer)}`);
           const { results } = answer;
           if (results[0]?.$properties.marker !== k) throw new Error('not yet');
         },
@@ -197,15 +233,28 @@ async function main(): Promise<Record<string, unknown>> {
 
   try {
     const machine = { cpus: cpus().length, model: cpus()[0]?.model, node: process.version };
-    log(`machine ${JSON.stringify(machine)}; load average before start ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    log(
+      `machine ${JSON.stringify(machine)}; load average before start ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const kafkaScript = require(join(root, 'scripts', 'kafka.js')) as {
-      startKafka(options: { port: number; dataDir: string }): Promise<{ brokers: string; pid: number; stop(): Promise<void> }>;
+      startKafka(options: {
+        port: number;
+        dataDir: string;
+      }): Promise<{ brokers: string; pid: number; stop(): Promise<void> }>;
       findFreePort(): Promise<number>;
     };
-    const broker = await kafkaScript.startKafka({ port: await kafkaScript.findFreePort(), dataDir: join(work, 'kafka', 'data') });
+    const broker = await kafkaScript.startKafka({
+      port: await kafkaScript.findFreePort(),
+      dataDir: join(work, 'kafka', 'data'),
+    });
     cleanups.push(() => broker.stop());
-    const database = await createPostgresDatabase(POSTGRES_ADMIN, `bench_profiles_${run}_${randomBytes(3).toString('hex')}`);
+    const database = await createPostgresDatabase(
+      POSTGRES_ADMIN,
+      `bench_profiles_${run}_${randomBytes(3).toString('hex')}`,
+    );
     cleanups.push(() => database.dispose());
 
     const env: Record<string, string> = {
@@ -233,23 +282,42 @@ async function main(): Promise<Record<string, unknown>> {
 
     const script = join(root, 'dist/bench/profiles.js');
     const profileDir = join(work, 'cpu-profiles');
-    const nodeFlags = (name: string) => (PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`] : []);
+    const nodeFlags = (name: string) =>
+      PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`] : [];
     const [writerPort, gatewayPort] = [await freePort(), await freePort()];
     const writerUrl = `http://127.0.0.1:${writerPort}`;
     const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
-    const writer = spawnScript('writer', script, { ...env, PORT: String(writerPort), PROFILES_BENCH_ROLE: 'writer' }, nodeFlags('writer'));
+    const writer = spawnScript(
+      'writer',
+      script,
+      { ...env, PORT: String(writerPort), PROFILES_BENCH_ROLE: 'writer' },
+      nodeFlags('writer'),
+    );
     services.push(writer);
     await waitReady(writer, writerUrl);
-    const gateway = spawnScript('gateway', script, { ...env, PORT: String(gatewayPort), PROFILES_BENCH_ROLE: 'gateway' }, nodeFlags('gateway'));
+    const gateway = spawnScript(
+      'gateway',
+      script,
+      { ...env, PORT: String(gatewayPort), PROFILES_BENCH_ROLE: 'gateway' },
+      nodeFlags('gateway'),
+    );
     services.push(gateway);
     await waitReady(gateway, gatewayUrl);
-    const watch = new GroupWatch(admin, topicName(config.kafka!, 'profiles'), `${config.kafka!.topicPrefix}${PROFILES_WRITER_GROUP}`);
+    const watch = new GroupWatch(
+      admin,
+      topicName(config.kafka!, 'profiles'),
+      `${config.kafka!.topicPrefix}${PROFILES_WRITER_GROUP}`,
+    );
 
     log(`warm-up ${WARMUP_SECONDS} s, ${CLIENTS} clients, ${BATCH}-update requests over ${USERS} users`);
     await closedLoop(gatewayUrl, project.token, WARMUP_SECONDS, 0);
     await watch.drained(120_000);
 
-    const cpuBefore = { gateway: cpuSecondsOf(gateway.pid), writer: cpuSecondsOf(writer.pid), broker: cpuSecondsOf(broker.pid) };
+    const cpuBefore = {
+      gateway: cpuSecondsOf(gateway.pid),
+      writer: cpuSecondsOf(writer.pid),
+      broker: cpuSecondsOf(broker.pid),
+    };
     const saturatedProbe = new MirrorLagProbe(gatewayUrl, writerUrl, project);
     const started = Date.now();
     saturatedProbe.start();
@@ -265,7 +333,9 @@ async function main(): Promise<Record<string, unknown>> {
       ]),
     );
     const updatesPerSecond = load.updates / wall;
-    log(`saturation: ${load.updates} updates acknowledged in ${SECONDS} s, all written ${drainedAt - sendingEnded} ms after the last ack; cores ${JSON.stringify(cores)}`);
+    log(
+      `saturation: ${load.updates} updates acknowledged in ${SECONDS} s, all written ${drainedAt - sendingEnded} ms after the last ack; cores ${JSON.stringify(cores)}`,
+    );
 
     const pacedRate = Math.max(BATCH, Math.round((updatesPerSecond * 0.7) / BATCH) * BATCH);
     const probe = new MirrorLagProbe(gatewayUrl, writerUrl, project);
@@ -273,7 +343,9 @@ async function main(): Promise<Record<string, unknown>> {
     const steady = await paced(gatewayUrl, project.token, pacedRate, PACED_SECONDS, 2_000_000);
     await watch.drained(300_000);
     await probe.stop();
-    log(`paced at ${pacedRate} updates/s offered: ${steady.updates} acknowledged, ${steady.failures} failed; mirror lag over ${probe.samples.length} markers p50/p99 ${percentile(probe.samples, 50)}/${percentile(probe.samples, 99)} ms`);
+    log(
+      `paced at ${pacedRate} updates/s offered: ${steady.updates} acknowledged, ${steady.failures} failed; mirror lag over ${probe.samples.length} markers p50/p99 ${percentile(probe.samples, 50)}/${percentile(probe.samples, 99)} ms`,
+    );
     const metrics = await (await fetch(`${writerUrl}/metrics`)).text();
     const metric = (name: string) => Number(new RegExp(`^${name} ([\\d.e+]+)$`, 'm').exec(metrics)?.[1] ?? NaN);
     const result = {
@@ -286,7 +358,9 @@ async function main(): Promise<Record<string, unknown>> {
       mirror_lag_samples: probe.samples.length,
       saturated_mirror_lag_p99_ms: percentile(saturatedProbe.samples, 99),
       writer_batches: metric('analytics_profiles_apply_seconds_count'),
-      writer_postgres_ms_per_batch: round((metric('analytics_profiles_apply_seconds_sum') / metric('analytics_profiles_apply_seconds_count')) * 1000),
+      writer_postgres_ms_per_batch: round(
+        (metric('analytics_profiles_apply_seconds_sum') / metric('analytics_profiles_apply_seconds_count')) * 1000,
+      ),
       acknowledged_updates_per_s: Math.round(load.updates / ((sendingEnded - started) / 1000)),
       written_after_last_ack_ms: drainedAt - sendingEnded,
       request_p50_ms: round(percentile(load.latencies, 50)),
@@ -305,7 +379,8 @@ async function main(): Promise<Record<string, unknown>> {
     }
     return result;
   } catch (error) {
-    for (const s of services) process.stderr.write(`--- ${s.name} (pid ${s.pid}) output:\n${s.output().slice(-6000)}\n`);
+    for (const s of services)
+      process.stderr.write(`--- ${s.name} (pid ${s.pid}) output:\n${s.output().slice(-6000)}\n`);
     throw error;
   } finally {
     await stopAll();

@@ -181,7 +181,12 @@ FROM (
 )
 GROUP BY cohort`;
 
-const rangeParams = { project: PROJECT, fromMs: funnel.fromDay * DAY_MS, toEndMs: (funnel.toDay + 1) * DAY_MS, windowMs: funnel.windowMs };
+const rangeParams = {
+  project: PROJECT,
+  fromMs: funnel.fromDay * DAY_MS,
+  toEndMs: (funnel.toDay + 1) * DAY_MS,
+  windowMs: funnel.windowMs,
+};
 
 interface Timed<T> {
   ms: number;
@@ -211,7 +216,13 @@ interface Figures {
  * `subject` and `baseline` once untimed, then alternately RUNS times each, `check` on every pair of answers; medians
  * of `subject` and their ratios to the baseline's, in wall and CPU time.
  */
-async function compare<T>(label: string, subject: () => Promise<T>, baseline: () => Promise<T>, baselineName: string, check: (a: T, b: T) => void): Promise<Figures> {
+async function compare<T>(
+  label: string,
+  subject: () => Promise<T>,
+  baseline: () => Promise<T>,
+  baselineName: string,
+  check: (a: T, b: T) => void,
+): Promise<Figures> {
   const times: Timed<T>[][] = [[], []];
   // One untimed run of each side first: the first run of a block paid for warming caches that the
   // later ones share, which put the first block's medians 5–10 % above the same SQL's later blocks.
@@ -230,12 +241,19 @@ async function compare<T>(label: string, subject: () => Promise<T>, baseline: ()
     `${label}: ${list(times[0], 'ms')} ms (CPU ${list(times[0], 'cpuMs')}), ${baselineName} ${list(times[1], 'ms')} ms (CPU ${list(times[1], 'cpuMs')}), ` +
       `ratio ${(ms / baseMs).toFixed(2)}, CPU ratio ${(cpuMs / baseCpuMs).toFixed(2)}\n`,
   );
-  return { ms: Math.round(ms), ratio: Number((ms / baseMs).toFixed(2)), cpu_ms: Math.round(cpuMs), cpu_ratio: Number((cpuMs / baseCpuMs).toFixed(2)) };
+  return {
+    ms: Math.round(ms),
+    ratio: Number((ms / baseMs).toFixed(2)),
+    cpu_ms: Math.round(cpuMs),
+    cpu_ratio: Number((cpuMs / baseCpuMs).toFixed(2)),
+  };
 }
 
 /** Ours and the hand-written query; the answers must be the same. */
 const againstHand = <T>(name: string, ours: () => Promise<T>, hand: () => Promise<T>) =>
-  compare(`${name} ours`, ours, hand, 'hand-written', (a, b) => deepStrictEqual(a, b, `${name}: the hand-written query gives another answer`));
+  compare(`${name} ours`, ours, hand, 'hand-written', (a, b) =>
+    deepStrictEqual(a, b, `${name}: the hand-written query gives another answer`),
+  );
 
 /** Ours on the merged copy against the project without merges; merging must change the answer. */
 const againstUnmerged = <T>(name: string, unmerged: () => Promise<T>, merged: () => Promise<T>) =>
@@ -263,28 +281,51 @@ async function generate(client: ClickHouseClient): Promise<void> {
     process.stdout.write(`reusing ${held.events} events of ${held.users} users\n`);
     return;
   }
-  if (Number(held.events) !== 0) throw new Error(`BENCH_DATA_DIR holds ${held.events} events of ${held.users} users, not ${EVENTS} of ${USERS}: use another directory`);
-  await client.command({ query: GENERATE, query_params: { project: PROJECT, users: USERS, events: EVENTS }, clickhouse_settings: { max_insert_block_size: '1048576' } });
-  await client.command({ query: COPY, query_params: { project: PROJECT, merged: MERGED_PROJECT }, clickhouse_settings: { max_insert_block_size: '1048576' } });
+  if (Number(held.events) !== 0)
+    throw new Error(
+      `BENCH_DATA_DIR holds ${held.events} events of ${held.users} users, not ${EVENTS} of ${USERS}: use another directory`,
+    );
+  await client.command({
+    query: GENERATE,
+    query_params: { project: PROJECT, users: USERS, events: EVENTS },
+    clickhouse_settings: { max_insert_block_size: '1048576' },
+  });
+  await client.command({
+    query: COPY,
+    query_params: { project: PROJECT, merged: MERGED_PROJECT },
+    clickhouse_settings: { max_insert_block_size: '1048576' },
+  });
   await client.command({ query: MERGE, query_params: { merged: MERGED_PROJECT, users: USERS } });
   await client.command({ query: LOOKUP, query_params: { merged: MERGED_PROJECT } });
   // A merged table, as a live one is between background merges: FINAL then has nothing left to collapse.
   await client.command({ query: `OPTIMIZE TABLE ${EVENTS_TABLE} FINAL` });
-  const [stats] = await rows<{ events: number; users: number }>(client, `SELECT count() AS events, uniqExact(distinct_id) AS users FROM ${EVENTS_TABLE} WHERE project_id = {project:UInt32}`, { project: PROJECT });
-  process.stdout.write(`generated ${stats.events} events of ${stats.users} users in ${Math.round((Date.now() - start) / 1000)} s\n`);
+  const [stats] = await rows<{ events: number; users: number }>(
+    client,
+    `SELECT count() AS events, uniqExact(distinct_id) AS users FROM ${EVENTS_TABLE} WHERE project_id = {project:UInt32}`,
+    { project: PROJECT },
+  );
+  process.stdout.write(
+    `generated ${stats.events} events of ${stats.users} users in ${Math.round((Date.now() - start) / 1000)} s\n`,
+  );
 }
 
 async function main(): Promise<void> {
   const kept = process.env.BENCH_DATA_DIR;
   const directory = process.env.BENCH_CLICKHOUSE_URL || kept ? undefined : mkdtempSync(join(tmpdir(), 'bench-query-'));
-  const client = createClickHouseClient(process.env.BENCH_CLICKHOUSE_URL ?? `chdb:${kept ?? join(directory!, 'clickhouse')}`);
+  const client = createClickHouseClient(
+    process.env.BENCH_CLICKHOUSE_URL ?? `chdb:${kept ?? join(directory!, 'clickhouse')}`,
+  );
   try {
     await generate(client);
     const runner = new QueryRunner(client, loadQuerySettings({ QUERY_MAX_EXECUTION_SECONDS: '600' }));
 
     const funnels = new FunnelsRepository(runner);
     const handFunnel = (user: string) => async (): Promise<FunnelResult> => {
-      const handRows = await rows<{ bucket: number; counts: number[]; previous_ms: string[]; start_ms: string[] }>(client, handFunnelSql(user), rangeParams);
+      const handRows = await rows<{ bucket: number; counts: number[]; previous_ms: string[]; start_ms: string[] }>(
+        client,
+        handFunnelSql(user),
+        rangeParams,
+      );
       const cells = handRows.map((row) => ({
         bucket: Number(row.bucket),
         segment: '',
@@ -296,24 +337,41 @@ async function main(): Promise<void> {
     };
     const ourFunnel = async () => funnelResult(funnel, await funnels.tally(projectScope(PROJECT), funnel));
     const funnelFigures = await againstHand('funnel', ourFunnel, handFunnel(USER_KEY_COLUMN));
-    const funnelByIdFigures = await againstHand('funnel (hand-written by distinct_id)', ourFunnel, handFunnel('distinct_id'));
+    const funnelByIdFigures = await againstHand(
+      'funnel (hand-written by distinct_id)',
+      ourFunnel,
+      handFunnel('distinct_id'),
+    );
 
     const insightsRepository = new InsightsRepository(runner);
     const handInsights = (user: string) => async () => {
-      const handRows = await rows<{ key: number; views: number; buyers: number }>(client, handInsightsSql(user), rangeParams);
+      const handRows = await rows<{ key: number; views: number; buyers: number }>(
+        client,
+        handInsightsSql(user),
+        rangeParams,
+      );
       const cells = handRows.flatMap((row) => [
         { metric: 0, key: Number(row.key), segment: '$overall', value: Number(row.views) },
         { metric: 1, key: Number(row.key), segment: '$overall', value: Number(row.buyers) },
       ]);
       return insightsResult(insights, { cells }, NOW);
     };
-    const ourInsights = async () => insightsResult(insights, await insightsRepository.tally(projectScope(PROJECT), insights), NOW);
+    const ourInsights = async () =>
+      insightsResult(insights, await insightsRepository.tally(projectScope(PROJECT), insights), NOW);
     const insightsFigures = await againstHand('insights', ourInsights, handInsights(USER_KEY_COLUMN));
-    const insightsByIdFigures = await againstHand('insights (hand-written by distinct_id)', ourInsights, handInsights('distinct_id'));
+    const insightsByIdFigures = await againstHand(
+      'insights (hand-written by distinct_id)',
+      ourInsights,
+      handInsights('distinct_id'),
+    );
 
     const retentionRepository = new RetentionRepository(runner);
     const handRetention = async (): Promise<RetentionResult> => {
-      const handRows = await rows<{ cohort: number; first: number; returned: [number[], number[]] }>(client, HAND_RETENTION, rangeParams);
+      const handRows = await rows<{ cohort: number; first: number; returned: [number[], number[]] }>(
+        client,
+        HAND_RETENTION,
+        rangeParams,
+      );
       const cohorts = handRows.map((row) => ({
         cohort: Number(row.cohort),
         first: Number(row.first),
@@ -322,11 +380,23 @@ async function main(): Promise<void> {
       }));
       return retentionResult(retention, cohorts);
     };
-    const retentionFigures = await againstHand('retention', async () => retentionResult(retention, await retentionRepository.cohorts(projectScope(PROJECT), retention)), handRetention);
+    const retentionFigures = await againstHand(
+      'retention',
+      async () => retentionResult(retention, await retentionRepository.cohorts(projectScope(PROJECT), retention)),
+      handRetention,
+    );
 
     // The same queries on the copy with 10% of the users merged: what resolving ids costs (the funnel joins identity_map; insights' unique count looks ids up in identity_lookup).
-    const mergedFunnel = await againstUnmerged('funnel', () => funnels.tally(projectScope(PROJECT), funnel), () => funnels.tally(projectScope(MERGED_PROJECT), funnel));
-    const mergedInsights = await againstUnmerged('insights', () => insightsRepository.tally(projectScope(PROJECT), insights), () => insightsRepository.tally(projectScope(MERGED_PROJECT), insights));
+    const mergedFunnel = await againstUnmerged(
+      'funnel',
+      () => funnels.tally(projectScope(PROJECT), funnel),
+      () => funnels.tally(projectScope(MERGED_PROJECT), funnel),
+    );
+    const mergedInsights = await againstUnmerged(
+      'insights',
+      () => insightsRepository.tally(projectScope(PROJECT), insights),
+      () => insightsRepository.tally(projectScope(MERGED_PROJECT), insights),
+    );
 
     process.stdout.write(
       `${JSON.stringify({

@@ -26,7 +26,13 @@ const libFolderOf = (path) => /^libs\/([^/]+)\//.exec(path)?.[1];
 const indexLibOf = (path) => /^libs\/([^/]+)\/src\/index\.ts$/.exec(path ?? '')?.[1];
 
 function parse(root, path) {
-  return ts.createSourceFile(path, readFileSync(join(root, path), 'utf8'), ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  return ts.createSourceFile(
+    path,
+    readFileSync(join(root, path), 'utf8'),
+    ts.ScriptTarget.Latest,
+    true,
+    ts.ScriptKind.TS,
+  );
 }
 
 /** The names a lib's index.ts exports. */
@@ -51,7 +57,9 @@ function exportedNames(file) {
 }
 
 const bindingNames = (pattern) =>
-  ts.isObjectBindingPattern(pattern) ? pattern.elements.map((element) => (element.propertyName ?? element.name).getText()) : undefined;
+  ts.isObjectBindingPattern(pattern)
+    ? pattern.elements.map((element) => (element.propertyName ?? element.name).getText())
+    : undefined;
 
 /** Follows `await` and parentheses up from an expression to the variable it initialises, if any. */
 function declarationAround(node) {
@@ -86,22 +94,30 @@ function namesOfDynamicImport(call) {
 function importedNames(file, specifier) {
   const names = new Set();
   const visit = (node) => {
-    const moduleOf = (node) => node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier) && node.moduleSpecifier.text;
+    const moduleOf = (node) =>
+      node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier) && node.moduleSpecifier.text;
     if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && moduleOf(node) === specifier) {
       const clause = ts.isImportDeclaration(node) ? node.importClause?.namedBindings : node.exportClause;
       if (clause && (ts.isNamedImports(clause) || ts.isNamedExports(clause))) {
         for (const element of clause.elements) names.add((element.propertyName ?? element.name).text);
       } else if (clause || node.importClause?.name) {
-        throw new Error(`${file.fileName}: reads '${specifier}' as a whole (namespace or default import); name the imports`);
+        throw new Error(
+          `${file.fileName}: reads '${specifier}' as a whole (namespace or default import); name the imports`,
+        );
       }
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
       const [argument] = node.arguments;
       if (argument && ts.isStringLiteral(argument) && argument.text === specifier) {
         const taken = namesOfDynamicImport(node);
-        if (!taken) throw new Error(`${file.fileName}: an import('${specifier}') whose names cannot be read; destructure it`);
+        if (!taken)
+          throw new Error(`${file.fileName}: an import('${specifier}') whose names cannot be read; destructure it`);
         for (const name of taken) names.add(name);
       }
-    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && node.argument.literal.text === specifier) {
+    } else if (
+      ts.isImportTypeNode(node) &&
+      ts.isLiteralTypeNode(node.argument) &&
+      node.argument.literal.text === specifier
+    ) {
       if (!node.qualifier) throw new Error(`${file.fileName}: typeof import('${specifier}') as a whole; name the type`);
       names.add(ts.isIdentifier(node.qualifier) ? node.qualifier.text : node.qualifier.left.getText(file));
     }

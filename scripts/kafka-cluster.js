@@ -10,8 +10,21 @@ const path = require('node:path');
 const { resolveKafkaClasspath, findFreePort, KAFKA_VERSION, internals } = require('./kafka');
 
 const {
-  LOG4J2_PROPERTIES, serverProperties, newClusterId, formatStorage, launchBroker, waitUntilReady, assertPortFree,
-  terminate, waitForExit, signal, isAlive, runningPid, removePidFile, pidFileOf, readFrom,
+  LOG4J2_PROPERTIES,
+  serverProperties,
+  newClusterId,
+  formatStorage,
+  launchBroker,
+  waitUntilReady,
+  assertPortFree,
+  terminate,
+  waitForExit,
+  signal,
+  isAlive,
+  runningPid,
+  removePidFile,
+  pidFileOf,
+  readFrom,
 } = internals;
 
 const REPLICATION = 3;
@@ -62,7 +75,14 @@ class ClusterNode {
     this.child = child;
     if (!this.detached && child.pid) process.on('exit', this.onExit);
     try {
-      await waitUntilReady({ child, host: this.host, port: this.port, logFile: this.logFile, logOffset, timeoutMs: READY_TIMEOUT_MS });
+      await waitUntilReady({
+        child,
+        host: this.host,
+        port: this.port,
+        logFile: this.logFile,
+        logOffset,
+        timeoutMs: READY_TIMEOUT_MS,
+      });
     } catch (err) {
       this.forget();
       throw new Error(`node ${this.id}: ${err.message}`);
@@ -82,7 +102,8 @@ class ClusterNode {
   async kill() {
     if (!this.child) return;
     signal(this.child.pid, 'SIGKILL');
-    if (!(await waitForExit(this.child.pid, this.child, 5000))) throw new Error(`Kafka node ${this.id} survived SIGKILL`);
+    if (!(await waitForExit(this.child.pid, this.child, 5000)))
+      throw new Error(`Kafka node ${this.id} survived SIGKILL`);
     this.forget();
   }
 
@@ -101,7 +122,8 @@ class ClusterNode {
  */
 async function startKafkaCluster(options = {}) {
   const { brokers: count = 3, host = '127.0.0.1', detached = false, cacheDir } = options;
-  if (!Number.isInteger(count) || count < REPLICATION) throw new Error(`a Kafka cluster needs ${REPLICATION} or more nodes, not ${count}`);
+  if (!Number.isInteger(count) || count < REPLICATION)
+    throw new Error(`a Kafka cluster needs ${REPLICATION} or more nodes, not ${count}`);
   const ports = options.ports ?? (options.port ? Array.from({ length: count }, (_, i) => options.port + i) : null);
   if (ports && (ports.length !== count || !ports.every((p) => Number.isInteger(p) && p > 0 && p < 65536))) {
     throw new Error(`invalid Kafka ports for ${count} nodes: ${ports}`);
@@ -128,13 +150,27 @@ async function startKafkaCluster(options = {}) {
     const classpath = await resolveKafkaClasspath({ cacheDir });
     for (const [i, id] of ids.entries()) {
       const port = ports?.[i] ?? (await findFreePort(host));
-      nodes.push(new ClusterNode({ id, host, port, controllerPort: await findFreePort(host), dir: dirs[i], classpath, detached, exitSignal }));
+      nodes.push(
+        new ClusterNode({
+          id,
+          host,
+          port,
+          controllerPort: await findFreePort(host),
+          dir: dirs[i],
+          classpath,
+          detached,
+          exitSignal,
+        }),
+      );
     }
     const voters = nodes.map((n) => `${n.id}@${host}:${n.controllerPort}`).join(',');
     const clusterId = existingClusterId(nodes.map((n) => n.dataDir)) ?? newClusterId();
     for (const node of nodes) {
       for (const dir of [node.dataDir, node.logDir]) fs.mkdirSync(dir, { recursive: true });
-      fs.writeFileSync(node.propsFile, serverProperties({ ...node, voters, replication: REPLICATION, minInsync: MIN_INSYNC }));
+      fs.writeFileSync(
+        node.propsFile,
+        serverProperties({ ...node, voters, replication: REPLICATION, minInsync: MIN_INSYNC }),
+      );
       fs.writeFileSync(node.log4jFile, LOG4J2_PROPERTIES);
     }
     await Promise.all(nodes.map((node) => formatStorage({ ...node, classpath, clusterId })));
@@ -150,23 +186,33 @@ async function startKafkaCluster(options = {}) {
 /** Stops the nodes recorded under `<stateDir>/node-*` /kafka.pid (all at once); resolves how many ran. */
 async function stopKafkaCluster({ stateDir }) {
   if (!fs.existsSync(stateDir)) return 0;
-  const dirs = fs.readdirSync(stateDir).filter((d) => /^node-\d+$/.test(d)).map((d) => path.join(stateDir, d));
+  const dirs = fs
+    .readdirSync(stateDir)
+    .filter((d) => /^node-\d+$/.test(d))
+    .map((d) => path.join(stateDir, d));
   const running = dirs.map((dir) => ({ dir, pid: runningPid(dir) })).filter((n) => n.pid);
-  await Promise.all(running.map(async ({ dir, pid }) => {
-    await terminate(pid);
-    removePidFile(dir, pid);
-  }));
+  await Promise.all(
+    running.map(async ({ dir, pid }) => {
+      await terminate(pid);
+      removePidFile(dir, pid);
+    }),
+  );
   return running.length;
 }
 
 async function cli(command, { nodes: count, stateDir }) {
   if (command !== 'start') throw new Error(`unknown cluster command ${command}`);
-  const running = fs.existsSync(stateDir) ? fs.readdirSync(stateDir).filter((d) => runningPid(path.join(stateDir, d))) : [];
+  const running = fs.existsSync(stateDir)
+    ? fs.readdirSync(stateDir).filter((d) => runningPid(path.join(stateDir, d)))
+    : [];
   if (running.length) return console.log(`a Kafka cluster is already running from ${stateDir} (${running.join(', ')})`);
   const port = Number(process.env.KAFKA_PORT ?? 9092);
   const cluster = await startKafkaCluster({ brokers: count, port, dataDir: stateDir, detached: true });
-  console.log(`Kafka ${KAFKA_VERSION} cluster of ${count} nodes, replication ${REPLICATION}, min.insync.replicas ${MIN_INSYNC}`);
-  for (const node of cluster.nodes) console.log(`  node ${node.id}: ${node.address} (pid ${node.pid}, logs ${node.logFile})`);
+  console.log(
+    `Kafka ${KAFKA_VERSION} cluster of ${count} nodes, replication ${REPLICATION}, min.insync.replicas ${MIN_INSYNC}`,
+  );
+  for (const node of cluster.nodes)
+    console.log(`  node ${node.id}: ${node.address} (pid ${node.pid}, logs ${node.logFile})`);
   console.log(`KAFKA_BROKERS=${cluster.brokers}`);
 }
 

@@ -60,7 +60,9 @@ function run(cmd, args, options = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    const collect = (chunk) => { output += chunk; };
+    const collect = (chunk) => {
+      output += chunk;
+    };
     child.stdout.on('data', collect);
     child.stderr.on('data', collect);
     child.on('error', (err) => reject(new Error(`cannot run ${cmd}: ${err.message}`)));
@@ -84,12 +86,21 @@ async function resolveKafkaClasspath({ cacheDir = DEFAULT_CACHE_DIR } = {}) {
   fs.mkdirSync(cacheDir, { recursive: true });
   fs.writeFileSync(path.join(cacheDir, 'pom.xml'), POM);
   const { code, output } = await run('mvn', [
-    '-q', '-B', '-f', path.join(cacheDir, 'pom.xml'),
-    `${DEPENDENCY_PLUGIN}:copy-dependencies`, `-DoutputDirectory=${libs}`, '-DincludeScope=runtime',
+    '-q',
+    '-B',
+    '-f',
+    path.join(cacheDir, 'pom.xml'),
+    `${DEPENDENCY_PLUGIN}:copy-dependencies`,
+    `-DoutputDirectory=${libs}`,
+    '-DincludeScope=runtime',
   ]);
   if (code !== 0) throw new Error(`Maven could not resolve kafka_2.13:${KAFKA_VERSION} (exit ${code}):\n${output}`);
 
-  const jars = fs.readdirSync(libs).filter((f) => f.endsWith('.jar')).sort().map((f) => path.join(libs, f));
+  const jars = fs
+    .readdirSync(libs)
+    .filter((f) => f.endsWith('.jar'))
+    .sort()
+    .map((f) => path.join(libs, f));
   if (!jars.some((jar) => path.basename(jar) === `kafka_2.13-${KAFKA_VERSION}.jar`)) {
     throw new Error(`Maven finished but ${libs} has no kafka_2.13-${KAFKA_VERSION}.jar:\n${output}`);
   }
@@ -115,7 +126,9 @@ function findFreePort(host = '127.0.0.1') {
 function assertPortFree(host, port) {
   return new Promise((resolve, reject) => {
     const server = net.createServer().unref();
-    server.on('error', (err) => reject(new Error(`cannot start Kafka: ${host}:${port} is not available (${err.code})`)));
+    server.on('error', (err) =>
+      reject(new Error(`cannot start Kafka: ${host}:${port} is not available (${err.code})`)),
+    );
     server.listen(port, host, () => server.close(() => resolve()));
   });
 }
@@ -123,7 +136,10 @@ function assertPortFree(host, port) {
 function canConnect(host, port) {
   return new Promise((resolve) => {
     const socket = net.connect({ host, port });
-    const done = (ok) => { socket.destroy(); resolve(ok); };
+    const done = (ok) => {
+      socket.destroy();
+      resolve(ok);
+    };
     socket.setTimeout(1000, () => done(false));
     socket.once('connect', () => done(true));
     socket.once('error', () => done(false));
@@ -134,7 +150,16 @@ function canConnect(host, port) {
  * A KRaft node's server.properties: one node of `voters` (default: a single node, id 1), replicated
  * `replication` times with `minInsync` in sync (a single broker: 1 and 1).
  */
-function serverProperties({ host, port, controllerPort, dataDir, id = 1, voters = `1@${host}:${controllerPort}`, replication = 1, minInsync = 1 }) {
+function serverProperties({
+  host,
+  port,
+  controllerPort,
+  dataDir,
+  id = 1,
+  voters = `1@${host}:${controllerPort}`,
+  replication = 1,
+  minInsync = 1,
+}) {
   const escape = (value) => value.replace(/\\/g, '\\\\');
   return [
     'process.roles=broker,controller',
@@ -169,9 +194,15 @@ const newClusterId = () => crypto.randomBytes(16).toString('base64url'); // Kafk
 async function formatStorage({ classpath, propsFile, log4jFile, dataDir, clusterId = newClusterId() }) {
   if (fs.existsSync(path.join(dataDir, 'meta.properties'))) return;
   const { code, output } = await run(javaBin(), [
-    `-Dlog4j2.configurationFile=${log4jFile}`, '-cp', classpath,
+    `-Dlog4j2.configurationFile=${log4jFile}`,
+    '-cp',
+    classpath,
     // `=` form: a base64url id may start with "-", which the argument parser would take for an option.
-    'kafka.tools.StorageTool', 'format', `--cluster-id=${clusterId}`, '--config', propsFile,
+    'kafka.tools.StorageTool',
+    'format',
+    `--cluster-id=${clusterId}`,
+    '--config',
+    propsFile,
   ]);
   if (code !== 0) throw new Error(`kafka-storage format failed (exit ${code}):\n${output}`);
 }
@@ -187,8 +218,12 @@ function readFrom(file, offset = 0) {
 /** Kafka binds its port before it can serve requests, so also wait for KafkaBroker's started line. */
 async function waitUntilReady({ child, host, port, logFile, logOffset, timeoutMs = READY_TIMEOUT_MS }) {
   let failure = null;
-  child.once('error', (err) => { failure = `could not spawn java: ${err.message}`; });
-  child.once('exit', (code, signal) => { failure = `broker exited during startup (code ${code}, signal ${signal})`; });
+  child.once('error', (err) => {
+    failure = `could not spawn java: ${err.message}`;
+  });
+  child.once('exit', (code, signal) => {
+    failure = `broker exited during startup (code ${code}, signal ${signal})`;
+  });
   const deadline = Date.now() + timeoutMs;
   while (!failure && Date.now() < deadline) {
     if (readFrom(logFile, logOffset).includes(READY_LINE) && (await canConnect(host, port))) return;
@@ -263,10 +298,20 @@ function launchBroker({ classpath, propsFile, log4jFile, logFile, logDir, stateD
   const heap = (process.env.KAFKA_HEAP_OPTS ?? '-Xmx1g -Xms256m').split(/\s+/).filter(Boolean);
   const logFd = fs.openSync(logFile, 'a');
   const logOffset = fs.fstatSync(logFd).size; // the file is appended to across runs
-  const child = spawn(javaBin(), [
-    ...heap, ...JVM_FLAGS, `-Dlog4j2.configurationFile=${log4jFile}`, `-Dkafka.logs.dir=${logDir}`,
-    '-cp', classpath, 'kafka.Kafka', propsFile,
-  ], { cwd: stateDir, detached, stdio: ['ignore', logFd, logFd] });
+  const child = spawn(
+    javaBin(),
+    [
+      ...heap,
+      ...JVM_FLAGS,
+      `-Dlog4j2.configurationFile=${log4jFile}`,
+      `-Dkafka.logs.dir=${logDir}`,
+      '-cp',
+      classpath,
+      'kafka.Kafka',
+      propsFile,
+    ],
+    { cwd: stateDir, detached, stdio: ['ignore', logFd, logFd] },
+  );
   fs.closeSync(logFd);
   child.unref(); // never keep the caller alive just because a broker runs
   return { child, logOffset };
@@ -338,7 +383,8 @@ async function cli(command, ...args) {
   const logFile = path.join(stateDir, 'logs', 'kafka.log');
   if (command === 'start' && args[0] === '--cluster') {
     const nodes = Number(args[1]);
-    if (!Number.isInteger(nodes) || nodes < 3) throw new Error(`--cluster needs a node count of 3 or more, not ${args[1]}`);
+    if (!Number.isInteger(nodes) || nodes < 3)
+      throw new Error(`--cluster needs a node count of 3 or more, not ${args[1]}`);
     return cluster().cli('start', { nodes, stateDir: path.join(stateDir, 'cluster') });
   }
   if (command === 'start') {
@@ -346,7 +392,11 @@ async function cli(command, ...args) {
     if (pid) return console.log(`Kafka ${KAFKA_VERSION} is already running (pid ${pid}, logs ${logFile})`);
     const port = Number(process.env.KAFKA_PORT ?? 9092);
     const broker = await startKafka({
-      port, stateDir, dataDir: path.join(stateDir, 'data'), logDir: path.join(stateDir, 'logs'), detached: true,
+      port,
+      stateDir,
+      dataDir: path.join(stateDir, 'data'),
+      logDir: path.join(stateDir, 'logs'),
+      detached: true,
     });
     return console.log(`Kafka ${KAFKA_VERSION} listening on ${broker.brokers} (pid ${broker.pid}, logs ${logFile})`);
   }
@@ -386,8 +436,22 @@ module.exports = {
   stopKafkaCluster: (options) => cluster().stopKafkaCluster(options),
   // What kafka-cluster.js shares with the single broker's path: not an API for anyone else.
   internals: {
-    LOG4J2_PROPERTIES, STOP_TIMEOUT_MS, serverProperties, newClusterId, formatStorage, launchBroker, waitUntilReady, assertPortFree,
-    terminate, waitForExit, signal, isAlive, runningPid, removePidFile, pidFileOf, readFrom,
+    LOG4J2_PROPERTIES,
+    STOP_TIMEOUT_MS,
+    serverProperties,
+    newClusterId,
+    formatStorage,
+    launchBroker,
+    waitUntilReady,
+    assertPortFree,
+    terminate,
+    waitForExit,
+    signal,
+    isAlive,
+    runningPid,
+    removePidFile,
+    pidFileOf,
+    readFrom,
   },
 };
 

@@ -51,7 +51,11 @@ export async function startBarePipeline(options: BarePipelineOptions, engineLabe
   const topic = `bench${run}.bare-events`;
   const group = `bench${run}.bare-writer`;
   await ensureTopics(kafka, [{ topic, numPartitions: partitions, replicationFactor: 1 }]);
-  const engine = await startClickHouseEngine(clickhouseMode(), 'bare-clickhouse', join(options.work, 'bare-clickhouse'));
+  const engine = await startClickHouseEngine(
+    clickhouseMode(),
+    'bare-clickhouse',
+    join(options.work, 'bare-clickhouse'),
+  );
   const writer = spawnScript(
     'bare-writer',
     join(options.root, 'dist/bench/bare-writer.js'),
@@ -80,7 +84,13 @@ export async function startBarePipeline(options: BarePipelineOptions, engineLabe
     const events = JSON.parse(template.parts.join(PLACEHOLDER)) as unknown[];
     const byPartition = new Map<number, string[]>();
     const lines = events.map((event) => {
-      const outcome = validateEvent(event, { projectId: options.projectId, nowMs: Date.now(), policy: 'import', requireInsertId: true, newInsertId: randomUUID });
+      const outcome = validateEvent(event, {
+        projectId: options.projectId,
+        nowMs: Date.now(),
+        policy: 'import',
+        requireInsertId: true,
+        newInsertId: randomUUID,
+      });
       if (outcome.kind !== 'accepted') throw new Error(`bench event refused: ${JSON.stringify(outcome)}`);
       const partition = partitionFor(options.projectId, outcome.row.distinctId, partitions);
       byPartition.set(partition, [...(byPartition.get(partition) ?? []), outcome.row.line]);
@@ -88,7 +98,11 @@ export async function startBarePipeline(options: BarePipelineOptions, engineLabe
     });
     return {
       whole: splitAtPrefix(lines.join('')),
-      split: [...byPartition].map(([partition, rows]) => ({ partition, rows: rows.length, parts: splitAtPrefix(rows.join('')) })),
+      split: [...byPartition].map(([partition, rows]) => ({
+        partition,
+        rows: rows.length,
+        parts: splitAtPrefix(rows.join('')),
+      })),
     };
   });
 
@@ -109,8 +123,18 @@ export async function startBarePipeline(options: BarePipelineOptions, engineLabe
             const rows = rowTemplates[n % rowTemplates.length];
             const prefix = requestPrefix(run, client, 100_000_000 + n);
             const messages = options.split
-              ? rows.split.map((m) => ({ partition: m.partition, value: m.parts.join(prefix), headers: { [ROWS_HEADER]: String(m.rows) } }))
-              : [{ partition: n % partitions, value: rows.whole.join(prefix), headers: { [ROWS_HEADER]: String(EVENTS_PER_BATCH) } }];
+              ? rows.split.map((m) => ({
+                  partition: m.partition,
+                  value: m.parts.join(prefix),
+                  headers: { [ROWS_HEADER]: String(m.rows) },
+                }))
+              : [
+                  {
+                    partition: n % partitions,
+                    value: rows.whole.join(prefix),
+                    headers: { [ROWS_HEADER]: String(EVENTS_PER_BATCH) },
+                  },
+                ];
             await producer.send({ topic, acks: ACKS_ALL, messages });
             events += EVENTS_PER_BATCH;
           }
@@ -118,7 +142,10 @@ export async function startBarePipeline(options: BarePipelineOptions, engineLabe
       );
       return events;
     },
-    memory: () => ({ writerPeakRssMb: memoryOf(writer.pid)?.peakRssMb, enginePeakRssMb: engine.process && memoryOf(engine.process.pid)?.peakRssMb }),
+    memory: () => ({
+      writerPeakRssMb: memoryOf(writer.pid)?.peakRssMb,
+      enginePeakRssMb: engine.process && memoryOf(engine.process.pid)?.peakRssMb,
+    }),
     stop,
   };
 }

@@ -30,7 +30,8 @@ export interface ClickHouseEngine {
  */
 function engineNice(): number {
   const nice = Number(process.env.BENCH_ENGINE_NICE ?? 0);
-  if (!Number.isInteger(nice) || nice < 0 || nice > 19) throw new Error(`BENCH_ENGINE_NICE must be an integer from 0 to 19, not ${process.env.BENCH_ENGINE_NICE}`);
+  if (!Number.isInteger(nice) || nice < 0 || nice > 19)
+    throw new Error(`BENCH_ENGINE_NICE must be an integer from 0 to 19, not ${process.env.BENCH_ENGINE_NICE}`);
   return nice;
 }
 
@@ -48,7 +49,11 @@ export async function startClickHouseEngine(
   const standIn = spawnScript(
     name,
     join(repoRoot(), 'dist/bench/support/clickhouse-server.js'),
-    { CLICKHOUSE_STANDIN_DIR: directory, CLICKHOUSE_STANDIN_NICE: String(engineNice()), CLICKHOUSE_STANDIN_PORT: String(options.port ?? 0) },
+    {
+      CLICKHOUSE_STANDIN_DIR: directory,
+      CLICKHOUSE_STANDIN_NICE: String(engineNice()),
+      CLICKHOUSE_STANDIN_PORT: String(options.port ?? 0),
+    },
     options.nodeFlags,
   );
   try {

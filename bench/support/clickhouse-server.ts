@@ -55,7 +55,11 @@ export interface ClickHouseStandIn {
   close(): Promise<void>;
 }
 
-export async function startClickHouseStandIn(options: { directory: string; port?: number; host?: string }): Promise<ClickHouseStandIn> {
+export async function startClickHouseStandIn(options: {
+  directory: string;
+  port?: number;
+  host?: string;
+}): Promise<ClickHouseStandIn> {
   const directory = resolve(options.directory);
   mkdirSync(directory, { recursive: true });
   // As createClickHouseClient does for chdb: URLs: one process per chDB directory.
@@ -64,7 +68,12 @@ export async function startClickHouseStandIn(options: { directory: string; port?
   const served = { insert: 0, stream: 0, statement: 0, error: 0 };
 
   /** An INSERT whose rows are the body (`insert`: the statement's table, columns and format), through chDB's raw insert. */
-  async function serveInsert(connection: PooledConnection, insert: RegExpExecArray, request: ParsedRequest, response: ServerResponse): Promise<void> {
+  async function serveInsert(
+    connection: PooledConnection,
+    insert: RegExpExecArray,
+    request: ParsedRequest,
+    response: ServerResponse,
+  ): Promise<void> {
     const rows = await readWhole(request.body, MAX_INSERT_BYTES);
     await pool.configure(connection, new Map(), request.database);
     served.insert++;
@@ -83,14 +92,28 @@ export async function startClickHouseStandIn(options: { directory: string; port?
         throw EngineError.from(error);
       }
     }
-    response.setHeader('X-ClickHouse-Summary', JSON.stringify(summary({ written_rows: result.rowsWritten, written_bytes: result.bytesWritten, elapsed_ns: result.elapsed * 1e9 })));
+    response.setHeader(
+      'X-ClickHouse-Summary',
+      JSON.stringify(
+        summary({
+          written_rows: result.rowsWritten,
+          written_bytes: result.bytesWritten,
+          elapsed_ns: result.elapsed * 1e9,
+        }),
+      ),
+    );
     response.end();
   }
 
   /** Any other statement: a read streamed as chDB produces it, anything else run as one call. */
-  async function serveQuery(connection: PooledConnection, request: ParsedRequest, response: ServerResponse): Promise<void> {
+  async function serveQuery(
+    connection: PooledConnection,
+    request: ParsedRequest,
+    response: ServerResponse,
+  ): Promise<void> {
     // The query is the URL's `query`, the body, or both (a POST's body continues the URL's query).
-    const body = request.query && request.method !== 'POST' ? '' : (await readWhole(request.body, MAX_INSERT_BYTES)).toString();
+    const body =
+      request.query && request.method !== 'POST' ? '' : (await readWhole(request.body, MAX_INSERT_BYTES)).toString();
     const sql = [request.query, body].filter(Boolean).join('\n').trim().replace(/;\s*$/, '');
     if (!sql) throw new EngineError('Code: 62. DB::Exception: Empty query. (SYNTAX_ERROR)', 62);
     const format = EXPLICIT_FORMAT.exec(sql)?.[1] ?? request.defaultFormat;
@@ -105,13 +128,21 @@ export async function startClickHouseStandIn(options: { directory: string; port?
     }
     served.statement++;
     const result = await pool.run(connection, sql, format, bound);
-    response.setHeader('X-ClickHouse-Summary', JSON.stringify(summary({ read_rows: result.rowsRead, read_bytes: result.bytesRead, elapsed_ns: result.elapsed * 1e9 })));
+    response.setHeader(
+      'X-ClickHouse-Summary',
+      JSON.stringify(
+        summary({ read_rows: result.rowsRead, read_bytes: result.bytesRead, elapsed_ns: result.elapsed * 1e9 }),
+      ),
+    );
     await send(response, request.gzipResponse, Buffer.from(result.bytes()));
   }
 
   async function handle(incoming: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(incoming.url ?? '/', 'http://stand-in');
-    if (url.pathname === '/ping' || (incoming.method === 'GET' && url.pathname === '/' && !url.searchParams.has('query'))) {
+    if (
+      url.pathname === '/ping' ||
+      (incoming.method === 'GET' && url.pathname === '/' && !url.searchParams.has('query'))
+    ) {
       response.end('Ok.\n');
       return;
     }
@@ -120,10 +151,15 @@ export async function startClickHouseStandIn(options: { directory: string; port?
     const request = readRequest(incoming, url);
     if (request.formBoundary) await readForm(request);
     const insert = request.query ? DATA_INSERT.exec(request.query) : null;
-    if (insert && BINARY_FORMATS.test(insert[3])) throw new EngineError(`Code: 48. DB::Exception: the stand-in takes INSERT rows in text formats only, not ${insert[3]}. (NOT_IMPLEMENTED)`, 48);
+    if (insert && BINARY_FORMATS.test(insert[3]))
+      throw new EngineError(
+        `Code: 48. DB::Exception: the stand-in takes INSERT rows in text formats only, not ${insert[3]}. (NOT_IMPLEMENTED)`,
+        48,
+      );
     const connection = pool.acquire();
     try {
-      if (insert && RAW_INSERT_FORMATS.has(insert[3]) && !/\bSETTINGS\b/i.test(request.query)) await serveInsert(connection, insert, request, response);
+      if (insert && RAW_INSERT_FORMATS.has(insert[3]) && !/\bSETTINGS\b/i.test(request.query))
+        await serveInsert(connection, insert, request, response);
       else await serveQuery(connection, request, response);
     } catch (error) {
       // After a failure the connection's settings may not be what `configure` recorded (a SET that

@@ -35,12 +35,19 @@ function areaOf(frame: ProfileNode['callFrame']): string {
   if (functionName === '(program)') return 'native/program';
   if (url.includes('/kafkajs/')) return 'kafkajs';
   if (url.includes('/@clickhouse/') || url.includes('/chdb/')) return 'clickhouse-client/chdb';
-  if (url.includes('/express/') || url.includes('/router/') || url.includes('/body-parser/') || url.includes('/@nestjs/')) return 'express/nest';
+  if (
+    url.includes('/express/') ||
+    url.includes('/router/') ||
+    url.includes('/body-parser/') ||
+    url.includes('/@nestjs/')
+  )
+    return 'express/nest';
   if (url.includes('/pino') || url.includes('/prom-client/')) return 'logging/metrics';
   if (url.includes('/libs/events/')) return 'libs/events (validate, encode)';
   if (url.includes('/libs/ingest/')) return 'libs/ingest';
   if (url.includes('/libs/event-writer/')) return 'libs/event-writer';
-  if (url.startsWith('node:') || url === '') return functionName === 'parse' || functionName === 'stringify' ? 'JSON' : `node internals`;
+  if (url.startsWith('node:') || url === '')
+    return functionName === 'parse' || functionName === 'stringify' ? 'JSON' : `node internals`;
   return 'other';
 }
 
@@ -74,7 +81,11 @@ export function summarizeProfile(path: string): ProfileSummary {
     file: path,
     seconds: Math.round((profile.endTime - profile.startTime) / 1e5) / 10,
     busySeconds: Math.round(total / 1e5) / 10,
-    areas: Object.fromEntries(Object.entries(areas).sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, share(v)])),
+    areas: Object.fromEntries(
+      Object.entries(areas)
+        .sort((a, b) => b[1] - a[1])
+        .map(([k, v]) => [k, share(v)]),
+    ),
     top: [...functions.entries()]
       .sort((a, b) => b[1] - a[1])
       .slice(0, 15)

@@ -62,7 +62,9 @@ function event(i: number, user: number, timeMs: number): object {
 /** `count` templates of one batch each, over `users` distinct users. */
 export function buildTemplates(count: number, users: number, timeMs: number): BodyTemplate[] {
   return Array.from({ length: count }, (_, t) => {
-    const events = Array.from({ length: EVENTS_PER_BATCH }, (_, i) => event(i, (t * 7919 + i * 104729) % users, timeMs));
+    const events = Array.from({ length: EVENTS_PER_BATCH }, (_, i) =>
+      event(i, (t * 7919 + i * 104729) % users, timeMs),
+    );
     const text = JSON.stringify(events);
     return {
       parts: text.split(PLACEHOLDER),

@@ -97,7 +97,9 @@ export class FreshnessProbe {
       try {
         const response = await fetch(`${this.gatewayUrl}/import?strict=1`, {
           method: 'POST',
-          body: JSON.stringify([{ event: 'Bench marker', properties: { time: Date.now(), distinct_id: distinctId, $insert_id: insertId } }]),
+          body: JSON.stringify([
+            { event: 'Bench marker', properties: { time: Date.now(), distinct_id: distinctId, $insert_id: insertId } },
+          ]),
           headers: { Authorization: this.authorization, 'Content-Type': 'application/json' },
         });
         await response.arrayBuffer();

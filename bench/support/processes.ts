@@ -31,10 +31,16 @@ export const GATEWAY_NODE_FLAGS = `${STANDALONE_NODE_FLAGS} --heap-growing-perce
 export const GATEWAY_ENV: Record<string, string> = { MALLOC_MMAP_THRESHOLD_: '131072' };
 
 /** The Node flags a bench setting names (space-separated; empty for V8's defaults), else `defaults`. */
-export const nodeFlagsFrom = (setting: string | undefined, defaults: string): string[] => (setting ?? defaults).split(' ').filter(Boolean);
+export const nodeFlagsFrom = (setting: string | undefined, defaults: string): string[] =>
+  (setting ?? defaults).split(' ').filter(Boolean);
 
 /** Runs a built script with this Node (24), only the given environment, and optional Node flags. */
-export function spawnScript(name: string, script: string, env: Record<string, string>, nodeFlags: string[] = []): BenchProcess {
+export function spawnScript(
+  name: string,
+  script: string,
+  env: Record<string, string>,
+  nodeFlags: string[] = [],
+): BenchProcess {
   const child = spawn(process.execPath, [...nodeFlags, script], {
     cwd: repoRoot(),
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
@@ -96,7 +102,9 @@ export function memoryOf(pid: number): { rssMb: number; peakRssMb: number } | un
  * (the in-process ClickHouse engine's library) has paged in, which a service beside a ClickHouse
  * server does not map at all. Reads /proc/<pid>/smaps, so sample it at peaks, not continuously.
  */
-export function residentOf(pid: number): { rssMb: number; anonMb: number; fileMb: number; chdbLibraryMb: number } | undefined {
+export function residentOf(
+  pid: number,
+): { rssMb: number; anonMb: number; fileMb: number; chdbLibraryMb: number } | undefined {
   try {
     let [rss, anon, chdb] = [0, 0, 0];
     let mapping = '';

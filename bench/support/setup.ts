@@ -6,7 +6,9 @@ import { NestFactory } from '@nestjs/core';
 import { BenchProcess, poll } from './processes';
 
 /** Migrates the benchmark's database and creates the one project it sends to. */
-export async function createBenchProject(config: AppConfig): Promise<{ id: number; token: string; authorization: string }> {
+export async function createBenchProject(
+  config: AppConfig,
+): Promise<{ id: number; token: string; authorization: string }> {
   @Module({ imports: [ConfigModule.forRoot(config), PostgresModule, ProjectsModule] })
   class BenchSetupModule {}
   const context = await NestFactory.createApplicationContext(BenchSetupModule, { logger: ['error'] });
@@ -15,7 +17,11 @@ export async function createBenchProject(config: AppConfig): Promise<{ id: numbe
     const projects = context.get(ProjectsService);
     const organization = await projects.createOrganization('Benchmark');
     const { project, secret } = await projects.createProject(organization.id, 'Benchmark');
-    return { id: project.id, token: project.token, authorization: `Basic ${Buffer.from(`${secret}:`).toString('base64')}` };
+    return {
+      id: project.id,
+      token: project.token,
+      authorization: `Basic ${Buffer.from(`${secret}:`).toString('base64')}`,
+    };
   } finally {
     await context.close();
   }

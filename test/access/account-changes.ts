@@ -15,14 +15,20 @@ export interface AccountChangeTarget {
  * role-matrix walk sends each of them at accounts that hold a role above the caller's.
  */
 export const ACCOUNT_CHANGES: Record<string, (target: AccountChangeTarget) => SampleRequest> = {
-  [`POST ${ACCOUNTS}/add-to-project`]: (t) => ({ body: { projects: [{ id: t.projectId, role: 'consumer' }], service_account_ids: [t.serviceAccountId] } }),
-  [`POST ${ACCOUNTS}/remove-from-project`]: (t) => ({ body: { projects: [{ id: t.projectId, service_account_ids: [t.serviceAccountId] }] } }),
+  [`POST ${ACCOUNTS}/add-to-project`]: (t) => ({
+    body: { projects: [{ id: t.projectId, role: 'consumer' }], service_account_ids: [t.serviceAccountId] },
+  }),
+  [`POST ${ACCOUNTS}/remove-from-project`]: (t) => ({
+    body: { projects: [{ id: t.projectId, service_account_ids: [t.serviceAccountId] }] },
+  }),
   [`DELETE ${ACCOUNTS}/:serviceAccountId`]: (t) => ({ params: { serviceAccountId: t.serviceAccountId } }),
 };
 
 /** Routes that write under service-accounts (all but creating one) and are not in {@link ACCOUNT_CHANGES}: a new one must be walked too. */
 export function accountChangesNotWalked(): string[] {
-  return ROLE_MATRIX.filter((r) => r.path.startsWith(ACCOUNTS) && r.method !== 'GET' && !(r.method === 'POST' && r.path === ACCOUNTS))
+  return ROLE_MATRIX.filter(
+    (r) => r.path.startsWith(ACCOUNTS) && r.method !== 'GET' && !(r.method === 'POST' && r.path === ACCOUNTS),
+  )
     .map((r) => `${r.method} ${r.path}`)
     .filter((key) => !ACCOUNT_CHANGES[key]);
 }

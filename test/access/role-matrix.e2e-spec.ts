@@ -22,7 +22,9 @@ const CATCH_ALL = /^\{?\/?\*/;
  * of the same method and path, ahead of the handler.
  */
 function registeredRoutes(service: TestApp): Registered[] {
-  const express = service.app.getHttpAdapter().getInstance() as { router: { stack: { route?: { path: string; methods: Record<string, boolean> } }[] } };
+  const express = service.app.getHttpAdapter().getInstance() as {
+    router: { stack: { route?: { path: string; methods: Record<string, boolean> } }[] };
+  };
   const routes = express.router.stack
     .filter((layer) => layer.route)
     .flatMap((layer) =>
@@ -88,15 +90,29 @@ describe('the role matrix', () => {
     projectId = project.id;
     foreignProjectId = (await projects.createProject(foreign.id, 'F')).project.id;
     for (const role of ROLES) {
-      const { view, secret } = await accounts.create(home.id, null, { username: `role-${role}`, role, projects: [{ id: projectId, role }] });
+      const { view, secret } = await accounts.create(home.id, null, {
+        username: `role-${role}`,
+        role,
+        projects: [{ id: projectId, role }],
+      });
       callers[role] = basic(view.account.username, secret);
     }
     const expiry = Date.now() + 1500;
-    const old = await accounts.create(home.id, null, { username: 'expiring', role: 'owner', expires: new Date(expiry) });
+    const old = await accounts.create(home.id, null, {
+      username: 'expiring',
+      role: 'owner',
+      expires: new Date(expiry),
+    });
     expired = basic(old.view.account.username, old.secret);
     const stranger = await accounts.create(foreign.id, null, { username: 'stranger', role: 'owner' });
     outsider = basic(stranger.view.account.username, stranger.secret);
-    objects = await seedSampleObjects({ baseUrl: service.baseUrl, owner: callers.owner, projectId, organizationId, projectToken: project.token });
+    objects = await seedSampleObjects({
+      baseUrl: service.baseUrl,
+      owner: callers.owner,
+      projectId,
+      organizationId,
+      projectToken: project.token,
+    });
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, expiry + 100 - Date.now()))); // let the expiring account expire
   });
   afterAll(async () => {
@@ -104,9 +120,15 @@ describe('the role matrix', () => {
     await environment.dispose();
   });
 
-  const sampleFor = (rule: Registered, caller: SampleCaller): SampleRequest | undefined => SAMPLE_REQUESTS[`${rule.method} ${rule.path}`]?.(objects, caller);
+  const sampleFor = (rule: Registered, caller: SampleCaller): SampleRequest | undefined =>
+    SAMPLE_REQUESTS[`${rule.method} ${rule.path}`]?.(objects, caller);
   /** The path and query of the call: the sample's parameters (999999 where a route has no sample; the walk reports that). */
-  const target = (rule: Registered, sample: SampleRequest | undefined, project = projectId, organization = organizationId) => {
+  const target = (
+    rule: Registered,
+    sample: SampleRequest | undefined,
+    project = projectId,
+    organization = organizationId,
+  ) => {
     const path = rule.path
       .replace(':projectId', String(project))
       .replace(':organizationId', String(organization))
@@ -115,7 +137,13 @@ describe('the role matrix', () => {
     if (/^\/(api\/query|api\/2\.0|import)/.test(path)) query.set('project_id', String(project));
     return query.size ? `${path}?${query}` : path;
   };
-  const call = async (rule: Registered, authorization: string | undefined, caller: SampleCaller, project?: number, organization?: number): Promise<Answer> => {
+  const call = async (
+    rule: Registered,
+    authorization: string | undefined,
+    caller: SampleCaller,
+    project?: number,
+    organization?: number,
+  ): Promise<Answer> => {
     const sample = sampleFor(rule, caller);
     const response = await fetch(`${service.baseUrl}${target(rule, sample, project, organization)}`, {
       method: rule.method,
@@ -161,10 +189,16 @@ describe('the role matrix', () => {
       const sample = sampleFor(registered, role);
       const why = notServed(sample, answer);
       if (sample?.knownFailure) {
-        if (!why) failures.push(`${label}: ${role} was served, but the sample is marked as a known failure (${sample.knownFailure}): remove the mark`);
+        if (!why)
+          failures.push(
+            `${label}: ${role} was served, but the sample is marked as a known failure (${sample.knownFailure}): remove the mark`,
+          );
         return;
       }
-      if (why) failures.push(`${label}: ${role} ${why} for ${registered.method} ${target(registered, sample)}: ${answer.body.slice(0, 300)}`);
+      if (why)
+        failures.push(
+          `${label}: ${role} ${why} for ${registered.method} ${target(registered, sample)}: ${answer.body.slice(0, 300)}`,
+        );
     };
     for (const registered of walkOrder(registeredRoutes(service))) {
       const rule = routeAccess(registered.method, registered.path) as RouteAccess;
@@ -190,7 +224,8 @@ describe('the role matrix', () => {
         else if (allowed) expectServed(registered, label, role, answer);
         if (!allowed && status !== 403) failures.push(`${label}: ${role} got ${status}, expected 403`);
       }
-      const foreign = (await call(registered, callers.owner, 'outsider', foreignProjectId, foreignOrganizationId)).status;
+      const foreign = (await call(registered, callers.owner, 'outsider', foreignProjectId, foreignOrganizationId))
+        .status;
       if (foreign !== 403) failures.push(`${label}: owner on another organization's project got ${foreign}`);
       const stranger = (await call(registered, outsider, 'outsider')).status;
       if (stranger !== 403) failures.push(`${label}: another organization's owner got ${stranger}`);
@@ -202,7 +237,9 @@ describe('the role matrix', () => {
   const changeAccount = async (key: string, serviceAccountId: number, caller: Role): Promise<Answer> => {
     const [method, path] = key.split(' ');
     const sample = ACCOUNT_CHANGES[key]({ serviceAccountId, projectId });
-    const filled = path.replace(':organizationId', String(organizationId)).replace(/:([A-Za-z]+)/g, (_, name: string) => String(sample.params?.[name]));
+    const filled = path
+      .replace(':organizationId', String(organizationId))
+      .replace(/:([A-Za-z]+)/g, (_, name: string) => String(sample.params?.[name]));
     const response = await fetch(`${service.baseUrl}${filled}`, {
       method,
       headers: { Authorization: callers[caller], 'Content-Type': 'application/json' },
@@ -218,7 +255,13 @@ describe('the role matrix', () => {
     const owners: Record<string, { role: Role; projects: { id: number; role: Role }[] }> = {
       'an organization owner': { role: 'owner', projects: [] },
       'an owner of the project': { role: 'consumer', projects: [{ id: projectId, role: 'owner' }] },
-      'an owner of another project': { role: 'consumer', projects: [{ id: projectId, role: 'consumer' }, { id: elsewhere, role: 'owner' }] },
+      'an owner of another project': {
+        role: 'consumer',
+        projects: [
+          { id: projectId, role: 'consumer' },
+          { id: elsewhere, role: 'owner' },
+        ],
+      },
     };
     const failures: string[] = [];
     let made = 0;
@@ -226,17 +269,26 @@ describe('the role matrix', () => {
       for (const [label, target] of Object.entries(owners)) {
         const { view } = await accounts.create(organizationId, null, { username: `target-${made++}`, ...target });
         const refused = await changeAccount(key, view.account.id, 'admin');
-        if (refused.status !== 403 || !refused.body.includes('"status":"error"')) failures.push(`${key}: admin on ${label} got ${refused.status} ${refused.body.slice(0, 200)}`);
+        if (refused.status !== 403 || !refused.body.includes('"status":"error"'))
+          failures.push(`${key}: admin on ${label} got ${refused.status} ${refused.body.slice(0, 200)}`);
         const after = await accounts.get(organizationId, view.account.id).catch(() => undefined);
-        const roles = (projects?: { id: number; role: string }[]) => JSON.stringify(projects?.map((p) => `${p.id}:${p.role}`).sort());
-        if (roles(after?.projects) !== roles(view.projects)) failures.push(`${key}: the refused admin changed ${label}: ${JSON.stringify(after?.projects)}`);
+        const roles = (projects?: { id: number; role: string }[]) =>
+          JSON.stringify(projects?.map((p) => `${p.id}:${p.role}`).sort());
+        if (roles(after?.projects) !== roles(view.projects))
+          failures.push(`${key}: the refused admin changed ${label}: ${JSON.stringify(after?.projects)}`);
         const served = await changeAccount(key, view.account.id, 'owner');
-        if (served.status !== 200) failures.push(`${key}: owner on ${label} got ${served.status} ${served.body.slice(0, 200)}`);
+        if (served.status !== 200)
+          failures.push(`${key}: owner on ${label} got ${served.status} ${served.body.slice(0, 200)}`);
       }
       // An admin still changes an account that holds no more than it does.
-      const peer = await accounts.create(organizationId, null, { username: `peer-${made++}`, role: 'admin', projects: [{ id: projectId, role: 'analyst' }] });
+      const peer = await accounts.create(organizationId, null, {
+        username: `peer-${made++}`,
+        role: 'admin',
+        projects: [{ id: projectId, role: 'analyst' }],
+      });
       const served = await changeAccount(key, peer.view.account.id, 'admin');
-      if (served.status !== 200) failures.push(`${key}: admin on another admin got ${served.status} ${served.body.slice(0, 200)}`);
+      if (served.status !== 200)
+        failures.push(`${key}: admin on another admin got ${served.status} ${served.body.slice(0, 200)}`);
     }
     expect(failures).toEqual([]);
   }, 300_000);
@@ -246,9 +298,15 @@ describe('the role matrix', () => {
     const solo = await service.app.get(ProjectsService).createOrganization('Solo');
     const first = await accounts.create(solo.id, null, { username: 'solo-owner', role: 'owner' });
     const remove = (id: number) =>
-      fetch(`${service.baseUrl}/api/app/organizations/${solo.id}/service-accounts/${id}`, { method: 'DELETE', headers: { Authorization: basic(first.view.account.username, first.secret) } });
+      fetch(`${service.baseUrl}/api/app/organizations/${solo.id}/service-accounts/${id}`, {
+        method: 'DELETE',
+        headers: { Authorization: basic(first.view.account.username, first.secret) },
+      });
     const refused = await remove(first.view.account.id);
-    expect({ status: refused.status, body: await refused.json() }).toEqual({ status: 409, body: { status: 'error', error: expect.stringContaining('last owner') } });
+    expect({ status: refused.status, body: await refused.json() }).toEqual({
+      status: 409,
+      body: { status: 'error', error: expect.stringContaining('last owner') },
+    });
     const second = await accounts.create(solo.id, null, { username: 'solo-second', role: 'owner' });
     expect((await remove(second.view.account.id)).status).toBe(200);
     expect((await remove(first.view.account.id)).status).toBe(409);

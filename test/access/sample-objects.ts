@@ -9,9 +9,28 @@ export const PURCHASE = 'Purchased';
 export const SCHEMA_EVENT = 'Walked';
 export const GROUP_KEY = 'company';
 
-export const BOOKMARK = { name: 'Daily signups', params: { events: [{ event: EVENT, math: 'unique' }, { event: PURCHASE, math: 'sum', property: 'amount' }], last_days: 7, unit: 'day' } };
-export const FUNNEL = { name: 'Signup to purchase', steps: [{ event: EVENT }, { event: PURCHASE }], length: 1, length_unit: 'day' };
-export const WAREHOUSE_SOURCE = { name: 'Lake', type: 'bigquery', connection: { project_id: 'lake', dataset: 'analytics', key: '{"private_key":"walk"}' } };
+export const BOOKMARK = {
+  name: 'Daily signups',
+  params: {
+    events: [
+      { event: EVENT, math: 'unique' },
+      { event: PURCHASE, math: 'sum', property: 'amount' },
+    ],
+    last_days: 7,
+    unit: 'day',
+  },
+};
+export const FUNNEL = {
+  name: 'Signup to purchase',
+  steps: [{ event: EVENT }, { event: PURCHASE }],
+  length: 1,
+  length_unit: 'day',
+};
+export const WAREHOUSE_SOURCE = {
+  name: 'Lake',
+  type: 'bigquery',
+  connection: { project_id: 'lake', dataset: 'analytics', key: '{"private_key":"walk"}' },
+};
 /** An event import that never runs by itself (`run_every` 0). */
 export const warehouseImport = (sourceId: number, name: string) => ({
   warehouse_source_id: sourceId,
@@ -23,10 +42,22 @@ export const warehouseImport = (sourceId: number, name: string) => ({
   insert_time_column_name: 'inserted_at',
   run_every: 0,
 });
-export const COHORT = { name: 'Signed up', description: 'everyone who signed up', definition: { behavior: { event: EVENT, min_count: 1, last_days: 30 } } };
+export const COHORT = {
+  name: 'Signed up',
+  description: 'everyone who signed up',
+  definition: { behavior: { event: EVENT, min_count: 1, last_days: 30 } },
+};
 
 /** A pipeline into a bucket nobody reads: the walk only creates, lists, pauses and cancels. */
-export const PIPELINE_FIELDS = { type: 's3-raw', s3_bucket: 'walk-bucket', s3_region: 'us-east-1', s3_endpoint: 'http://127.0.0.1:9', s3_force_path_style: 'true', s3_access_key_id: 'walker', s3_secret_access_key: 'walker-secret' };
+export const PIPELINE_FIELDS = {
+  type: 's3-raw',
+  s3_bucket: 'walk-bucket',
+  s3_region: 'us-east-1',
+  s3_endpoint: 'http://127.0.0.1:9',
+  s3_force_path_style: 'true',
+  s3_access_key_id: 'walker',
+  s3_secret_access_key: 'walker-secret',
+};
 /** Daily only: a day that has not ended has no window due, so nothing is exported during the walk. */
 const DISPOSABLE_PIPELINES: Record<string, string>[] = [
   { trial: 'true', data_source: 'events', schema_type: 'monoschema' },
@@ -87,8 +118,19 @@ interface Seeding {
 }
 
 /** Creates what the samples point at, through the API as a client would, and waits until the ingested events can be queried. */
-export async function seedSampleObjects({ baseUrl, owner, projectId, organizationId, projectToken }: Seeding): Promise<SampleObjects> {
-  const api = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ results: Record<string, unknown> } & Record<string, unknown>> => {
+export async function seedSampleObjects({
+  baseUrl,
+  owner,
+  projectId,
+  organizationId,
+  projectToken,
+}: Seeding): Promise<SampleObjects> {
+  const api = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<{ results: Record<string, unknown> } & Record<string, unknown>> => {
     const response = await fetch(`${baseUrl}${path}`, {
       method,
       headers: { Authorization: owner, 'Content-Type': 'application/json', ...headers },
@@ -109,28 +151,48 @@ export async function seedSampleObjects({ baseUrl, owner, projectId, organizatio
     [EVENT, hourAgo + 60, 'u2', { plan: 'free' }],
     [PURCHASE, hourAgo + 900, 'u2', { amount: 10 }],
     [EVENT, hourAgo + 120, 'u3', { plan: 'pro' }],
-  ].map(([event, time, user, properties], i) => ({ event, properties: { time, distinct_id: user, $insert_id: `seed-${i}`, ...(properties as object) } }));
+  ].map(([event, time, user, properties], i) => ({
+    event,
+    properties: { time, distinct_id: user, $insert_id: `seed-${i}`, ...(properties as object) },
+  }));
   await api('POST', `/import?strict=1&project_id=${projectId}`, events);
   // A user profile for the profile query, sent as the SDKs send it (the project token in the payload).
   const profile = { $token: projectToken, $distinct_id: 'u1', $set: { plan: 'pro', $email: 'u1@example.com' } };
-  const engaged = await api('POST', '/engage?verbose=1', `data=${encodeURIComponent(JSON.stringify([profile]))}`, { 'Content-Type': 'application/x-www-form-urlencoded' });
+  const engaged = await api('POST', '/engage?verbose=1', `data=${encodeURIComponent(JSON.stringify([profile]))}`, {
+    'Content-Type': 'application/x-www-form-urlencoded',
+  });
   if (engaged.status !== 1) throw new Error(`seeding: /engage refused the profile: ${JSON.stringify(engaged)}`);
 
   await api('POST', `${app}/group-keys`, { name: GROUP_KEY });
-  const member = await api('POST', `/api/app/organizations/${organizationId}/service-accounts`, { username: 'member', role: 'consumer', projects: [{ id: projectId, role: 'consumer' }] });
+  const member = await api('POST', `/api/app/organizations/${organizationId}/service-accounts`, {
+    username: 'member',
+    role: 'consumer',
+    projects: [{ id: projectId, role: 'consumer' }],
+  });
   const objects = {
-    annotationId: idOf(await api('POST', `${app}/annotations`, { date: `${day(now)} 09:00:00`, description: 'release' })),
+    annotationId: idOf(
+      await api('POST', `${app}/annotations`, { date: `${day(now)} 09:00:00`, description: 'release' }),
+    ),
     bookmarkId: idOf(await api('POST', `${app}/bookmarks`, BOOKMARK)),
     funnelId: idOf(await api('POST', `${app}/funnels`, FUNNEL)),
     cohortId: idOf(await api('POST', `${app}/cohorts`, COHORT)),
     memberAccountId: idOf(member),
   };
   const warehouseSourceId = idOf(await api('POST', `${app}/warehouse-sources`, WAREHOUSE_SOURCE));
-  const warehouseImportId = idOf(await api('POST', `${app}/warehouse-sources/imports/event-stream`, warehouseImport(warehouseSourceId, 'walked')));
+  const warehouseImportId = idOf(
+    await api('POST', `${app}/warehouse-sources/imports/event-stream`, warehouseImport(warehouseSourceId, 'walked')),
+  );
 
   // Daily pipelines over today only: nothing is due before tomorrow, so the walk never waits on an export.
   const pipeline = async (fields: Record<string, string>) =>
-    ((await api('POST', `/api/2.0/nessie/pipeline/create?project_id=${projectId}`, { ...PIPELINE_FIELDS, from_date: day(now), to_date: day(now), ...fields })) as unknown as { pipeline_names: string[] }).pipeline_names[0];
+    (
+      (await api('POST', `/api/2.0/nessie/pipeline/create?project_id=${projectId}`, {
+        ...PIPELINE_FIELDS,
+        from_date: day(now),
+        to_date: day(now),
+        ...fields,
+      })) as unknown as { pipeline_names: string[] }
+    ).pipeline_names[0];
   const pipelineName = await pipeline({});
   const disposable = {} as Record<SampleCaller, Disposable>;
   const schemas: unknown[] = [
@@ -143,15 +205,30 @@ export async function seedSampleObjects({ baseUrl, owner, projectId, organizatio
     const schemaName = `Disposable ${caller}`;
     schemas.push({ entityType: 'event', name: schemaName, schemaJson: { description: `deleted by ${caller}` } });
     disposable[caller] = {
-      annotationId: idOf(await api('POST', `${app}/annotations`, { date: `${day(now)} 10:00:00`, description: `deleted by ${caller}` })),
+      annotationId: idOf(
+        await api('POST', `${app}/annotations`, { date: `${day(now)} 10:00:00`, description: `deleted by ${caller}` }),
+      ),
       bookmarkId: idOf(await api('POST', `${app}/bookmarks`, { ...BOOKMARK, name: `deleted by ${caller}` })),
       funnelId: idOf(await api('POST', `${app}/funnels`, { ...FUNNEL, name: `deleted by ${caller}` })),
       cohortId: idOf(await api('POST', `${app}/cohorts`, { ...COHORT, name: `deleted by ${caller}` })),
-      serviceAccountId: idOf(await api('POST', `/api/app/organizations/${organizationId}/service-accounts`, { username: `deleted-by-${caller}`, role: 'consumer' })),
+      serviceAccountId: idOf(
+        await api('POST', `/api/app/organizations/${organizationId}/service-accounts`, {
+          username: `deleted-by-${caller}`,
+          role: 'consumer',
+        }),
+      ),
       groupKey,
       schemaName,
-      warehouseSourceId: idOf(await api('POST', `${app}/warehouse-sources`, { ...WAREHOUSE_SOURCE, name: `deleted by ${caller}` })),
-      warehouseImportId: idOf(await api('POST', `${app}/warehouse-sources/imports/event-stream`, warehouseImport(warehouseSourceId, `deleted by ${caller}`))),
+      warehouseSourceId: idOf(
+        await api('POST', `${app}/warehouse-sources`, { ...WAREHOUSE_SOURCE, name: `deleted by ${caller}` }),
+      ),
+      warehouseImportId: idOf(
+        await api(
+          'POST',
+          `${app}/warehouse-sources/imports/event-stream`,
+          warehouseImport(warehouseSourceId, `deleted by ${caller}`),
+        ),
+      ),
       // A distinct name per caller: another source, schema or trial flag each.
       pipelineName: await pipeline(DISPOSABLE_PIPELINES[SAMPLE_CALLERS.indexOf(caller)]),
     };
@@ -161,7 +238,17 @@ export async function seedSampleObjects({ baseUrl, owner, projectId, organizatio
   // Query samples must find data: wait until the writer has stored the imported events.
   await eventually(async () => {
     const names = await api('GET', `/api/query/events/names?project_id=${projectId}`);
-    if (!JSON.stringify(names).includes(PURCHASE)) throw new Error(`the imported events are not queryable yet: ${JSON.stringify(names)}`);
+    if (!JSON.stringify(names).includes(PURCHASE))
+      throw new Error(`the imported events are not queryable yet: ${JSON.stringify(names)}`);
   });
-  return { projectId, fromDate: day(now - 7 * 86_400_000), toDate: day(now), ...objects, warehouseSourceId, warehouseImportId, pipelineName, disposable };
+  return {
+    projectId,
+    fromDate: day(now - 7 * 86_400_000),
+    toDate: day(now),
+    ...objects,
+    warehouseSourceId,
+    warehouseImportId,
+    pipelineName,
+    disposable,
+  };
 }

@@ -1,5 +1,20 @@
 import { ROLE_MATRIX, RouteAccess } from '@analytics/auth';
-import { BOOKMARK, COHORT, Disposable, EVENT, FUNNEL, GROUP_KEY, nowSeconds, PIPELINE_FIELDS, PURCHASE, SampleCaller, SampleObjects, SCHEMA_EVENT, WAREHOUSE_SOURCE, warehouseImport } from './sample-objects';
+import {
+  BOOKMARK,
+  COHORT,
+  Disposable,
+  EVENT,
+  FUNNEL,
+  GROUP_KEY,
+  nowSeconds,
+  PIPELINE_FIELDS,
+  PURCHASE,
+  SampleCaller,
+  SampleObjects,
+  SCHEMA_EVENT,
+  WAREHOUSE_SOURCE,
+  warehouseImport,
+} from './sample-objects';
 
 /**
  * A valid request for every route the role-matrix walk calls with credentials, so that an allowed
@@ -27,20 +42,34 @@ const base64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('
 const range = (o: SampleObjects) => ({ from_date: o.fromDate, to_date: o.toDate });
 const importedEvent = (caller: SampleCaller, transport: string) => ({
   event: EVENT,
-  properties: { time: nowSeconds() - 60, distinct_id: `walker-${caller}`, $insert_id: `walk-${transport}-${caller}`, plan: 'pro' },
+  properties: {
+    time: nowSeconds() - 60,
+    distinct_id: `walker-${caller}`,
+    $insert_id: `walk-${transport}-${caller}`,
+    plan: 'pro',
+  },
 });
 
 const APP = '/api/app/projects/:projectId';
 const ORGANIZATION = '/api/app/organizations/:organizationId';
 
 /** Saved reports share one shape: list, create, get, patch, delete. */
-function savedReport(kind: 'bookmarks' | 'funnels' | 'cohorts', param: string, create: unknown, patch: unknown, id: (o: SampleObjects) => number, disposable: (d: Disposable) => number): Record<string, Sample> {
+function savedReport(
+  kind: 'bookmarks' | 'funnels' | 'cohorts',
+  param: string,
+  create: unknown,
+  patch: unknown,
+  id: (o: SampleObjects) => number,
+  disposable: (d: Disposable) => number,
+): Record<string, Sample> {
   return {
     [`GET ${APP}/${kind}`]: () => ({}),
     [`POST ${APP}/${kind}`]: () => ({ body: create }),
     [`GET ${APP}/${kind}/${param}`]: (o) => ({ params: { [param.slice(1)]: id(o) } }),
     [`PATCH ${APP}/${kind}/${param}`]: (o) => ({ params: { [param.slice(1)]: id(o) }, body: patch }),
-    [`DELETE ${APP}/${kind}/${param}`]: (o, caller) => ({ params: { [param.slice(1)]: disposable(o.disposable[caller]) } }),
+    [`DELETE ${APP}/${kind}/${param}`]: (o, caller) => ({
+      params: { [param.slice(1)]: disposable(o.disposable[caller]) },
+    }),
   };
 }
 
@@ -48,27 +77,40 @@ function savedReport(kind: 'bookmarks' | 'funnels' | 'cohorts', param: string, c
 function query(path: string, sample: Sample): Record<string, Sample> {
   return { [`/api/query${path}`]: sample, [`/api/2.0${path}`]: sample };
 }
-const get = (paths: Record<string, Sample>) => Object.fromEntries(Object.entries(paths).map(([path, sample]) => [`GET ${path}`, sample]));
-const post = (paths: Record<string, Sample>) => Object.fromEntries(Object.entries(paths).map(([path, sample]) => [`POST ${path}`, sample]));
+const get = (paths: Record<string, Sample>) =>
+  Object.fromEntries(Object.entries(paths).map(([path, sample]) => [`GET ${path}`, sample]));
+const post = (paths: Record<string, Sample>) =>
+  Object.fromEntries(Object.entries(paths).map(([path, sample]) => [`POST ${path}`, sample]));
 
 export const SAMPLE_REQUESTS: Record<string, Sample> = {
   'GET /api/app/me': () => ({}),
-  'POST /api/app/organizations': (_, caller) => ({ body: { name: `Made by ${caller}`, owner_username: `first-${caller}` } }),
+  'POST /api/app/organizations': (_, caller) => ({
+    body: { name: `Made by ${caller}`, owner_username: `first-${caller}` },
+  }),
 
   [`GET ${ORGANIZATION}/service-accounts`]: () => ({}),
-  [`POST ${ORGANIZATION}/service-accounts`]: (o, caller) => ({ body: { username: `made-by-${caller}`, role: 'consumer', projects: [{ id: o.projectId, role: 'consumer' }] } }),
-  [`GET ${ORGANIZATION}/service-accounts/:serviceAccountId`]: (o) => ({ params: { serviceAccountId: o.memberAccountId } }),
-  [`DELETE ${ORGANIZATION}/service-accounts/:serviceAccountId`]: (o, caller) => ({ params: { serviceAccountId: o.disposable[caller].serviceAccountId } }),
-  [`POST ${ORGANIZATION}/service-accounts/add-to-project`]: (o) => ({ body: { projects: [{ id: o.projectId, role: 'consumer' }], service_account_ids: [o.memberAccountId] } }),
-  [`POST ${ORGANIZATION}/service-accounts/remove-from-project`]: (o) => ({ body: { projects: [{ id: o.projectId, service_account_ids: [o.memberAccountId] }] } }),
+  [`POST ${ORGANIZATION}/service-accounts`]: (o, caller) => ({
+    body: { username: `made-by-${caller}`, role: 'consumer', projects: [{ id: o.projectId, role: 'consumer' }] },
+  }),
+  [`GET ${ORGANIZATION}/service-accounts/:serviceAccountId`]: (o) => ({
+    params: { serviceAccountId: o.memberAccountId },
+  }),
+  [`DELETE ${ORGANIZATION}/service-accounts/:serviceAccountId`]: (o, caller) => ({
+    params: { serviceAccountId: o.disposable[caller].serviceAccountId },
+  }),
+  [`POST ${ORGANIZATION}/service-accounts/add-to-project`]: (o) => ({
+    body: { projects: [{ id: o.projectId, role: 'consumer' }], service_account_ids: [o.memberAccountId] },
+  }),
+  [`POST ${ORGANIZATION}/service-accounts/remove-from-project`]: (o) => ({
+    body: { projects: [{ id: o.projectId, service_account_ids: [o.memberAccountId] }] },
+  }),
   [`GET ${ORGANIZATION}/projects`]: () => ({}),
   [`POST ${ORGANIZATION}/projects`]: (_, caller) => ({ body: { name: `Made by ${caller}`, region: 'EU' } }),
   [`POST ${ORGANIZATION}/oauth-tokens`]: () => ({ body: { expires_in: 600 } }),
 
   [`GET ${APP}`]: () => ({}),
   // An empty patch (both fields are optional) is as valid as a rename: the owner sends one, the admin renames.
-  [`PATCH ${APP}`]: (_, caller) =>
-    caller === 'owner' ? { body: {} } : { body: { name: 'Home project' } },
+  [`PATCH ${APP}`]: (_, caller) => (caller === 'owner' ? { body: {} } : { body: { name: 'Home project' } }),
   // The walk authenticates with service accounts only: nothing later uses the project secret this replaces.
   [`POST ${APP}/rotate-secret`]: () => ({}),
 
@@ -79,31 +121,69 @@ export const SAMPLE_REQUESTS: Record<string, Sample> = {
   [`GET ${APP}/warehouse-sources`]: () => ({}),
   [`POST ${APP}/warehouse-sources`]: (_, caller) => ({ body: { ...WAREHOUSE_SOURCE, name: `made by ${caller}` } }),
   [`GET ${APP}/warehouse-sources/:sourceId`]: (o) => ({ params: { sourceId: o.warehouseSourceId } }),
-  [`DELETE ${APP}/warehouse-sources/:sourceId`]: (o, caller) => ({ params: { sourceId: o.disposable[caller].warehouseSourceId } }),
-  [`POST ${APP}/warehouse-sources/imports/event-stream`]: (o, caller) => ({ body: warehouseImport(o.warehouseSourceId, `made by ${caller}`) }),
+  [`DELETE ${APP}/warehouse-sources/:sourceId`]: (o, caller) => ({
+    params: { sourceId: o.disposable[caller].warehouseSourceId },
+  }),
+  [`POST ${APP}/warehouse-sources/imports/event-stream`]: (o, caller) => ({
+    body: warehouseImport(o.warehouseSourceId, `made by ${caller}`),
+  }),
   [`POST ${APP}/warehouse-sources/imports/people`]: (o, caller) => ({
-    body: { warehouse_source_id: o.warehouseSourceId, name: `people by ${caller}`, table_params: { table_name: 'users' }, user_column_name: 'user_id', sync_mode: 'full_sync', run_every: 0 },
+    body: {
+      warehouse_source_id: o.warehouseSourceId,
+      name: `people by ${caller}`,
+      table_params: { table_name: 'users' },
+      user_column_name: 'user_id',
+      sync_mode: 'full_sync',
+      run_every: 0,
+    },
   }),
   [`POST ${APP}/warehouse-sources/imports/groups`]: (o, caller) => ({
-    body: { warehouse_source_id: o.warehouseSourceId, name: `groups by ${caller}`, table_params: { query: 'select * from companies' }, group_key: GROUP_KEY, group_id_column_name: 'company_id', sync_mode: 'full_sync', run_every: 0 },
+    body: {
+      warehouse_source_id: o.warehouseSourceId,
+      name: `groups by ${caller}`,
+      table_params: { query: 'select * from companies' },
+      group_key: GROUP_KEY,
+      group_id_column_name: 'company_id',
+      sync_mode: 'full_sync',
+      run_every: 0,
+    },
   }),
   [`GET ${APP}/warehouse-sources/imports`]: () => ({}),
   [`GET ${APP}/warehouse-sources/imports/:importId`]: (o) => ({ params: { importId: o.warehouseImportId } }),
-  [`PATCH ${APP}/warehouse-sources/imports/:importId`]: (o) => ({ params: { importId: o.warehouseImportId }, body: { paused: false, run_every: 0 } }),
-  [`DELETE ${APP}/warehouse-sources/imports/:importId`]: (o, caller) => ({ params: { importId: o.disposable[caller].warehouseImportId }, query: { delete_data: 'true' } }),
+  [`PATCH ${APP}/warehouse-sources/imports/:importId`]: (o) => ({
+    params: { importId: o.warehouseImportId },
+    body: { paused: false, run_every: 0 },
+  }),
+  [`DELETE ${APP}/warehouse-sources/imports/:importId`]: (o, caller) => ({
+    params: { importId: o.disposable[caller].warehouseImportId },
+    query: { delete_data: 'true' },
+  }),
   [`GET ${APP}/warehouse-sources/imports/:importId/history`]: (o) => ({ params: { importId: o.warehouseImportId } }),
-  [`PUT ${APP}/warehouse-sources/imports/:importId/manual-sync`]: (o) => ({ params: { importId: o.warehouseImportId } }),
+  [`PUT ${APP}/warehouse-sources/imports/:importId/manual-sync`]: (o) => ({
+    params: { importId: o.warehouseImportId },
+  }),
 
   [`GET ${APP}/annotations`]: (o) => ({ query: { fromDate: o.fromDate, toDate: `${o.toDate} 23:59:59` } }),
-  [`POST ${APP}/annotations`]: (o, caller) => ({ body: { date: `${o.toDate} 12:00:00`, description: `walked by ${caller}` } }),
+  [`POST ${APP}/annotations`]: (o, caller) => ({
+    body: { date: `${o.toDate} 12:00:00`, description: `walked by ${caller}` },
+  }),
   [`GET ${APP}/annotations/:annotationId`]: (o) => ({ params: { annotationId: o.annotationId } }),
-  [`PATCH ${APP}/annotations/:annotationId`]: (o, caller) => ({ params: { annotationId: o.annotationId }, body: { description: `patched by ${caller}`, tags: [] } }),
-  [`DELETE ${APP}/annotations/:annotationId`]: (o, caller) => ({ params: { annotationId: o.disposable[caller].annotationId } }),
+  [`PATCH ${APP}/annotations/:annotationId`]: (o, caller) => ({
+    params: { annotationId: o.annotationId },
+    body: { description: `patched by ${caller}`, tags: [] },
+  }),
+  [`DELETE ${APP}/annotations/:annotationId`]: (o, caller) => ({
+    params: { annotationId: o.disposable[caller].annotationId },
+  }),
   [`GET ${APP}/annotations/tags`]: () => ({}),
   [`POST ${APP}/annotations/tags`]: () => ({ body: { name: 'release' } }),
 
   [`GET ${APP}/schemas`]: () => ({}),
-  [`POST ${APP}/schemas`]: () => ({ body: { entries: [{ entityType: 'event', name: SCHEMA_EVENT, schemaJson: { description: 'uploaded in a batch' } }] } }),
+  [`POST ${APP}/schemas`]: () => ({
+    body: {
+      entries: [{ entityType: 'event', name: SCHEMA_EVENT, schemaJson: { description: 'uploaded in a batch' } }],
+    },
+  }),
   // The whole dictionary goes: every read of a schema must come before.
   [`DELETE ${APP}/schemas`]: () => ({ last: true }),
   [`GET ${APP}/schemas/seen`]: () => ({}),
@@ -111,12 +191,38 @@ export const SAMPLE_REQUESTS: Record<string, Sample> = {
   // Profile schemas only: the event schemas other samples read stay.
   [`DELETE ${APP}/schemas/:entityType`]: () => ({ params: { entityType: 'profile' } }),
   [`GET ${APP}/schemas/:entityType/:name`]: () => ({ params: { entityType: 'event', name: SCHEMA_EVENT } }),
-  [`POST ${APP}/schemas/:entityType/:name`]: () => ({ params: { entityType: 'event', name: SCHEMA_EVENT }, body: { description: 'uploaded alone', properties: { plan: { type: 'string' } } } }),
-  [`DELETE ${APP}/schemas/:entityType/:name`]: (o, caller) => ({ params: { entityType: 'event', name: o.disposable[caller].schemaName } }),
+  [`POST ${APP}/schemas/:entityType/:name`]: () => ({
+    params: { entityType: 'event', name: SCHEMA_EVENT },
+    body: { description: 'uploaded alone', properties: { plan: { type: 'string' } } },
+  }),
+  [`DELETE ${APP}/schemas/:entityType/:name`]: (o, caller) => ({
+    params: { entityType: 'event', name: o.disposable[caller].schemaName },
+  }),
 
-  ...savedReport('bookmarks', ':id', BOOKMARK, { name: 'Daily signups (patched)' }, (o) => o.bookmarkId, (d) => d.bookmarkId),
-  ...savedReport('funnels', ':funnelId', FUNNEL, { length: 2 }, (o) => o.funnelId, (d) => d.funnelId),
-  ...savedReport('cohorts', ':id', COHORT, { description: 'patched' }, (o) => o.cohortId, (d) => d.cohortId),
+  ...savedReport(
+    'bookmarks',
+    ':id',
+    BOOKMARK,
+    { name: 'Daily signups (patched)' },
+    (o) => o.bookmarkId,
+    (d) => d.bookmarkId,
+  ),
+  ...savedReport(
+    'funnels',
+    ':funnelId',
+    FUNNEL,
+    { length: 2 },
+    (o) => o.funnelId,
+    (d) => d.funnelId,
+  ),
+  ...savedReport(
+    'cohorts',
+    ':id',
+    COHORT,
+    { description: 'patched' },
+    (o) => o.cohortId,
+    (d) => d.cohortId,
+  ),
 
   'POST /import': (_, caller) => ({ query: { strict: '1' }, body: [importedEvent(caller, 'post')] }),
   // The SDK transport answers 200 either way; `verbose=1` says whether the event was taken.
@@ -127,14 +233,24 @@ export const SAMPLE_REQUESTS: Record<string, Sample> = {
 
   'GET /api/2.0/export': (o) => ({
     query: { ...range(o), event: JSON.stringify([PURCHASE]) },
-    refusal: (body) => (body.includes(`"event":"${PURCHASE}"`) ? undefined : 'the export holds none of the ingested events'),
+    refusal: (body) =>
+      body.includes(`"event":"${PURCHASE}"`) ? undefined : 'the export holds none of the ingested events',
   }),
 
   // Owner and admin each create a pipeline of their own (one name per live pipeline), daily over today: nothing due.
   'POST /api/2.0/nessie/pipeline/create': (o, caller) => ({
-    body: { ...PIPELINE_FIELDS, from_date: o.toDate, to_date: o.toDate, data_format: 'parquet', schema_type: 'multischema', data_source: caller === 'owner' ? 'events' : 'people' },
+    body: {
+      ...PIPELINE_FIELDS,
+      from_date: o.toDate,
+      to_date: o.toDate,
+      data_format: 'parquet',
+      schema_type: 'multischema',
+      data_source: caller === 'owner' ? 'events' : 'people',
+    },
   }),
-  'GET /api/2.0/nessie/pipeline/jobs': (o) => ({ refusal: (body) => (body.includes(o.pipelineName) ? undefined : 'the list lacks the seeded pipeline') }),
+  'GET /api/2.0/nessie/pipeline/jobs': (o) => ({
+    refusal: (body) => (body.includes(o.pipelineName) ? undefined : 'the list lacks the seeded pipeline'),
+  }),
   'GET /api/2.0/nessie/pipeline/status': (o) => ({ query: { name: o.pipelineName } }),
   'GET /api/2.0/nessie/pipeline/timeline': (o) => ({ query: { name: o.pipelineName } }),
   'POST /api/2.0/nessie/pipeline/pause': (o) => ({ body: { name: o.pipelineName } }),
@@ -146,22 +262,39 @@ export const SAMPLE_REQUESTS: Record<string, Sample> = {
     ...query('/insights', (o) => ({ query: { bookmark_id: String(o.bookmarkId) } })),
     ...query('/funnels', (o) => ({ query: { funnel_id: String(o.funnelId), ...range(o), on: 'properties["plan"]' } })),
     ...query('/funnels/list', () => ({})),
-    ...query('/retention', (o) => ({ query: { ...range(o), born_event: EVENT, event: PURCHASE, interval_count: '2' } })),
-    ...query('/retention/addiction', (o) => ({ query: { ...range(o), event: EVENT, unit: 'day', addiction_unit: 'hour' } })),
+    ...query('/retention', (o) => ({
+      query: { ...range(o), born_event: EVENT, event: PURCHASE, interval_count: '2' },
+    })),
+    ...query('/retention/addiction', (o) => ({
+      query: { ...range(o), event: EVENT, unit: 'day', addiction_unit: 'hour' },
+    })),
     ...query('/cohorts/list', () => ({})),
-    ...query('/segmentation', (o) => ({ query: { ...range(o), event: EVENT, on: 'properties["plan"]', type: 'unique' } })),
+    ...query('/segmentation', (o) => ({
+      query: { ...range(o), event: EVENT, on: 'properties["plan"]', type: 'unique' },
+    })),
     ...query('/segmentation/numeric', (o) => ({ query: { ...range(o), event: PURCHASE, on: 'properties["amount"]' } })),
     ...query('/segmentation/sum', (o) => ({ query: { ...range(o), event: PURCHASE, on: 'properties["amount"]' } })),
     ...query('/segmentation/average', (o) => ({ query: { ...range(o), event: PURCHASE, on: 'properties["amount"]' } })),
-    ...query('/events', (o) => ({ query: { ...range(o), event: JSON.stringify([EVENT, PURCHASE]), type: 'general', unit: 'day' } })),
+    ...query('/events', (o) => ({
+      query: { ...range(o), event: JSON.stringify([EVENT, PURCHASE]), type: 'general', unit: 'day' },
+    })),
     ...query('/events/names', () => ({ query: { type: 'general', limit: '10' } })),
-    ...query('/events/properties', (o) => ({ query: { ...range(o), event: EVENT, name: 'plan', values: JSON.stringify(['pro', 'free']) } })),
+    ...query('/events/properties', (o) => ({
+      query: { ...range(o), event: EVENT, name: 'plan', values: JSON.stringify(['pro', 'free']) },
+    })),
     ...query('/events/properties/top', () => ({ query: { event: EVENT, limit: '5' } })),
     ...query('/events/properties/values', () => ({ query: { event: EVENT, name: 'plan' } })),
   }),
   ...post({
     // Cohort members: the spec's way of reading a saved cohort.
-    ...query('/engage', (o) => ({ body: { filter_by_cohort: { id: o.cohortId }, where: 'properties["plan"] == "pro"', output_properties: ['plan'], page_size: 10 } })),
+    ...query('/engage', (o) => ({
+      body: {
+        filter_by_cohort: { id: o.cohortId },
+        where: 'properties["plan"] == "pro"',
+        output_properties: ['plan'],
+        page_size: 10,
+      },
+    })),
     ...query('/cohorts/list', () => ({ body: {} })),
   }),
 };
@@ -178,6 +311,10 @@ export function routesWithoutSample(): string[] {
 
 /** Samples for routes the matrix no longer serves (or never named): left behind by a rename. */
 export function samplesWithoutRoute(): string[] {
-  const walked = new Set(ROLE_MATRIX.filter((r) => r.served !== false && WALKED_SCHEMES.includes(r.scheme)).map((r) => `${r.method} ${r.path}`));
+  const walked = new Set(
+    ROLE_MATRIX.filter((r) => r.served !== false && WALKED_SCHEMES.includes(r.scheme)).map(
+      (r) => `${r.method} ${r.path}`,
+    ),
+  );
   return Object.keys(SAMPLE_REQUESTS).filter((key) => !walked.has(key));
 }

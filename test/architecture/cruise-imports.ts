@@ -12,7 +12,9 @@ export const CONFIG_FILE = join(REPO_ROOT, '.dependency-cruiser.cjs');
  * file that compiled it first, and that file's Jest environment is gone by the time a later one in the
  * same worker imports.
  */
-const importModule = new Function('specifier', `return import(specifier); // ${Math.random()}`) as <T>(specifier: string) => Promise<T>;
+const importModule = new Function('specifier', `return import(specifier); // ${Math.random()}`) as <T>(
+  specifier: string,
+) => Promise<T>;
 
 /** One violation as `rule: from → to`, the way the check's text output names it. */
 export function describeViolation(violation: IViolation): string {
@@ -35,12 +37,12 @@ export function cruiseModules(root: string): Promise<ICruiseResult> {
 
 async function cruise(root: string): Promise<ICruiseResult> {
   const { cruise: run } = await importModule<typeof import('dependency-cruiser')>('dependency-cruiser');
-  const { default: extractDepcruiseOptions } = await importModule<typeof import('dependency-cruiser/config-utl/extract-depcruise-options')>(
-    'dependency-cruiser/config-utl/extract-depcruise-options',
-  );
-  const { default: extractTSConfig } = await importModule<typeof import('dependency-cruiser/config-utl/extract-ts-config')>(
-    'dependency-cruiser/config-utl/extract-ts-config',
-  );
+  const { default: extractDepcruiseOptions } = await importModule<
+    typeof import('dependency-cruiser/config-utl/extract-depcruise-options')
+  >('dependency-cruiser/config-utl/extract-depcruise-options');
+  const { default: extractTSConfig } = await importModule<
+    typeof import('dependency-cruiser/config-utl/extract-ts-config')
+  >('dependency-cruiser/config-utl/extract-ts-config');
   const options = await extractDepcruiseOptions(CONFIG_FILE);
   const tsConfig = join(root, 'tsconfig.json');
   const folders = ['apps', 'libs', 'bench', 'test'].filter((folder) => existsSync(join(root, folder)));

@@ -15,6 +15,8 @@ describe("each lib's index.ts", () => {
   it('exports only names used outside the lib (by another lib, an app, bench/ or test/); its own tests import its src files', async () => {
     const { libs } = architectureFigures(await cruiseModules(REPO_ROOT), REPO_ROOT);
 
-    expect(Object.fromEntries(libs.filter((lib) => lib.unused.length > 0).map((lib) => [lib.name, lib.unused]))).toEqual({});
+    expect(
+      Object.fromEntries(libs.filter((lib) => lib.unused.length > 0).map((lib) => [lib.name, lib.unused])),
+    ).toEqual({});
   });
 });

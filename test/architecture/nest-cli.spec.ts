@@ -14,7 +14,10 @@ interface NestCliConfig {
   monorepo: boolean;
   root: string;
   sourceRoot: string;
-  compilerOptions: { builder: { type: string; options: { filenames: string[]; stripLeadingPaths: boolean } }; deleteOutDir?: boolean };
+  compilerOptions: {
+    builder: { type: string; options: { filenames: string[]; stripLeadingPaths: boolean } };
+    deleteOutDir?: boolean;
+  };
   projects: Record<string, NestProject>;
 }
 
@@ -43,7 +46,10 @@ describe('nest-cli.json', () => {
     const apps = foldersOf('apps');
 
     expect(projectsOf('application')).toEqual(
-      apps.map((app) => [app, { type: 'application', root: `apps/${app}`, sourceRoot: `apps/${app}/src`, entryFile: 'main' }]),
+      apps.map((app) => [
+        app,
+        { type: 'application', root: `apps/${app}`, sourceRoot: `apps/${app}/src`, entryFile: 'main' },
+      ]),
     );
     for (const app of apps) expect(existsSync(join(ROOT, 'apps', app, 'src', 'main.ts'))).toBe(true);
   });
@@ -52,7 +58,10 @@ describe('nest-cli.json', () => {
     const libs = foldersOf('libs');
 
     expect(projectsOf('library')).toEqual(
-      libs.map((lib) => [`@analytics/${lib}`, { type: 'library', root: `libs/${lib}`, sourceRoot: `libs/${lib}/src`, entryFile: 'index' }]),
+      libs.map((lib) => [
+        `@analytics/${lib}`,
+        { type: 'library', root: `libs/${lib}`, sourceRoot: `libs/${lib}/src`, entryFile: 'index' },
+      ]),
     );
     for (const lib of libs) expect(existsSync(join(ROOT, 'libs', lib, 'src', 'index.ts'))).toBe(true);
   });
@@ -60,7 +69,10 @@ describe('nest-cli.json', () => {
   it('builds with SWC into the layout of npm run build, libs included, leaving the rest of dist alone', () => {
     // SWC compiles files, not import graphs: an app's build must compile the libs it imports too.
     // Kept paths put an app at dist/apps/<app>/src/main.js, where `nest start <app>` looks first.
-    expect(config.compilerOptions.builder).toMatchObject({ type: 'swc', options: { filenames: ['apps', 'libs'], stripLeadingPaths: false } });
+    expect(config.compilerOptions.builder).toMatchObject({
+      type: 'swc',
+      options: { filenames: ['apps', 'libs'], stripLeadingPaths: false },
+    });
     expect(config.compilerOptions.deleteOutDir).toBe(false);
   });
 });

@@ -23,7 +23,11 @@ function walk(root: string, dir: string): string[] {
 /** `libs/<lib>/src/**` and `apps/<app>/src/**` under `root`, relative to it, specs left out. */
 export function sourceFiles(root: string): string[] {
   return ['libs', 'apps']
-    .flatMap((top) => readdirSync(join(root, top), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => `${top}/${entry.name}/src`))
+    .flatMap((top) =>
+      readdirSync(join(root, top), { withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => `${top}/${entry.name}/src`),
+    )
     .filter((src) => existsSync(join(root, src)))
     .flatMap((src) => walk(root, src))
     .filter((file) => !file.startsWith(TENANCY_SRC))
@@ -37,7 +41,8 @@ export function parse(root: string, file: string): ts.SourceFile {
 const TENANCY = '@analytics/tenancy';
 
 function isTenancyCall(node: ts.Node): boolean {
-  if (!ts.isCallExpression(node) || node.arguments.length === 0 || !ts.isStringLiteralLike(node.arguments[0])) return false;
+  if (!ts.isCallExpression(node) || node.arguments.length === 0 || !ts.isStringLiteralLike(node.arguments[0]))
+    return false;
   const callee = node.expression;
   const named = (ts.isIdentifier(callee) && callee.text === 'require') || callee.kind === ts.SyntaxKind.ImportKeyword;
   return named && node.arguments[0].text === TENANCY;
@@ -51,16 +56,26 @@ function isTenancyCall(node: ts.Node): boolean {
 export function scopeCreations(file: ts.SourceFile): string[] {
   const found: string[] = [];
   const visit = (node: ts.Node) => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
       // `import '…'` and a default import (the lib has none) reach nothing; `export * from` reaches all.
       const bindings = ts.isImportDeclaration(node) ? node.importClause?.namedBindings : (node.exportClause ?? 'all');
       if (node.moduleSpecifier.text === TENANCY && bindings) {
-        if (bindings === 'all' || ts.isNamespaceImport(bindings) || ts.isNamespaceExport(bindings)) found.push(`takes all of ${TENANCY}`);
-        else if (bindings.elements.some((element) => (element.propertyName ?? element.name).text === 'projectScope')) found.push('imports projectScope');
+        if (bindings === 'all' || ts.isNamespaceImport(bindings) || ts.isNamespaceExport(bindings))
+          found.push(`takes all of ${TENANCY}`);
+        else if (bindings.elements.some((element) => (element.propertyName ?? element.name).text === 'projectScope'))
+          found.push('imports projectScope');
       }
     }
     if (isTenancyCall(node)) found.push(`loads ${TENANCY} dynamically`);
-    if ((ts.isAsExpression(node) || ts.isTypeAssertionExpression(node)) && ts.isTypeReferenceNode(node.type) && node.type.typeName.getText() === 'ProjectScope') {
+    if (
+      (ts.isAsExpression(node) || ts.isTypeAssertionExpression(node)) &&
+      ts.isTypeReferenceNode(node.type) &&
+      node.type.typeName.getText() === 'ProjectScope'
+    ) {
       found.push('casts to ProjectScope');
     }
     ts.forEachChild(node, visit);
@@ -73,7 +88,9 @@ export function scopeCreations(file: ts.SourceFile): string[] {
 export function scopeCreatorsOutside(root: string, allowed: readonly string[]): string[] {
   return sourceFiles(root).flatMap((path) => {
     const file = parse(root, path);
-    const creations = scopeCreations(file).filter((what) => what === 'casts to ProjectScope' || !allowed.includes(path));
+    const creations = scopeCreations(file).filter(
+      (what) => what === 'casts to ProjectScope' || !allowed.includes(path),
+    );
     return creations.map((what) => `${path}: ${what}`);
   });
 }

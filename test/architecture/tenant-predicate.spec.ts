@@ -13,7 +13,7 @@ describe('tenant predicates', () => {
   it('written by hand are found in SQL text, in any case and on any alias, in the fixture tree', () => {
     expect(handWrittenPredicates(FIXTURES)).toEqual([
       'libs/rogue/src/hand-written.repository.ts:4: project_id = {project:UInt32}',
-      "libs/rogue/src/hand-written.repository.ts:6: PROJECT_ID in (",
+      'libs/rogue/src/hand-written.repository.ts:6: PROJECT_ID in (',
       'libs/rogue/src/hand-written.repository.ts:9: project_id=a.project_id',
     ]);
   });

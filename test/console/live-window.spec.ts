@@ -47,6 +47,8 @@ describe('the live view window', () => {
 
   it('asks the export for the window in event time, with the user filter kept whole', () => {
     expect(liveWhere(600, 1_800_000_000_500, '')).toBe('properties["time"] >= 1799999400');
-    expect(liveWhere(60, 1_800_000_000_000, 'properties["a"] == 1 or properties["b"] == 2')).toBe('properties["time"] >= 1799999940 and (properties["a"] == 1 or properties["b"] == 2)');
+    expect(liveWhere(60, 1_800_000_000_000, 'properties["a"] == 1 or properties["b"] == 2')).toBe(
+      'properties["time"] >= 1799999940 and (properties["a"] == 1 or properties["b"] == 2)',
+    );
   });
 });

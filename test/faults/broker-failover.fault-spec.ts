@@ -4,7 +4,15 @@ import { Admin, Kafka, logLevel } from 'kafkajs';
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { compareWithAcked, eventBatch, ImportAttempt, Pipeline, readStored, RetryingImporter, runId } from '../multi-process/pipeline-harness';
+import {
+  compareWithAcked,
+  eventBatch,
+  ImportAttempt,
+  Pipeline,
+  readStored,
+  RetryingImporter,
+  runId,
+} from '../multi-process/pipeline-harness';
 import { recordScenario } from './fault-results';
 import { PacedLoad } from './load-pacer';
 
@@ -83,7 +91,11 @@ describe('Kafka cluster: brokers stopped and killed under load', () => {
       return states;
     });
 
-    const [writer, ...gateways] = await Promise.all([p.start('writer', 'writer'), p.start('ingest', 'gateway-a'), p.start('ingest', 'gateway-b')]);
+    const [writer, ...gateways] = await Promise.all([
+      p.start('writer', 'writer'),
+      p.start('ingest', 'gateway-a'),
+      p.start('ingest', 'gateway-b'),
+    ]);
 
     // Users whose events land on each partition, so that a batch goes to one partition only.
     const users: string[][] = Array.from({ length: PARTITIONS }, () => []);
@@ -95,14 +107,19 @@ describe('Kafka cluster: brokers stopped and killed under load', () => {
     const partitionOfBatch = (from: number) => (from / BATCH) % PARTITIONS;
     const makeBatch = (from: number, count: number, baseTimeMs: number) => {
       const pool = users[partitionOfBatch(from)];
-      return eventBatch(run, from, count, baseTimeMs).map((e, i) => ({ ...e, properties: { ...e.properties, distinct_id: pool[(from + i) % pool.length] } }));
+      return eventBatch(run, from, count, baseTimeMs).map((e, i) => ({
+        ...e,
+        properties: { ...e.properties, distinct_id: pool[(from + i) % pool.length] },
+      }));
     };
 
     const timeline: { at: number; label: string }[] = [{ at: Date.now(), label: 'steady' }];
     const phaseAt = (t: number) => timeline.filter((m) => m.at <= t).pop()?.label ?? 'steady';
     const attempts: AttemptRecord[] = [];
     const onAttempt = (a: ImportAttempt) => {
-      const partitions = [...new Set(a.events.map((e) => partitionFor(p.project.id, e.properties.distinct_id, PARTITIONS)))];
+      const partitions = [
+        ...new Set(a.events.map((e) => partitionFor(p.project.id, e.properties.distinct_id, PARTITIONS))),
+      ];
       attempts.push({
         batch: Number(a.events[0].properties.n) / BATCH,
         attempt: a.attempt,
@@ -116,7 +133,12 @@ describe('Kafka cluster: brokers stopped and killed under load', () => {
       });
     };
     // The gateways give up on Kafka after 15 s (INGEST_KAFKA_SEND_TIMEOUT_MS) and answer 503; the client waits a bit longer than that.
-    const importer = new RetryingImporter(p.project.basic, { maxBackoffMs: 2_000, giveUpAfterMs: 150_000, requestTimeoutMs: 20_000, onAttempt });
+    const importer = new RetryingImporter(p.project.basic, {
+      maxBackoffMs: 2_000,
+      giveUpAfterMs: 150_000,
+      requestTimeoutMs: 20_000,
+      onAttempt,
+    });
     const load = new PacedLoad({
       importer,
       gateways: () => gateways.map((g) => g.url),
@@ -148,7 +170,9 @@ describe('Kafka cluster: brokers stopped and killed under load', () => {
       const victim =
         how === 'SIGTERM'
           ? nodes.find((n) => n.id === leaderOf(0))!
-          : nodes.find((n) => n.id !== outages[0].node && eventsPartitions.some((s) => leaderOf(s.partition) === n.id))!;
+          : nodes.find(
+              (n) => n.id !== outages[0].node && eventsPartitions.some((s) => leaderOf(s.partition) === n.id),
+            )!;
       const leadersBefore = watch!.states(p.topic).map((s) => s.leader);
       const atProgress = Number(load.progress.toFixed(3));
       const down = Date.now();
@@ -169,7 +193,10 @@ describe('Kafka cluster: brokers stopped and killed under load', () => {
         how,
         node: victim.id,
         leadersBefore: leadersBefore.join(','),
-        leadersAfter: watch!.states(p.topic).map((s) => s.leader).join(','),
+        leadersAfter: watch!
+          .states(p.topic)
+          .map((s) => s.leader)
+          .join(','),
         atProgress,
         stopMs: stoppedMs,
         outOfIsrMs: ((await outOfIsr) ?? NaN) - down,
@@ -208,13 +235,26 @@ describe('Kafka cluster: brokers stopped and killed under load', () => {
         failedForOtherPartitions: collateral.length,
         collateralExamples: collateral
           .slice(0, 5)
-          .map((a) => `batch ${a.batch} p${a.partitions.join('+')} led by ${a.leaders.join('/')} ${a.phase} ${a.status}: ${a.error?.slice(0, 160)}`),
+          .map(
+            (a) =>
+              `batch ${a.batch} p${a.partitions.join('+')} led by ${a.leaders.join('/')} ${a.phase} ${a.status}: ${a.error?.slice(0, 160)}`,
+          ),
         rawRowsAboveFinal: result.raw - result.stored,
       },
     });
-    expect(result).toMatchObject({ acked: TOTAL_EVENTS, lost: 0, duplicated: 0, unknown: 0, stored: TOTAL_EVENTS, distinctKeys: TOTAL_EVENTS });
+    expect(result).toMatchObject({
+      acked: TOTAL_EVENTS,
+      lost: 0,
+      duplicated: 0,
+      unknown: 0,
+      stored: TOTAL_EVENTS,
+      distinctKeys: TOTAL_EVENTS,
+    });
     expect(
-      collateral.map((a) => `batch ${a.batch} partition ${a.partitions.join('+')} led by ${a.leaders.join('/')} (${a.phase}), status ${a.status}: ${a.error}`),
+      collateral.map(
+        (a) =>
+          `batch ${a.batch} partition ${a.partitions.join('+')} led by ${a.leaders.join('/')} (${a.phase}), status ${a.status}: ${a.error}`,
+      ),
     ).toEqual([]);
   }, 300_000);
 });
@@ -265,15 +305,26 @@ interface JudgedAttempt extends AttemptRecord {
  */
 function judge(a: AttemptRecord, watch: ClusterWatch, nodeByPort: Map<number, number>): JudgedAttempt {
   const window: [number, number] = [a.sentAt - 1_000, a.answeredAt];
-  const failedOn = [...new Set([...(a.error ?? '').matchAll(/\d+\.\d+\.\d+\.\d+:(\d+)/g)].map((m) => nodeByPort.get(Number(m[1]))))].filter(
-    (n): n is number => n !== undefined,
-  );
+  const failedOn = [
+    ...new Set([...(a.error ?? '').matchAll(/\d+\.\d+\.\d+\.\d+:(\d+)/g)].map((m) => nodeByPort.get(Number(m[1])))),
+  ].filter((n): n is number => n !== undefined);
   const leaders = [...new Set(a.partitions.flatMap((partition) => watch.leaders(partition, ...window)))].sort();
-  const ownTrouble = a.partitions.flatMap((partition) => watch.trouble(partition, ...window).map((why) => `p${partition}: ${why}`));
+  const ownTrouble = a.partitions.flatMap((partition) =>
+    watch.trouble(partition, ...window).map((why) => `p${partition}: ${why}`),
+  );
   const others = Array.from({ length: PARTITIONS }, (_, i) => i).filter((i) => !a.partitions.includes(i));
-  const othersInTrouble = others.flatMap((partition) => watch.trouble(partition, ...window).map((why) => `p${partition}: ${why}`));
+  const othersInTrouble = others.flatMap((partition) =>
+    watch.trouble(partition, ...window).map((why) => `p${partition}: ${why}`),
+  );
   const failedElsewhere = failedOn.length > 0 && failedOn.every((n) => !leaders.includes(n));
-  return { ...a, failedOn, leaders, ownTrouble, othersInTrouble, collateral: a.status !== 200 && (failedElsewhere || ownTrouble.length === 0) };
+  return {
+    ...a,
+    failedOn,
+    leaders,
+    ownTrouble,
+    othersInTrouble,
+    collateral: a.status !== 200 && (failedElsewhere || ownTrouble.length === 0),
+  };
 }
 
 /** Failed attempts counted by phase, partition, status, collateral or not, and error text. */
@@ -318,7 +369,12 @@ class ClusterWatch {
     brokers: string,
     private readonly eventsTopic: string,
   ) {
-    const kafka = new Kafka({ clientId: 'failover-watch', brokers: brokers.split(','), logLevel: logLevel.NOTHING, retry: { retries: 2, initialRetryTime: 100 } });
+    const kafka = new Kafka({
+      clientId: 'failover-watch',
+      brokers: brokers.split(','),
+      logLevel: logLevel.NOTHING,
+      retry: { retries: 2, initialRetryTime: 100 },
+    });
     this.admin = kafka.admin();
   }
 
@@ -343,13 +399,25 @@ class ClusterWatch {
   private async poll(): Promise<void> {
     try {
       let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('metadata timeout')), 3_000)));
+      const timeout = new Promise<never>(
+        (_, reject) => (timer = setTimeout(() => reject(new Error('metadata timeout')), 3_000)),
+      );
       // Every topic: the platform's and Kafka's own (__consumer_offsets, once the writer group exists).
-      const { topics } = await Promise.race([this.admin.fetchTopicMetadata(), timeout]).finally(() => clearTimeout(timer));
+      const { topics } = await Promise.race([this.admin.fetchTopicMetadata(), timeout]).finally(() =>
+        clearTimeout(timer),
+      );
       const map = new Map<string, PartitionState[]>();
       for (const t of topics) {
-        const states = t.partitions.map((s) => ({ partition: s.partitionId, leader: s.leader, isr: [...s.isr].sort(), replicas: s.replicas.length }));
-        map.set(t.name, states.sort((a, b) => a.partition - b.partition));
+        const states = t.partitions.map((s) => ({
+          partition: s.partitionId,
+          leader: s.leader,
+          isr: [...s.isr].sort(),
+          replicas: s.replicas.length,
+        }));
+        map.set(
+          t.name,
+          states.sort((a, b) => a.partition - b.partition),
+        );
       }
       this.snapshots.push({ at: Date.now(), down: [...this.down.keys()], topics: map });
     } catch {
@@ -379,7 +447,9 @@ class ClusterWatch {
       () => {
         const last = this.snapshots[this.snapshots.length - 1];
         if (!last || last.at <= since) throw new Error('no metadata since the restart');
-        const short = [...last.topics].flatMap(([topic, states]) => states.filter((s) => s.isr.length < replicas).map((s) => `${topic}/${s.partition}`));
+        const short = [...last.topics].flatMap(([topic, states]) =>
+          states.filter((s) => s.isr.length < replicas).map((s) => `${topic}/${s.partition}`),
+        );
         if (short.length) throw new Error(`replicas out of sync: ${short.join(', ')}`);
       },
       { timeoutMs, intervalMs: 100 },
@@ -397,7 +467,9 @@ class ClusterWatch {
 
   /** The leaders this partition of the events topic had between `from` and `to`. */
   leaders(partition: number, from: number, to: number): number[] {
-    const leaders = this.between(from, to).map((s) => s.topics.get(this.eventsTopic)?.find((state) => state.partition === partition)?.leader ?? -1);
+    const leaders = this.between(from, to).map(
+      (s) => s.topics.get(this.eventsTopic)?.find((state) => state.partition === partition)?.leader ?? -1,
+    );
     return [...new Set(leaders.filter((leader) => leader >= 0))];
   }
 
@@ -412,7 +484,8 @@ class ClusterWatch {
     let covered = false;
     for (const snapshot of this.between(from, to)) {
       covered = true;
-      if (snapshot.at - previousAt > 2_000) reasons.add(`no metadata for ${((snapshot.at - previousAt) / 1000).toFixed(1)} s`);
+      if (snapshot.at - previousAt > 2_000)
+        reasons.add(`no metadata for ${((snapshot.at - previousAt) / 1000).toFixed(1)} s`);
       previousAt = Math.max(previousAt, snapshot.at);
       const state = snapshot.topics.get(this.eventsTopic)?.find((s) => s.partition === partition);
       if (!state) continue;
@@ -421,7 +494,9 @@ class ClusterWatch {
       const downInIsr = state.isr.filter((n) => snapshot.down.includes(n));
       if (downInIsr.length) reasons.add(`node ${downInIsr.join(',')} down but in sync`);
       if (state.isr.length < 2) reasons.add(`${state.isr.length} replica in sync`);
-      const moved = this.leaderMoves(partition).find((m) => m.at <= snapshot.at && m.at >= snapshot.at - LEADER_MOVE_GRACE_MS);
+      const moved = this.leaderMoves(partition).find(
+        (m) => m.at <= snapshot.at && m.at >= snapshot.at - LEADER_MOVE_GRACE_MS,
+      );
       if (moved) reasons.add(`leader moved ${moved.change}`);
     }
     if (!covered || to - previousAt > 2_000) reasons.add('no metadata');
@@ -432,7 +507,8 @@ class ClusterWatch {
 
   /** When the partition's leader changed, as seen by the polls so far. */
   private leaderMoves(partition: number): { at: number; change: string }[] {
-    if (this.moves.snapshots !== this.snapshots.length) this.moves = { snapshots: this.snapshots.length, byPartition: new Map() };
+    if (this.moves.snapshots !== this.snapshots.length)
+      this.moves = { snapshots: this.snapshots.length, byPartition: new Map() };
     const known = this.moves.byPartition.get(partition);
     if (known) return known;
     const moves: { at: number; change: string }[] = [];
@@ -440,7 +516,8 @@ class ClusterWatch {
     for (const snapshot of this.snapshots) {
       const leader = snapshot.topics.get(this.eventsTopic)?.find((s) => s.partition === partition)?.leader;
       if (leader === undefined) continue;
-      if (previous !== undefined && leader !== previous) moves.push({ at: snapshot.at, change: `${previous}→${leader}` });
+      if (previous !== undefined && leader !== previous)
+        moves.push({ at: snapshot.at, change: `${previous}→${leader}` });
       previous = leader;
     }
     this.moves.byPartition.set(partition, moves);

@@ -55,9 +55,17 @@ describe('broker stopped and restarted under load', () => {
   it('loses and duplicates nothing when the broker stops and when it is killed', async () => {
     const p = pipeline!;
     const started = Date.now();
-    const [writer, ...gateways] = await Promise.all([p.start('writer', 'writer'), p.start('ingest', 'gateway-a'), p.start('ingest', 'gateway-b')]);
+    const [writer, ...gateways] = await Promise.all([
+      p.start('writer', 'writer'),
+      p.start('ingest', 'gateway-a'),
+      p.start('ingest', 'gateway-b'),
+    ]);
     // A client gives up on an answer after 10 s and sends the batch again, as server SDKs do.
-    const importer = new RetryingImporter(p.project.basic, { maxBackoffMs: 2_000, giveUpAfterMs: 180_000, requestTimeoutMs: 10_000 });
+    const importer = new RetryingImporter(p.project.basic, {
+      maxBackoffMs: 2_000,
+      giveUpAfterMs: 180_000,
+      requestTimeoutMs: 10_000,
+    });
     const load = new PacedLoad({
       importer,
       gateways: () => gateways.map((g) => g.url),
@@ -70,7 +78,8 @@ describe('broker stopped and restarted under load', () => {
     let loadError: unknown;
     const loadDone = load.done.catch((error: unknown) => void (loadError = error));
 
-    const outages: { how: string; atProgress: number; downMs: number; restartMs: number; failedAttempts: number }[] = [];
+    const outages: { how: string; atProgress: number; downMs: number; restartMs: number; failedAttempts: number }[] =
+      [];
     for (const [how, atProgress] of [
       ['SIGTERM', 0.25],
       ['SIGKILL', 0.6],
@@ -125,6 +134,13 @@ describe('broker stopped and restarted under load', () => {
         rawRowsAboveFinal: result.raw - result.stored,
       },
     });
-    expect(result).toMatchObject({ acked: TOTAL_EVENTS, lost: 0, duplicated: 0, unknown: 0, stored: TOTAL_EVENTS, distinctKeys: TOTAL_EVENTS });
+    expect(result).toMatchObject({
+      acked: TOTAL_EVENTS,
+      lost: 0,
+      duplicated: 0,
+      unknown: 0,
+      stored: TOTAL_EVENTS,
+      distinctKeys: TOTAL_EVENTS,
+    });
   });
 });

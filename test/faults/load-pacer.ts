@@ -69,9 +69,15 @@ export class PacedLoad {
       this.nextSlot = slot + (count / eventsPerSecond) * 1000;
       if (slot > Date.now()) await new Promise((resolve) => setTimeout(resolve, slot - Date.now()));
       const gateways = this.options.gateways();
-      const events = this.options.makeBatch?.(from, count, this.baseTimeMs) ?? eventBatch(this.options.runId, from, count, this.baseTimeMs);
-      const result = await this.options.importer.send([gateways[(from / batchSize + c) % gateways.length], ...gateways], events);
-      if (result.status !== 200) throw new Error(`client ${c} gave up on events ${from}..${from + count - 1} (last status ${result.status})`);
+      const events =
+        this.options.makeBatch?.(from, count, this.baseTimeMs) ??
+        eventBatch(this.options.runId, from, count, this.baseTimeMs);
+      const result = await this.options.importer.send(
+        [gateways[(from / batchSize + c) % gateways.length], ...gateways],
+        events,
+      );
+      if (result.status !== 200)
+        throw new Error(`client ${c} gave up on events ${from}..${from + count - 1} (last status ${result.status})`);
       this.sentEvents += count;
     }
   }

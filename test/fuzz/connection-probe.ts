@@ -23,7 +23,12 @@ function statusLine(text: string): string {
 }
 
 /** Sends the refused request, waits for its whole answer, then sends GET /healthz on the same connection. */
-function probe(port: number, head: string, body: Buffer, waitMs: number): Promise<Omit<ConnectionProbe, 'request' | 'stalled'>> {
+function probe(
+  port: number,
+  head: string,
+  body: Buffer,
+  waitMs: number,
+): Promise<Omit<ConnectionProbe, 'request' | 'stalled'>> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
     let text = '';
@@ -59,15 +64,32 @@ function probe(port: number, head: string, body: Buffer, waitMs: number): Promis
   });
 }
 
-export async function probeConnectionsAfterRefusal(port: number, importBasic: string, waitMs = 5_000): Promise<ConnectionProbe[]> {
+export async function probeConnectionsAfterRefusal(
+  port: number,
+  importBasic: string,
+  waitMs = 5_000,
+): Promise<ConnectionProbe[]> {
   const cases: [string, string][] = [];
   for (const path of ['/track', '/engage', '/groups', '/import?strict=1']) {
     const auth = path.startsWith('/import') ? `Authorization: ${importBasic}\r\n` : '';
-    cases.push([`POST ${path}, chunked 3 MB`, `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`]);
-    cases.push([`POST ${path}, Content-Length 3 MB`, `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth}Content-Type: application/json\r\nContent-Length: ${BODY.length}\r\n\r\n`]);
-    cases.push([`POST ${path}, Content-Encoding gzip, Content-Length 1 MB that is not gzip`, `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth}Content-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: ${NOT_GZIP.length}\r\n\r\n`]);
+    cases.push([
+      `POST ${path}, chunked 3 MB`,
+      `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`,
+    ]);
+    cases.push([
+      `POST ${path}, Content-Length 3 MB`,
+      `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth}Content-Type: application/json\r\nContent-Length: ${BODY.length}\r\n\r\n`,
+    ]);
+    cases.push([
+      `POST ${path}, Content-Encoding gzip, Content-Length 1 MB that is not gzip`,
+      `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth}Content-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: ${NOT_GZIP.length}\r\n\r\n`,
+    ]);
   }
   const body = (head: string) => (head.includes('chunked') ? CHUNKED : head.includes('gzip') ? NOT_GZIP : BODY);
   const results = await Promise.all(cases.map(([, head]) => probe(port, head, body(head), waitMs)));
-  return results.map((r, i) => ({ request: cases[i][0], ...r, stalled: !/^HTTP\/1\.1 200/.test(r.next) && r.next !== 'connection closed' }));
+  return results.map((r, i) => ({
+    request: cases[i][0],
+    ...r,
+    stalled: !/^HTTP\/1\.1 200/.test(r.next) && r.next !== 'connection closed',
+  }));
 }

@@ -55,19 +55,26 @@ export class FuzzClient {
       if (plan.body && plan.body.length > 1_000_000) headers.connection = 'close';
       let req: ReturnType<typeof request>;
       try {
-        req = request({ host: '127.0.0.1', port: this.port, method: plan.method, path: plan.path, headers, agent: this.agent }, (res) => {
-          const chunks: Buffer[] = [];
-          let kept = 0;
-          answer = { status: res.statusCode ?? 0, body: '', requestId: res.headers['x-request-id'] as string | undefined };
-          res.on('data', (chunk: Buffer) => {
-            if (kept < KEEP) chunks.push(chunk);
-            kept += chunk.length;
-          });
-          const finish = () => done({ ...answer!, body: Buffer.concat(chunks).subarray(0, KEEP).toString('utf8') });
-          res.on('end', finish);
-          res.on('error', finish);
-          res.on('close', finish);
-        });
+        req = request(
+          { host: '127.0.0.1', port: this.port, method: plan.method, path: plan.path, headers, agent: this.agent },
+          (res) => {
+            const chunks: Buffer[] = [];
+            let kept = 0;
+            answer = {
+              status: res.statusCode ?? 0,
+              body: '',
+              requestId: res.headers['x-request-id'] as string | undefined,
+            };
+            res.on('data', (chunk: Buffer) => {
+              if (kept < KEEP) chunks.push(chunk);
+              kept += chunk.length;
+            });
+            const finish = () => done({ ...answer!, body: Buffer.concat(chunks).subarray(0, KEEP).toString('utf8') });
+            res.on('end', finish);
+            res.on('error', finish);
+            res.on('close', finish);
+          },
+        );
       } catch (error) {
         done({ status: 0, body: '', error: `client:${(error as { code?: string }).code ?? (error as Error).message}` });
         return;
@@ -75,10 +82,21 @@ export class FuzzClient {
       timer = setTimeout(() => req.destroy(new Error('timeout')), this.timeoutMs);
       req.on('socket', (socket: Socket) => {
         previous = this.lastOnSocket.get(socket);
-        this.lastOnSocket.set(socket, `${plan.method} ${plan.path.slice(0, 200)} ${JSON.stringify(plan.headers).slice(0, 300)} body=${plan.body?.length ?? 0}`);
+        this.lastOnSocket.set(
+          socket,
+          `${plan.method} ${plan.path.slice(0, 200)} ${JSON.stringify(plan.headers).slice(0, 300)} body=${plan.body?.length ?? 0}`,
+        );
       });
       // A server may answer (413, 401) and close before the body is written: the answer counts, the write error does not.
-      req.on('error', (error: Error & { code?: string }) => done(answer ?? { status: 0, body: '', error: error.message === 'timeout' ? 'timeout' : (error.code ?? error.message) }));
+      req.on('error', (error: Error & { code?: string }) =>
+        done(
+          answer ?? {
+            status: 0,
+            body: '',
+            error: error.message === 'timeout' ? 'timeout' : (error.code ?? error.message),
+          },
+        ),
+      );
       if (plan.body) req.end(plan.body);
       else req.end();
     });
@@ -101,7 +119,13 @@ export class FuzzClient {
         const statuses = [...text.matchAll(/(?:^|\r\n)HTTP\/1\.[01] (\d{3})/g)].map((m) => Number(m[1]));
         const worst = statuses.find((s) => s >= 500) ?? statuses[0] ?? 0;
         const requestId = /\r\nx-request-id: ([^\r]+)/i.exec(text)?.[1];
-        resolve({ status: worst, body: text.slice(0, KEEP), requestId, error: worst ? undefined : (error ?? 'closed without answer'), ms: Date.now() - started });
+        resolve({
+          status: worst,
+          body: text.slice(0, KEEP),
+          requestId,
+          error: worst ? undefined : (error ?? 'closed without answer'),
+          ms: Date.now() - started,
+        });
       };
       const timer = setTimeout(() => finish('no answer within 3 s'), 3_000);
       socket.on('data', (chunk: Buffer) => {

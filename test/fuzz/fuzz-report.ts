@@ -51,7 +51,17 @@ export interface FuzzResult {
   /** Where the time went: the routes with the most total answer time. */
   slowest_routes: Record<string, { n: number; avg_ms: number; max_ms: number }>;
   /** Answers that took more than 10 s (the first 20): a hostile request that holds a connection that long is worth a look. */
-  slow_requests: { route: string; category: string; method: string; path: string; headers: Record<string, string>; body_bytes: number; status: number; ms: number; previous_on_connection?: string }[];
+  slow_requests: {
+    route: string;
+    category: string;
+    method: string;
+    path: string;
+    headers: Record<string, string>;
+    body_bytes: number;
+    status: number;
+    ms: number;
+    previous_on_connection?: string;
+  }[];
   /** Requests that got no answer at all (the first 10), with why. */
   no_answer_examples: { route: string; category: string; request: string; error?: string }[];
   /** Served routes of the matrix whose handlers no request reached (see RouteStats.unreached). */
@@ -96,10 +106,18 @@ export function attachLogs(cases: FiveXxCase[], output: string): void {
     if (!id) continue;
     let kept = clip(line, 6_000);
     try {
-      const { context, msg, err } = JSON.parse(line) as { context?: string; msg?: string; err?: { type?: string; message?: string; stack?: string } };
+      const { context, msg, err } = JSON.parse(line) as {
+        context?: string;
+        msg?: string;
+        err?: { type?: string; message?: string; stack?: string };
+      };
       // ApiError messages start with the request's method and URL, which may be kilobytes long.
       const short = (msg ?? '').replace(/^(\w+ \S{0,300})\S*/, '$1…');
-      kept = JSON.stringify({ context, msg: clip(short, 3_000), error: err && { type: err.type, message: clip(err.message ?? '', 500), stack: clip(err.stack ?? '', 3_000) } });
+      kept = JSON.stringify({
+        context,
+        msg: clip(short, 3_000),
+        error: err && { type: err.type, message: clip(err.message ?? '', 500), stack: clip(err.stack ?? '', 3_000) },
+      });
     } catch {
       // not JSON: kept as it is
     }
@@ -121,16 +139,26 @@ function cause(c: FiveXxCase): string {
     const error = /((?:\w*Error|error): [^\n]*)/.exec(text)?.[1];
     const causedBy = /caused by: ([^\n]*)/.exec(text)?.[1];
     const frame = /at (?:async )?([\w.<>]+) \([^)]*\/libs\/[^)]*\)/.exec(text)?.[1];
-    if (error) return [error.slice(0, 200), causedBy, frame && `at ${frame}`].filter(Boolean).join(' | ').replace(/\d+/g, 'N');
+    if (error)
+      return [error.slice(0, 200), causedBy, frame && `at ${frame}`].filter(Boolean).join(' | ').replace(/\d+/g, 'N');
   }
-  return c.answer.slice(0, 160).replace(/"request":"[^"]*"/, '').replace(/\d+/g, 'N');
+  return c.answer
+    .slice(0, 160)
+    .replace(/"request":"[^"]*"/, '')
+    .replace(/\d+/g, 'N');
 }
 
 /**
  * Prints each distinct cause once (the routes it was seen on, one request in full, its answer and
  * server log) and writes every case, plus the bodies of the first ones, under `dir`.
  */
-export function reportCases(cases: FiveXxCase[], bodies: Map<number, Buffer>, dir: string, name: string, print: (line: string) => void): string | undefined {
+export function reportCases(
+  cases: FiveXxCase[],
+  bodies: Map<number, Buffer>,
+  dir: string,
+  name: string,
+  print: (line: string) => void,
+): string | undefined {
   if (cases.length === 0) return undefined;
   mkdirSync(dir, { recursive: true });
   for (const c of cases) {
@@ -147,7 +175,10 @@ export function reportCases(cases: FiveXxCase[], bodies: Map<number, Buffer>, di
     groups.set(key, [...(groups.get(key) ?? []), c]);
   }
   print(`${cases.length} answers ≥ 500 in ${groups.size} distinct causes (all cases: ${file})`);
-  for (const c of cases.slice(0, 30)) print(`  ${c.status} ← ${c.method} ${c.path.slice(0, 200)} ${JSON.stringify(c.headers).slice(0, 200)} body ${JSON.stringify(c.body_prefix.slice(0, 120))}: ${c.answer.slice(0, 160)}`);
+  for (const c of cases.slice(0, 30))
+    print(
+      `  ${c.status} ← ${c.method} ${c.path.slice(0, 200)} ${JSON.stringify(c.headers).slice(0, 200)} body ${JSON.stringify(c.body_prefix.slice(0, 120))}: ${c.answer.slice(0, 160)}`,
+    );
   for (const [key, group] of groups) {
     const c = group[0];
     const routes = [...new Set(group.map((g) => g.route))];
@@ -155,7 +186,9 @@ export function reportCases(cases: FiveXxCase[], bodies: Map<number, Buffer>, di
     print(`  on ${routes.length} route(s): ${routes.join(', ')}`);
     print(`  request: ${c.method} ${c.path}`);
     print(`  headers: ${JSON.stringify(c.headers)}`);
-    print(`  body (${c.body_bytes} bytes): ${JSON.stringify(c.body_prefix.slice(0, 300))}${c.body_file ? ` (whole: ${c.body_file})` : ''}`);
+    print(
+      `  body (${c.body_bytes} bytes): ${JSON.stringify(c.body_prefix.slice(0, 300))}${c.body_file ? ` (whole: ${c.body_file})` : ''}`,
+    );
     print(`  answer: ${c.status} ${c.answer.slice(0, 300)}`);
     for (const line of c.server_log.slice(0, 2)) print(`  server log: ${line.slice(0, 2_500)}`);
   }
@@ -163,23 +196,36 @@ export function reportCases(cases: FiveXxCase[], bodies: Map<number, Buffer>, di
 }
 
 export function printFigures(r: FuzzResult, print: (line: string) => void): void {
-  print(`\nfuzz[${r.mode}] seed=${r.seed}: ${r.requests} requests in ${r.seconds} s (sent in ${r.phases.send} s, ${Math.round(r.requests / Math.max(r.phases.send, 1))}/s; start ${r.phases.start} s, check ${r.phases.check} s), stopped by ${r.stopped_by}`);
+  print(
+    `\nfuzz[${r.mode}] seed=${r.seed}: ${r.requests} requests in ${r.seconds} s (sent in ${r.phases.send} s, ${Math.round(r.requests / Math.max(r.phases.send, 1))}/s; start ${r.phases.start} s, check ${r.phases.check} s), stopped by ${r.stopped_by}`,
+  );
   print(`  statuses: ${JSON.stringify(r.by_status)}`);
   print(`  5xx: ${r.five_xx} ${JSON.stringify(r.five_xx_by_route)}`);
-  print(`  crashes: ${r.crashes}, failed health checks: ${r.health_failures} (slowest ${r.health_max_ms} ms), exit code at stop: ${r.exit_code}`);
+  print(
+    `  crashes: ${r.crashes}, failed health checks: ${r.health_failures} (slowest ${r.health_max_ms} ms), exit code at stop: ${r.exit_code}`,
+  );
   print(`  no answer: ${r.no_answer} (timeouts: ${r.timeouts})`);
   for (const example of r.no_answer_examples) print(`    ${JSON.stringify(example)}`);
-  print(`  good events: sent ${r.good_events_sent}, acknowledged ${r.acked_events}, lost ${r.lost}, duplicated ${r.duplicated}, under another person's id ${r.fused} (${r.identity_merge}), stored unacknowledged ${r.stored_unacked}; good requests refused ${r.good_refused}`);
-  print(`  routes: ${r.routes_unreached.length ? `never reached past routing or auth: ${r.routes_unreached.join(', ')}` : 'every served route of the matrix answered beyond routing and auth'} (statuses per route: ${r.routes_file})`);
+  print(
+    `  good events: sent ${r.good_events_sent}, acknowledged ${r.acked_events}, lost ${r.lost}, duplicated ${r.duplicated}, under another person's id ${r.fused} (${r.identity_merge}), stored unacknowledged ${r.stored_unacked}; good requests refused ${r.good_refused}`,
+  );
+  print(
+    `  routes: ${r.routes_unreached.length ? `never reached past routing or auth: ${r.routes_unreached.join(', ')}` : 'every served route of the matrix answered beyond routing and auth'} (statuses per route: ${r.routes_file})`,
+  );
   print(`  slowest routes: ${JSON.stringify(r.slowest_routes)}`);
   for (const slow of r.slow_requests) print(`  slow answer: ${JSON.stringify(slow).slice(0, 1_500)}`);
-  print(`  keep-alive connections stalled after a refused body: ${r.keep_alive_stalls.length ? r.keep_alive_stalls.join('; ') : 'none'}`);
+  print(
+    `  keep-alive connections stalled after a refused body: ${r.keep_alive_stalls.length ? r.keep_alive_stalls.join('; ') : 'none'}`,
+  );
   print(`  export: status ${r.export_status}, lines that are not JSON ${r.export_bad_lines}`);
 }
 
 /** Keeps per-route answer times and statuses: where the time went, and whether each route was reached past routing and auth. */
 export class RouteStats {
-  private readonly times = new Map<string, { n: number; total: number; max: number; statuses: Record<number, number> }>();
+  private readonly times = new Map<
+    string,
+    { n: number; total: number; max: number; statuses: Record<number, number> }
+  >();
 
   add(route: string, ms: number, status: number): void {
     const t = this.times.get(route) ?? { n: 0, total: 0, max: 0, statuses: {} };
@@ -189,7 +235,9 @@ export class RouteStats {
 
   slowest(count = 8): FuzzResult['slowest_routes'] {
     const sorted = [...this.times].sort((a, b) => b[1].total - a[1].total).slice(0, count);
-    return Object.fromEntries(sorted.map(([route, t]) => [route, { n: t.n, avg_ms: Math.round(t.total / t.n), max_ms: t.max }]));
+    return Object.fromEntries(
+      sorted.map(([route, t]) => [route, { n: t.n, avg_ms: Math.round(t.total / t.n), max_ms: t.max }]),
+    );
   }
 
   /**
@@ -197,11 +245,15 @@ export class RouteStats {
    * 431, or 404 where the path has no `:param` that a handler could fail to find).
    */
   unreached(routes: string[]): string[] {
-    const handled = (route: string, s: string) => !['0', '401', '405', '431'].includes(s) && (s !== '404' || /[:*]/.test(route));
+    const handled = (route: string, s: string) =>
+      !['0', '401', '405', '431'].includes(s) && (s !== '404' || /[:*]/.test(route));
     return routes.filter((route) => !Object.keys(this.times.get(route)?.statuses ?? {}).some((s) => handled(route, s)));
   }
 
   write(file: string): void {
-    writeFileSync(file, JSON.stringify(Object.fromEntries([...this.times].sort().map(([route, t]) => [route, t.statuses])), null, 1));
+    writeFileSync(
+      file,
+      JSON.stringify(Object.fromEntries([...this.times].sort().map(([route, t]) => [route, t.statuses])), null, 1),
+    );
   }
 }

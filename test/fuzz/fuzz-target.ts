@@ -1,4 +1,11 @@
-import { eventually, freePort, ServiceProcess, spawnService, temporaryDirectory, uniqueTopicPrefix } from '@analytics/testing';
+import {
+  eventually,
+  freePort,
+  ServiceProcess,
+  spawnService,
+  temporaryDirectory,
+  uniqueTopicPrefix,
+} from '@analytics/testing';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { GoodProject } from './good-traffic';
@@ -31,7 +38,12 @@ const basic = (user: string, secret: string) => `Basic ${Buffer.from(`${user}:${
 export async function startTarget(kafkaBrokers?: string): Promise<Target> {
   const dir = temporaryDirectory('fuzz');
   const port = await freePort();
-  const good = { secret: randomBytes(16).toString('hex'), token: randomBytes(16).toString('hex'), owner: 'fuzz.owner', ownerSecret: randomBytes(16).toString('hex') };
+  const good = {
+    secret: randomBytes(16).toString('hex'),
+    token: randomBytes(16).toString('hex'),
+    owner: 'fuzz.owner',
+    ownerSecret: randomBytes(16).toString('hex'),
+  };
   const env: Record<string, string> = {
     HOST: '127.0.0.1',
     PORT: String(port),
@@ -50,7 +62,14 @@ export async function startTarget(kafkaBrokers?: string): Promise<Target> {
     AUTH_FAILURES_PER_IP: '1000000',
     AUTH_FAILURES_PER_USERNAME: '1000000',
     QUERY_MAX_EXECUTION_SECONDS: '20',
-    ...(kafkaBrokers ? { KAFKA_BROKERS: kafkaBrokers, KAFKA_TOPIC_PREFIX: uniqueTopicPrefix(), KAFKA_EVENTS_PARTITIONS: '2', KAFKA_PROFILES_PARTITIONS: '2' } : {}),
+    ...(kafkaBrokers
+      ? {
+          KAFKA_BROKERS: kafkaBrokers,
+          KAFKA_TOPIC_PREFIX: uniqueTopicPrefix(),
+          KAFKA_EVENTS_PARTITIONS: '2',
+          KAFKA_PROFILES_PARTITIONS: '2',
+        }
+      : {}),
   };
   const service = spawnService('standalone', env);
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -93,7 +112,10 @@ export async function startTarget(kafkaBrokers?: string): Promise<Target> {
     throw error;
   }
   // Ready can come before the first start has set the bootstrap account's secret: poll until it works.
-  const me = await eventually(() => api<{ projects: { id: number }[] }>(baseUrl, basic(good.owner, good.ownerSecret), 'GET', '/api/app/me'), { timeoutMs: 30_000, intervalMs: 250 }).catch(async (error: unknown) => {
+  const me = await eventually(
+    () => api<{ projects: { id: number }[] }>(baseUrl, basic(good.owner, good.ownerSecret), 'GET', '/api/app/me'),
+    { timeoutMs: 30_000, intervalMs: 250 },
+  ).catch(async (error: unknown) => {
     await service.stop();
     dir.remove();
     throw error;
@@ -104,11 +126,22 @@ export async function startTarget(kafkaBrokers?: string): Promise<Target> {
     port,
     pid,
     service,
-    good: { id: me.projects[0].id, token: good.token, secret: good.secret, ownerBasic: basic(good.owner, good.ownerSecret) },
+    good: {
+      id: me.projects[0].id,
+      token: good.token,
+      secret: good.secret,
+      ownerBasic: basic(good.owner, good.ownerSecret),
+    },
     alive,
     healthy,
     async setIdentityMerge(identityMerge) {
-      const project = await api<{ identity_merge: string }>(baseUrl, basic(good.owner, good.ownerSecret), 'PATCH', `/api/app/projects/${me.projects[0].id}`, { identity_merge: identityMerge });
+      const project = await api<{ identity_merge: string }>(
+        baseUrl,
+        basic(good.owner, good.ownerSecret),
+        'PATCH',
+        `/api/app/projects/${me.projects[0].id}`,
+        { identity_merge: identityMerge },
+      );
       return project.identity_merge;
     },
     async stop() {
@@ -120,8 +153,18 @@ export async function startTarget(kafkaBrokers?: string): Promise<Target> {
   };
 }
 
-async function api<T>(baseUrl: string, authorization: string, method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${baseUrl}${path}`, { method, headers: { authorization, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+async function api<T>(
+  baseUrl: string,
+  authorization: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<T> {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { authorization, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await response.text();
   if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
   return (JSON.parse(text) as { results: T }).results;
@@ -133,24 +176,65 @@ async function api<T>(baseUrl: string, authorization: string, method: string, pa
  * traffic's project. A few throwaway service accounts give the `:serviceAccountId` routes real targets.
  */
 export async function createSandbox(target: Target): Promise<FuzzTargets['sandbox']> {
-  const organization = await api<{ id: number; owner: { username: string; token: string } }>(target.baseUrl, target.good.ownerBasic, 'POST', '/api/app/organizations', { name: `fuzz sandbox ${Date.now()}` });
+  const organization = await api<{ id: number; owner: { username: string; token: string } }>(
+    target.baseUrl,
+    target.good.ownerBasic,
+    'POST',
+    '/api/app/organizations',
+    { name: `fuzz sandbox ${Date.now()}` },
+  );
   const owner = basic(organization.owner.username, organization.owner.token);
-  const project = await api<{ id: number; token: string }>(target.baseUrl, owner, 'POST', `/api/app/organizations/${organization.id}/projects`, { name: 'sandbox' });
+  const project = await api<{ id: number; token: string }>(
+    target.baseUrl,
+    owner,
+    'POST',
+    `/api/app/organizations/${organization.id}/projects`,
+    { name: 'sandbox' },
+  );
   const serviceAccountIds: number[] = [];
   for (const role of ['consumer', 'analyst', 'admin']) {
-    const account = await api<{ id: number }>(target.baseUrl, owner, 'POST', `/api/app/organizations/${organization.id}/service-accounts`, { username: `victim-${role}`, role });
+    const account = await api<{ id: number }>(
+      target.baseUrl,
+      owner,
+      'POST',
+      `/api/app/organizations/${organization.id}/service-accounts`,
+      { username: `victim-${role}`, role },
+    );
     serviceAccountIds.push(account.id);
   }
-  const oauth = await api<{ token: string }>(target.baseUrl, owner, 'POST', `/api/app/organizations/${organization.id}/oauth-tokens`, { expires_in: 7_776_000 });
-  const sandbox = { organizationId: organization.id, projectId: project.id, basic: owner, token: project.token, bearer: oauth.token, serviceAccountIds, reports: { bookmark: 0, funnel: 0, cohort: 0 } };
+  const oauth = await api<{ token: string }>(
+    target.baseUrl,
+    owner,
+    'POST',
+    `/api/app/organizations/${organization.id}/oauth-tokens`,
+    { expires_in: 7_776_000 },
+  );
+  const sandbox = {
+    organizationId: organization.id,
+    projectId: project.id,
+    basic: owner,
+    token: project.token,
+    bearer: oauth.token,
+    serviceAccountIds,
+    reports: { bookmark: 0, funnel: 0, cohort: 0 },
+  };
   await ensureReports(target, sandbox);
   return sandbox;
 }
 
 const REPORTS = {
-  bookmark: ['bookmarks', { name: 'fuzz', params: { events: [{ event: 'fuzz_hostile', math: 'total' }], last_days: 7, unit: 'day' } }],
-  funnel: ['funnels', { name: 'fuzz', steps: [{ event: 'fuzz_hostile' }, { event: 'fuzz_good_import' }], length: 7, length_unit: 'day' }],
-  cohort: ['cohorts', { name: 'fuzz', description: '', definition: { behavior: { event: 'fuzz_hostile', min_count: 1, last_days: 7 } } }],
+  bookmark: [
+    'bookmarks',
+    { name: 'fuzz', params: { events: [{ event: 'fuzz_hostile', math: 'total' }], last_days: 7, unit: 'day' } },
+  ],
+  funnel: [
+    'funnels',
+    { name: 'fuzz', steps: [{ event: 'fuzz_hostile' }, { event: 'fuzz_good_import' }], length: 7, length_unit: 'day' },
+  ],
+  cohort: [
+    'cohorts',
+    { name: 'fuzz', description: '', definition: { behavior: { event: 'fuzz_hostile', min_count: 1, last_days: 7 } } },
+  ],
 } as const;
 
 /**
@@ -161,17 +245,29 @@ export async function ensureReports(target: Target, sandbox: FuzzTargets['sandbo
   for (const kind of ['bookmark', 'funnel', 'cohort'] as const) {
     const [path, body] = REPORTS[kind];
     const base = `/api/app/projects/${sandbox.projectId}/${path}`;
-    const existing = sandbox.reports[kind] ? await fetch(`${target.baseUrl}${base}/${sandbox.reports[kind]}`, { headers: { authorization: sandbox.basic } }).catch(() => undefined) : undefined;
+    const existing = sandbox.reports[kind]
+      ? await fetch(`${target.baseUrl}${base}/${sandbox.reports[kind]}`, {
+          headers: { authorization: sandbox.basic },
+        }).catch(() => undefined)
+      : undefined;
     await existing?.arrayBuffer();
     if (existing?.status === 200) continue;
-    const created = await api<{ id?: number; funnel_id?: number }>(target.baseUrl, sandbox.basic, 'POST', base, body).catch(() => undefined);
+    const created = await api<{ id?: number; funnel_id?: number }>(
+      target.baseUrl,
+      sandbox.basic,
+      'POST',
+      base,
+      body,
+    ).catch(() => undefined);
     if (created) sandbox.reports[kind] = created.id ?? created.funnel_id ?? 0;
   }
 }
 
 /** Whether the sandbox owner still gets in (hostile traffic may have deleted or expired it). */
 export async function sandboxUsable(target: Target, sandbox: FuzzTargets['sandbox']): Promise<boolean> {
-  const response = await fetch(`${target.baseUrl}/api/app/me`, { headers: { authorization: sandbox.basic } }).catch(() => undefined);
+  const response = await fetch(`${target.baseUrl}/api/app/me`, { headers: { authorization: sandbox.basic } }).catch(
+    () => undefined,
+  );
   await response?.arrayBuffer();
   return response?.status === 200;
 }

@@ -14,14 +14,28 @@ export interface GoodProject {
 }
 
 export interface GoodStep {
-  kind: 'import' | 'import-ndjson' | 'import-gzip' | 'track-get' | 'track-form' | 'track-json' | 'resend' | 'read' | 'link';
+  kind:
+    'import' | 'import-ndjson' | 'import-gzip' | 'track-get' | 'track-form' | 'track-json' | 'resend' | 'read' | 'link';
   size: number;
   spice: number;
 }
 
 /** What the good traffic does, drawn with the hostile requests from the same seed. */
 export const goodStep: fc.Arbitrary<GoodStep> = fc.record({
-  kind: fc.constantFrom('import', 'import', 'import-ndjson', 'import-gzip', 'track-get', 'track-form', 'track-form', 'track-json', 'resend', 'read', 'read', 'link'),
+  kind: fc.constantFrom(
+    'import',
+    'import',
+    'import-ndjson',
+    'import-gzip',
+    'track-get',
+    'track-form',
+    'track-form',
+    'track-json',
+    'resend',
+    'read',
+    'read',
+    'link',
+  ),
   size: fc.integer({ min: 1, max: 40 }),
   spice: fc.nat(),
 });
@@ -80,7 +94,8 @@ export class GoodTraffic {
     const items = Array.from({ length: step.size }, (_, i) => {
       const id = `${this.prefix}-${(this.counter++).toString(36)}`;
       ids.push(id);
-      const time = (step.spice + i) % 3 === 0 ? now : (step.spice + i) % 6 === 5 ? aheadSeconds(now) : Math.floor(now / 1000);
+      const time =
+        (step.spice + i) % 3 === 0 ? now : (step.spice + i) % 6 === 5 ? aheadSeconds(now) : Math.floor(now / 1000);
       const token = tracked ? `"token":${JSON.stringify(this.project.token)},` : '';
       const distinct = `g-${(step.spice + i) % 97}`;
       this.sentDistinct.set(id, distinct);
@@ -93,9 +108,18 @@ export class GoodTraffic {
   /** The request for a step; reads and resends carry no new events. */
   next(step: GoodStep, today: string): SentGood {
     const basic = `Basic ${Buffer.from(`${this.project.secret}:`).toString('base64')}`;
-    const importOk = (size: number) => (status: number, body: string) => status === 200 && body.includes(`"num_records_imported":${size}`);
-    const trackOk = (status: number, body: string) => status === 200 && (body === '1' || body === '{"error":null,"status":1}');
-    const plan = (method: string, path: string, headers: Record<string, string>, body?: Buffer): RequestPlan => ({ category: `good:${step.kind}`, route: `${method} ${path.split('?')[0]}`, method, path, headers, body });
+    const importOk = (size: number) => (status: number, body: string) =>
+      status === 200 && body.includes(`"num_records_imported":${size}`);
+    const trackOk = (status: number, body: string) =>
+      status === 200 && (body === '1' || body === '{"error":null,"status":1}');
+    const plan = (method: string, path: string, headers: Record<string, string>, body?: Buffer): RequestPlan => ({
+      category: `good:${step.kind}`,
+      route: `${method} ${path.split('?')[0]}`,
+      method,
+      path,
+      headers,
+      body,
+    });
     let sent: SentGood;
     if (step.kind === 'resend' && this.history.length > 0) {
       const earlier = this.history[step.spice % this.history.length];
@@ -105,7 +129,11 @@ export class GoodTraffic {
     if (step.kind === 'link') {
       const [a, b] = [`g-${step.spice % 97}`, `g-${(step.spice + 1 + (step.size % 96)) % 97}`];
       const text = `[${fusionAttempts(a, b, this.counter++, this.prefix, this.project.token, Math.floor(Date.now() / 1000)).join(',')}]`;
-      sent = { plan: plan('POST', '/track?verbose=1', { 'content-type': 'application/json' }, Buffer.from(text)), insertIds: [], acknowledges: trackOk };
+      sent = {
+        plan: plan('POST', '/track?verbose=1', { 'content-type': 'application/json' }, Buffer.from(text)),
+        insertIds: [],
+        acknowledges: trackOk,
+      };
       this.history.push(sent);
       return sent;
     }
@@ -113,17 +141,47 @@ export class GoodTraffic {
       const { text, items, ids } = this.events(step, 'fuzz_good_import', false);
       const json = { 'content-type': 'application/json', authorization: basic };
       const body =
-        step.kind === 'import-ndjson' ? plan('POST', '/import?strict=1', { ...json, 'content-type': 'application/x-ndjson' }, Buffer.from(items.join('\n')))
-        : step.kind === 'import-gzip' ? plan('POST', '/import?strict=1', { ...json, 'content-encoding': 'gzip' }, gzipSync(text))
-        : plan('POST', '/import?strict=1', json, Buffer.from(step.spice % 7 === 0 ? `\uFEFF${text}` : text));
+        step.kind === 'import-ndjson'
+          ? plan(
+              'POST',
+              '/import?strict=1',
+              { ...json, 'content-type': 'application/x-ndjson' },
+              Buffer.from(items.join('\n')),
+            )
+          : step.kind === 'import-gzip'
+            ? plan('POST', '/import?strict=1', { ...json, 'content-encoding': 'gzip' }, gzipSync(text))
+            : plan('POST', '/import?strict=1', json, Buffer.from(step.spice % 7 === 0 ? `\uFEFF${text}` : text));
       sent = { plan: body, insertIds: ids, acknowledges: importOk(ids.length) };
     } else {
-      const { text, ids } = this.events({ ...step, size: step.kind === 'track-get' ? Math.min(step.size, 8) : step.size }, 'fuzz_good_track', true);
+      const { text, ids } = this.events(
+        { ...step, size: step.kind === 'track-get' ? Math.min(step.size, 8) : step.size },
+        'fuzz_good_track',
+        true,
+      );
       const data = Buffer.from(text).toString('base64');
       sent =
-        step.kind === 'track-get' ? { plan: plan('GET', `/track?verbose=1&data=${encodeURIComponent(data)}`, {}), insertIds: ids, acknowledges: trackOk }
-        : step.kind === 'track-form' ? { plan: plan('POST', '/track', { 'content-type': step.spice % 2 ? 'text/plain' : 'application/x-www-form-urlencoded' }, Buffer.from(`data=${encodeURIComponent(data)}`)), insertIds: ids, acknowledges: trackOk }
-        : { plan: plan('POST', '/track?verbose=1', { 'content-type': 'application/json' }, Buffer.from(text)), insertIds: ids, acknowledges: trackOk };
+        step.kind === 'track-get'
+          ? {
+              plan: plan('GET', `/track?verbose=1&data=${encodeURIComponent(data)}`, {}),
+              insertIds: ids,
+              acknowledges: trackOk,
+            }
+          : step.kind === 'track-form'
+            ? {
+                plan: plan(
+                  'POST',
+                  '/track',
+                  { 'content-type': step.spice % 2 ? 'text/plain' : 'application/x-www-form-urlencoded' },
+                  Buffer.from(`data=${encodeURIComponent(data)}`),
+                ),
+                insertIds: ids,
+                acknowledges: trackOk,
+              }
+            : {
+                plan: plan('POST', '/track?verbose=1', { 'content-type': 'application/json' }, Buffer.from(text)),
+                insertIds: ids,
+                acknowledges: trackOk,
+              };
     }
     this.history.push(sent);
     if (this.history.length > 200) this.history.shift();
@@ -144,7 +202,13 @@ export class GoodTraffic {
     ];
     const path = paths[step.spice % paths.length];
     return {
-      plan: { category: 'good:read', route: `GET ${path.split('?')[0].replace(/projects\/\d+/, 'projects/:projectId')}`, method: 'GET', path, headers: { authorization: this.project.ownerBasic } },
+      plan: {
+        category: 'good:read',
+        route: `GET ${path.split('?')[0].replace(/projects\/\d+/, 'projects/:projectId')}`,
+        method: 'GET',
+        path,
+        headers: { authorization: this.project.ownerBasic },
+      },
       insertIds: [],
       acknowledges: (status) => status === 200 || status === 429,
     };
@@ -183,17 +247,25 @@ export interface ReadBack {
 }
 
 /** Exports the run's days until every acknowledged event is there (or the time is up), then counts. */
-export async function readBack(target: { baseUrl: string; good: GoodProject }, good: GoodTraffic, fromDay: string, toDay: string, timeoutMs: number): Promise<ReadBack> {
+export async function readBack(
+  target: { baseUrl: string; good: GoodProject },
+  good: GoodTraffic,
+  fromDay: string,
+  toDay: string,
+  timeoutMs: number,
+): Promise<ReadBack> {
   let stored: StoredCounts | undefined;
   let failure = '';
   await eventually(
     async () => {
       stored = await exportCounts(target.baseUrl, target.good, fromDay, toDay, good.prefix);
-      if ([...good.acked].some((id) => !stored!.counts.has(id))) throw new Error('not all acknowledged events are stored yet');
+      if ([...good.acked].some((id) => !stored!.counts.has(id)))
+        throw new Error('not all acknowledged events are stored yet');
     },
     { timeoutMs, intervalMs: 2_000 },
   ).catch((error: unknown) => (failure = String(error)));
-  if (!stored) return { status: 0, body: failure, badLines: [], lost: good.acked.size, duplicated: 0, unacked: 0, fused: 0 };
+  if (!stored)
+    return { status: 0, body: failure, badLines: [], lost: good.acked.size, duplicated: 0, unacked: 0, fused: 0 };
   const counts = stored.counts;
   const duplicated = [...counts.values()].reduce((sum, n) => sum + n - 1, 0);
   return {
@@ -203,22 +275,38 @@ export async function readBack(target: { baseUrl: string; good: GoodProject }, g
     lost: [...good.acked].filter((id) => !counts.has(id)).length,
     duplicated,
     unacked: [...counts.keys()].filter((id) => !good.acked.has(id)).length,
-    fused: [...good.acked].filter((id) => stored!.distinct.has(id) && stored!.distinct.get(id) !== good.sentDistinct.get(id)).length,
+    fused: [...good.acked].filter(
+      (id) => stored!.distinct.has(id) && stored!.distinct.get(id) !== good.sentDistinct.get(id),
+    ).length,
   };
 }
 
 /** Streams the raw export of the days and counts this run's `$insert_id`s (every line must be JSON). */
-export function exportCounts(baseUrl: string, project: GoodProject, fromDay: string, toDay: string, prefix: string): Promise<StoredCounts> {
+export function exportCounts(
+  baseUrl: string,
+  project: GoodProject,
+  fromDay: string,
+  toDay: string,
+  prefix: string,
+): Promise<StoredCounts> {
   const url = new URL(`/api/2.0/export?from_date=${fromDay}&to_date=${toDay}&project_id=${project.id}`, baseUrl);
   return new Promise((resolve, reject) => {
     const req = request(url, { headers: { authorization: project.ownerBasic }, timeout: 300_000 }, (res) => {
-      const result: StoredCounts = { counts: new Map(), distinct: new Map(), lines: 0, badLines: [], status: res.statusCode ?? 0, body: '' };
+      const result: StoredCounts = {
+        counts: new Map(),
+        distinct: new Map(),
+        lines: 0,
+        badLines: [],
+        status: res.statusCode ?? 0,
+        body: '',
+      };
       let rest = '';
       const line = (text: string) => {
         if (!text) return;
         result.lines++;
         try {
-          const properties = (JSON.parse(text) as { properties?: { $insert_id?: unknown; distinct_id?: unknown } }).properties;
+          const properties = (JSON.parse(text) as { properties?: { $insert_id?: unknown; distinct_id?: unknown } })
+            .properties;
           const id = properties?.$insert_id;
           if (typeof id === 'string' && id.startsWith(`${prefix}-`)) {
             result.counts.set(id, (result.counts.get(id) ?? 0) + 1);

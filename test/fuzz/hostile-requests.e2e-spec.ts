@@ -15,6 +15,12 @@ describe('hostile requests against the standalone', () => {
     process.stdout.write(`${JSON.stringify(result)}\n`);
     expect(result.requests).toBeGreaterThan(0);
     expect(result.acked_events).toBeGreaterThan(0);
-    expect({ five_xx: result.five_xx, crashes: result.crashes, lost: result.lost, duplicated: result.duplicated, fused: result.fused }).toEqual({ five_xx: 0, crashes: 0, lost: 0, duplicated: 0, fused: 0 });
+    expect({
+      five_xx: result.five_xx,
+      crashes: result.crashes,
+      lost: result.lost,
+      duplicated: result.duplicated,
+      fused: result.fused,
+    }).toEqual({ five_xx: 0, crashes: 0, lost: 0, duplicated: 0, fused: 0 });
   }, 240_000);
 });

@@ -24,7 +24,7 @@ export const INJECTIONS = [
   '%zz',
   '%ED%A0%80',
   '%C0%80',
-  "1) UNION ALL SELECT name FROM system.tables --",
+  '1) UNION ALL SELECT name FROM system.tables --',
   "') SETTINGS max_threads=1000 --",
   '$1',
   '?',
@@ -78,7 +78,11 @@ export const NUMBER_TEXTS = [
   '1E+99999999999999',
 ];
 
-export const numberText = fc.oneof(fc.constantFrom(...NUMBER_TEXTS), fc.double().map((n) => JSON.stringify(n) ?? 'null'), fc.bigInt().map(String));
+export const numberText = fc.oneof(
+  fc.constantFrom(...NUMBER_TEXTS),
+  fc.double().map((n) => JSON.stringify(n) ?? 'null'),
+  fc.bigInt().map(String),
+);
 
 /** Any code point including lone surrogates, NUL and control characters. */
 const anyText = fc.string({ unit: 'binary', maxLength: 40 });
@@ -87,8 +91,28 @@ const anyText = fc.string({ unit: 'binary', maxLength: 40 });
 export const stringText = fc.oneof(
   { weight: 4, arbitrary: anyText.map((s) => JSON.stringify(s)) },
   { weight: 3, arbitrary: fc.constantFrom(...INJECTIONS).map((s) => JSON.stringify(s)) },
-  { weight: 2, arbitrary: fc.constantFrom('"\\ud800"', '"\\udfff"', '"a\\udc00b"', '"\\ud800\\ud800"', '"\\u0000"', '"\u0000"', '"\\ud83d"', '"\\uDBFF\\uDFFF"', '"\\x41"', '"\\u12"', '"\t\n"') },
-  { weight: 1, arbitrary: fc.tuple(fc.constantFrom('a', '\\u0000', '\\ud800', 'é', '😀', "'"), fc.integer({ min: 200, max: 3_000 })).map(([unit, n]) => `"${unit.repeat(n)}"`) },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      '"\\ud800"',
+      '"\\udfff"',
+      '"a\\udc00b"',
+      '"\\ud800\\ud800"',
+      '"\\u0000"',
+      '"\u0000"',
+      '"\\ud83d"',
+      '"\\uDBFF\\uDFFF"',
+      '"\\x41"',
+      '"\\u12"',
+      '"\t\n"',
+    ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.constantFrom('a', '\\u0000', '\\ud800', 'é', '😀', "'"), fc.integer({ min: 200, max: 3_000 }))
+      .map(([unit, n]) => `"${unit.repeat(n)}"`),
+  },
 );
 
 /** A string of 0.1 to 1.5 MB as a JSON literal: beyond every field and row limit, near the body limit. */
@@ -98,7 +122,30 @@ export const hugeStringText = fc
 
 /** Keys that reach prototype lookups, the API's own names, and hostile text. */
 export const keyText = fc.oneof(
-  fc.constantFrom('__proto__', 'constructor', 'prototype', '$insert_id', 'event', 'properties', 'time', 'distinct_id', 'token', '$token', '$set', '$distinct_id', '$group_key', '$group_id', 'data', 'name', '$ignore', '$user_id', '$device_id', 'schemaJson').map((k) => JSON.stringify(k)),
+  fc
+    .constantFrom(
+      '__proto__',
+      'constructor',
+      'prototype',
+      '$insert_id',
+      'event',
+      'properties',
+      'time',
+      'distinct_id',
+      'token',
+      '$token',
+      '$set',
+      '$distinct_id',
+      '$group_key',
+      '$group_id',
+      'data',
+      'name',
+      '$ignore',
+      '$user_id',
+      '$device_id',
+      'schemaJson',
+    )
+    .map((k) => JSON.stringify(k)),
   stringText,
 );
 
@@ -110,24 +157,30 @@ export const jsonText: fc.Arbitrary<string> = fc.letrec<{ value: string }>((tie)
     stringText,
     fc.constantFrom('null', 'true', 'false', '[]', '{}', '[null]', 'NaN', 'undefined', "'x'", ''),
     fc.array(tie('value'), { maxLength: 5 }).map((items) => `[${items.join(',')}]`),
-    fc.array(fc.tuple(keyText, tie('value')), { maxLength: 5 }).map((pairs) => `{${pairs.map(([k, v]) => `${k}:${v}`).join(',')}}`),
+    fc
+      .array(fc.tuple(keyText, tie('value')), { maxLength: 5 })
+      .map((pairs) => `{${pairs.map(([k, v]) => `${k}:${v}`).join(',')}}`),
   ),
 })).value;
 
 /** Thousands of levels of nesting, balanced or not. */
-export const deepText = fc.tuple(fc.integer({ min: 65, max: 60_000 }), fc.constantFrom('array', 'object', 'mixed', 'open'), fc.boolean()).map(([depth, shape, inEvent]) => {
-  const open = shape === 'array' ? '[' : shape === 'object' ? '{"a":' : shape === 'mixed' ? '[{"a":' : '[';
-  const close = shape === 'array' ? ']' : shape === 'object' ? '}' : shape === 'mixed' ? '}]' : '';
-  const text = open.repeat(depth) + (shape === 'array' || shape === 'open' ? '' : '1') + close.repeat(depth);
-  return inEvent ? `[{"event":"deep","properties":{"distinct_id":"d","$insert_id":"deep-1","p":${text}}}]` : text;
-});
+export const deepText = fc
+  .tuple(fc.integer({ min: 65, max: 60_000 }), fc.constantFrom('array', 'object', 'mixed', 'open'), fc.boolean())
+  .map(([depth, shape, inEvent]) => {
+    const open = shape === 'array' ? '[' : shape === 'object' ? '{"a":' : shape === 'mixed' ? '[{"a":' : '[';
+    const close = shape === 'array' ? ']' : shape === 'object' ? '}' : shape === 'mixed' ? '}]' : '';
+    const text = open.repeat(depth) + (shape === 'array' || shape === 'open' ? '' : '1') + close.repeat(depth);
+    return inEvent ? `[{"event":"deep","properties":{"distinct_id":"d","$insert_id":"deep-1","p":${text}}}]` : text;
+  });
 
 /** Valid JSON broken at one point: cut short, a byte flipped, garbage inserted. */
 export function corrupt(text: string): fc.Arbitrary<string> {
   const at = fc.nat({ max: Math.max(0, text.length) });
   return fc.oneof(
     at.map((i) => text.slice(0, i)),
-    fc.tuple(at, fc.constantFrom('"', ',', '}', ']', '{', '[', '\\', '\u0000', ':', '\ud800', '\n')).map(([i, c]) => text.slice(0, i) + c + text.slice(i)),
+    fc
+      .tuple(at, fc.constantFrom('"', ',', '}', ']', '{', '[', '\\', '\u0000', ':', '\ud800', '\n'))
+      .map(([i, c]) => text.slice(0, i) + c + text.slice(i)),
     fc.tuple(at, fc.nat({ max: 20 })).map(([i, n]) => text.slice(0, i) + text.slice(i + n)),
     fc.constant(`${text},`),
     fc.constant(`${text}${text}`),
@@ -137,15 +190,44 @@ export function corrupt(text: string): fc.Arbitrary<string> {
 
 /** The body of an `Authorization` header: not base64, no colon, empty parts, 10 KB, other schemes. */
 export const authorizationHeader = fc.oneof(
-  fc.constantFrom('Basic', 'Basic ', 'Basic !!!!', 'Basic ====', 'Basic Og==', 'Basic OjpfOjo=', 'basic   YTpi', 'BASIC YTpi', 'Bearer', 'Bearer ', 'Bearer x.y.z', 'Digest username="a"', 'Basic YQ', 'Basic YTpi===', 'Basic YTpi YTpi', 'Basic\tYTpi', 'Negotiate TlRMTVNTUAAB', ''),
+  fc.constantFrom(
+    'Basic',
+    'Basic ',
+    'Basic !!!!',
+    'Basic ====',
+    'Basic Og==',
+    'Basic OjpfOjo=',
+    'basic   YTpi',
+    'BASIC YTpi',
+    'Bearer',
+    'Bearer ',
+    'Bearer x.y.z',
+    'Digest username="a"',
+    'Basic YQ',
+    'Basic YTpi===',
+    'Basic YTpi YTpi',
+    'Basic\tYTpi',
+    'Negotiate TlRMTVNTUAAB',
+    '',
+  ),
   fc.string({ unit: 'grapheme-ascii', maxLength: 64 }).map((s) => `Basic ${Buffer.from(s).toString('base64')}`),
   fc.string({ unit: 'grapheme-ascii', maxLength: 64 }).map((s) => `Basic ${s}`),
   fc.constantFrom(...INJECTIONS).map((s) => `Basic ${Buffer.from(`${s}:${s}`).toString('base64')}`),
   fc.integer({ min: 1_000, max: 12_000 }).map((n) => `Basic ${'QUFB'.repeat(Math.ceil(n / 4))}`),
-  fc.integer({ min: 1_000, max: 12_000 }).map((n) => `Basic ${Buffer.from(`${'a'.repeat(n)}:`).toString('base64').slice(0, n)}`),
+  fc.integer({ min: 1_000, max: 12_000 }).map(
+    (n) =>
+      `Basic ${Buffer.from(`${'a'.repeat(n)}:`)
+        .toString('base64')
+        .slice(0, n)}`,
+  ),
   fc.integer({ min: 1_000, max: 12_000 }).map((n) => `Bearer ${'x'.repeat(n)}`),
   fc.uint8Array({ maxLength: 48 }).map((b) => `Basic ${Buffer.from(b).toString('base64')}`),
-  fc.uint8Array({ maxLength: 48 }).map((b) => `Basic ${Buffer.from(b).toString('latin1').replace(/[\0-\x1f\x7f]/g, '')}`),
+  fc.uint8Array({ maxLength: 48 }).map(
+    (b) =>
+      `Basic ${Buffer.from(b)
+        .toString('latin1')
+        .replace(/[\0-\x1f\x7f]/g, '')}`,
+  ),
 );
 
 /** A value for a query parameter (sent percent-encoded, or raw where marked). */
@@ -154,12 +236,45 @@ export const queryValue = fc.oneof(
   { weight: 2, arbitrary: numberText.map((text) => ({ text, raw: false })) },
   { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 30 }).map((text) => ({ text, raw: false })) },
   { weight: 2, arbitrary: jsonText.map((text) => ({ text, raw: false })) },
-  { weight: 1, arbitrary: fc.constantFrom('%ED%A0%80', '%ff%fe', '%00', '%', '%2', '%%', '%u0000', '%C3', '%E2%82', '%F4%90%80%80', '%0d%0a', '+', '&&&', '==').map((text) => ({ text, raw: true })) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom(
+        '%ED%A0%80',
+        '%ff%fe',
+        '%00',
+        '%',
+        '%2',
+        '%%',
+        '%u0000',
+        '%C3',
+        '%E2%82',
+        '%F4%90%80%80',
+        '%0d%0a',
+        '+',
+        '&&&',
+        '==',
+      )
+      .map((text) => ({ text, raw: true })),
+  },
   // Long, but mostly within the 16 KB of request line and headers once percent-encoded.
   { weight: 1, arbitrary: fc.integer({ min: 1_000, max: 5_000 }).map((n) => ({ text: "'".repeat(n), raw: false })) },
-  { weight: 1, arbitrary: fc.integer({ min: 100, max: 4_000 }).map((n) => ({ text: `${'('.repeat(n)}1${')'.repeat(n)}`, raw: true })) },
-  { weight: 1, arbitrary: fc.integer({ min: 50, max: 400 }).map((n) => ({ text: encodeURIComponent(Array(n).fill('properties["a"] == 1').join(' and ')), raw: true })) },
-  { weight: 1, arbitrary: fc.integer({ min: 50, max: 3_000 }).map((n) => ({ text: `${'not+'.repeat(n)}true`, raw: true })) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .integer({ min: 100, max: 4_000 })
+      .map((n) => ({ text: `${'('.repeat(n)}1${')'.repeat(n)}`, raw: true })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .integer({ min: 50, max: 400 })
+      .map((n) => ({ text: encodeURIComponent(Array(n).fill('properties["a"] == 1').join(' and ')), raw: true })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.integer({ min: 50, max: 3_000 }).map((n) => ({ text: `${'not+'.repeat(n)}true`, raw: true })),
+  },
 );
 
 /** Percent-encodes a value unless it is meant to reach the server raw; lone surrogates become CESU-8 escapes. */
@@ -172,7 +287,8 @@ export function encodeQueryValue({ text, raw }: { text: string; raw: boolean }):
   }
   return text.replace(/[\s\S]/gu, (c) => {
     const code = c.codePointAt(0)!;
-    if (code >= 0xd800 && code <= 0xdfff) return `%${(0xe0 | (code >> 12)).toString(16)}%${(0x80 | ((code >> 6) & 0x3f)).toString(16)}%${(0x80 | (code & 0x3f)).toString(16)}`.toUpperCase();
+    if (code >= 0xd800 && code <= 0xdfff)
+      return `%${(0xe0 | (code >> 12)).toString(16)}%${(0x80 | ((code >> 6) & 0x3f)).toString(16)}%${(0x80 | (code & 0x3f)).toString(16)}`.toUpperCase();
     return encodeURIComponent(c);
   });
 }

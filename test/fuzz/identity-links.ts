@@ -13,11 +13,21 @@ function uuidFrom(n: number, salt: string): string {
  * `/track` (only `/import` with the secret may merge); and, for Simplified projects, one `$device_id`
  * seen with two `$user_id`s. The good events of `a` and `b` must keep being theirs in the export.
  */
-export function fusionAttempts(a: string, b: string, n: number, salt: string, token: string, nowSeconds: number): string[] {
+export function fusionAttempts(
+  a: string,
+  b: string,
+  n: number,
+  salt: string,
+  token: string,
+  nowSeconds: number,
+): string[] {
   const device = uuidFrom(n, salt);
   const insertId = (i: number) => `${salt}L-${n.toString(36)}-${i}`;
   const event = (name: string, properties: Record<string, unknown>, i: number) =>
-    JSON.stringify({ event: name, properties: { token, time: nowSeconds - 4 + i, $insert_id: insertId(i), ...properties } });
+    JSON.stringify({
+      event: name,
+      properties: { token, time: nowSeconds - 4 + i, $insert_id: insertId(i), ...properties },
+    });
   return [
     event('$identify', { distinct_id: b, $anon_id: a, $identified_id: b }, 0),
     event('$identify', { distinct_id: a, $anon_id: device, $identified_id: a }, 1),

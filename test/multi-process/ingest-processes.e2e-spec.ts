@@ -1,5 +1,13 @@
 import { testKafkaBrokers } from '@analytics/testing';
-import { compareWithAcked, eventBatch, Pipeline, readStored, RetryingImporter, runId, TestEvent } from './pipeline-harness';
+import {
+  compareWithAcked,
+  eventBatch,
+  Pipeline,
+  readStored,
+  RetryingImporter,
+  runId,
+  TestEvent,
+} from './pipeline-harness';
 
 /**
  * The deployed shape on one machine: two gateway processes and one writer process on the real
@@ -38,7 +46,9 @@ describe('gateways and writer as separate processes', () => {
         expect((await importer.send([gateways[(c + b) % 2]], events)).status).toBe(200);
       }
       for (const b of [1, 5]) expect((await importer.send([gateways[(c + b + 1) % 2]], sent[b])).status).toBe(200);
-      expect((await importer.send([gateways[c % 2]], [...sent[2].slice(250), ...sent[3].slice(0, 250)])).status).toBe(200);
+      expect((await importer.send([gateways[c % 2]], [...sent[2].slice(250), ...sent[3].slice(0, 250)])).status).toBe(
+        200,
+      );
     };
     await Promise.all(Array.from({ length: clients }, (_, c) => client(c)));
     expect(importer.acked.size).toBe(clients * batchesPerClient * batchSize);
@@ -46,8 +56,18 @@ describe('gateways and writer as separate processes', () => {
 
     await pipeline.waitUntilWritten(30_000);
     expect(await pipeline.stop(writer)).toBe(0);
-    const result = compareWithAcked(await readStored(pipeline.chdbDir, pipeline.project.id), importer.acked, importer.attempted);
-    expect(result).toMatchObject({ lost: 0, duplicated: 0, unknown: 0, stored: importer.acked.size, distinctKeys: importer.acked.size });
+    const result = compareWithAcked(
+      await readStored(pipeline.chdbDir, pipeline.project.id),
+      importer.acked,
+      importer.attempted,
+    );
+    expect(result).toMatchObject({
+      lost: 0,
+      duplicated: 0,
+      unknown: 0,
+      stored: importer.acked.size,
+      distinctKeys: importer.acked.size,
+    });
     // Physically, the table holds at most one row per event sent (the resends, until merges collapse
     // them; FINAL reads collapse them already): a writer retry never inserts a batch twice.
     const sent = clients * (batchesPerClient + 3) * batchSize;

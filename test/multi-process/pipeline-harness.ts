@@ -5,7 +5,15 @@ import { createKafka, ensureTopics, Kafka, topicName, topicSpecs } from '@analyt
 import { AssignerProtocol } from 'kafkajs';
 import { PostgresMigrator, PostgresModule } from '@analytics/postgres';
 import { ProjectsModule, ProjectsService } from '@analytics/projects';
-import { createTestDatabase, eventually, freePort, ServiceProcess, spawnService, temporaryDirectory, uniqueTopicPrefix } from '@analytics/testing';
+import {
+  createTestDatabase,
+  eventually,
+  freePort,
+  ServiceProcess,
+  spawnService,
+  temporaryDirectory,
+  uniqueTopicPrefix,
+} from '@analytics/testing';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { randomBytes } from 'node:crypto';
@@ -51,7 +59,12 @@ async function createProject(config: AppConfig): Promise<PipelineProject> {
     const projects = context.get(ProjectsService);
     const organization = await projects.createOrganization('Multi-process');
     const { project, secret } = await projects.createProject(organization.id, 'Multi-process');
-    return { id: project.id, token: project.token, secret, basic: `Basic ${Buffer.from(`${secret}:`).toString('base64')}` };
+    return {
+      id: project.id,
+      token: project.token,
+      secret,
+      basic: `Basic ${Buffer.from(`${secret}:`).toString('base64')}`,
+    };
   } finally {
     await context.close();
   }
@@ -137,8 +150,10 @@ export class Pipeline {
   async waitReady(service: RunningService, timeoutMs = 45_000): Promise<void> {
     await eventually(
       async () => {
-        if (service.process.child.exitCode !== null) throw new Error(`${service.name} exited during start:\n${service.process.output()}`);
-        if ((await httpStatus(`${service.url}/readyz`)) !== 200) throw new Error(`${service.name} is not ready:\n${service.process.output()}`);
+        if (service.process.child.exitCode !== null)
+          throw new Error(`${service.name} exited during start:\n${service.process.output()}`);
+        if ((await httpStatus(`${service.url}/readyz`)) !== 200)
+          throw new Error(`${service.name} is not ready:\n${service.process.output()}`);
       },
       { timeoutMs, intervalMs: 100 },
     );
@@ -148,7 +163,9 @@ export class Pipeline {
   async metric(service: RunningService, name: string): Promise<number | undefined> {
     try {
       const response = await fetch(`${service.url}/metrics`, { signal: AbortSignal.timeout(2_000) });
-      const line = (await response.text()).split('\n').find((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`));
+      const line = (await response.text())
+        .split('\n')
+        .find((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`));
       return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : undefined;
     } catch {
       return undefined;
@@ -163,15 +180,19 @@ export class Pipeline {
     try {
       return await eventually(
         async () => {
-          if (writer.process.child.exitCode !== null) throw new Error(`${writer.name} exited:\n${writer.process.output()}`);
+          if (writer.process.child.exitCode !== null)
+            throw new Error(`${writer.name} exited:\n${writer.process.output()}`);
           const rows = (await this.metric(writer, 'analytics_writer_rows_inserted_total')) ?? 0;
-          if (rows <= above) throw new Error(`${writer.name} inserted no more than ${above} rows in ${timeoutMs / 1000} s`);
+          if (rows <= above)
+            throw new Error(`${writer.name} inserted no more than ${above} rows in ${timeoutMs / 1000} s`);
           return rows;
         },
         { timeoutMs, intervalMs: 100 },
       );
     } catch (error) {
-      throw new Error(`${(error as Error).message}\n${await this.groupState()}\n--- ${writer.name}\n${writer.process.output().slice(-4000)}`);
+      throw new Error(
+        `${(error as Error).message}\n${await this.groupState()}\n--- ${writer.name}\n${writer.process.output().slice(-4000)}`,
+      );
     }
   }
 
@@ -189,7 +210,10 @@ export class Pipeline {
         const assignment = AssignerProtocol.MemberAssignment.decode(m.memberAssignment)?.assignment ?? {};
         return `${m.clientHost} ${m.memberId}: ${JSON.stringify(assignment)}`;
       });
-      const offsets = ends.map((e) => `${e.partition}: committed ${committed.partitions.find((c) => c.partition === e.partition)?.offset} of ${e.high}`);
+      const offsets = ends.map(
+        (e) =>
+          `${e.partition}: committed ${committed.partitions.find((c) => c.partition === e.partition)?.offset} of ${e.high}`,
+      );
       return `group ${this.group} ${groups[0].state}\n${members.join('\n')}\n${offsets.join('\n')}`;
     } catch (error) {
       return `group state unavailable: ${(error as Error).message}`;
@@ -220,7 +244,10 @@ export class Pipeline {
     const admin = kafka.admin();
     await admin.connect();
     try {
-      const [ends, [committed]] = await Promise.all([admin.fetchTopicOffsets(this.topic), admin.fetchOffsets({ groupId: this.group, topics: [this.topic] })]);
+      const [ends, [committed]] = await Promise.all([
+        admin.fetchTopicOffsets(this.topic),
+        admin.fetchOffsets({ groupId: this.group, topics: [this.topic] }),
+      ]);
       const done = new Map(committed.partitions.map((p) => [p.partition, BigInt(p.offset)]));
       return ends.reduce((sum, p) => {
         const at = done.get(p.partition) ?? -1n;
@@ -400,7 +427,9 @@ export async function readStored(chdbDir: string, projectId: number): Promise<St
   try {
     const one = async <T>(query: string): Promise<T[]> =>
       (await clickhouse.query({ query, query_params: { project: projectId }, format: 'JSONEachRow' })).json<T>();
-    const [{ final }] = await one<{ final: number }>('SELECT count() AS final FROM events FINAL WHERE project_id = {project:UInt32}');
+    const [{ final }] = await one<{ final: number }>(
+      'SELECT count() AS final FROM events FINAL WHERE project_id = {project:UInt32}',
+    );
     const [{ keys, raw }] = await one<{ keys: number; raw: number }>(
       'SELECT uniqExact(event, time, distinct_id, insert_id) AS keys, count() AS raw FROM events WHERE project_id = {project:UInt32}',
     );
@@ -434,5 +463,13 @@ export function compareWithAcked(stored: StoredCount, acked: Set<string>, attemp
     duplicated += count - 1;
     if (!attempted.has(id)) unknown += count;
   }
-  return { acked: acked.size, stored: stored.final, lost, duplicated, unknown, distinctKeys: stored.distinctKeys, raw: stored.raw };
+  return {
+    acked: acked.size,
+    stored: stored.final,
+    lost,
+    duplicated,
+    unknown,
+    distinctKeys: stored.distinctKeys,
+    raw: stored.raw,
+  };
 }

@@ -33,12 +33,22 @@ function parameterLines({ sql, params }: ChBoundQuery): string[] {
   const listed = placeholders(sql);
   if (!listed.length) return ['-- parameters: none'];
   const width = Math.max(...listed.map(([name, type]) => `${name} ${type}`.length));
-  return ['-- parameters:', ...listed.map(([name, type]) => `--   ${`${name} ${type}`.padEnd(width)} = ${JSON.stringify(params[name])}`)];
+  return [
+    '-- parameters:',
+    ...listed.map(([name, type]) => `--   ${`${name} ${type}`.padEnd(width)} = ${JSON.stringify(params[name])}`),
+  ];
 }
 
 /** The text of a committed .sql file: a header, then each query under its builder, inputs and bound parameters. */
 export function renderedSqlText(file: RenderedSqlFile): string {
   const header = `-- Rendered by \`npm run sql:render\` from ${file.source}; do not edit (test/rendered-sql/rendered-sql-files.ts lists the builders).`;
-  const queries = file.queries.map((query) => [`-- ${query.builder}`, `-- inputs: ${query.inputs}`, ...parameterLines(query.query), layoutSql(query.query.sql)].join('\n'));
+  const queries = file.queries.map((query) =>
+    [
+      `-- ${query.builder}`,
+      `-- inputs: ${query.inputs}`,
+      ...parameterLines(query.query),
+      layoutSql(query.query.sql),
+    ].join('\n'),
+  );
   return `${[header, ...queries].join('\n\n')}\n`;
 }

@@ -26,25 +26,93 @@ import { RenderedSqlFile } from './rendered-query';
  * moves to another lib moves its row: the import above, `file` and `source`.
  */
 export const RENDERED_SQL_FILES: readonly RenderedSqlFile[] = [
-  { file: 'libs/compliance/sql/deletion.repository.sql', source: 'libs/compliance/src/deletion-sql.ts', queries: DELETION_SQL },
-  { file: 'libs/compliance/sql/retrieval.repository.sql', source: 'libs/compliance/src/retrieval-sql.ts', queries: RETRIEVAL_SQL },
-  { file: 'libs/dictionary/sql/seen-events.repository.sql', source: 'libs/dictionary/src/seen-events.repository.ts', queries: SEEN_EVENTS_SQL },
-  { file: 'libs/event-store/sql/events-deletion-sql.sql', source: 'libs/event-store/src/events-deletion-sql.ts', queries: EVENTS_DELETION_SQL },
-  { file: 'libs/event-store/sql/events.repository.sql', source: 'libs/event-store/src/events.repository.ts', queries: EVENTS_INSERT_SQL },
-  { file: 'libs/event-store/sql/resolved-events-sql.sql', source: 'libs/event-store/src/resolved-events-sql.ts', queries: RESOLVED_EVENTS_SQL },
+  {
+    file: 'libs/compliance/sql/deletion.repository.sql',
+    source: 'libs/compliance/src/deletion-sql.ts',
+    queries: DELETION_SQL,
+  },
+  {
+    file: 'libs/compliance/sql/retrieval.repository.sql',
+    source: 'libs/compliance/src/retrieval-sql.ts',
+    queries: RETRIEVAL_SQL,
+  },
+  {
+    file: 'libs/dictionary/sql/seen-events.repository.sql',
+    source: 'libs/dictionary/src/seen-events.repository.ts',
+    queries: SEEN_EVENTS_SQL,
+  },
+  {
+    file: 'libs/event-store/sql/events-deletion-sql.sql',
+    source: 'libs/event-store/src/events-deletion-sql.ts',
+    queries: EVENTS_DELETION_SQL,
+  },
+  {
+    file: 'libs/event-store/sql/events.repository.sql',
+    source: 'libs/event-store/src/events.repository.ts',
+    queries: EVENTS_INSERT_SQL,
+  },
+  {
+    file: 'libs/event-store/sql/resolved-events-sql.sql',
+    source: 'libs/event-store/src/resolved-events-sql.ts',
+    queries: RESOLVED_EVENTS_SQL,
+  },
   { file: 'libs/export/sql/export.repository.sql', source: 'libs/export/src/export-sql.ts', queries: EXPORT_SQL },
-  { file: 'libs/identity/sql/identity.repository.sql', source: 'libs/identity/src/identity-map-sql.ts', queries: IDENTITY_MAP_SQL },
-  { file: 'libs/management/sql/project-events.repository.sql', source: 'libs/management/src/project-events.repository.ts', queries: PROJECT_EVENTS_SQL },
-  { file: 'libs/pipelines/sql/pipeline-export.repository.sql', source: 'libs/pipelines/src/pipeline-export-sql.ts', queries: PIPELINE_EXPORT_SQL },
-  { file: 'libs/profile-store/sql/profiles-mirror.repository.sql', source: 'libs/profile-store/src/profiles-mirror-sql.ts', queries: PROFILES_MIRROR_SQL },
+  {
+    file: 'libs/identity/sql/identity.repository.sql',
+    source: 'libs/identity/src/identity-map-sql.ts',
+    queries: IDENTITY_MAP_SQL,
+  },
+  {
+    file: 'libs/management/sql/project-events.repository.sql',
+    source: 'libs/management/src/project-events.repository.ts',
+    queries: PROJECT_EVENTS_SQL,
+  },
+  {
+    file: 'libs/pipelines/sql/pipeline-export.repository.sql',
+    source: 'libs/pipelines/src/pipeline-export-sql.ts',
+    queries: PIPELINE_EXPORT_SQL,
+  },
+  {
+    file: 'libs/profile-store/sql/profiles-mirror.repository.sql',
+    source: 'libs/profile-store/src/profiles-mirror-sql.ts',
+    queries: PROFILES_MIRROR_SQL,
+  },
   { file: 'libs/query/sql/funnel-sql.sql', source: 'libs/query/src/funnels/funnel-sql.ts', queries: FUNNEL_SQL },
-  { file: 'libs/query/sql/retention-sql.sql', source: 'libs/query/src/retention/retention-sql.ts', queries: RETENTION_SQL },
+  {
+    file: 'libs/query/sql/retention-sql.sql',
+    source: 'libs/query/src/retention/retention-sql.ts',
+    queries: RETENTION_SQL,
+  },
   { file: 'libs/query/sql/addiction.sql', source: 'libs/query/src/retention/addiction.ts', queries: ADDICTION_SQL },
-  { file: 'libs/query/sql/segmentation-sql.sql', source: 'libs/query/src/segmentation/segmentation-sql.ts', queries: SEGMENTATION_SQL },
-  { file: 'libs/query/sql/numeric-buckets.sql', source: 'libs/query/src/segmentation/numeric-buckets.ts', queries: NUMERIC_BUCKETS_SQL },
-  { file: 'libs/query/sql/numeric-sum.sql', source: 'libs/query/src/segmentation/numeric-sum.ts', queries: NUMERIC_SUM_SQL },
+  {
+    file: 'libs/query/sql/segmentation-sql.sql',
+    source: 'libs/query/src/segmentation/segmentation-sql.ts',
+    queries: SEGMENTATION_SQL,
+  },
+  {
+    file: 'libs/query/sql/numeric-buckets.sql',
+    source: 'libs/query/src/segmentation/numeric-buckets.ts',
+    queries: NUMERIC_BUCKETS_SQL,
+  },
+  {
+    file: 'libs/query/sql/numeric-sum.sql',
+    source: 'libs/query/src/segmentation/numeric-sum.ts',
+    queries: NUMERIC_SUM_SQL,
+  },
   { file: 'libs/query/sql/insights-sql.sql', source: 'libs/query/src/insights/insights-sql.ts', queries: INSIGHTS_SQL },
-  { file: 'libs/query/sql/event-catalog-sql.sql', source: 'libs/query/src/events/event-catalog-sql.ts', queries: EVENT_CATALOG_SQL },
-  { file: 'libs/query/sql/cohort-members-sql.sql', source: 'libs/query/src/cohorts/cohort-members-sql.ts', queries: COHORT_MEMBERS_SQL },
-  { file: 'libs/warehouse-imports/sql/imported-data.repository.sql', source: 'libs/warehouse-imports/src/imported-data.repository.ts', queries: IMPORTED_DATA_SQL },
+  {
+    file: 'libs/query/sql/event-catalog-sql.sql',
+    source: 'libs/query/src/events/event-catalog-sql.ts',
+    queries: EVENT_CATALOG_SQL,
+  },
+  {
+    file: 'libs/query/sql/cohort-members-sql.sql',
+    source: 'libs/query/src/cohorts/cohort-members-sql.ts',
+    queries: COHORT_MEMBERS_SQL,
+  },
+  {
+    file: 'libs/warehouse-imports/sql/imported-data.repository.sql',
+    source: 'libs/warehouse-imports/src/imported-data.repository.ts',
+    queries: IMPORTED_DATA_SQL,
+  },
 ];

@@ -19,13 +19,19 @@ export function renderedSqlTree(): Map<string, string> {
 export function committedSqlFiles(root = REPO_ROOT): string[] {
   return readdirSync(join(root, 'libs'), { withFileTypes: true })
     .filter((lib) => lib.isDirectory() && existsSync(join(root, 'libs', lib.name, 'sql')))
-    .flatMap((lib) => readdirSync(join(root, 'libs', lib.name, 'sql')).filter((name) => name.endsWith('.sql')).map((name) => `libs/${lib.name}/sql/${name}`));
+    .flatMap((lib) =>
+      readdirSync(join(root, 'libs', lib.name, 'sql'))
+        .filter((name) => name.endsWith('.sql'))
+        .map((name) => `libs/${lib.name}/sql/${name}`),
+    );
 }
 
 /** The files that differ from their rendering, are missing, or are no longer rendered (stale). */
 export function renderedSqlDrift(root = REPO_ROOT): string[] {
   const tree = renderedSqlTree();
-  const changed = [...tree].filter(([file, text]) => !existsSync(join(root, file)) || readFileSync(join(root, file), 'utf8') !== text).map(([file]) => file);
+  const changed = [...tree]
+    .filter(([file, text]) => !existsSync(join(root, file)) || readFileSync(join(root, file), 'utf8') !== text)
+    .map(([file]) => file);
   const stale = committedSqlFiles(root).filter((file) => !tree.has(file));
   return [...changed, ...stale.map((file) => `${file} (no builder renders it)`)];
 }

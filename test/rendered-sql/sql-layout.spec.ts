@@ -40,7 +40,9 @@ describe('layoutSql', () => {
 
   it('leaves string literals, placeholders and quoted names as they are', () => {
     const sql = `SELECT 'a  FROM  b, c' AS "x  y", {t:DateTime64(3, 'UTC')} FROM t WHERE s = 'it''s\\' WHERE'`;
-    expect(layoutSql(sql)).toBe(`SELECT 'a  FROM  b, c' AS "x  y",\n  {t:DateTime64(3, 'UTC')}\nFROM t\nWHERE s = 'it''s\\' WHERE'`);
+    expect(layoutSql(sql)).toBe(
+      `SELECT 'a  FROM  b, c' AS "x  y",\n  {t:DateTime64(3, 'UTC')}\nFROM t\nWHERE s = 'it''s\\' WHERE'`,
+    );
   });
 
   it('changes only whitespace in every rendered query: ClickHouse reads the same tokens', () => {

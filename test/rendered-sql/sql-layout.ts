@@ -30,7 +30,22 @@ const CLAUSES = [
 ];
 
 /** Words that may come before JOIN in a join clause (`LEFT ANY JOIN`, `ARRAY JOIN`, …). */
-const JOIN_WORDS = new Set(['GLOBAL', 'LEFT', 'RIGHT', 'INNER', 'FULL', 'CROSS', 'OUTER', 'ARRAY', 'ANY', 'ALL', 'SEMI', 'ANTI', 'ASOF', 'PASTE']);
+const JOIN_WORDS = new Set([
+  'GLOBAL',
+  'LEFT',
+  'RIGHT',
+  'INNER',
+  'FULL',
+  'CROSS',
+  'OUTER',
+  'ARRAY',
+  'ANY',
+  'ALL',
+  'SEMI',
+  'ANTI',
+  'ASOF',
+  'PASTE',
+]);
 
 /** Where a clause's conditions get one line each. */
 const CONDITION_CLAUSES = new Set(['WHERE', 'PREWHERE', 'HAVING']);
@@ -139,7 +154,16 @@ export function layoutSql(sql: string): string {
     space = false;
   };
   const emit = (text: string) => {
-    if (space && line.trim() && !line.endsWith('(') && !line.endsWith('[') && text !== ',' && text !== ')' && text !== ']') line += ' ';
+    if (
+      space &&
+      line.trim() &&
+      !line.endsWith('(') &&
+      !line.endsWith('[') &&
+      text !== ',' &&
+      text !== ')' &&
+      text !== ']'
+    )
+      line += ' ';
     line += text;
     space = false;
   };

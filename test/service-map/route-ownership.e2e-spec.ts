@@ -70,7 +70,8 @@ describe('the service map: every route is served where the ingress sends it', ()
     running.push(started);
     await eventually(
       async () => {
-        if (process.child.exitCode !== null) throw new Error(`${app} exited ${process.child.exitCode}:\n${process.output()}`);
+        if (process.child.exitCode !== null)
+          throw new Error(`${app} exited ${process.child.exitCode}:\n${process.output()}`);
         const { status } = await ask(started.url, 'GET', '/healthz');
         if (status !== 200) throw new Error(`${app} /healthz answered ${status}`);
       },
@@ -116,18 +117,26 @@ describe('the service map: every route is served where the ingress sends it', ()
       const label = `${route.method} ${route.path} (owner ${route.service})`;
       if (owns && status === 404) wrong.push(`${label}: not mounted (${body.slice(0, 80)})`);
       if (!owns && status !== 404) wrong.push(`${label}: answered ${status}, expected 404`);
-      if (status === 404 && NEST_DEFAULT_404.test(body)) wrong.push(`${label}: Nest's default 404 body instead of the family's shape`);
+      if (status === 404 && NEST_DEFAULT_404.test(body))
+        wrong.push(`${label}: Nest's default 404 body instead of the family's shape`);
       if (status >= 500) wrong.push(`${label}: ${status} ${body.slice(0, 120)}`);
     }
     expect(wrong).toEqual([]);
   });
 
-  it.each(APPS)('%s serves the web console at / if it runs the management service, and leaves / to the API otherwise', async (app) => {
-    const target = running.find((r) => r.app === app)!;
-    const response = await fetch(`${target.url}/`);
-    const serves = app === 'standalone' || app === 'management';
-    expect({ app, status: response.status, html: (await response.text()).includes('<div id="root">') }).toEqual({ app, status: serves ? 200 : 404, html: serves });
-  });
+  it.each(APPS)(
+    '%s serves the web console at / if it runs the management service, and leaves / to the API otherwise',
+    async (app) => {
+      const target = running.find((r) => r.app === app)!;
+      const response = await fetch(`${target.url}/`);
+      const serves = app === 'standalone' || app === 'management';
+      expect({ app, status: response.status, html: (await response.text()).includes('<div id="root">') }).toEqual({
+        app,
+        status: serves ? 200 : 404,
+        html: serves,
+      });
+    },
+  );
 
   it('every route has one owner among the services, and every service a process', () => {
     for (const route of ROLE_MATRIX) expect(['every', ...SERVICE_NAMES]).toContain(route.service);

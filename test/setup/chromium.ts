@@ -13,11 +13,14 @@ export function ensureChromium(): void {
   if (existsSync(CHROMIUM_PATH)) return;
   const canInstall = process.getuid?.() === 0 && spawnSync('apt-get', ['--version']).status === 0;
   if (!canInstall || process.env.CHROMIUM_PATH) {
-    throw new Error(`Chromium is missing at ${CHROMIUM_PATH}: install Debian's chromium package (apt-get install -y chromium) or set CHROMIUM_PATH.`);
+    throw new Error(
+      `Chromium is missing at ${CHROMIUM_PATH}: install Debian's chromium package (apt-get install -y chromium) or set CHROMIUM_PATH.`,
+    );
   }
   process.stdout.write('Installing Debian chromium for the browser SDK tests (once)…\n');
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
   execFileSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: ['ignore', 'ignore', 'inherit'], env });
-  if (!existsSync(CHROMIUM_PATH)) throw new Error(`apt-get installed chromium, but ${CHROMIUM_PATH} is still missing: set CHROMIUM_PATH.`);
+  if (!existsSync(CHROMIUM_PATH))
+    throw new Error(`apt-get installed chromium, but ${CHROMIUM_PATH} is still missing: set CHROMIUM_PATH.`);
 }

@@ -40,10 +40,18 @@ export default async function globalSetup(): Promise<void> {
   ensureChromium();
   // End-to-end tests run the built apps as their own processes, exactly as `npm start` does (and
   // TEST_CLICKHOUSE=stand-in the benches' ClickHouse stand-in).
-  execFileSync(process.execPath, [require.resolve('@swc/cli/bin/swc.js'), 'apps', 'libs', 'bench', '-d', 'dist', '--quiet'], { stdio: 'inherit' });
+  execFileSync(
+    process.execPath,
+    [require.resolve('@swc/cli/bin/swc.js'), 'apps', 'libs', 'bench', '-d', 'dist', '--quiet'],
+    { stdio: 'inherit' },
+  );
   // …and the web console they serve at / (docs/console.md), as `npm run build` does.
   const root = join(__dirname, '../..');
-  execFileSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '-c', join(root, 'web/console/vite.config.mts')], { stdio: 'inherit' });
+  execFileSync(
+    process.execPath,
+    [join(root, 'node_modules/vite/bin/vite.js'), 'build', '-c', join(root, 'web/console/vite.config.mts')],
+    { stdio: 'inherit' },
+  );
 
   if (process.env.TEST_ENGINES === 'containers') {
     const engines = await startContainerEngines();
@@ -64,7 +72,8 @@ export default async function globalSetup(): Promise<void> {
   const postgres = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : LOCAL_POSTGRES;
   if (await reachable(postgres)) process.env.TEST_POSTGRES_ADMIN_URL = postgres;
 
-  if (process.env.CLICKHOUSE_URL?.startsWith('http')) process.env.TEST_CLICKHOUSE_ADMIN_URL = process.env.CLICKHOUSE_URL;
+  if (process.env.CLICKHOUSE_URL?.startsWith('http'))
+    process.env.TEST_CLICKHOUSE_ADMIN_URL = process.env.CLICKHOUSE_URL;
   else if (process.env.TEST_CLICKHOUSE === 'stand-in') {
     // The path production takes (HTTP to a server) where no ClickHouse server can run: chDB behind
     // ClickHouse's HTTP interface, in a process of its own (bench/support/clickhouse-server.ts).

@@ -53,7 +53,12 @@ class ResultsReporter {
     // The default reporter flushes what the tests printed 100 ms after the last write (its forced flush
     // works only once): wait for it, so that our figures stay the last lines.
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const files = fs.existsSync(this.dir) ? fs.readdirSync(this.dir).filter((f) => f.endsWith('.json')).sort() : [];
+    const files = fs.existsSync(this.dir)
+      ? fs
+          .readdirSync(this.dir)
+          .filter((f) => f.endsWith('.json'))
+          .sort()
+      : [];
     const results = files.map((f) => JSON.parse(fs.readFileSync(path.join(this.dir, f), 'utf8')));
     fs.rmSync(this.dir, { recursive: true, force: true });
     // After jest's summary (stderr): last in the joined output, and the last lines of stdout alone.

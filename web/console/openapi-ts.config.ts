@@ -19,7 +19,12 @@ function withPathParameters(document: Document): Document {
       const missing = names.filter((n) => !declared.has(n));
       operation.parameters = [
         ...(operation.parameters ?? []),
-        ...missing.map((name) => ({ name, in: 'path', required: true, schema: { type: /Id$|^id$/.test(name) ? 'integer' : 'string' } })),
+        ...missing.map((name) => ({
+          name,
+          in: 'path',
+          required: true,
+          schema: { type: /Id$|^id$/.test(name) ? 'integer' : 'string' },
+        })),
       ];
     }
   }

@@ -42,32 +42,58 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
     request: () => ({ method: 'GET', path: '/api/app/me' }),
     show: (answer) => {
       const r = answer as unknown as MeAnswer;
-      return [`service account ${r.service_account.username} (${r.service_account.role})`, `organization    ${r.organization?.id} ${r.organization?.name}`, ...r.projects.map((p) => `project         ${p.id} ${p.name} (${p.role}, ${p.region})`)].join('\n');
+      return [
+        `service account ${r.service_account.username} (${r.service_account.role})`,
+        `organization    ${r.organization?.id} ${r.organization?.name}`,
+        ...r.projects.map((p) => `project         ${p.id} ${p.name} (${p.role}, ${p.region})`),
+      ].join('\n');
     },
   },
   'create-organization': {
     usage: 'create-organization <name> [--owner-username NAME]',
-    request: (args, o) => ({ method: 'POST', path: '/api/app/organizations', body: { name: need(args, 1, ADMIN_COMMANDS['create-organization'].usage)[0], owner_username: o['owner-username'] } }),
+    request: (args, o) => ({
+      method: 'POST',
+      path: '/api/app/organizations',
+      body: {
+        name: need(args, 1, ADMIN_COMMANDS['create-organization'].usage)[0],
+        owner_username: o['owner-username'],
+      },
+    }),
     show: (answer) => {
       const r = answer as unknown as CreatedOrganization;
-      return [`organization ${r.id} ${r.name}`, `owner        ${r.owner.username}`, secretLine('secret      ', r.owner.token)].join('\n');
+      return [
+        `organization ${r.id} ${r.name}`,
+        `owner        ${r.owner.username}`,
+        secretLine('secret      ', r.owner.token),
+      ].join('\n');
     },
   },
   'create-project': {
     usage: 'create-project <organizationId> <name> [--region US|EU|IN]',
     request: (args, o) => {
       const [organization, name] = need(args, 2, ADMIN_COMMANDS['create-project'].usage);
-      return { method: 'POST', path: `/api/app/organizations/${organization}/projects`, body: { name, region: o.region } };
+      return {
+        method: 'POST',
+        path: `/api/app/organizations/${organization}/projects`,
+        body: { name, region: o.region },
+      };
     },
-    show: (r) => [`project ${r.id} ${r.name} (${r.region})`, `token   ${r.token}`, secretLine('secret ', r.secret)].join('\n'),
+    show: (r) =>
+      [`project ${r.id} ${r.name} (${r.region})`, `token   ${r.token}`, secretLine('secret ', r.secret)].join('\n'),
   },
   'create-service-account': {
-    usage: 'create-service-account <organizationId> <username> [--role owner|admin|analyst|consumer] [--projects id:role,…] [--expires ISO-8601]',
+    usage:
+      'create-service-account <organizationId> <username> [--role owner|admin|analyst|consumer] [--projects id:role,…] [--expires ISO-8601]',
     request: (args, o) => {
       const [organization, username] = need(args, 2, ADMIN_COMMANDS['create-service-account'].usage);
-      return { method: 'POST', path: `/api/app/organizations/${organization}/service-accounts`, body: { username, role: o.role, expires: o.expires, projects: projectRoles(o.projects) } };
+      return {
+        method: 'POST',
+        path: `/api/app/organizations/${organization}/service-accounts`,
+        body: { username, role: o.role, expires: o.expires, projects: projectRoles(o.projects) },
+      };
     },
-    show: (r) => [`service account ${r.id} ${r.username} (${r.role})`, secretLine('secret         ', r.token)].join('\n'),
+    show: (r) =>
+      [`service account ${r.id} ${r.username} (${r.role})`, secretLine('secret         ', r.token)].join('\n'),
   },
   'create-oauth-token': {
     usage: 'create-oauth-token <organizationId> [--expires-in seconds]',
@@ -80,7 +106,10 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
   },
   'rotate-secret': {
     usage: 'rotate-secret <projectId>',
-    request: (args) => ({ method: 'POST', path: `/api/app/projects/${need(args, 1, ADMIN_COMMANDS['rotate-secret'].usage)[0]}/rotate-secret` }),
+    request: (args) => ({
+      method: 'POST',
+      path: `/api/app/projects/${need(args, 1, ADMIN_COMMANDS['rotate-secret'].usage)[0]}/rotate-secret`,
+    }),
     show: (r) => [`project ${r.id} ${r.name}`, secretLine('secret ', r.secret)].join('\n'),
   },
 };

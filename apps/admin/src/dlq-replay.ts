@@ -4,7 +4,14 @@ import 'reflect-metadata';
 import { RandomIds, SystemClock } from '@analytics/clock';
 import { loadConfig } from '@analytics/config';
 import { DeletionScreen, ErasedIdsRepository } from '@analytics/erasures';
-import { ConsumedTopicKey, createKafka, DEAD_LETTER_TOPICS, replayDeadLetters, ReplayOptions, ReplayReport } from '@analytics/kafka';
+import {
+  ConsumedTopicKey,
+  createKafka,
+  DEAD_LETTER_TOPICS,
+  replayDeadLetters,
+  ReplayOptions,
+  ReplayReport,
+} from '@analytics/kafka';
 import { Postgres } from '@analytics/postgres';
 
 const TOPICS = Object.keys(DEAD_LETTER_TOPICS) as ConsumedTopicKey[];
@@ -33,14 +40,19 @@ function parse(argv: string[]): { options: Omit<ReplayOptions, 'topic'>; topics:
   }
   if (flags.has('help')) return undefined;
   const topic = flags.get('topic');
-  if (topic !== undefined && !TOPICS.includes(topic as ConsumedTopicKey)) throw new Error(`--topic must be one of ${TOPICS.join(', ')}`);
+  if (topic !== undefined && !TOPICS.includes(topic as ConsumedTopicKey))
+    throw new Error(`--topic must be one of ${TOPICS.join(', ')}`);
   const offset = flags.get('from-offset');
   const since = flags.get('since');
-  if ((offset === undefined) === (since === undefined)) throw new Error('give exactly one of --from-offset and --since');
+  if ((offset === undefined) === (since === undefined))
+    throw new Error('give exactly one of --from-offset and --since');
   if (offset !== undefined && !/^\d+$/.test(offset)) throw new Error('--from-offset must be a whole number');
   const time = since === undefined ? undefined : new Date(since);
   if (time && Number.isNaN(time.getTime())) throw new Error('--since must be an ISO-8601 time');
-  return { options: { from: time ? { time } : { offset: offset! }, dryRun: flags.has('dry-run') }, topics: topic ? [topic as ConsumedTopicKey] : TOPICS };
+  return {
+    options: { from: time ? { time } : { offset: offset! }, dryRun: flags.has('dry-run') },
+    topics: topic ? [topic as ConsumedTopicKey] : TOPICS,
+  };
 }
 
 function show({ deadLetterTopic, topic, letters, next }: ReplayReport, dryRun: boolean): string {
@@ -50,14 +62,18 @@ function show({ deadLetterTopic, topic, letters, next }: ReplayReport, dryRun: b
     return `${deadLetterTopic}[${partition}]@${offset}  from ${from}  ${code ?? '-'}  ${reason.replace(/\s+/g, ' ')}${left}`;
   });
   const counts = new Map<string, number>();
-  letters.forEach(({ code, reason }) => counts.set(code ?? reason.slice(0, 80), (counts.get(code ?? reason.slice(0, 80)) ?? 0) + 1));
+  letters.forEach(({ code, reason }) =>
+    counts.set(code ?? reason.slice(0, 80), (counts.get(code ?? reason.slice(0, 80)) ?? 0) + 1),
+  );
   const verb = dryRun ? 'would replay' : 'replayed';
   const droppedRows = letters.reduce((sum, { dropped }) => sum + (dropped?.rows ?? 0), 0);
   const erased = droppedRows ? `; ${droppedRows} row(s) left out (a deletion erased their ids)` : '';
   return [
     ...lines,
     `${deadLetterTopic}: ${verb} ${letters.filter(({ sent }) => sent).length} dead letter(s) to ${topic}${[...counts].map(([why, n]) => `; ${n} × ${why}`).join('')}${erased}`,
-    ...(dryRun ? [] : next.map(({ partition, offset }) => `${deadLetterTopic}[${partition}]: next run --from-offset ${offset}`)),
+    ...(dryRun
+      ? []
+      : next.map(({ partition, offset }) => `${deadLetterTopic}[${partition}]: next run --from-offset ${offset}`)),
   ].join('\n');
 }
 
@@ -77,7 +93,9 @@ async function main(argv: string[]): Promise<number> {
     const { screen } = new DeletionScreen(new ErasedIdsRepository(postgres), new SystemClock());
     const ids = new RandomIds();
     for (const topic of parsed.topics) {
-      process.stdout.write(`${show(await replayDeadLetters(kafka, settings, { ...parsed.options, topic, screen }, ids), parsed.options.dryRun)}\n`);
+      process.stdout.write(
+        `${show(await replayDeadLetters(kafka, settings, { ...parsed.options, topic, screen }, ids), parsed.options.dryRun)}\n`,
+      );
     }
   } finally {
     await postgres.close();

@@ -10,7 +10,9 @@ Credentials: --username/--secret or ADMIN_USERNAME/ADMIN_SECRET (a service accou
 server: --url or ADMIN_URL (default http://localhost:8080).
 
 Commands:
-${Object.values(ADMIN_COMMANDS).map((c) => `  ${c.usage}`).join('\n')}
+${Object.values(ADMIN_COMMANDS)
+  .map((c) => `  ${c.usage}`)
+  .join('\n')}
 `;
 
 function parse(argv: string[]): { positional: string[]; options: Record<string, string> } {
@@ -36,15 +38,23 @@ async function main(argv: string[]): Promise<number> {
   }
   const username = options.username ?? process.env.ADMIN_USERNAME;
   const secret = options.secret ?? process.env.ADMIN_SECRET;
-  if (!username || !secret) throw new Error('credentials needed: --username and --secret, or ADMIN_USERNAME and ADMIN_SECRET');
+  if (!username || !secret)
+    throw new Error('credentials needed: --username and --secret, or ADMIN_USERNAME and ADMIN_SECRET');
   const base = (options.url ?? process.env.ADMIN_URL ?? 'http://localhost:8080').replace(/\/$/, '');
   const { method, path, body } = command.request(args, options);
   const response = await fetch(`${base}${path}`, {
     method,
-    headers: { Authorization: `Basic ${Buffer.from(`${username}:${secret}`).toString('base64')}`, 'Content-Type': 'application/json' },
+    headers: {
+      Authorization: `Basic ${Buffer.from(`${username}:${secret}`).toString('base64')}`,
+      'Content-Type': 'application/json',
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  const answer = (await response.json().catch(() => ({ status: 'error', error: `HTTP ${response.status}` }))) as { status: string; results?: AnswerFields; error?: string };
+  const answer = (await response.json().catch(() => ({ status: 'error', error: `HTTP ${response.status}` }))) as {
+    status: string;
+    results?: AnswerFields;
+    error?: string;
+  };
   if (options.json) process.stdout.write(`${JSON.stringify(answer, null, 2)}\n`);
   else if (answer.status === 'ok') process.stdout.write(`${command.show(answer.results ?? {})}\n`);
   if (answer.status !== 'ok') {

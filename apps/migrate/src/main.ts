@@ -21,7 +21,10 @@ async function main(): Promise<void> {
 
   const app = await NestFactory.createApplicationContext(MigrateModule, { logger: ['error', 'warn'] });
   try {
-    for (const migrate of [() => app.get(PostgresMigrator).migrate(), () => app.get(ClickHouseMigrator).migrate(CLICKHOUSE_MIGRATIONS)]) {
+    for (const migrate of [
+      () => app.get(PostgresMigrator).migrate(),
+      () => app.get(ClickHouseMigrator).migrate(CLICKHOUSE_MIGRATIONS),
+    ]) {
       const report = await migrate();
       const applied = report.applied.length ? `applied ${report.applied.join(', ')}` : 'up to date';
       process.stdout.write(`${report.engine}: ${applied} (${report.alreadyApplied} already applied)\n`);

@@ -25,7 +25,9 @@ describe('standalone process', () => {
       const [, token] = await first.waitForOutput(/project token\s+([0-9a-f]{32})/, 90_000);
       await first.waitForOutput(/project secret\s+[0-9a-f]{32}/, 90_000);
       expect(first.output()).toContain(`curl -s -u '`);
-      await eventually(async () => expect(await status(`http://127.0.0.1:${port}/readyz`)).toBe(200), { timeoutMs: 90_000 });
+      await eventually(async () => expect(await status(`http://127.0.0.1:${port}/readyz`)).toBe(200), {
+        timeoutMs: 90_000,
+      });
       expect(await status(`http://127.0.0.1:${port}/healthz`)).toBe(200);
       expect(token).toMatch(/^[0-9a-f]{32}$/);
     } finally {
@@ -36,7 +38,9 @@ describe('standalone process', () => {
 
     const second = spawnService('standalone', env(port + 1));
     try {
-      await eventually(async () => expect(await status(`http://127.0.0.1:${port + 1}/readyz`)).toBe(200), { timeoutMs: 90_000 });
+      await eventually(async () => expect(await status(`http://127.0.0.1:${port + 1}/readyz`)).toBe(200), {
+        timeoutMs: 90_000,
+      });
       expect(second.output()).not.toContain('project secret');
 
       const intruder = spawnService('standalone', env(port + 2));
@@ -75,9 +79,15 @@ describe('standalone process', () => {
   it('runs on a Postgres server when DATABASE_URL names one', async () => {
     if (!process.env.TEST_POSTGRES_ADMIN_URL) return;
     const database: TestResource = await createTestDatabase('server');
-    const service = spawnService('standalone', { ...env(port + 5), DATA_DIR: join(dataDir.path, 'pg'), DATABASE_URL: database.url });
+    const service = spawnService('standalone', {
+      ...env(port + 5),
+      DATA_DIR: join(dataDir.path, 'pg'),
+      DATABASE_URL: database.url,
+    });
     try {
-      await eventually(async () => expect(await status(`http://127.0.0.1:${port + 5}/readyz`)).toBe(200), { timeoutMs: 90_000 });
+      await eventually(async () => expect(await status(`http://127.0.0.1:${port + 5}/readyz`)).toBe(200), {
+        timeoutMs: 90_000,
+      });
       await service.waitForOutput(/project token/, 90_000);
     } finally {
       await service.stop();

@@ -10,7 +10,12 @@ import { EngineError } from './http-interface';
 
 /** chDB's native addon, used where its JavaScript layer would re-escape values the client already escaped. */
 export interface ChdbNative {
-  QueryAsyncConnection(connection: unknown, sql: string, format: string, params?: Record<string, string>): Promise<unknown>;
+  QueryAsyncConnection(
+    connection: unknown,
+    sql: string,
+    format: string,
+    params?: Record<string, string>,
+  ): Promise<unknown>;
   StreamQuery(connection: unknown, sql: string, format: string, params?: Record<string, string>): unknown;
   StreamFetch(handle: unknown): Promise<{ done: boolean; bytes: Buffer; numRows: number }>;
   StreamCancel(handle: unknown): void;
@@ -53,7 +58,12 @@ export interface ChdbConnectionPool {
   acquire(): PooledConnection;
   /** Makes the connection what this request asks for: its settings, the others back to their defaults, its database. */
   configure(connection: PooledConnection, settings: Map<string, string>, database: string): Promise<void>;
-  run(connection: PooledConnection, sql: string, format: string, params?: Record<string, string>): Promise<ChdbResultView>;
+  run(
+    connection: PooledConnection,
+    sql: string,
+    format: string,
+    params?: Record<string, string>,
+  ): Promise<ChdbResultView>;
   /** Back to the idle connections, or closed after a failed request. */
   release(connection: PooledConnection, failed: boolean): void;
   /** Once every connection is idle (or after 10 s), all of them closed. */
@@ -101,7 +111,8 @@ export function createChdbConnectionPool(directory: string): ChdbConnectionPool 
     },
     async close() {
       // A request cut short still has its chDB call running: closing its connection under it aborts the engine.
-      for (const deadline = Date.now() + 10_000; idle.length < all.length && Date.now() < deadline; ) await new Promise((wait) => setTimeout(wait, 20));
+      for (const deadline = Date.now() + 10_000; idle.length < all.length && Date.now() < deadline;)
+        await new Promise((wait) => setTimeout(wait, 20));
       for (const connection of all.splice(0)) connection.session.close();
     },
   };

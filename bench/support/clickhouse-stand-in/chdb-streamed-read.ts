@@ -9,7 +9,15 @@ import { drained, EngineError, summary } from './http-interface';
  * before the headers go, so an error at the start is an HTTP 500 as from ClickHouse; one later
  * can only cut the response short, which the client reports as an error too.
  */
-export async function streamRead(native: ChdbNative, connection: PooledConnection, sql: string, format: string, params: Record<string, string> | undefined, response: ServerResponse, gzip: boolean): Promise<void> {
+export async function streamRead(
+  native: ChdbNative,
+  connection: PooledConnection,
+  sql: string,
+  format: string,
+  params: Record<string, string> | undefined,
+  response: ServerResponse,
+  gzip: boolean,
+): Promise<void> {
   let handle: unknown;
   let inflight: Promise<unknown> | undefined;
   let done = false;

@@ -44,10 +44,20 @@ export const HTTP_ONLY_SETTINGS = new Set([
 ]);
 
 /** An INSERT whose rows follow in the body: the part chDB's raw insert can take as Buffer, zero-copy. */
-export const DATA_INSERT = /^\s*INSERT\s+INTO\s+([A-Za-z0-9_.`"]+)\s*(?:\(([^)]*)\))?\s*(?:SETTINGS\s+[^]*?)?FORMAT\s+(\w+)\s*$/i;
+export const DATA_INSERT =
+  /^\s*INSERT\s+INTO\s+([A-Za-z0-9_.`"]+)\s*(?:\(([^)]*)\))?\s*(?:SETTINGS\s+[^]*?)?FORMAT\s+(\w+)\s*$/i;
 /** Binary input formats: the rows below are passed on as text, which would corrupt these, so they are refused. */
 export const BINARY_FORMATS = /^(RowBinary|Native|Parquet|Arrow|ORC|Avro|Protobuf|CapnProto|MsgPack|BSONEachRow|Npy)/i;
-export const RAW_INSERT_FORMATS = new Set(['JSONEachRow', 'JSONCompactEachRow', 'CSV', 'CSVWithNames', 'TSV', 'TabSeparated', 'TSVWithNames', 'TabSeparatedWithNames']);
+export const RAW_INSERT_FORMATS = new Set([
+  'JSONEachRow',
+  'JSONCompactEachRow',
+  'CSV',
+  'CSVWithNames',
+  'TSV',
+  'TabSeparated',
+  'TSVWithNames',
+  'TabSeparatedWithNames',
+]);
 /** Statements that return rows, streamed chunk by chunk; everything else runs as one call. */
 export const READS = /^\s*(?:\(\s*)*(SELECT|WITH|SHOW|DESCRIBE|DESC|EXISTS|EXPLAIN)\b/i;
 export const EXPLICIT_FORMAT = /\bFORMAT\s+(\w+)\s*;?\s*$/i;
@@ -75,7 +85,10 @@ export class EngineError extends Error {
     if (error instanceof EngineError) return error;
     const message = error instanceof Error ? error.message : String(error);
     const code = Number(/Code: (\d+)\./.exec(message)?.[1] ?? 1001);
-    return new EngineError(/Code: \d+\./.test(message) ? message : `Code: ${code}. DB::Exception: ${message}. (STD_EXCEPTION)`, code);
+    return new EngineError(
+      /Code: \d+\./.test(message) ? message : `Code: ${code}. DB::Exception: ${message}. (STD_EXCEPTION)`,
+      code,
+    );
   }
 }
 
@@ -102,16 +115,24 @@ function takeParameter(request: ParsedRequest, name: string, value: string): voi
   if (name === 'query') request.query += value;
   else if (name.startsWith('param_')) request.params[name.slice('param_'.length)] = value;
   else if (NOT_SETTINGS.has(name) || HTTP_ONLY_SETTINGS.has(name)) return;
-  else if (!SETTING_NAME.test(name)) throw new EngineError(`Code: 115. DB::Exception: Unknown setting '${name}'. (UNKNOWN_SETTING)`, 115);
+  else if (!SETTING_NAME.test(name))
+    throw new EngineError(`Code: 115. DB::Exception: Unknown setting '${name}'. (UNKNOWN_SETTING)`, 115);
   else request.settings.set(name, value);
 }
 
 export function readRequest(request: IncomingMessage, url: URL): ParsedRequest {
   const contentType = String(request.headers['content-type'] ?? '');
-  const formBoundary = contentType.startsWith('multipart/form-data') ? /boundary=(?:"([^"]+)"|([^;\s]+))/.exec(contentType) : undefined;
-  if (contentType.startsWith('multipart/') && !formBoundary) throw new EngineError('Code: 1000. DB::Exception: multipart body without a form-data boundary. (POCO_EXCEPTION)', 1000);
+  const formBoundary = contentType.startsWith('multipart/form-data')
+    ? /boundary=(?:"([^"]+)"|([^;\s]+))/.exec(contentType)
+    : undefined;
+  if (contentType.startsWith('multipart/') && !formBoundary)
+    throw new EngineError(
+      'Code: 1000. DB::Exception: multipart body without a form-data boundary. (POCO_EXCEPTION)',
+      1000,
+    );
   const database = url.searchParams.get('database') || 'default';
-  if (!SETTING_NAME.test(database)) throw new EngineError(`Code: 81. DB::Exception: Database ${database} does not exist. (UNKNOWN_DATABASE)`, 81);
+  if (!SETTING_NAME.test(database))
+    throw new EngineError(`Code: 81. DB::Exception: Database ${database} does not exist. (UNKNOWN_DATABASE)`, 81);
   const parsed: ParsedRequest = {
     method: request.method,
     query: '',
@@ -121,7 +142,9 @@ export function readRequest(request: IncomingMessage, url: URL): ParsedRequest {
     formBoundary: formBoundary ? (formBoundary[1] ?? formBoundary[2]) : undefined,
     database,
     defaultFormat: url.searchParams.get('default_format') || 'TabSeparated',
-    gzipResponse: url.searchParams.get('enable_http_compression') === '1' && /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? '')),
+    gzipResponse:
+      url.searchParams.get('enable_http_compression') === '1' &&
+      /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? '')),
   };
   for (const [name, value] of url.searchParams) takeParameter(parsed, name, value);
   return parsed;
@@ -146,9 +169,14 @@ export async function readForm(request: ParsedRequest): Promise<void> {
     const part = data.subarray(start + 2, next);
     const headersEnd = part.indexOf('\r\n\r\n');
     const headers = part.subarray(0, headersEnd).toString();
-    if (/filename=/i.test(headers)) throw new EngineError('Code: 48. DB::Exception: external tables (form files) are not served by the stand-in. (NOT_IMPLEMENTED)', 48);
+    if (/filename=/i.test(headers))
+      throw new EngineError(
+        'Code: 48. DB::Exception: external tables (form files) are not served by the stand-in. (NOT_IMPLEMENTED)',
+        48,
+      );
     const value = part.subarray(headersEnd + 4);
-    if (value.length > HTTP_MAX_FIELD_VALUE_SIZE) throw new EngineError('Code: 1000. DB::Exception: Field value too long. (POCO_EXCEPTION)', 1000);
+    if (value.length > HTTP_MAX_FIELD_VALUE_SIZE)
+      throw new EngineError('Code: 1000. DB::Exception: Field value too long. (POCO_EXCEPTION)', 1000);
     takeParameter(request, /name="([^"]*)"/.exec(headers)?.[1] ?? '', value.toString());
     at = next;
   }
@@ -156,7 +184,16 @@ export async function readForm(request: ParsedRequest): Promise<void> {
 }
 
 /** The counters of `X-ClickHouse-Summary`, each written as a decimal string. */
-const SUMMARY_FIELDS = ['read_rows', 'read_bytes', 'written_rows', 'written_bytes', 'total_rows_to_read', 'result_rows', 'result_bytes', 'elapsed_ns'] as const;
+const SUMMARY_FIELDS = [
+  'read_rows',
+  'read_bytes',
+  'written_rows',
+  'written_bytes',
+  'total_rows_to_read',
+  'result_rows',
+  'result_bytes',
+  'elapsed_ns',
+] as const;
 
 export const summary = (values: Partial<Record<(typeof SUMMARY_FIELDS)[number], number>>): Record<string, string> =>
   Object.fromEntries(SUMMARY_FIELDS.map((field) => [field, String(Math.round(values[field] ?? 0))]));
@@ -166,7 +203,11 @@ export async function readWhole(body: Readable, limit: number): Promise<Buffer> 
   let length = 0;
   for await (const chunk of body) {
     length += (chunk as Buffer).length;
-    if (length > limit) throw new EngineError(`Code: 1001. DB::Exception: The stand-in holds at most ${limit} bytes of a request body. (STD_EXCEPTION)`, 1001);
+    if (length > limit)
+      throw new EngineError(
+        `Code: 1001. DB::Exception: The stand-in holds at most ${limit} bytes of a request body. (STD_EXCEPTION)`,
+        1001,
+      );
     chunks.push(chunk as Buffer);
   }
   return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, length);

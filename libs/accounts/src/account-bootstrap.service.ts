@@ -22,7 +22,12 @@ export class AccountBootstrapService {
   async ensureOwner(organizationId: number): Promise<BootstrappedAccount | undefined> {
     if ((await this.repository.listByOrganization(organizationId)).length) return undefined;
     const given = this.config.bootstrap.serviceAccountUsername;
-    const { view, secret } = await this.accounts.create(organizationId, null, { username: given ?? 'owner', role: 'owner' }, given !== undefined);
+    const { view, secret } = await this.accounts.create(
+      organizationId,
+      null,
+      { username: given ?? 'owner', role: 'owner' },
+      given !== undefined,
+    );
     const chosen = this.config.bootstrap.serviceAccountSecret;
     if (chosen) await this.repository.setSecret(view.account.id, chosen);
     return { username: view.account.username, secret: chosen ?? secret, generated: !chosen };

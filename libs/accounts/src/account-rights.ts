@@ -20,7 +20,12 @@ function heldRole(account: ServiceAccount, memberships: ProjectMembership[], pro
 }
 
 /** Organization owners and admins act on every project of their organization with that role; an expired account (at `now`) on none. */
-export function effectiveRole(account: ServiceAccount, memberships: ProjectMembership[], project: Project, now: Date): RoleName | undefined {
+export function effectiveRole(
+  account: ServiceAccount,
+  memberships: ProjectMembership[],
+  project: Project,
+  now: Date,
+): RoleName | undefined {
   if (account.expires && account.expires <= now) return undefined;
   return heldRole(account, memberships, project);
 }
@@ -32,7 +37,12 @@ export function effectiveRole(account: ServiceAccount, memberships: ProjectMembe
  * Expiry does not lower what the target holds: an expired owner is still an owner to remove; the
  * actor's own role is the one it holds at `now`.
  */
-export function roleAboveActor(actor: AccountActor, target: AccountActor, projects: readonly Project[], now: Date): string | undefined {
+export function roleAboveActor(
+  actor: AccountActor,
+  target: AccountActor,
+  projects: readonly Project[],
+  now: Date,
+): string | undefined {
   if (RANK[target.account.role] > RANK[actor.account.role]) return `${target.account.role} of the organization`;
   for (const project of projects) {
     const held = heldRole(target.account, target.memberships, project);

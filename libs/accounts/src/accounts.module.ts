@@ -6,7 +6,13 @@ import { OAuthTokensService } from './oauth-tokens.service';
 import { ServiceAccountCredentials } from './service-account-credentials';
 import { ServiceAccountsService } from './service-accounts.service';
 
-const providers = [AccountsRepository, ServiceAccountsService, ServiceAccountCredentials, OAuthTokensService, AccountBootstrapService];
+const providers = [
+  AccountsRepository,
+  ServiceAccountsService,
+  ServiceAccountCredentials,
+  OAuthTokensService,
+  AccountBootstrapService,
+];
 
 @Module({ imports: [ProjectsModule], providers, exports: [...providers, ProjectsModule] })
 export class AccountsModule {}

@@ -2,7 +2,17 @@ import { Postgres } from '@analytics/postgres';
 import { hashSecret } from '@analytics/secrets';
 import { Injectable } from '@nestjs/common';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { OAuthToken, oauthTokens, ProjectMembership, RoleName, ServiceAccount, serviceAccountProjects, serviceAccounts, User, users } from './accounts.schema';
+import {
+  OAuthToken,
+  oauthTokens,
+  ProjectMembership,
+  RoleName,
+  ServiceAccount,
+  serviceAccountProjects,
+  serviceAccounts,
+  User,
+  users,
+} from './accounts.schema';
 
 export interface NewServiceAccount {
   organizationId: number;
@@ -25,13 +35,18 @@ export class AccountsRepository {
   /** The account, its own user record and its project roles, in one transaction. */
   async createServiceAccount(account: NewServiceAccount): Promise<ServiceAccount> {
     return this.db.transaction(async (tx) => {
-      const [user] = await tx.insert(users).values({ organizationId: account.organizationId, firstName: account.username }).returning();
+      const [user] = await tx
+        .insert(users)
+        .values({ organizationId: account.organizationId, firstName: account.username })
+        .returning();
       const [created] = await tx
         .insert(serviceAccounts)
         .values({ ...account, userId: user.id })
         .returning();
       if (account.projects.length) {
-        await tx.insert(serviceAccountProjects).values(account.projects.map((p) => ({ serviceAccountId: created.id, projectId: p.id, role: p.role })));
+        await tx
+          .insert(serviceAccountProjects)
+          .values(account.projects.map((p) => ({ serviceAccountId: created.id, projectId: p.id, role: p.role })));
       }
       return created;
     });
@@ -56,7 +71,11 @@ export class AccountsRepository {
   }
 
   listByOrganization(organizationId: number): Promise<ServiceAccount[]> {
-    return this.db.select().from(serviceAccounts).where(eq(serviceAccounts.organizationId, organizationId)).orderBy(serviceAccounts.id);
+    return this.db
+      .select()
+      .from(serviceAccounts)
+      .where(eq(serviceAccounts.organizationId, organizationId))
+      .orderBy(serviceAccounts.id);
   }
 
   async delete(organizationId: number, id: number): Promise<boolean> {
@@ -69,7 +88,10 @@ export class AccountsRepository {
 
   memberships(serviceAccountIds: number[]): Promise<ProjectMembership[]> {
     if (!serviceAccountIds.length) return Promise.resolve([]);
-    return this.db.select().from(serviceAccountProjects).where(inArray(serviceAccountProjects.serviceAccountId, serviceAccountIds));
+    return this.db
+      .select()
+      .from(serviceAccountProjects)
+      .where(inArray(serviceAccountProjects.serviceAccountId, serviceAccountIds));
   }
 
   async addMemberships(rows: ProjectMembership[]): Promise<void> {
@@ -77,22 +99,34 @@ export class AccountsRepository {
     await this.db
       .insert(serviceAccountProjects)
       .values(rows)
-      .onConflictDoUpdate({ target: [serviceAccountProjects.serviceAccountId, serviceAccountProjects.projectId], set: { role: sql`excluded.role` } });
+      .onConflictDoUpdate({
+        target: [serviceAccountProjects.serviceAccountId, serviceAccountProjects.projectId],
+        set: { role: sql`excluded.role` },
+      });
   }
 
   async removeMemberships(projectId: number, serviceAccountIds: number[]): Promise<void> {
     if (!serviceAccountIds.length) return;
     await this.db
       .delete(serviceAccountProjects)
-      .where(and(eq(serviceAccountProjects.projectId, projectId), inArray(serviceAccountProjects.serviceAccountId, serviceAccountIds)));
+      .where(
+        and(
+          eq(serviceAccountProjects.projectId, projectId),
+          inArray(serviceAccountProjects.serviceAccountId, serviceAccountIds),
+        ),
+      );
   }
 
   async setSecret(id: number, secret: string): Promise<void> {
-    await this.db.update(serviceAccounts).set({ secretHash: await hashSecret(secret) }).where(eq(serviceAccounts.id, id));
+    await this.db
+      .update(serviceAccounts)
+      .set({ secretHash: await hashSecret(secret) })
+      .where(eq(serviceAccounts.id, id));
   }
 
   async recordLastUsed(usedAt: Map<number, Date>): Promise<void> {
-    for (const [id, at] of usedAt) await this.db.update(serviceAccounts).set({ lastUsed: at }).where(eq(serviceAccounts.id, id));
+    for (const [id, at] of usedAt)
+      await this.db.update(serviceAccounts).set({ lastUsed: at }).where(eq(serviceAccounts.id, id));
   }
 
   async findUser(id: number): Promise<User | undefined> {

@@ -28,11 +28,19 @@ export class OAuthTokensService {
 
   async issue(account: ServiceAccount, expiresInSeconds: number): Promise<{ token: string; expires: Date }> {
     if (!Number.isInteger(expiresInSeconds) || expiresInSeconds < 60 || expiresInSeconds > MAX_OAUTH_TOKEN_SECONDS) {
-      throw new AccountsError(AccountsErrorCode.InvalidExpiry, `expires_in must be a whole number of seconds from 60 to ${MAX_OAUTH_TOKEN_SECONDS}`);
+      throw new AccountsError(
+        AccountsErrorCode.InvalidExpiry,
+        `expires_in must be a whole number of seconds from 60 to ${MAX_OAUTH_TOKEN_SECONDS}`,
+      );
     }
     const token = `${generateCredential()}${randomBytes(8).toString('hex')}`;
     const expires = new Date(this.clock.now() + expiresInSeconds * 1000);
-    await this.repository.createOAuthToken({ serviceAccountId: account.id, tokenHash: await hashSecret(token), tokenLookup: secretLookupKey(token), expiresAt: expires });
+    await this.repository.createOAuthToken({
+      serviceAccountId: account.id,
+      tokenHash: await hashSecret(token),
+      tokenLookup: secretLookupKey(token),
+      expiresAt: expires,
+    });
     return { token, expires };
   }
 

@@ -110,7 +110,12 @@ export class ServiceAccountCredentials implements OnModuleInit, OnApplicationShu
 
   private async remember(key: string, account: ServiceAccount): Promise<Verified> {
     const generation = this.generation;
-    const verified = { account, memberships: await this.repository.memberships([account.id]), loadedAt: this.clock.now(), generation };
+    const verified = {
+      account,
+      memberships: await this.repository.memberships([account.id]),
+      loadedAt: this.clock.now(),
+      generation,
+    };
     this.cache.set(key, verified);
     return verified;
   }

@@ -15,10 +15,19 @@ function parseParts(text: string, field: string): DateParts {
     const [year, month, day, hour, minute, second] = match.slice(1).map((part) => Number(part ?? 0));
     const at = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
     // Date.UTC rolls 2024-02-30 over into March: a real calendar date reads back the same.
-    const real = at.getUTCFullYear() === year && at.getUTCMonth() === month - 1 && at.getUTCDate() === day && hour < 24 && minute < 60 && second < 60;
+    const real =
+      at.getUTCFullYear() === year &&
+      at.getUTCMonth() === month - 1 &&
+      at.getUTCDate() === day &&
+      hour < 24 &&
+      minute < 60 &&
+      second < 60;
     if (real && year >= 1000) return { at, hasTime: match[4] !== undefined };
   }
-  throw new AnnotationsError(AnnotationsErrorCode.InvalidDate, `${field} must be a date as YYYY-MM-DD HH:mm:ss or YYYY-MM-DD (UTC), got "${text}"`);
+  throw new AnnotationsError(
+    AnnotationsErrorCode.InvalidDate,
+    `${field} must be a date as YYYY-MM-DD HH:mm:ss or YYYY-MM-DD (UTC), got "${text}"`,
+  );
 }
 
 /** An annotation's date; a bare day means its midnight. */
@@ -30,7 +39,8 @@ export function parseAnnotationDate(text: string, field = 'date'): Date {
 export function parseDateRange(fromDate: string | undefined, toDate: string | undefined): { from?: Date; to?: Date } {
   const from = fromDate === undefined ? undefined : parseAnnotationDate(fromDate, 'fromDate');
   const to = toDate === undefined ? undefined : endOf(parseParts(toDate, 'toDate'));
-  if (from && to && from > to) throw new AnnotationsError(AnnotationsErrorCode.InvalidRange, 'fromDate is after toDate');
+  if (from && to && from > to)
+    throw new AnnotationsError(AnnotationsErrorCode.InvalidRange, 'fromDate is after toDate');
   return { from, to };
 }
 

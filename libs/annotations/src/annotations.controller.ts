@@ -6,7 +6,8 @@ import { CreateAnnotationDto, CreateAnnotationTagDto, UpdateAnnotationDto } from
 import { AnnotationsService } from './annotations.service';
 import { annotationJson, ok, tagJson } from './annotations.views';
 
-const creatingUser = (access: ProjectAccess) => (access.actor.kind === 'service-account' ? access.actor.userId : undefined);
+const creatingUser = (access: ProjectAccess) =>
+  access.actor.kind === 'service-account' ? access.actor.userId : undefined;
 
 /** Mounted before {@link AnnotationsController}, so `/annotations/tags` is never read as an annotation id. */
 @AppApiController('api/app/projects/:projectId/annotations/tags', { tag: 'annotations', access: ProjectAccessGuard })
@@ -35,8 +36,15 @@ export class AnnotationsController {
 
   @Get()
   @RequireRole('consumer')
-  @ApiOperation({ summary: 'List annotations in date order; `fromDate`/`toDate` as `YYYY-MM-DD HH:mm:ss` or `YYYY-MM-DD` (UTC, inclusive)' })
-  async list(@CurrentAccess() access: ProjectAccess, @Query('fromDate') fromDate?: string, @Query('toDate') toDate?: string) {
+  @ApiOperation({
+    summary:
+      'List annotations in date order; `fromDate`/`toDate` as `YYYY-MM-DD HH:mm:ss` or `YYYY-MM-DD` (UTC, inclusive)',
+  })
+  async list(
+    @CurrentAccess() access: ProjectAccess,
+    @Query('fromDate') fromDate?: string,
+    @Query('toDate') toDate?: string,
+  ) {
     return ok((await this.annotations.list(access.scope, fromDate, toDate)).map(annotationJson));
   }
 
@@ -64,8 +72,17 @@ export class AnnotationsController {
   @Patch(':annotationId')
   @RequireRole('analyst')
   @ApiOperation({ summary: 'Change `description` and/or `tags` (replacing them); `date` is not patchable (400)' })
-  async update(@CurrentAccess() access: ProjectAccess, @Param('annotationId', IdPipe) annotationId: number, @Body() body: UpdateAnnotationDto) {
-    const annotation = await this.annotations.update({ scope: access.scope, annotationId, description: body.description, tagIds: body.tags });
+  async update(
+    @CurrentAccess() access: ProjectAccess,
+    @Param('annotationId', IdPipe) annotationId: number,
+    @Body() body: UpdateAnnotationDto,
+  ) {
+    const annotation = await this.annotations.update({
+      scope: access.scope,
+      annotationId,
+      description: body.description,
+      tagIds: body.tags,
+    });
     return ok(annotationJson(annotation));
   }
 

@@ -66,12 +66,20 @@ function toAnnotation(row: AnnotationRow): Annotation {
     id: Number(row.id),
     date: new Date(row.date),
     description: row.description,
-    user: row.user_id === null ? undefined : { id: Number(row.user_id), firstName: row.first_name ?? '', lastName: row.last_name ?? '' },
+    user:
+      row.user_id === null
+        ? undefined
+        : { id: Number(row.user_id), firstName: row.first_name ?? '', lastName: row.last_name ?? '' },
     tags: parsedJson(row.tags),
   };
 }
 
-const toTag = (row: TagRow): ProjectTag => ({ id: Number(row.id), name: row.name, projectId: Number(row.project_id), hasAnnotations: Boolean(row.has_annotations) });
+const toTag = (row: TagRow): ProjectTag => ({
+  id: Number(row.id),
+  name: row.name,
+  projectId: Number(row.project_id),
+  hasAnnotations: Boolean(row.has_annotations),
+});
 
 /** Annotations and tags of one project at a time: every method takes the project's scope. */
 @Injectable()
@@ -99,9 +107,17 @@ export class AnnotationsRepository {
     return this.db.transaction(async (tx) => {
       const [created] = await tx
         .insert(annotations)
-        .values({ projectId: scope.projectId, date: annotation.date, description: annotation.description, userId: annotation.userId ?? null })
+        .values({
+          projectId: scope.projectId,
+          date: annotation.date,
+          description: annotation.description,
+          userId: annotation.userId ?? null,
+        })
         .returning({ id: annotations.id });
-      if (annotation.tagIds.length) await tx.insert(annotationTagLinks).values(annotation.tagIds.map((tagId) => ({ annotationId: created.id, tagId })));
+      if (annotation.tagIds.length)
+        await tx
+          .insert(annotationTagLinks)
+          .values(annotation.tagIds.map((tagId) => ({ annotationId: created.id, tagId })));
       return created.id;
     });
   }
@@ -112,10 +128,12 @@ export class AnnotationsRepository {
       const theAnnotation = and(pgScopeEq(annotations.projectId, scope), eq(annotations.id, id));
       const [found] = await tx.select({ id: annotations.id }).from(annotations).where(theAnnotation).for('update');
       if (!found) return false;
-      if (changes.description !== undefined) await tx.update(annotations).set({ description: changes.description }).where(theAnnotation);
+      if (changes.description !== undefined)
+        await tx.update(annotations).set({ description: changes.description }).where(theAnnotation);
       if (changes.tagIds !== undefined) {
         await tx.delete(annotationTagLinks).where(eq(annotationTagLinks.annotationId, id));
-        if (changes.tagIds.length) await tx.insert(annotationTagLinks).values(changes.tagIds.map((tagId) => ({ annotationId: id, tagId })));
+        if (changes.tagIds.length)
+          await tx.insert(annotationTagLinks).values(changes.tagIds.map((tagId) => ({ annotationId: id, tagId })));
       }
       return true;
     });

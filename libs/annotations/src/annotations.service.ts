@@ -41,14 +41,21 @@ export class AnnotationsService {
   async create(command: CreateAnnotation): Promise<Annotation> {
     const date = parseAnnotationDate(command.date);
     const tagIds = await this.checkedTags(command.scope, command.tagIds ?? []);
-    const id = await this.repository.create(command.scope, { date, description: command.description, userId: command.userId, tagIds });
+    const id = await this.repository.create(command.scope, {
+      date,
+      description: command.description,
+      userId: command.userId,
+      tagIds,
+    });
     return this.get(command.scope, id);
   }
 
   /** `date` is not patchable (refused by the request's validation); tags, when given, replace the annotation's. */
   async update(command: UpdateAnnotation): Promise<Annotation> {
     const tagIds = command.tagIds && (await this.checkedTags(command.scope, command.tagIds));
-    const updated = command.annotationId <= MAX_ID && (await this.repository.update(command.scope, command.annotationId, { description: command.description, tagIds }));
+    const updated =
+      command.annotationId <= MAX_ID &&
+      (await this.repository.update(command.scope, command.annotationId, { description: command.description, tagIds }));
     if (!updated) throw notFound(command.scope, command.annotationId);
     return this.get(command.scope, command.annotationId);
   }
@@ -70,12 +77,19 @@ export class AnnotationsService {
   /** Tag ids must name tags of this project (another project's tag is as unknown as a made-up id). */
   private async checkedTags(scope: ProjectScope, tagIds: number[]): Promise<number[]> {
     const wanted = [...new Set(tagIds)];
-    const existing = await this.repository.existingTagIds(scope, wanted.filter((id) => id <= MAX_ID));
+    const existing = await this.repository.existingTagIds(
+      scope,
+      wanted.filter((id) => id <= MAX_ID),
+    );
     const unknown = wanted.filter((id) => !existing.has(id));
-    if (unknown.length) throw new AnnotationsError(AnnotationsErrorCode.UnknownTags, `unknown tag ids: ${unknown.join(', ')}`);
+    if (unknown.length)
+      throw new AnnotationsError(AnnotationsErrorCode.UnknownTags, `unknown tag ids: ${unknown.join(', ')}`);
     return wanted;
   }
 }
 
 const notFound = (scope: ProjectScope, annotationId: number) =>
-  new AnnotationsError(AnnotationsErrorCode.NotFound, `annotation ${annotationId} not found in project ${scope.projectId}`);
+  new AnnotationsError(
+    AnnotationsErrorCode.NotFound,
+    `annotation ${annotationId} not found in project ${scope.projectId}`,
+  );

@@ -14,6 +14,11 @@ export function annotationJson(annotation: Annotation) {
   };
 }
 
-export const tagJson = (tag: ProjectTag) => ({ id: tag.id, name: tag.name, project_id: tag.projectId, has_annotations: tag.hasAnnotations });
+export const tagJson = (tag: ProjectTag) => ({
+  id: tag.id,
+  name: tag.name,
+  project_id: tag.projectId,
+  has_annotations: tag.hasAnnotations,
+});
 
 export { ok };

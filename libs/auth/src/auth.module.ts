@@ -10,8 +10,21 @@ import { ProjectAccessGuard } from './project-access.guard';
 import { ProjectAuthenticator } from './project-authenticator';
 import { QueryAccessGuard } from './query-access.guard';
 
-const providers = [ProjectAuthenticator, LoginThrottle, PrincipalResolver, ProjectAccessGuard, QueryAccessGuard, OrganizationAccessGuard, AccountGuard, BearerAccessGuard];
+const providers = [
+  ProjectAuthenticator,
+  LoginThrottle,
+  PrincipalResolver,
+  ProjectAccessGuard,
+  QueryAccessGuard,
+  OrganizationAccessGuard,
+  AccountGuard,
+  BearerAccessGuard,
+];
 
 /** Every credential scheme of the spec, as guards any service's controllers use. */
-@Module({ imports: [ProjectsModule, AccountsModule, RateLimitsModule], providers, exports: [...providers, AccountsModule] })
+@Module({
+  imports: [ProjectsModule, AccountsModule, RateLimitsModule],
+  providers,
+  exports: [...providers, AccountsModule],
+})
 export class AuthModule {}

@@ -9,7 +9,11 @@ describe('parseBasicCredentials', () => {
     ['plain secret and colon', 'Basic s3cr3t:', { username: 's3cr3t', password: '' }],
     ['base64 of the secret alone', `Basic ${b64('s3cr3t')}`, { username: 's3cr3t', password: '' }],
     ['lower-case scheme', `basic ${b64('a:b')}`, { username: 'a', password: 'b' }],
-    ['a hex secret given raw', 'Basic 93d0819d25404248e54550171dc3ed55', { username: '93d0819d25404248e54550171dc3ed55', password: '' }],
+    [
+      'a hex secret given raw',
+      'Basic 93d0819d25404248e54550171dc3ed55',
+      { username: '93d0819d25404248e54550171dc3ed55', password: '' },
+    ],
   ])('reads %s', (_, header, expected) => {
     expect(parseBasicCredentials(header)).toEqual(expected);
   });

@@ -31,11 +31,19 @@ export class BearerAccessGuard implements CanActivate {
     const projectToken = new URL(req.originalUrl, 'http://local').searchParams.get('token');
     if (!projectToken) throw new AccessDenied(400, 'token (the project token) is required');
     const project = await this.projects.byToken(projectToken);
-    const role = project && (effectiveRole(principal.account, principal.memberships, project, this.clock.date()) as Role | undefined);
+    const role =
+      project &&
+      (effectiveRole(principal.account, principal.memberships, project, this.clock.date()) as Role | undefined);
     if (!project || !role) throw new AccessDenied(403, 'this OAuth token gives no access to that project');
     const required = requiredRole(this.reflector, context);
-    if (!satisfies(role, required)) throw new AccessDenied(403, `this needs the ${required} role or above on project ${project.id}`);
-    req.projectAccess = projectAccess(project, role, { kind: 'service-account', id: principal.account.id, username: principal.account.username, userId: principal.account.userId });
+    if (!satisfies(role, required))
+      throw new AccessDenied(403, `this needs the ${required} role or above on project ${project.id}`);
+    req.projectAccess = projectAccess(project, role, {
+      kind: 'service-account',
+      id: principal.account.id,
+      username: principal.account.username,
+      userId: principal.account.userId,
+    });
     return true;
   }
 }

@@ -39,8 +39,16 @@ export class LoginThrottle {
   constructor(limits: RateLimiterFactory, config: AppConfig) {
     const { perIp, perUsername, windowSeconds } = config.authFailures;
     this.perIp = limits.create({ name: 'auth-failures-ip', points: perIp, durationSeconds: windowSeconds });
-    this.perUsername = limits.create({ name: 'auth-failures-username', points: perUsername, durationSeconds: windowSeconds });
-    this.knownAddresses = limits.create({ name: 'auth-known-addresses', points: 1, durationSeconds: KNOWN_ADDRESS_SECONDS });
+    this.perUsername = limits.create({
+      name: 'auth-failures-username',
+      points: perUsername,
+      durationSeconds: windowSeconds,
+    });
+    this.knownAddresses = limits.create({
+      name: 'auth-known-addresses',
+      points: 1,
+      durationSeconds: KNOWN_ADDRESS_SECONDS,
+    });
   }
 
   /** Takes the attempt's points, or refuses it (429) when its address, or its username from an unknown address, is over the limit. */
@@ -49,15 +57,24 @@ export class LoginThrottle {
     const [ip, user, known] = await Promise.all([
       this.perIp.consume(keys.ip),
       keys.username === undefined ? ALLOWED : this.perUsername.consume(keys.username),
-      keys.knownAddress === undefined ? false : this.knownAddresses.taken(keys.knownAddress).then((points) => points > 0),
+      keys.knownAddress === undefined
+        ? false
+        : this.knownAddresses.taken(keys.knownAddress).then((points) => points > 0),
     ]);
     if (ip.allowed && (user.allowed || known)) return;
     // The counter that admitted it keeps no point for an attempt that never ran.
     if (ip.allowed) await this.perIp.reward(keys.ip);
     if (user.allowed && keys.username !== undefined) await this.perUsername.reward(keys.username);
-    const retryAfterSeconds = Math.max(ip.allowed ? 0 : ip.retryAfterSeconds, user.allowed ? 0 : user.retryAfterSeconds);
+    const retryAfterSeconds = Math.max(
+      ip.allowed ? 0 : ip.retryAfterSeconds,
+      user.allowed ? 0 : user.retryAfterSeconds,
+    );
     const whose = ip.allowed ? 'for this account' : 'from this address';
-    throw new AccessDenied(429, `too many failed authentications ${whose}: retry in ${retryAfterSeconds} s`, retryAfterSeconds);
+    throw new AccessDenied(
+      429,
+      `too many failed authentications ${whose}: retry in ${retryAfterSeconds} s`,
+      retryAfterSeconds,
+    );
   }
 
   /** The credentials were right: the attempt's points go back, and its address becomes known for its username. */
@@ -66,14 +83,17 @@ export class LoginThrottle {
     await Promise.all([
       this.perIp.reward(keys.ip),
       keys.username === undefined ? undefined : this.perUsername.reward(keys.username),
-      keys.knownAddress === undefined ? undefined : this.knownAddresses.set(keys.knownAddress, 1, KNOWN_ADDRESS_SECONDS),
+      keys.knownAddress === undefined
+        ? undefined
+        : this.knownAddresses.set(keys.knownAddress, 1, KNOWN_ADDRESS_SECONDS),
     ]);
   }
 
   private keys(attempt: LoginAttempt): { ip: string; username?: string; knownAddress?: string } {
     const ip = clientAddressKey(attempt.ip);
     // Hashed: a username is whatever the client sent, up to the header's length.
-    const username = attempt.username === undefined ? undefined : createHash('sha256').update(attempt.username).digest('base64url');
+    const username =
+      attempt.username === undefined ? undefined : createHash('sha256').update(attempt.username).digest('base64url');
     return { ip, username, knownAddress: username === undefined ? undefined : `${username}@${ip}` };
   }
 }

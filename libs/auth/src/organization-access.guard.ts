@@ -18,7 +18,8 @@ export const CurrentAccount = createParamDecorator((_: unknown, context: Executi
 
 async function authenticateAccount(principals: PrincipalResolver, req: AccountRequest): Promise<AuthenticatedAccount> {
   const principal = await principals.fromBasic(req.headers.authorization, req.ip);
-  if (principal.kind !== 'service-account') throw new AccessDenied(403, 'this needs a service account; a project secret acts on its project only');
+  if (principal.kind !== 'service-account')
+    throw new AccessDenied(403, 'this needs a service account; a project secret acts on its project only');
   req.account = principal;
   return principal;
 }
@@ -46,9 +47,11 @@ export class OrganizationAccessGuard implements CanActivate {
     const req = context.switchToHttp().getRequest<AccountRequest>();
     const { account } = await authenticateAccount(this.principals, req);
     const organizationId = req.params?.organizationId;
-    if (String(account.organizationId) !== organizationId) throw new AccessDenied(403, `these credentials do not give access to organization ${String(organizationId)}`);
+    if (String(account.organizationId) !== organizationId)
+      throw new AccessDenied(403, `these credentials do not give access to organization ${String(organizationId)}`);
     const required = requiredRole(this.reflector, context);
-    if (!satisfies(account.role as Role, required)) throw new AccessDenied(403, `this needs the ${required} role or above in organization ${organizationId}`);
+    if (!satisfies(account.role as Role, required))
+      throw new AccessDenied(403, `this needs the ${required} role or above in organization ${organizationId}`);
     return true;
   }
 }

@@ -1,4 +1,9 @@
-import { AuthenticatedAccount, effectiveRole, OAuthTokensService, ServiceAccountCredentials } from '@analytics/accounts';
+import {
+  AuthenticatedAccount,
+  effectiveRole,
+  OAuthTokensService,
+  ServiceAccountCredentials,
+} from '@analytics/accounts';
 import { Clock } from '@analytics/clock';
 import { Project } from '@analytics/projects';
 import { isDatabaseId } from '@analytics/http';
@@ -12,7 +17,8 @@ import { ProjectAuthenticator } from './project-authenticator';
 import { Role } from './roles';
 
 /** Who presented credentials: a service account, or a project's secret. */
-export type Principal = ({ kind: 'service-account' } & AuthenticatedAccount) | { kind: 'project-secret'; project: Project };
+export type Principal =
+  ({ kind: 'service-account' } & AuthenticatedAccount) | { kind: 'project-secret'; project: Project };
 
 const INVALID = 'invalid credentials';
 
@@ -35,15 +41,23 @@ export class PrincipalResolver {
 
   async fromBasic(authorization: string | undefined, clientIp: string | undefined): Promise<Principal> {
     const credentials = parseBasicCredentials(authorization);
-    if (!credentials) throw new AccessDenied(401, 'authentication required: HTTP Basic with a service account or the project secret');
+    if (!credentials)
+      throw new AccessDenied(401, 'authentication required: HTTP Basic with a service account or the project secret');
     const { username, password } = credentials;
     if (password !== '') {
       const known = this.accounts.isVerified(username, password);
-      const account = await this.checked({ ip: clientIp, username }, known, ['account', username, password], () => this.accounts.verify(username, password));
+      const account = await this.checked({ ip: clientIp, username }, known, ['account', username, password], () =>
+        this.accounts.verify(username, password),
+      );
       if (!account) throw new AccessDenied(401, INVALID);
       return { kind: 'service-account', ...account };
     }
-    const project = await this.checked({ ip: clientIp }, this.projects.isKnownSecret(username), ['secret', username], () => this.projects.bySecret(username));
+    const project = await this.checked(
+      { ip: clientIp },
+      this.projects.isKnownSecret(username),
+      ['secret', username],
+      () => this.projects.bySecret(username),
+    );
     if (!project) throw new AccessDenied(401, INVALID);
     return { kind: 'project-secret', project };
   }
@@ -58,16 +72,25 @@ export class PrincipalResolver {
 
   /** The account behind an OAuth bearer token (compliance), if the token is known and unexpired. */
   fromBearer(token: string, clientIp: string | undefined): Promise<AuthenticatedAccount | undefined> {
-    return this.checked({ ip: clientIp }, this.tokens.isVerified(token), ['bearer', token], () => this.tokens.verify(token));
+    return this.checked({ ip: clientIp }, this.tokens.isVerified(token), ['bearer', token], () =>
+      this.tokens.verify(token),
+    );
   }
 
   /**
    * Runs a credential check: at once when the credentials were verified recently; otherwise admitted
    * by the throttle first (429 past its limit), its points given back if the credentials were right.
    */
-  private checked<T>(attempt: LoginAttempt, known: boolean, credential: string[], check: () => Promise<T | undefined>): Promise<T | undefined> {
+  private checked<T>(
+    attempt: LoginAttempt,
+    known: boolean,
+    credential: string[],
+    check: () => Promise<T | undefined>,
+  ): Promise<T | undefined> {
     if (known) return check();
-    const key = createHash('sha256').update([attempt.ip ?? '', ...credential].join('\u0000')).digest('hex');
+    const key = createHash('sha256')
+      .update([attempt.ip ?? '', ...credential].join('\u0000'))
+      .digest('hex');
     const running = this.inFlight.get(key) as Promise<T | undefined> | undefined;
     if (running) return running;
     const result = (async () => {
@@ -86,7 +109,8 @@ export class PrincipalResolver {
    * on every project of their organization). An unknown project reads like a forbidden one.
    */
   async accessTo(principal: Principal, projectId: string | undefined): Promise<ProjectAccess> {
-    if (projectId !== undefined && !/^\d{1,10}$/.test(projectId)) throw new AccessDenied(400, `project_id must be a project id, got "${projectId}"`);
+    if (projectId !== undefined && !/^\d{1,10}$/.test(projectId))
+      throw new AccessDenied(400, `project_id must be a project id, got "${projectId}"`);
     if (principal.kind === 'project-secret') {
       if (projectId !== undefined && Number(projectId) !== principal.project.id) {
         throw new AccessDenied(403, `these credentials do not give access to project ${projectId}`);
@@ -96,8 +120,15 @@ export class PrincipalResolver {
     if (projectId === undefined) throw new AccessDenied(400, 'project_id is required with service-account credentials');
     // An id no project can have (past the column's range) names nothing: never sent to SQL.
     const project = isDatabaseId(Number(projectId)) ? await this.projects.byId(Number(projectId)) : undefined;
-    const role = project && (effectiveRole(principal.account, principal.memberships, project, this.clock.date()) as Role | undefined);
+    const role =
+      project &&
+      (effectiveRole(principal.account, principal.memberships, project, this.clock.date()) as Role | undefined);
     if (!project || !role) throw new AccessDenied(403, `these credentials do not give access to project ${projectId}`);
-    return projectAccess(project, role, { kind: 'service-account', id: principal.account.id, username: principal.account.username, userId: principal.account.userId });
+    return projectAccess(project, role, {
+      kind: 'service-account',
+      id: principal.account.id,
+      username: principal.account.username,
+      userId: principal.account.userId,
+    });
   }
 }

@@ -13,7 +13,9 @@ export const RequireRole = (role: Role) => SetMetadata(REQUIRED_ROLE, role);
 export const RequireProjectRole = RequireRole;
 
 export function requiredRole(reflector: Reflector, context: ExecutionContext): Role {
-  return reflector.getAllAndOverride<Role | undefined>(REQUIRED_ROLE, [context.getHandler(), context.getClass()]) ?? 'owner';
+  return (
+    reflector.getAllAndOverride<Role | undefined>(REQUIRED_ROLE, [context.getHandler(), context.getClass()]) ?? 'owner'
+  );
 }
 
 export type AccessRequest = Request & { projectAccess?: ProjectAccess };
@@ -48,7 +50,8 @@ export class ProjectAccessGuard implements CanActivate {
     const required = requiredRole(this.reflector, context);
     const principal = await this.principals.fromBasic(req.headers.authorization, req.ip);
     const access = await this.principals.accessTo(principal, requestedProjectId(req));
-    if (!satisfies(access.role, required)) throw new AccessDenied(403, `this needs the ${required} role or above on project ${access.project.id}`);
+    if (!satisfies(access.role, required))
+      throw new AccessDenied(403, `this needs the ${required} role or above on project ${access.project.id}`);
     req.projectAccess = access;
     return true;
   }

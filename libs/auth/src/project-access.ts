@@ -9,7 +9,9 @@ export interface ProjectAccess {
   scope: ProjectScope;
   role: Role;
   /** The credential that acted, for audit fields (`creator`, annotation `user`). */
-  actor: { kind: 'project-secret'; projectId: number } | { kind: 'service-account'; id: number; username: string; userId: number };
+  actor:
+    | { kind: 'project-secret'; projectId: number }
+    | { kind: 'service-account'; id: number; username: string; userId: number };
 }
 
 /** The access a guard established: the one place a request's project scope is made. */

@@ -10,7 +10,8 @@ const MAX_ENTRIES = 10_000;
 const MAX_CREDENTIAL_LENGTH = 256;
 
 /** No project has it: over-long (would fill the miss cache), or holding NUL (Postgres text cannot). */
-const impossibleCredential = (credential: string) => credential.length > MAX_CREDENTIAL_LENGTH || credential.includes('\u0000');
+const impossibleCredential = (credential: string) =>
+  credential.length > MAX_CREDENTIAL_LENGTH || credential.includes('\u0000');
 
 /** Remembered lookups, the oldest forgotten first past {@link MAX_ENTRIES}. */
 class Remembered<T> {

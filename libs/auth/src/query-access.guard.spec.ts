@@ -30,6 +30,8 @@ describe('QueryAccessGuard', () => {
   it('refuses, at start, a region no project can have', () => {
     const config = loadConfig({ QUERY_REGION_HOSTS: 'eu.example.com=EU,apac.example.com=APAC' });
     expect(() => new QueryAccessGuard({} as ProjectAccessGuard, config)).toThrow(ConfigError);
-    expect(() => new QueryAccessGuard({} as ProjectAccessGuard, config)).toThrow('QUERY_REGION_HOSTS gives apac.example.com the region APAC; project regions are US, EU, IN');
+    expect(() => new QueryAccessGuard({} as ProjectAccessGuard, config)).toThrow(
+      'QUERY_REGION_HOSTS gives apac.example.com the region APAC; project regions are US, EU, IN',
+    );
   });
 });

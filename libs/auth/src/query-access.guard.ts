@@ -9,7 +9,11 @@ import { AccessRequest, ProjectAccessGuard } from './project-access.guard';
  * QUERY_REGION_HOSTS binds to a region serves only that region's projects, and the refusal names the
  * host that serves the project's. Hosts the setting does not name (internal names, localhost) serve all.
  */
-export function regionRefusal(regionHosts: readonly RegionHost[], host: string, project: Pick<Project, 'id' | 'region'>): string | undefined {
+export function regionRefusal(
+  regionHosts: readonly RegionHost[],
+  host: string,
+  project: Pick<Project, 'id' | 'region'>,
+): string | undefined {
   const requested = host.toLowerCase();
   const served = regionHosts.find((entry) => entry.host === requested);
   if (!served || served.region === project.region) return undefined;
@@ -33,7 +37,10 @@ export class QueryAccessGuard implements CanActivate {
   ) {
     // The region names are the projects' (libs/projects), so they are checked here, at start.
     const unknown = config.queryRegionHosts.find(({ region }) => !(DATA_REGIONS as readonly string[]).includes(region));
-    if (unknown) throw new ConfigError([`QUERY_REGION_HOSTS gives ${unknown.host} the region ${unknown.region}; project regions are ${DATA_REGIONS.join(', ')}`]);
+    if (unknown)
+      throw new ConfigError([
+        `QUERY_REGION_HOSTS gives ${unknown.host} the region ${unknown.region}; project regions are ${DATA_REGIONS.join(', ')}`,
+      ]);
     this.regionHosts = config.queryRegionHosts;
   }
 

@@ -12,7 +12,8 @@ import { Role } from './roles';
  * - `signed-link`: an expiring link signed by the platform (downloads under the export host);
  * - `public`: operations endpoints, no credentials.
  */
-export type AccessScheme = 'project' | 'organization' | 'account' | 'bearer' | 'import' | 'payload-token' | 'signed-link' | 'public';
+export type AccessScheme =
+  'project' | 'organization' | 'account' | 'bearer' | 'import' | 'payload-token' | 'signed-link' | 'public';
 
 export interface RouteAccess {
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -28,8 +29,15 @@ export interface RouteAccess {
 
 type UnownedRoute = Omit<RouteAccess, 'service'>;
 
-const route = (method: RouteAccess['method'], path: string, scheme: AccessScheme, role?: Role, served?: false): UnownedRoute => ({ method, path, scheme, role, served });
-const ownedBy = (service: RouteAccess['service'], routes: UnownedRoute[]): RouteAccess[] => routes.map((r) => ({ ...r, service }));
+const route = (
+  method: RouteAccess['method'],
+  path: string,
+  scheme: AccessScheme,
+  role?: Role,
+  served?: false,
+): UnownedRoute => ({ method, path, scheme, role, served });
+const ownedBy = (service: RouteAccess['service'], routes: UnownedRoute[]): RouteAccess[] =>
+  routes.map((r) => ({ ...r, service }));
 const query = (method: RouteAccess['method'], path: string, served?: false) => [
   route(method, `/api/query${path}`, 'project', 'consumer', served),
   route(method, `/api/2.0${path}`, 'project', 'consumer', served),
@@ -74,9 +82,19 @@ export const ROLE_MATRIX: readonly RouteAccess[] = [
     route('GET', '/api/app/organizations/:organizationId/service-accounts', 'organization', 'admin'),
     route('POST', '/api/app/organizations/:organizationId/service-accounts', 'organization', 'admin'),
     route('GET', '/api/app/organizations/:organizationId/service-accounts/:serviceAccountId', 'organization', 'admin'),
-    route('DELETE', '/api/app/organizations/:organizationId/service-accounts/:serviceAccountId', 'organization', 'admin'),
+    route(
+      'DELETE',
+      '/api/app/organizations/:organizationId/service-accounts/:serviceAccountId',
+      'organization',
+      'admin',
+    ),
     route('POST', '/api/app/organizations/:organizationId/service-accounts/add-to-project', 'organization', 'admin'),
-    route('POST', '/api/app/organizations/:organizationId/service-accounts/remove-from-project', 'organization', 'admin'),
+    route(
+      'POST',
+      '/api/app/organizations/:organizationId/service-accounts/remove-from-project',
+      'organization',
+      'admin',
+    ),
     route('GET', '/api/app/organizations/:organizationId/projects', 'organization', 'consumer'),
     route('POST', '/api/app/organizations/:organizationId/projects', 'organization', 'admin'),
     route('POST', '/api/app/organizations/:organizationId/oauth-tokens', 'organization', 'admin'),
@@ -166,6 +184,7 @@ export const ROLE_MATRIX: readonly RouteAccess[] = [
 
 /** The matrix entry for a registered route (Express path pattern), if any; the OpenAPI page's files are public. */
 export function routeAccess(method: string, path: string): RouteAccess | undefined {
-  if (method === 'GET' && (path.startsWith('/api/docs/') || path === '/api/docs-yaml')) return { ...route('GET', path, 'public'), service: 'every' };
+  if (method === 'GET' && (path.startsWith('/api/docs/') || path === '/api/docs-yaml'))
+    return { ...route('GET', path, 'public'), service: 'every' };
   return ROLE_MATRIX.find((r) => r.method === method && r.path === path);
 }

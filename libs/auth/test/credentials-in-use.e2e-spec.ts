@@ -21,13 +21,21 @@ describe('credentials in use under failed logins for their username', () => {
   let nextAddress = 1;
   const address = () => `198.51.100.${nextAddress++}`;
   const me = async (authorization: string, ip: string) => {
-    const response = await fetch(`${service.baseUrl}/api/app/me`, { headers: { Authorization: authorization, 'X-Forwarded-For': ip } });
+    const response = await fetch(`${service.baseUrl}/api/app/me`, {
+      headers: { Authorization: authorization, 'X-Forwarded-For': ip },
+    });
     await response.arrayBuffer();
     return response.status;
   };
   const owner = async (name: string) => {
-    const { view, secret } = await service.app.get(ServiceAccountsService).create(organizationId, null, { username: name, role: 'owner' });
-    return { id: view.account.id, username: view.account.username, authorization: basic(view.account.username, secret) };
+    const { view, secret } = await service.app
+      .get(ServiceAccountsService)
+      .create(organizationId, null, { username: name, role: 'owner' });
+    return {
+      id: view.account.id,
+      username: view.account.username,
+      authorization: basic(view.account.username, secret),
+    };
   };
 
   beforeAll(async () => {
@@ -68,7 +76,10 @@ describe('credentials in use under failed logins for their username', () => {
     const other = await owner('deleter');
     const ip = address();
     expect(await me(target.authorization, ip)).toBe(200);
-    const deleted = await fetch(`${service.baseUrl}/api/app/organizations/${organizationId}/service-accounts/${target.id}`, { method: 'DELETE', headers: { Authorization: other.authorization } });
+    const deleted = await fetch(
+      `${service.baseUrl}/api/app/organizations/${organizationId}/service-accounts/${target.id}`,
+      { method: 'DELETE', headers: { Authorization: other.authorization } },
+    );
     expect(deleted.status).toBe(200);
     expect(await me(target.authorization, ip)).toBe(401);
   });

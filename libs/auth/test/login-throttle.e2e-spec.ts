@@ -28,22 +28,36 @@ describe('throttling of failed authentications', () => {
   const address = () => `198.51.100.${nextAddress++}`;
   /** Right credentials that this process has not verified yet (each account is used once). */
   const freshAccount = async (name: string) => {
-    const { view, secret } = await service.app.get(ServiceAccountsService).create(organizationId, null, { username: name, role: 'owner' });
+    const { view, secret } = await service.app
+      .get(ServiceAccountsService)
+      .create(organizationId, null, { username: name, role: 'owner' });
     accounts[name] = view.account.username;
     return { username: view.account.username, authorization: basic(view.account.username, secret) };
   };
   const call = async (path: string, authorization: string, ip: string, init: RequestInit = {}) => {
-    const response = await fetch(`${service.baseUrl}${path}`, { ...init, headers: { Authorization: authorization, 'X-Forwarded-For': ip, ...(init.headers as Record<string, string>) } });
-    return { status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) as Record<string, unknown> };
+    const response = await fetch(`${service.baseUrl}${path}`, {
+      ...init,
+      headers: { Authorization: authorization, 'X-Forwarded-For': ip, ...(init.headers as Record<string, string>) },
+    });
+    return {
+      status: response.status,
+      retryAfter: response.headers.get('retry-after'),
+      body: (await response.json()) as Record<string, unknown>,
+    };
   };
   const me = (authorization: string, ip: string) => call('/api/app/me', authorization, ip);
   let strangers = 0;
   /** A failed login from `ip`: a wrong secret for `username`, by default an unknown account of its own. */
-  const fail = async (ip: string, username = `nobody-${strangers++}.service-account`) => expect((await me(basic(username, 'wrong-secret'), ip)).status).toBe(401);
+  const fail = async (ip: string, username = `nobody-${strangers++}.service-account`) =>
+    expect((await me(basic(username, 'wrong-secret'), ip)).status).toBe(401);
 
   beforeAll(async () => {
     environment = await createTestEnvironment({
-      env: { AUTH_FAILURES_PER_IP: String(PER_IP), AUTH_FAILURES_PER_USERNAME: String(PER_USERNAME), AUTH_FAILURE_WINDOW_SECONDS: String(WINDOW_SECONDS) },
+      env: {
+        AUTH_FAILURES_PER_IP: String(PER_IP),
+        AUTH_FAILURES_PER_USERNAME: String(PER_USERNAME),
+        AUTH_FAILURE_WINDOW_SECONDS: String(WINDOW_SECONDS),
+      },
     });
     service = await startTestApp((config) => ServiceRootModule.forRoot(config), environment.config);
     const projects = service.app.get(ProjectsService);
@@ -62,14 +76,34 @@ describe('throttling of failed authentications', () => {
     for (let i = 0; i < PER_IP; i++) await fail(ip);
     const right = await freshAccount('after-failures');
     const refused = await me(right.authorization, ip);
-    expect(refused).toEqual({ status: 429, retryAfter: expect.stringMatching(/^[1-9]\d*$/), body: { status: 'error', error: expect.stringContaining('too many failed authentications from this address') } });
+    expect(refused).toEqual({
+      status: 429,
+      retryAfter: expect.stringMatching(/^[1-9]\d*$/),
+      body: { status: 'error', error: expect.stringContaining('too many failed authentications from this address') },
+    });
     expect(Number(refused.retryAfter)).toBeLessThanOrEqual(WINDOW_SECONDS);
 
     const query = await call('/api/query/events/names?type=general', basic(projectSecret), ip);
-    expect(query).toMatchObject({ status: 429, retryAfter: expect.any(String), body: { request: expect.any(String), error: expect.stringContaining('too many failed authentications') } });
-    const imported = await call(`/import?project_id=${projectId}`, basic(right.username, 'x'), ip, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '[]' });
-    expect(imported).toMatchObject({ status: 429, retryAfter: expect.any(String), body: { code: 429, error: expect.stringContaining('too many failed authentications') } });
-    const importedBySecret = await call('/import', basic(projectSecret), ip, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '[]' });
+    expect(query).toMatchObject({
+      status: 429,
+      retryAfter: expect.any(String),
+      body: { request: expect.any(String), error: expect.stringContaining('too many failed authentications') },
+    });
+    const imported = await call(`/import?project_id=${projectId}`, basic(right.username, 'x'), ip, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '[]',
+    });
+    expect(imported).toMatchObject({
+      status: 429,
+      retryAfter: expect.any(String),
+      body: { code: 429, error: expect.stringContaining('too many failed authentications') },
+    });
+    const importedBySecret = await call('/import', basic(projectSecret), ip, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '[]',
+    });
     expect(importedBySecret.status).toBe(429);
 
     // Another address is not affected.
@@ -105,7 +139,9 @@ describe('throttling of failed authentications', () => {
   it('checks the same credentials arriving together once, so a burst of them is not taken for guessing', async () => {
     const right = await freshAccount('burst');
     const ip = address();
-    const statuses = await Promise.all(Array.from({ length: PER_IP * 4 }, () => me(right.authorization, ip).then((answer) => answer.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: PER_IP * 4 }, () => me(right.authorization, ip).then((answer) => answer.status)),
+    );
     expect(statuses.every((status) => status === 200)).toBe(true);
   });
 
@@ -114,7 +150,10 @@ describe('throttling of failed authentications', () => {
     for (let i = 0; i < PER_IP; i++) await fail(ip);
     const right = await freshAccount('patient');
     expect((await me(right.authorization, ip)).status).toBe(429);
-    await eventually(async () => expect((await me(right.authorization, ip)).status).toBe(200), { timeoutMs: (WINDOW_SECONDS + 5) * 1000, intervalMs: 500 });
+    await eventually(async () => expect((await me(right.authorization, ip)).status).toBe(200), {
+      timeoutMs: (WINDOW_SECONDS + 5) * 1000,
+      intervalMs: 500,
+    });
   });
 
   it('does not count a request without credentials', async () => {

@@ -11,7 +11,9 @@ import { AuthModule, ProjectAuthenticator } from '../src';
 
 /** A process that authenticates: the platform on Postgres and the auth layer, on its own clock. */
 async function replica(config: AppConfig, clock: Clock): Promise<INestApplicationContext> {
-  const moduleRef = await Test.createTestingModule({ imports: [PlatformModule.forRoot(config, { postgres: true }), AuthModule] })
+  const moduleRef = await Test.createTestingModule({
+    imports: [PlatformModule.forRoot(config, { postgres: true }), AuthModule],
+  })
     .overrideProvider(Clock)
     .useValue(clock)
     .compile();
@@ -58,7 +60,9 @@ describe('ProjectAuthenticator, remembering misses', () => {
   it('does the same for a wrong secret', async () => {
     const secret = credential();
     expect(await authenticator().bySecret(secret)).toBeUndefined();
-    const { project } = await elsewhere.get(ProjectsService).createProject(organizationId, 'Secret elsewhere', { secret });
+    const { project } = await elsewhere
+      .get(ProjectsService)
+      .createProject(organizationId, 'Secret elsewhere', { secret });
     expect(await authenticator().bySecret(secret)).toBeUndefined();
     clock.advance(10_001);
     expect(await authenticator().bySecret(secret)).toMatchObject({ id: project.id });

@@ -3,7 +3,12 @@ import { ClickHouseClient } from '@clickhouse/client';
 /** Row-per-line text formats that rows can arrive in ready-made. */
 export type InsertFormat = 'JSONEachRow' | 'JSONCompactEachRow' | 'TabSeparated';
 
-type ChdbRawInsert = (params: { table: string; format: InsertFormat; values: Buffer | string; settings: Record<string, string | number | boolean> }) => Promise<unknown>;
+type ChdbRawInsert = (params: {
+  table: string;
+  format: InsertFormat;
+  values: Buffer | string;
+  settings: Record<string, string | number | boolean>;
+}) => Promise<unknown>;
 
 /** What the client's interface hides of an in-process engine, for the paths that go around it (Buffer inserts, native streams). */
 export interface ChdbHandle {

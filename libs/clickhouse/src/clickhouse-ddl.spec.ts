@@ -31,17 +31,25 @@ describe('ClickHouseDdl', () => {
   });
 
   it('routes ALTERs to the storage table on every node', () => {
-    expect(new ClickHouseDdl('c1').alterTable('events', 'ADD COLUMN x UInt8')).toBe('ALTER TABLE events_local ON CLUSTER c1 ADD COLUMN x UInt8');
-    expect(new ClickHouseDdl().alterTable('events', 'ADD COLUMN x UInt8')).toBe('ALTER TABLE events ADD COLUMN x UInt8');
+    expect(new ClickHouseDdl('c1').alterTable('events', 'ADD COLUMN x UInt8')).toBe(
+      'ALTER TABLE events_local ON CLUSTER c1 ADD COLUMN x UInt8',
+    );
+    expect(new ClickHouseDdl().alterTable('events', 'ADD COLUMN x UInt8')).toBe(
+      'ALTER TABLE events ADD COLUMN x UInt8',
+    );
   });
 
   it('routes deletes to the storage table on every node', () => {
-    expect(new ClickHouseDdl('c1').deleteRows('events', 'project_id = 1')).toBe('DELETE FROM events_local ON CLUSTER c1 WHERE project_id = 1');
+    expect(new ClickHouseDdl('c1').deleteRows('events', 'project_id = 1')).toBe(
+      'DELETE FROM events_local ON CLUSTER c1 WHERE project_id = 1',
+    );
     expect(new ClickHouseDdl().deleteRows('events', 'project_id = 1')).toBe('DELETE FROM events WHERE project_id = 1');
   });
 
   it('refuses names that are not plain identifiers', () => {
     expect(() => new ClickHouseDdl('a; DROP')).toThrow('Not a safe ClickHouse identifier');
-    expect(() => new ClickHouseDdl().createTable({ ...table, name: 'x y' })).toThrow('Not a safe ClickHouse identifier');
+    expect(() => new ClickHouseDdl().createTable({ ...table, name: 'x y' })).toThrow(
+      'Not a safe ClickHouse identifier',
+    );
   });
 });

@@ -3,7 +3,11 @@ export const CLICKHOUSE_TIMEOUT_EXCEEDED = 159;
 
 /** The ClickHouse error code of a failure (the client's `code`, chDB's `clickhouseCode`), looking through `cause`. */
 export function clickHouseErrorCode(error: unknown): number | undefined {
-  for (let e = error as { code?: unknown; clickhouseCode?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+  for (
+    let e = error as { code?: unknown; clickhouseCode?: unknown; cause?: unknown } | undefined;
+    e;
+    e = e.cause as typeof e
+  ) {
     for (const code of [e.code, e.clickhouseCode]) {
       if (typeof code === 'number' || (typeof code === 'string' && /^\d+$/.test(code))) return Number(code);
     }

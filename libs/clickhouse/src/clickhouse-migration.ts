@@ -10,7 +10,11 @@ export interface ClickHouseMigrationContext {
 export type ClickHouseMigration = Migration<ClickHouseMigrationContext>;
 
 /** Most ClickHouse migrations are a list of idempotent DDL statements (`IF NOT EXISTS`). */
-export function ddlMigration(version: number, name: string, statements: (ddl: ClickHouseDdl) => string[]): ClickHouseMigration {
+export function ddlMigration(
+  version: number,
+  name: string,
+  statements: (ddl: ClickHouseDdl) => string[],
+): ClickHouseMigration {
   return {
     version,
     name,

@@ -9,8 +9,16 @@ import { ClickHouseMigrator } from './clickhouse-migrator';
 @Global()
 @Module({
   providers: [
-    { provide: ClickHouseClient, useFactory: (config: AppConfig) => createClickHouseClient(config.clickhouseUrl), inject: [AppConfig] },
-    { provide: ClickHouseDdl, useFactory: (config: AppConfig) => new ClickHouseDdl(config.clickhouseCluster), inject: [AppConfig] },
+    {
+      provide: ClickHouseClient,
+      useFactory: (config: AppConfig) => createClickHouseClient(config.clickhouseUrl),
+      inject: [AppConfig],
+    },
+    {
+      provide: ClickHouseDdl,
+      useFactory: (config: AppConfig) => new ClickHouseDdl(config.clickhouseCluster),
+      inject: [AppConfig],
+    },
     ClickHouseMigrator,
   ],
   exports: [ClickHouseClient, ClickHouseDdl, ClickHouseMigrator],

@@ -54,7 +54,11 @@ function openChdb(path: string): ClickHouseClient {
       directory,
       // The raw insert's settings go in its own SETTINGS clause, which lasts for that statement only;
       // the defaults are restated since earlier calls' SETs stay on the session.
-      rawInsert: ({ settings, ...insert }) => chdbConnection.chdb.rawInsert({ ...insert, settings: { ...CHDB_CALL_DEFAULTS, ...CHDB_RAW_INSERT_DEFAULTS, ...settings } }),
+      rawInsert: ({ settings, ...insert }) =>
+        chdbConnection.chdb.rawInsert({
+          ...insert,
+          settings: { ...CHDB_CALL_DEFAULTS, ...CHDB_RAW_INSERT_DEFAULTS, ...settings },
+        }),
     });
     const close = client.close.bind(client);
     client.close = async () => {

@@ -22,12 +22,20 @@ export function insertFormattedSql(table: string, format: InsertFormat): string 
  * 3× the CPU per row (docs/benchmarks/2026-11-24-issue-21-writer.md). Errors keep the client's shape
  * (`ClickHouseError` with code and type) on both backends.
  */
-export async function insertFormatted(client: ClickHouseClient, { table, format, rows, settings = {} }: FormattedInsert): Promise<void> {
+export async function insertFormatted(
+  client: ClickHouseClient,
+  { table, format, rows, settings = {} }: FormattedInsert,
+): Promise<void> {
   if (!rows.length) return;
   const chdb = chdbHandleOf(client);
   if (chdb) {
     try {
-      await chdb.rawInsert({ table, format, values: rows, settings: settings as Record<string, string | number | boolean> });
+      await chdb.rawInsert({
+        table,
+        format,
+        values: rows,
+        settings: settings as Record<string, string | number | boolean>,
+      });
     } catch (error) {
       const mapped = parseError((error as Error).message ?? String(error));
       if (mapped !== error) mapped.cause = error;
@@ -35,6 +43,10 @@ export async function insertFormatted(client: ClickHouseClient, { table, format,
     }
     return;
   }
-  const result = await client.exec({ query: insertFormattedSql(table, format), values: Readable.from([rows]), clickhouse_settings: settings });
+  const result = await client.exec({
+    query: insertFormattedSql(table, format),
+    values: Readable.from([rows]),
+    clickhouse_settings: settings,
+  });
   result.stream.destroy();
 }

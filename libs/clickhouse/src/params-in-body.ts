@@ -1,7 +1,11 @@
 import { ClickHouseClient, CommandParams, CommandResult, ExecParams } from '@clickhouse/client';
 // The same package's own helpers (not re-exported at its top level): the text form it binds values
 // in, the multipart body its query() sends, and its test for parameters too long for a URL.
-import { buildMultipartBody, formatQueryParams, serializeQueryParamsForUrl } from '@clickhouse/client/dist/common/index';
+import {
+  buildMultipartBody,
+  formatQueryParams,
+  serializeQueryParamsForUrl,
+} from '@clickhouse/client/dist/common/index';
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
@@ -20,7 +24,8 @@ export function sendLargeParamsInBody(client: ClickHouseClient): ClickHouseClien
   const asForm = (params: ExecParams): ExecParams & { values: Readable } => {
     const boundary = `----analytics-${randomUUID()}`;
     const parts: Record<string, string> = { query: params.query };
-    for (const [name, value] of Object.entries(params.query_params ?? {})) parts[`param_${name}`] = formatQueryParams({ value });
+    for (const [name, value] of Object.entries(params.query_params ?? {}))
+      parts[`param_${name}`] = formatQueryParams({ value });
     return {
       ...params,
       // An empty query keeps it out of the URL: the form's `query` part is the statement.

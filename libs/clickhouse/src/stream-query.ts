@@ -51,7 +51,10 @@ export async function* streamQuery(client: ClickHouseClient, params: StreamQuery
   const { Session } = require('chdb') as typeof import('chdb');
   const session = new Session(directory);
   try {
-    const stream = session.queryStreamBind(params.query, params.query_params ?? {}, { format: params.format, signal: params.abort_signal });
+    const stream = session.queryStreamBind(params.query, params.query_params ?? {}, {
+      format: params.format,
+      signal: params.abort_signal,
+    });
     try {
       for await (const chunk of stream) {
         const raw = chunk.raw();

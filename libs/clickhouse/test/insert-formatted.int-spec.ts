@@ -9,14 +9,24 @@ describe('insertFormatted (real engine)', () => {
   beforeAll(async () => {
     client = clickhouse.client;
     await client.command({
-      query: 'CREATE TABLE docs (id UInt32, body String) ENGINE = MergeTree ORDER BY id SETTINGS non_replicated_deduplication_window = 100',
+      query:
+        'CREATE TABLE docs (id UInt32, body String) ENGINE = MergeTree ORDER BY id SETTINGS non_replicated_deduplication_window = 100',
     });
   });
 
-  const stored = async () => (await client.query({ query: 'SELECT id, body FROM docs ORDER BY id, body', format: 'JSONEachRow' })).json<{ id: number; body: string }>();
+  const stored = async () =>
+    (await client.query({ query: 'SELECT id, body FROM docs ORDER BY id, body', format: 'JSONEachRow' })).json<{
+      id: number;
+      body: string;
+    }>();
   const lines = (...rows: object[]) => Buffer.from(rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
   const insert = (rows: Buffer | string, settings = {}) =>
-    insertFormatted(client, { table: 'docs', format: 'JSONEachRow', rows, settings: { input_format_json_read_objects_as_strings: 1, ...settings } });
+    insertFormatted(client, {
+      table: 'docs',
+      format: 'JSONEachRow',
+      rows,
+      settings: { input_format_json_read_objects_as_strings: 1, ...settings },
+    });
 
   beforeEach(() => client.command({ query: 'TRUNCATE TABLE docs' }));
 
@@ -33,14 +43,21 @@ describe('insertFormatted (real engine)', () => {
   it('is not changed by settings an earlier call left on the session, and leaves none behind', async () => {
     // chDB keeps a call's settings as SETs on its session: a token left there would make the
     // second insert below a repeat of the first, and it would be dropped.
-    await client.command({ query: 'SELECT 1', clickhouse_settings: { insert_deduplicate: 1, insert_deduplication_token: 'left-behind' } });
+    await client.command({
+      query: 'SELECT 1',
+      clickhouse_settings: { insert_deduplicate: 1, insert_deduplication_token: 'left-behind' },
+    });
     await insert(lines({ id: 1, body: 'a' }));
     await insert(lines({ id: 2, body: 'b' }));
     expect(await stored()).toHaveLength(2);
 
     await insert(lines({ id: 3, body: 'c' }), { insert_deduplication_token: 'only-this-insert' });
     const [setting] = await (
-      await client.query({ query: "SELECT getSetting('insert_deduplication_token') AS token, getSetting('input_format_parallel_parsing') AS parallel", format: 'JSONEachRow' })
+      await client.query({
+        query:
+          "SELECT getSetting('insert_deduplication_token') AS token, getSetting('input_format_parallel_parsing') AS parallel",
+        format: 'JSONEachRow',
+      })
     ).json<{ token: string; parallel: boolean | number }>();
     expect(setting.token).toBe('');
     // The in-process insert parses on one thread (its own default); the session's queries keep ClickHouse's.

@@ -13,15 +13,29 @@ describe('bound parameters over 1 MiB', () => {
   const ids = Array.from({ length: 5_000 }, (_, i) => `person-${i}-`.padEnd(250, 'abcdefghij'));
 
   it('reach the engine whole through query, command and a streamed read', async () => {
-    const answer = await clickhouse.client.query({ query: 'SELECT length({ids:Array(String)}) AS n, {ids:Array(String)}[5000] AS last', query_params: { ids }, format: 'JSONEachRow' });
+    const answer = await clickhouse.client.query({
+      query: 'SELECT length({ids:Array(String)}) AS n, {ids:Array(String)}[5000] AS last',
+      query_params: { ids },
+      format: 'JSONEachRow',
+    });
     expect(await answer.json()).toEqual([{ n: 5_000, last: ids[4_999] }]);
 
-    await clickhouse.client.command({ query: 'CREATE TABLE large_parameters ENGINE = Memory AS SELECT arrayJoin({ids:Array(String)}) AS id', query_params: { ids } });
-    const stored = await clickhouse.client.query({ query: 'SELECT count() AS n, uniqExact(id) AS distinct FROM large_parameters', format: 'JSONEachRow' });
+    await clickhouse.client.command({
+      query: 'CREATE TABLE large_parameters ENGINE = Memory AS SELECT arrayJoin({ids:Array(String)}) AS id',
+      query_params: { ids },
+    });
+    const stored = await clickhouse.client.query({
+      query: 'SELECT count() AS n, uniqExact(id) AS distinct FROM large_parameters',
+      format: 'JSONEachRow',
+    });
     expect(await stored.json()).toEqual([{ n: 5_000, distinct: 5_000 }]);
 
     let lines = 0;
-    for await (const chunk of streamQuery(clickhouse.client, { query: 'SELECT id FROM large_parameters WHERE id IN {ids:Array(String)}', query_params: { ids }, format: 'TabSeparatedRaw' })) {
+    for await (const chunk of streamQuery(clickhouse.client, {
+      query: 'SELECT id FROM large_parameters WHERE id IN {ids:Array(String)}',
+      query_params: { ids },
+      format: 'TabSeparatedRaw',
+    })) {
       for (const byte of chunk.bytes) if (byte === 10) lines++;
     }
     expect(lines).toBe(5_000);

@@ -1,5 +1,6 @@
 /** The spec's eight status values (`NOT_FOUND` and `UNKNOWN` are answers, never stored). */
-export type ComplianceStatus = 'PENDING' | 'STAGING' | 'STARTED' | 'SUCCESS' | 'FAILURE' | 'REVOKED' | 'NOT_FOUND' | 'UNKNOWN';
+export type ComplianceStatus =
+  'PENDING' | 'STAGING' | 'STARTED' | 'SUCCESS' | 'FAILURE' | 'REVOKED' | 'NOT_FOUND' | 'UNKNOWN';
 export type StoredStatus = Exclude<ComplianceStatus, 'NOT_FOUND' | 'UNKNOWN'>;
 
 /** Before STARTED a job may still be cancelled; from STARTED on there is no way back. */

@@ -45,7 +45,10 @@ export class ComplianceJobsRepository {
   }
 
   async find(scope: ProjectScope, kind: ComplianceKind, id: string): Promise<ComplianceJob | undefined> {
-    const [row] = await selectRows<JobRow>(this.postgres.db, pgSql`select * from compliance_jobs where ${scope} and kind = ${kind} and id = ${id}`);
+    const [row] = await selectRows<JobRow>(
+      this.postgres.db,
+      pgSql`select * from compliance_jobs where ${scope} and kind = ${kind} and id = ${id}`,
+    );
     return row && toJob(row);
   }
 
@@ -56,12 +59,20 @@ export class ComplianceJobsRepository {
   }
 
   /** Moves the job from one of `from` to `to`; false when it was in none of them (cancelled, finished). */
-  async transition(id: string, from: readonly StoredStatus[], to: StoredStatus, fields: { resultUrl?: string; error?: string } = {}): Promise<boolean> {
+  async transition(
+    id: string,
+    from: readonly StoredStatus[],
+    to: StoredStatus,
+    fields: { resultUrl?: string; error?: string } = {},
+  ): Promise<boolean> {
     const rows = await selectRows<{ id: string }>(
       this.postgres.db,
       sql`update compliance_jobs set status = ${to}, result_url = coalesce(${fields.resultUrl ?? null}, result_url),
             error = coalesce(${fields.error ?? null}, error), updated_at = now()
-          where id = ${id} and status in (${sql.join(from.map((s) => sql`${s}`), sql`, `)}) returning id`,
+          where id = ${id} and status in (${sql.join(
+            from.map((s) => sql`${s}`),
+            sql`, `,
+          )}) returning id`,
     );
     return rows.length > 0;
   }

@@ -17,14 +17,30 @@ describe('parseComplianceRequest', () => {
   });
 
   it('reads form fields: a JSON list, or one id', () => {
-    expect(parseComplianceRequest('deletion', { distinct_ids: '["a","b"]', compliance_type: 'CCPA' }, scope)).toMatchObject({ distinctIds: ['a', 'b'], complianceType: 'CCPA' });
+    expect(
+      parseComplianceRequest('deletion', { distinct_ids: '["a","b"]', compliance_type: 'CCPA' }, scope),
+    ).toMatchObject({ distinctIds: ['a', 'b'], complianceType: 'CCPA' });
     expect(parseComplianceRequest('deletion', { distinct_ids: 'a' }, scope).distinctIds).toEqual(['a']);
   });
 
   it('allows Categories and Sources on CCPA retrievals only', () => {
-    expect(parseComplianceRequest('retrieval', { distinct_ids: ['a'], compliance_type: 'CCPA', disclosure_type: 'Sources' }, scope).disclosureType).toBe('Sources');
-    expect(() => parseComplianceRequest('retrieval', { distinct_ids: ['a'], disclosure_type: 'Sources' }, scope)).toThrow(ComplianceError);
-    expect(() => parseComplianceRequest('deletion', { distinct_ids: ['a'], compliance_type: 'CCPA', disclosure_type: 'Data' }, scope)).toThrow(/unknown field/);
+    expect(
+      parseComplianceRequest(
+        'retrieval',
+        { distinct_ids: ['a'], compliance_type: 'CCPA', disclosure_type: 'Sources' },
+        scope,
+      ).disclosureType,
+    ).toBe('Sources');
+    expect(() =>
+      parseComplianceRequest('retrieval', { distinct_ids: ['a'], disclosure_type: 'Sources' }, scope),
+    ).toThrow(ComplianceError);
+    expect(() =>
+      parseComplianceRequest(
+        'deletion',
+        { distinct_ids: ['a'], compliance_type: 'CCPA', disclosure_type: 'Data' },
+        scope,
+      ),
+    ).toThrow(/unknown field/);
   });
 
   it.each([

@@ -27,7 +27,10 @@ export class ComplianceStaging {
 
   async scope(job: ComplianceJob, project: ProjectScope, signal: AbortSignal): Promise<string[]> {
     if (job.kind === 'retrieval') return this.identities.clustersOf(project, job.distinctIds);
-    await this.writers.waitFor(await this.writers.produced(), { timeoutMs: this.settings.writerWaitSeconds * 1000, signal });
+    await this.writers.waitFor(await this.writers.produced(), {
+      timeoutMs: this.settings.writerWaitSeconds * 1000,
+      signal,
+    });
     const distinctIds = await this.identities.clustersOf(project, job.distinctIds);
     // Every letter acknowledged before the request was stored or dead-lettered by now (the writers passed it).
     await this.erasures.record(project, job, distinctIds, this.clock.date());

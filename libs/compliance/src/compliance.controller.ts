@@ -8,10 +8,16 @@ import { parseComplianceRequest } from './compliance-request';
 import { ComplianceService } from './compliance.service';
 
 /** The requesting user as the deletion status shows it. */
-const requester = ({ actor }: ProjectAccess) => (actor.kind === 'service-account' ? actor.username : `project ${actor.projectId}`);
+const requester = ({ actor }: ProjectAccess) =>
+  actor.kind === 'service-account' ? actor.username : `project ${actor.projectId}`;
 
 /** Reads a job; `UNKNOWN` when its record cannot be read (the store failing), as the spec names it. */
-async function lookup(service: ComplianceService, access: ProjectAccess, kind: ComplianceKind, id: string): Promise<ComplianceJob | 'NOT_FOUND' | 'UNKNOWN'> {
+async function lookup(
+  service: ComplianceService,
+  access: ProjectAccess,
+  kind: ComplianceKind,
+  id: string,
+): Promise<ComplianceJob | 'NOT_FOUND' | 'UNKNOWN'> {
   try {
     return (await service.find(access.scope, kind, id)) ?? 'NOT_FOUND';
   } catch {
@@ -48,7 +54,11 @@ export class DataRetrievalsController extends ComplianceController {
   async status(@Param('trackingId') id: string, @CurrentAccess() access: ProjectAccess) {
     const job = await lookup(this.service, access, 'retrieval', id);
     if (typeof job === 'string') return ok({ status: job, results: '', distinct_ids: [] });
-    return ok({ status: job.status, results: job.status === 'SUCCESS' ? (job.resultUrl ?? '') : '', distinct_ids: job.distinctIds });
+    return ok({
+      status: job.status,
+      results: job.status === 'SUCCESS' ? (job.resultUrl ?? '') : '',
+      distinct_ids: job.distinctIds,
+    });
   }
 }
 

@@ -7,7 +7,12 @@ import { ComplianceError, ComplianceErrorCode } from './compliance-error';
 import { CANCELLABLE, ComplianceJob, ComplianceKind } from './compliance-job';
 import { ComplianceJobsRepository } from './compliance-jobs.repository';
 import { ComplianceRequest } from './compliance-request';
-import { COMPLIANCE_SETTINGS, ComplianceSettings, DATA_DELETION_QUEUE, DATA_RETRIEVAL_QUEUE } from './compliance-settings';
+import {
+  COMPLIANCE_SETTINGS,
+  ComplianceSettings,
+  DATA_DELETION_QUEUE,
+  DATA_RETRIEVAL_QUEUE,
+} from './compliance-settings';
 
 export const queueOf = (kind: ComplianceKind) => (kind === 'deletion' ? DATA_DELETION_QUEUE : DATA_RETRIEVAL_QUEUE);
 
@@ -31,7 +36,12 @@ export class ComplianceService {
   /** One create per second per project; records the job (PENDING), then enqueues its work keyed by its id, so a repeat enqueues nothing. */
   async create(request: ComplianceRequest): Promise<ComplianceJob> {
     const decision = await this.creates.consume(request.scope.projectId);
-    if (!decision.allowed) throw new ComplianceError(ComplianceErrorCode.RateLimited, 'one compliance request per second per project', decision.retryAfterSeconds);
+    if (!decision.allowed)
+      throw new ComplianceError(
+        ComplianceErrorCode.RateLimited,
+        'one compliance request per second per project',
+        decision.retryAfterSeconds,
+      );
     const job: ComplianceJob = {
       id: this.ids.uuid(),
       kind: request.kind,
@@ -46,10 +56,16 @@ export class ComplianceService {
       error: null,
     };
     await this.jobs.insert(request.scope, job);
-    await this.queue.enqueue(queueOf(job.kind), { id: job.id }, {
-      key: job.id,
-      ...(this.settings.startAfterSeconds ? { startAfter: new Date(job.requestedAt.getTime() + this.settings.startAfterSeconds * 1000) } : {}),
-    });
+    await this.queue.enqueue(
+      queueOf(job.kind),
+      { id: job.id },
+      {
+        key: job.id,
+        ...(this.settings.startAfterSeconds
+          ? { startAfter: new Date(job.requestedAt.getTime() + this.settings.startAfterSeconds * 1000) }
+          : {}),
+      },
+    );
     return job;
   }
 
@@ -65,6 +81,9 @@ export class ComplianceService {
     if (await this.jobs.transition(id, CANCELLABLE, 'REVOKED')) return;
     const now = (await this.jobs.find(scope, 'deletion', id))?.status ?? job.status;
     if (now === 'REVOKED') return;
-    throw new ComplianceError(ComplianceErrorCode.NotCancellable, `the deletion is ${now}: it can no longer be cancelled`);
+    throw new ComplianceError(
+      ComplianceErrorCode.NotCancellable,
+      `the deletion is ${now}: it can no longer be cancelled`,
+    );
   }
 }

@@ -45,9 +45,32 @@ function setup(status: StoredStatus, left: Record<string, number>[] = [{}]) {
   jobs.rows.set('job-1', deletion(status));
   const deletions = { delete: jest.fn(async () => undefined), remaining: jest.fn(async () => left.shift() ?? {}) };
   const settings = { ...DEFAULT_COMPLIANCE_SETTINGS, retryLimit: 1 };
-  const worker = new ComplianceWorker({} as never, jobs as unknown as ComplianceJobsRepository, deletions as unknown as DeletionRepository, {} as never, {} as never, settings, { scope: async (job: ComplianceJob) => job.distinctIds } as never, { list: async () => [] } as never);
-  const service = new ComplianceService(jobs as unknown as ComplianceJobsRepository, {} as never, {} as never, {} as never, settings, { create: () => ({}) } as never);
-  const run = (attempt: number) => worker.run({ id: 'pgboss-1', name: 'q', payload: { id: 'job-1' }, attempt, signal: new AbortController().signal } as RunningJob<{ id: string }>);
+  const worker = new ComplianceWorker(
+    {} as never,
+    jobs as unknown as ComplianceJobsRepository,
+    deletions as unknown as DeletionRepository,
+    {} as never,
+    {} as never,
+    settings,
+    { scope: async (job: ComplianceJob) => job.distinctIds } as never,
+    { list: async () => [] } as never,
+  );
+  const service = new ComplianceService(
+    jobs as unknown as ComplianceJobsRepository,
+    {} as never,
+    {} as never,
+    {} as never,
+    settings,
+    { create: () => ({}) } as never,
+  );
+  const run = (attempt: number) =>
+    worker.run({
+      id: 'pgboss-1',
+      name: 'q',
+      payload: { id: 'job-1' },
+      attempt,
+      signal: new AbortController().signal,
+    } as RunningJob<{ id: string }>);
   return { jobs, deletions, worker, service, run, status: () => jobs.rows.get('job-1')!.status };
 }
 
@@ -55,7 +78,10 @@ describe('compliance job states', () => {
   it('runs a PENDING deletion through STAGING and STARTED to SUCCESS when nothing is left', async () => {
     const s = setup('PENDING', [{ 'clickhouse.events': 0 }]);
     await s.run(1);
-    expect(s.deletions.delete).toHaveBeenCalledWith({ project: projectScope(1), distinctIds: ['a'], ingestedBefore: new Date('2026-01-01T00:00:00Z') }, expect.anything());
+    expect(s.deletions.delete).toHaveBeenCalledWith(
+      { project: projectScope(1), distinctIds: ['a'], ingestedBefore: new Date('2026-01-01T00:00:00Z') },
+      expect.anything(),
+    );
     expect(s.status()).toBe('SUCCESS');
   });
 

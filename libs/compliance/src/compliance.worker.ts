@@ -40,10 +40,18 @@ export class ComplianceWorker implements OnModuleInit {
   ) {}
 
   async onModuleInit(): Promise<void> {
-    const policy = { retryLimit: this.settings.retryLimit, retryDelaySeconds: this.settings.retryDelaySeconds, retryBackoff: true, expireInSeconds: this.settings.expireInSeconds, heartbeatSeconds: this.settings.heartbeatSeconds };
+    const policy = {
+      retryLimit: this.settings.retryLimit,
+      retryDelaySeconds: this.settings.retryDelaySeconds,
+      retryBackoff: true,
+      expireInSeconds: this.settings.expireInSeconds,
+      heartbeatSeconds: this.settings.heartbeatSeconds,
+    };
     for (const kind of ['deletion', 'retrieval'] as ComplianceKind[]) {
       await this.queue.define(queueOf(kind), policy);
-      await this.queue.work<WorkItem>(queueOf(kind), (job) => this.run(job), { pollingIntervalSeconds: this.settings.pollingIntervalSeconds });
+      await this.queue.work<WorkItem>(queueOf(kind), (job) => this.run(job), {
+        pollingIntervalSeconds: this.settings.pollingIntervalSeconds,
+      });
     }
   }
 
@@ -69,20 +77,41 @@ export class ComplianceWorker implements OnModuleInit {
   }
 
   /** `distinctIds`: the requested ids and every id of their clusters; the job record keeps the requested ones (the status answers with them). */
-  private async delete(job: ComplianceJob, project: ProjectScope, distinctIds: string[], signal: AbortSignal): Promise<void> {
+  private async delete(
+    job: ComplianceJob,
+    project: ProjectScope,
+    distinctIds: string[],
+    signal: AbortSignal,
+  ): Promise<void> {
     const scope = { project, distinctIds, ingestedBefore: job.requestedAt };
     await this.deletions.delete(scope, signal);
     const left = Object.entries(await this.deletions.remaining(scope, signal)).filter(([, n]) => n > 0);
-    if (left.length) throw new Error(`rows left after the delete: ${left.map(([table, n]) => `${table} ${n}`).join(', ')}`);
+    if (left.length)
+      throw new Error(`rows left after the delete: ${left.map(([table, n]) => `${table} ${n}`).join(', ')}`);
     await this.jobs.transition(job.id, ['STARTED'], 'SUCCESS');
   }
 
-  private async retrieve(job: ComplianceJob, project: ProjectScope, distinctIds: string[], signal: AbortSignal): Promise<void> {
+  private async retrieve(
+    job: ComplianceJob,
+    project: ProjectScope,
+    distinctIds: string[],
+    signal: AbortSignal,
+  ): Promise<void> {
     const key = retrievalKey(job);
-    const since = job.complianceType === 'CCPA' ? new Date(job.requestedAt.getTime() - this.settings.ccpaWindowDays * 86_400_000) : undefined;
+    const since =
+      job.complianceType === 'CCPA'
+        ? new Date(job.requestedAt.getTime() - this.settings.ccpaWindowDays * 86_400_000)
+        : undefined;
     // Only a Data retrieval lists group memberships.
-    const groupKeys = job.disclosureType === 'Data' ? (await this.groupKeys.list(project)).map((groupKey) => groupKey.name) : [];
-    await this.retrievals.write(key, { project, distinctIds, disclosureType: job.disclosureType, since, groupKeys }, signal);
-    await this.jobs.transition(job.id, ['STARTED'], 'SUCCESS', { resultUrl: this.links.url(key, { ttlSeconds: this.settings.linkTtlSeconds }) });
+    const groupKeys =
+      job.disclosureType === 'Data' ? (await this.groupKeys.list(project)).map((groupKey) => groupKey.name) : [];
+    await this.retrievals.write(
+      key,
+      { project, distinctIds, disclosureType: job.disclosureType, since, groupKeys },
+      signal,
+    );
+    await this.jobs.transition(job.id, ['STARTED'], 'SUCCESS', {
+      resultUrl: this.links.url(key, { ttlSeconds: this.settings.linkTtlSeconds }),
+    });
   }
 }

@@ -1,5 +1,14 @@
 import { ClickHouseDdl } from '@analytics/clickhouse';
-import { ChBoundQuery, chCompiled, chIdent, chParam, ChSql, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
+import {
+  ChBoundQuery,
+  chCompiled,
+  chIdent,
+  chParam,
+  ChSql,
+  chSql,
+  ProjectScope,
+  renderChSql,
+} from '@analytics/tenancy';
 import { DistinctIdTable } from './distinct-id-tables';
 
 /** What a deletion removes: the ids' rows of one project, events only up to the ingestion bound (the event store's `ErasedEvents`). */

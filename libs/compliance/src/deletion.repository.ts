@@ -1,4 +1,9 @@
-import { ClickHouseClient, ClickHouseDdl, DELETE_ON_EVERY_REPLICA_SETTINGS, IDENTITY_LOOKUP_TABLE } from '@analytics/clickhouse';
+import {
+  ClickHouseClient,
+  ClickHouseDdl,
+  DELETE_ON_EVERY_REPLICA_SETTINGS,
+  IDENTITY_LOOKUP_TABLE,
+} from '@analytics/clickhouse';
 import { AppConfig } from '@analytics/config';
 import { erasedEventsSql, EVENTS_TABLE, EventsDeletionRepository } from '@analytics/event-store';
 import { IdentityRepository } from '@analytics/identity';
@@ -45,29 +50,52 @@ export class DeletionRepository {
         await this.events.delete(erasedEventsSql(scope), signal);
       } else if (table.engine === 'clickhouse') {
         const { sql: query, params } = deleteRowsSql(this.ddl, table, scope);
-        await this.clickhouse.command({ query, query_params: params, clickhouse_settings: DELETE_ON_EVERY_REPLICA_SETTINGS, abort_signal: signal });
+        await this.clickhouse.command({
+          query,
+          query_params: params,
+          clickhouse_settings: DELETE_ON_EVERY_REPLICA_SETTINGS,
+          abort_signal: signal,
+        });
       } else {
-        await this.postgres.db.execute(sql`delete from ${sql.identifier(table.table)} where ${this.pgPredicate(table, scope)}`);
+        await this.postgres.db.execute(
+          sql`delete from ${sql.identifier(table.table)} where ${this.pgPredicate(table, scope)}`,
+        );
       }
       // Which table a slow deletion spends its time on (LOG_LEVEL=debug).
-      this.logger.debug(`project ${scope.project.projectId}: deleted ${scope.distinctIds.length} id(s) from ${table.engine} ${table.table} in ${Date.now() - started} ms`);
+      this.logger.debug(
+        `project ${scope.project.projectId}: deleted ${scope.distinctIds.length} id(s) from ${table.engine} ${table.table} in ${Date.now() - started} ms`,
+      );
     }
   }
 
   /** Rows of the scope still stored, per table (ClickHouse without FINAL: every copy counts). */
   async remaining(scope: DeletionScope, signal?: AbortSignal): Promise<Record<string, number>> {
-    const counts: Record<string, number> = { [`clickhouse.${IDENTITY_LOOKUP_TABLE}`]: await this.identities.lookupRows(scope.project, scope.distinctIds, signal) };
+    const counts: Record<string, number> = {
+      [`clickhouse.${IDENTITY_LOOKUP_TABLE}`]: await this.identities.lookupRows(
+        scope.project,
+        scope.distinctIds,
+        signal,
+      ),
+    };
     for (const table of DISTINCT_ID_TABLES) {
       if (table.kept) continue;
       if (table.table === EVENTS_TABLE && table.engine === 'clickhouse') {
         counts[`clickhouse.${table.table}`] = await this.events.count(erasedEventsSql(scope), signal);
       } else if (table.engine === 'clickhouse') {
         const { sql: query, params } = remainingRowsSql(table, scope);
-        const result = await this.clickhouse.query({ query, query_params: params, format: 'JSONEachRow', abort_signal: signal });
+        const result = await this.clickhouse.query({
+          query,
+          query_params: params,
+          format: 'JSONEachRow',
+          abort_signal: signal,
+        });
         const [row] = await result.json<{ n: string | number }>();
         counts[`clickhouse.${table.table}`] = Number(row?.n ?? 0);
       } else {
-        const [row] = await selectRows<{ n: string | number }>(this.postgres.db, sql`select count(*) as n from ${sql.identifier(table.table)} where ${this.pgPredicate(table, scope)}`);
+        const [row] = await selectRows<{ n: string | number }>(
+          this.postgres.db,
+          sql`select count(*) as n from ${sql.identifier(table.table)} where ${this.pgPredicate(table, scope)}`,
+        );
         counts[`postgres.${table.table}`] = Number(row?.n ?? 0);
       }
     }

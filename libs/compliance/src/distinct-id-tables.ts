@@ -29,7 +29,12 @@ export const DISTINCT_ID_TABLES: readonly DistinctIdTable[] = [
   // when it is retried. identity_lookup, the unique counts' copy, holds only the ids' keys and is
   // emptied of them first by DeletionRepository (IdentityRepository.forget).
   { engine: 'clickhouse', table: IDENTITY_MAP_TABLE, column: 'distinct_id' },
-  { engine: 'postgres', table: 'compliance_jobs', column: 'distinct_ids', kept: 'the record of the request itself, which the status endpoint answers with' },
+  {
+    engine: 'postgres',
+    table: 'compliance_jobs',
+    column: 'distinct_ids',
+    kept: 'the record of the request itself, which the status endpoint answers with',
+  },
 ];
 
 /** Column names that hold a distinct id wherever they appear. */

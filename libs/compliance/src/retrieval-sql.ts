@@ -18,7 +18,9 @@ export interface RetrievalScope {
 const EXPORTED_EVENT = exportedEventLineSql();
 
 /** The raw JSON values of group key `key` in `properties`: one for a scalar, each element of a list. */
-const GROUP_IDS = chCompiled(`arrayFilter(v -> v NOT IN ('', 'null'), if(JSONType(properties, key) = 'Array', JSONExtractArrayRaw(properties, key), [JSONExtractRaw(properties, key)]))`);
+const GROUP_IDS = chCompiled(
+  `arrayFilter(v -> v NOT IN ('', 'null'), if(JSONType(properties, key) = 'Array', JSONExtractArrayRaw(properties, key), [JSONExtractRaw(properties, key)]))`,
+);
 
 /** Where a retrieval reads: the ids' events (since `since`) and user profiles, in the scope's project. */
 interface Sources {
@@ -37,7 +39,10 @@ function sources(project: ProjectScope): Sources {
  * Per id, the groups it belongs to: the group key properties of its profile and of its events, as
  * `{"$distinct_id","$group_memberships":{"<key>":[<group id>…]}}` (ids keep their JSON type).
  */
-const memberships = ({ events, profiles }: Sources) => chSql`SELECT concat('{"$distinct_id":', toJSONString(id), ',"$group_memberships":{',
+const memberships = ({
+  events,
+  profiles,
+}: Sources) => chSql`SELECT concat('{"$distinct_id":', toJSONString(id), ',"$group_memberships":{',
       arrayStringConcat(arraySort(groupArray(concat(toJSONString(key), ':[', arrayStringConcat(arraySort(ids), ','), ']'))), ','), '}}') AS line,
       2 AS part, toDateTime64(0, 3, 'UTC') AS t, id AS k
     FROM (
@@ -63,20 +68,30 @@ const LINES: Record<Exclude<DisclosureType, 'Data'>, (from: Sources) => ChSql> =
       UNION ALL
       SELECT concat('{"distinct_id":', toJSONString(profile_id), ',"profile_properties":', toJSONString(arraySort(JSONExtractKeys(properties))), '}'), 1, profile_id ${profiles}
     ) ORDER BY part, k`,
-  Sources: ({ events }) => chSql`SELECT concat('{"distinct_id":', toJSONString(distinct_id), ',"sources":', toJSONString(arraySort(arrayFilter(x -> x != '',
+  Sources: ({
+    events,
+  }) => chSql`SELECT concat('{"distinct_id":', toJSONString(distinct_id), ',"sources":', toJSONString(arraySort(arrayFilter(x -> x != '',
         arrayConcat(groupUniqArray(JSONExtractString(properties, '$lib')), groupUniqArray(JSONExtractString(properties, 'mp_lib')))))), '}') AS line
       ${events} GROUP BY distinct_id ORDER BY distinct_id`,
 };
 
 /** The retrieval's lines, one `line String` each; the ids travel once however many parts read them (an expansion can hold thousands). */
 export function retrievalLinesSql(scope: RetrievalScope): ChBoundQuery {
-  const named = { ids: scope.distinctIds, since: clickhouseDateTime(scope.since ?? new Date(0)), keys: scope.groupKeys };
+  const named = {
+    ids: scope.distinctIds,
+    since: clickhouseDateTime(scope.since ?? new Date(0)),
+    keys: scope.groupKeys,
+  };
   const from = sources(scope.project);
-  const lines = scope.disclosureType === 'Data' ? dataLines(from, scope.groupKeys.length > 0) : LINES[scope.disclosureType](from);
+  const lines =
+    scope.disclosureType === 'Data' ? dataLines(from, scope.groupKeys.length > 0) : LINES[scope.disclosureType](from);
   return renderChSql(lines, { params: named });
 }
 
 /** ClickHouse writes the lines into a gzip file itself (chDB and the local folder); `path` is ours (the store's root and a validated key), never user input. */
 export function retrievalFileSql(path: string, lines: ChBoundQuery): ChBoundQuery {
-  return { sql: `INSERT INTO FUNCTION file('${path.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}', 'TabSeparatedRaw', 'line String', 'gzip') ${lines.sql}`, params: lines.params };
+  return {
+    sql: `INSERT INTO FUNCTION file('${path.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}', 'TabSeparatedRaw', 'line String', 'gzip') ${lines.sql}`,
+    params: lines.params,
+  };
 }

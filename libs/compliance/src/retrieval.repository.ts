@@ -30,8 +30,13 @@ export class RetrievalRepository {
 
   async write(key: string, scope: RetrievalScope, signal?: AbortSignal): Promise<void> {
     const lines = retrievalLinesSql(scope);
-    if (this.inProcess && this.store instanceof LocalObjectStore) return this.writeFile(this.store.root, key, lines, signal);
-    const result = await this.clickhouse.exec({ query: `${lines.sql} FORMAT TabSeparatedRaw`, query_params: lines.params, abort_signal: signal });
+    if (this.inProcess && this.store instanceof LocalObjectStore)
+      return this.writeFile(this.store.root, key, lines, signal);
+    const result = await this.clickhouse.exec({
+      query: `${lines.sql} FORMAT TabSeparatedRaw`,
+      query_params: lines.params,
+      abort_signal: signal,
+    });
     const body = new PassThrough();
     const gzipped = pipeline(result.stream, createGzip(), body);
     await Promise.all([this.store.put(key, body, { contentType: 'application/gzip' }), gzipped]);

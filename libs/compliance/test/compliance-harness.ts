@@ -49,10 +49,23 @@ export class ComplianceHarness {
   ) {}
 
   /** `services`: the others mounted beside compliance (without `writer` and with Kafka, nothing writes what the gateway acknowledged). */
-  static async start(settings: Partial<ComplianceSettings> = {}, options: { kafka?: boolean; services?: ServiceName[]; env?: Record<string, string> } = {}): Promise<ComplianceHarness> {
-    const environment = await createTestEnvironment({ kafka: options.kafka, env: { BOOTSTRAP_SERVICE_ACCOUNT_USERNAME: 'owner', BOOTSTRAP_SERVICE_ACCOUNT_SECRET: 'owner-secret-000000001', ...options.env } });
+  static async start(
+    settings: Partial<ComplianceSettings> = {},
+    options: { kafka?: boolean; services?: ServiceName[]; env?: Record<string, string> } = {},
+  ): Promise<ComplianceHarness> {
+    const environment = await createTestEnvironment({
+      kafka: options.kafka,
+      env: {
+        BOOTSTRAP_SERVICE_ACCOUNT_USERNAME: 'owner',
+        BOOTSTRAP_SERVICE_ACCOUNT_SECRET: 'owner-secret-000000001',
+        ...options.env,
+      },
+    });
     const services = options.services ?? ['ingest', 'writer', 'query', 'export', 'management'];
-    const app = await startTestApp(root({ startAfterSeconds: 2, pollingIntervalSeconds: 0.5, retryLimit: 0, ...settings }, services), environment.config);
+    const app = await startTestApp(
+      root({ startAfterSeconds: 2, pollingIntervalSeconds: 0.5, retryLimit: 0, ...settings }, services),
+      environment.config,
+    );
     const created = (await app.app.get(ProjectBootstrapService).ensureDefaultProject())!;
     await app.app.get(AccountBootstrapService).ensureOwner(created.organization.id);
     return new ComplianceHarness(environment, app, created.organization.id, basic('owner', 'owner-secret-000000001'));
@@ -65,21 +78,36 @@ export class ComplianceHarness {
 
   async project(organizationId = this.organizationId): Promise<TestProject> {
     this.projectCount += 1;
-    const { project, secret } = await this.app.app.get(ProjectsService).createProject(organizationId, `p${this.projectCount}`);
+    const { project, secret } = await this.app.app
+      .get(ProjectsService)
+      .createProject(organizationId, `p${this.projectCount}`);
     return { id: project.id, token: project.token, secret };
   }
 
   /** An OAuth token issued through the API to a service account with this organization role. */
-  async oauthToken(organizationId: number, role: 'owner' | 'admin' | 'consumer' = 'owner', projects: { id: number; role: 'owner' | 'admin' | 'analyst' | 'consumer' }[] = []): Promise<string> {
-    const { view, secret } = await this.app.app.get(ServiceAccountsService).create(organizationId, null, { username: `sa-${role}`, role, projects });
+  async oauthToken(
+    organizationId: number,
+    role: 'owner' | 'admin' | 'consumer' = 'owner',
+    projects: { id: number; role: 'owner' | 'admin' | 'analyst' | 'consumer' }[] = [],
+  ): Promise<string> {
+    const { view, secret } = await this.app.app
+      .get(ServiceAccountsService)
+      .create(organizationId, null, { username: `sa-${role}`, role, projects });
     // Only admins may issue tokens through the API; a consumer's comes from the service.
     if (role === 'consumer') return (await this.app.app.get(OAuthTokensService).issue(view.account, 3600)).token;
-    const issued = await this.call('POST', `/api/app/organizations/${organizationId}/oauth-tokens`, { authorization: basic(view.account.username, secret), body: { expires_in: 3600 } });
+    const issued = await this.call('POST', `/api/app/organizations/${organizationId}/oauth-tokens`, {
+      authorization: basic(view.account.username, secret),
+      body: { expires_in: 3600 },
+    });
     if (issued.status !== 201) throw new Error(`oauth token: ${issued.status} ${JSON.stringify(issued.body)}`);
     return issued.body.results.token as string;
   }
 
-  async call(method: string, path: string, options: { authorization?: string; body?: unknown; form?: Record<string, string> } = {}): Promise<Answer> {
+  async call(
+    method: string,
+    path: string,
+    options: { authorization?: string; body?: unknown; form?: Record<string, string> } = {},
+  ): Promise<Answer> {
     const headers: Record<string, string> = {};
     if (options.authorization) headers.Authorization = options.authorization;
     let body: string | undefined;
@@ -108,16 +136,20 @@ export class ComplianceHarness {
     const response = await fetch(`${this.app.baseUrl}/engage?verbose=1`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ data: JSON.stringify([{ $token: project.token, $distinct_id: distinctId, $set: set }]) }).toString(),
+      body: new URLSearchParams({
+        data: JSON.stringify([{ $token: project.token, $distinct_id: distinctId, $set: set }]),
+      }).toString(),
     });
     const answer = await response.text();
-    if (response.status !== 200 || !answer.includes('"status":1')) throw new Error(`engage: ${response.status} ${answer}`);
+    if (response.status !== 200 || !answer.includes('"status":1'))
+      throw new Error(`engage: ${response.status} ${answer}`);
   }
 
   /** Stored events of these ids (every copy, no FINAL), as insert ids. */
   async eventIds(project: TestProject, distinctIds: string[]): Promise<string[]> {
     const result = await this.app.app.get(ClickHouseClient).query({
-      query: 'SELECT insert_id FROM events WHERE project_id = {p:UInt32} AND distinct_id IN {ids:Array(String)} ORDER BY insert_id',
+      query:
+        'SELECT insert_id FROM events WHERE project_id = {p:UInt32} AND distinct_id IN {ids:Array(String)} ORDER BY insert_id',
       query_params: { p: project.id, ids: distinctIds },
       format: 'JSONEachRow',
     });
@@ -131,7 +163,8 @@ export class ComplianceHarness {
       sql`select count(*) as n from profiles where project_id = ${project.id} and group_key = '' and profile_id in (select jsonb_array_elements_text(${JSON.stringify(distinctIds)}::jsonb))`,
     );
     const result = await this.app.app.get(ClickHouseClient).query({
-      query: "SELECT count() AS n FROM profiles WHERE project_id = {p:UInt32} AND group_key = '' AND profile_id IN {ids:Array(String)}",
+      query:
+        "SELECT count() AS n FROM profiles WHERE project_id = {p:UInt32} AND group_key = '' AND profile_id IN {ids:Array(String)}",
       query_params: { p: project.id, ids: distinctIds },
       format: 'JSONEachRow',
     });
@@ -144,6 +177,12 @@ export const basic = (user: string, password = '') => `Basic ${Buffer.from(`${us
 export const bearer = (token: string) => `Bearer ${token}`;
 export const nowSeconds = () => Math.floor(Date.now() / 1000);
 
-export function event(distinctId: string, insertId: string, properties: Record<string, unknown> = {}, name = 'Played', time = nowSeconds() - 60): object {
+export function event(
+  distinctId: string,
+  insertId: string,
+  properties: Record<string, unknown> = {},
+  name = 'Played',
+  time = nowSeconds() - 60,
+): object {
   return { event: name, properties: { time, distinct_id: distinctId, $insert_id: insertId, ...properties } };
 }

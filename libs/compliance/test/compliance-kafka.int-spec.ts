@@ -30,10 +30,15 @@ describe('a deletion while the events writer lags behind Kafka', () => {
     await h.import(project, [event('lagging', 'l1'), event('lagging', 'l2', {}, 'Bought'), event('other', 'o1')]);
     expect(await h.eventIds(project, ['lagging', 'other'])).toEqual([]);
 
-    const created = await h.call('POST', `${DELETIONS}?token=${project.token}`, { authorization: bearer(owner), body: { distinct_ids: ['lagging'] } });
+    const created = await h.call('POST', `${DELETIONS}?token=${project.token}`, {
+      authorization: bearer(owner),
+      body: { distinct_ids: ['lagging'] },
+    });
     expect(created.status).toBe(201);
     const id = created.body.results.task_id as string;
-    const status = async () => (await h.call('GET', `${DELETIONS}/${id}?token=${project.token}`, { authorization: bearer(owner) })).body.results.status;
+    const status = async () =>
+      (await h.call('GET', `${DELETIONS}/${id}?token=${project.token}`, { authorization: bearer(owner) })).body.results
+        .status;
     await eventually(async () => expect(await status()).toBe('STAGING'), { timeoutMs: 20_000 });
 
     // The writer catches up: rows inserted, then offsets committed.
@@ -45,7 +50,11 @@ describe('a deletion while the events writer lags behind Kafka', () => {
     await consumer.run({
       autoCommit: false,
       eachMessage: async ({ topic, partition, message }) => {
-        const rows = message.value!.toString().split('\n').filter(Boolean).map((line) => JSON.parse(line));
+        const rows = message
+          .value!.toString()
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line));
         await clickhouse.insert({ table: 'events', values: rows, format: 'JSONEachRow' });
         await consumer!.commitOffsets([{ topic, partition, offset: String(Number(message.offset) + 1) }]);
       },

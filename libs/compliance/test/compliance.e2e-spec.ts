@@ -13,8 +13,10 @@ describe('compliance jobs (GDPR/CCPA) through the API, on the real engines', () 
   let h: ComplianceHarness;
   let owner: string;
 
-  const create = (path: string, project: TestProject, body: unknown, token = owner) => h.call('POST', `${path}?token=${project.token}`, { authorization: bearer(token), body });
-  const status = (path: string, project: TestProject, id: string) => h.call('GET', `${path}/${id}?token=${project.token}`, { authorization: bearer(owner) });
+  const create = (path: string, project: TestProject, body: unknown, token = owner) =>
+    h.call('POST', `${path}?token=${project.token}`, { authorization: bearer(token), body });
+  const status = (path: string, project: TestProject, id: string) =>
+    h.call('GET', `${path}/${id}?token=${project.token}`, { authorization: bearer(owner) });
   const finished = (path: string, project: TestProject, id: string) =>
     eventually(
       async () => {
@@ -41,7 +43,9 @@ describe('compliance jobs (GDPR/CCPA) through the API, on the real engines', () 
       const none = await h.call('POST', `${DELETIONS}?token=${project.token}`, { body: { distinct_ids: ['a'] } });
       expect(none.status).toBe(401);
       expect(none.body).toEqual({ status: 'error', error: expect.any(String) });
-      const bad = await h.call('GET', `${RETRIEVALS}/x?token=${project.token}`, { authorization: bearer('0'.repeat(48)) });
+      const bad = await h.call('GET', `${RETRIEVALS}/x?token=${project.token}`, {
+        authorization: bearer('0'.repeat(48)),
+      });
       expect(bad.status).toBe(401);
       expect(bad.body.status).toBe('error');
     });
@@ -52,12 +56,19 @@ describe('compliance jobs (GDPR/CCPA) through the API, on the real engines', () 
       expect((await create(DELETIONS, project, { distinct_ids: ['a'] }, foreign)).status).toBe(403);
       const consumer = await h.oauthToken(h.organizationId, 'consumer', [{ id: project.id, role: 'consumer' }]);
       expect((await create(DELETIONS, project, { distinct_ids: ['a'] }, consumer)).status).toBe(403);
-      expect((await h.call('GET', `${DELETIONS}/x?token=${project.token}`, { authorization: bearer(consumer) })).status).toBe(403);
+      expect(
+        (await h.call('GET', `${DELETIONS}/x?token=${project.token}`, { authorization: bearer(consumer) })).status,
+      ).toBe(403);
     });
 
     it('answers 400 to a missing or unknown project token', async () => {
-      expect((await h.call('POST', DELETIONS, { authorization: bearer(owner), body: { distinct_ids: ['a'] } })).status).toBe(400);
-      const unknown = await h.call('POST', `${DELETIONS}?token=nope`, { authorization: bearer(owner), body: { distinct_ids: ['a'] } });
+      expect(
+        (await h.call('POST', DELETIONS, { authorization: bearer(owner), body: { distinct_ids: ['a'] } })).status,
+      ).toBe(400);
+      const unknown = await h.call('POST', `${DELETIONS}?token=nope`, {
+        authorization: bearer(owner),
+        body: { distinct_ids: ['a'] },
+      });
       expect(unknown.status).toBe(400);
       expect(unknown.body.status).toBe('error');
     });
@@ -81,28 +92,51 @@ describe('compliance jobs (GDPR/CCPA) through the API, on the real engines', () 
     });
 
     it('creates from a form body (trailing slash too), and allows one create per second per project (429 with Retry-After)', async () => {
-      const first = await h.call('POST', `${DELETIONS}/?token=${project.token}`, { authorization: bearer(owner), form: { distinct_ids: '["x1","x2"]', compliance_type: 'CCPA' } });
+      const first = await h.call('POST', `${DELETIONS}/?token=${project.token}`, {
+        authorization: bearer(owner),
+        form: { distinct_ids: '["x1","x2"]', compliance_type: 'CCPA' },
+      });
       expect(first.status).toBe(201);
       expect(first.body).toEqual({ status: 'ok', results: { task_id: expect.any(String) } });
       const second = await create(RETRIEVALS, project, { distinct_ids: ['x1'] });
       expect(second.status).toBe(429);
       expect(second.body.status).toBe('error');
       expect(Number(second.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-      const shown = await h.call('GET', `${DELETIONS}/${first.body.results.task_id}/?token=${project.token}`, { authorization: bearer(owner) });
-      expect(shown.body.results).toMatchObject({ compliance_type: 'CCPA', distinct_ids: ['x1', 'x2'], project_id: project.id });
+      const shown = await h.call('GET', `${DELETIONS}/${first.body.results.task_id}/?token=${project.token}`, {
+        authorization: bearer(owner),
+      });
+      expect(shown.body.results).toMatchObject({
+        compliance_type: 'CCPA',
+        distinct_ids: ['x1', 'x2'],
+        project_id: project.id,
+      });
     });
 
     it('answers NOT_FOUND for an unknown tracking id, and 404 to cancelling it', async () => {
-      expect((await status(DELETIONS, project, 'no-such-job')).body).toEqual({ status: 'ok', results: { tracking_id: 'no-such-job', status: 'NOT_FOUND' } });
-      expect((await status(RETRIEVALS, project, 'no-such-job')).body).toEqual({ status: 'ok', results: { status: 'NOT_FOUND', results: '', distinct_ids: [] } });
-      expect((await h.call('DELETE', `${DELETIONS}/no-such-job?token=${project.token}`, { authorization: bearer(owner) })).status).toBe(404);
+      expect((await status(DELETIONS, project, 'no-such-job')).body).toEqual({
+        status: 'ok',
+        results: { tracking_id: 'no-such-job', status: 'NOT_FOUND' },
+      });
+      expect((await status(RETRIEVALS, project, 'no-such-job')).body).toEqual({
+        status: 'ok',
+        results: { status: 'NOT_FOUND', results: '', distinct_ids: [] },
+      });
+      expect(
+        (await h.call('DELETE', `${DELETIONS}/no-such-job?token=${project.token}`, { authorization: bearer(owner) }))
+          .status,
+      ).toBe(404);
     });
   });
 
   describe('deletion', () => {
     it('removes every event and profile of the ids ingested before the request, keeps later events and other ids', async () => {
       const project = await h.project();
-      await h.import(project, [event('gone-1', 'g1a'), event('gone-1', 'g1b', {}, 'Bought'), event('gone-2', 'g2a'), event('kept', 'k1')]);
+      await h.import(project, [
+        event('gone-1', 'g1a'),
+        event('gone-1', 'g1b', {}, 'Bought'),
+        event('gone-2', 'g2a'),
+        event('kept', 'k1'),
+      ]);
       // The same event twice (a retried import): both copies must go.
       await h.import(project, [event('gone-1', 'g1a')]);
       await h.engage(project, 'gone-1', { plan: 'pro' });
@@ -132,7 +166,9 @@ describe('compliance jobs (GDPR/CCPA) through the API, on the real engines', () 
       expect((await h.profileRows(project, ['kept'])).mirror).toBeGreaterThan(0);
 
       // Done is done: a cancel changes nothing.
-      expect((await h.call('DELETE', `${DELETIONS}/${id}?token=${project.token}`, { authorization: bearer(owner) })).status).toBe(405);
+      expect(
+        (await h.call('DELETE', `${DELETIONS}/${id}?token=${project.token}`, { authorization: bearer(owner) })).status,
+      ).toBe(405);
       expect((await status(DELETIONS, project, id)).body.results.status).toBe('SUCCESS');
     });
 
@@ -141,7 +177,9 @@ describe('compliance jobs (GDPR/CCPA) through the API, on the real engines', () 
       await h.import(project, [event('stay', 's1')]);
       const created = await create(DELETIONS, project, { distinct_ids: ['stay'] });
       const id = created.body.results.task_id as string;
-      const cancelled = await h.call('DELETE', `${DELETIONS}/${id}?token=${project.token}`, { authorization: bearer(owner) });
+      const cancelled = await h.call('DELETE', `${DELETIONS}/${id}?token=${project.token}`, {
+        authorization: bearer(owner),
+      });
       expect(cancelled.status).toBe(204);
       expect((await status(DELETIONS, project, id)).body.results.status).toBe('REVOKED');
       // A later deletion on the same queue runs to the end, after the cancelled one was claimed.
@@ -151,7 +189,9 @@ describe('compliance jobs (GDPR/CCPA) through the API, on the real engines', () 
       expect((await finished(DELETIONS, other, next)).status).toBe('SUCCESS');
       expect((await status(DELETIONS, project, id)).body.results.status).toBe('REVOKED');
       expect(await h.eventIds(project, ['stay'])).toEqual(['s1']);
-      expect((await h.call('DELETE', `${DELETIONS}/${id}?token=${project.token}`, { authorization: bearer(owner) })).status).toBe(204);
+      expect(
+        (await h.call('DELETE', `${DELETIONS}/${id}?token=${project.token}`, { authorization: bearer(owner) })).status,
+      ).toBe(204);
     });
   });
 
@@ -175,7 +215,17 @@ describe('compliance jobs (GDPR/CCPA) through the API, on the real engines', () 
     const download = async (link: string) => {
       const url = new URL(link);
       const response = await fetch(`${h.app.baseUrl}${url.pathname}${url.search}`);
-      return { status: response.status, lines: response.status === 200 ? gunzipSync(Buffer.from(await response.arrayBuffer())).toString().split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [] };
+      return {
+        status: response.status,
+        lines:
+          response.status === 200
+            ? gunzipSync(Buffer.from(await response.arrayBuffer()))
+                .toString()
+                .split('\n')
+                .filter(Boolean)
+                .map((l) => JSON.parse(l))
+            : [],
+      };
     };
     let next = Promise.resolve();
     /** One create per second per project: waits for the previous slot. */
@@ -186,7 +236,11 @@ describe('compliance jobs (GDPR/CCPA) through the API, on the real engines', () 
       expect(created.status).toBe(201);
       const id = created.body.results.task_id as string;
       const pending = (await status(RETRIEVALS, project, id)).body.results;
-      expect(pending).toEqual({ status: 'PENDING', results: '', distinct_ids: (body as { distinct_ids: string[] }).distinct_ids });
+      expect(pending).toEqual({
+        status: 'PENDING',
+        results: '',
+        distinct_ids: (body as { distinct_ids: string[] }).distinct_ids,
+      });
       const done = await finished(RETRIEVALS, project, id);
       expect(done.status).toBe('SUCCESS');
       return done.results as string;
@@ -202,10 +256,24 @@ describe('compliance jobs (GDPR/CCPA) through the API, on the real engines', () 
       const events = lines.filter((l) => 'event' in l);
       expect(events.map((e) => e.properties.$insert_id).sort()).toEqual(['a-old', 'a1', 'a2', 'b1']);
       const a2 = events.find((e) => e.properties.$insert_id === 'a2');
-      expect(a2).toEqual({ event: 'Bought', properties: { time: expect.any(Number), distinct_id: 'alice', $insert_id: 'a2', mp_processing_time_ms: expect.any(Number), n: 2, nested: { x: [1, 'two'] } } });
-      expect(lines.filter((l) => '$properties' in l)).toEqual([{ $distinct_id: 'alice', $properties: expect.objectContaining({ $email: 'alice@example.com' }) }]);
+      expect(a2).toEqual({
+        event: 'Bought',
+        properties: {
+          time: expect.any(Number),
+          distinct_id: 'alice',
+          $insert_id: 'a2',
+          mp_processing_time_ms: expect.any(Number),
+          n: 2,
+          nested: { x: [1, 'two'] },
+        },
+      });
+      expect(lines.filter((l) => '$properties' in l)).toEqual([
+        { $distinct_id: 'alice', $properties: expect.objectContaining({ $email: 'alice@example.com' }) },
+      ]);
       // Group memberships from the profile and the events; bob belongs to no group.
-      expect(lines.filter((l) => '$group_memberships' in l)).toEqual([{ $distinct_id: 'alice', $group_memberships: { company_id: ['acme', 'beta', 7] } }]);
+      expect(lines.filter((l) => '$group_memberships' in l)).toEqual([
+        { $distinct_id: 'alice', $group_memberships: { company_id: ['acme', 'beta', 7] } },
+      ]);
       expect(JSON.stringify(lines)).not.toContain('carol');
 
       const tampered = link.replace(/signature=./, (s) => `signature=${s.endsWith('A') ? 'B' : 'A'}`);
@@ -214,16 +282,25 @@ describe('compliance jobs (GDPR/CCPA) through the API, on the real engines', () 
 
     it('CCPA: the last 365 days only; Categories and Sources disclose property names and libraries', async () => {
       const data = await download(await retrieve({ distinct_ids: ['alice'], compliance_type: 'CCPA' }));
-      expect(data.lines.filter((l) => 'event' in l).map((e) => e.properties.$insert_id).sort()).toEqual(['a1', 'a2']);
+      expect(
+        data.lines
+          .filter((l) => 'event' in l)
+          .map((e) => e.properties.$insert_id)
+          .sort(),
+      ).toEqual(['a1', 'a2']);
 
-      const categories = await download(await retrieve({ distinct_ids: ['alice', 'bob'], compliance_type: 'CCPA', disclosure_type: 'Categories' }));
+      const categories = await download(
+        await retrieve({ distinct_ids: ['alice', 'bob'], compliance_type: 'CCPA', disclosure_type: 'Categories' }),
+      );
       expect(categories.lines).toEqual([
         { distinct_id: 'alice', event_properties: ['$lib', 'company_id', 'n', 'nested', 'plan'] },
         { distinct_id: 'bob', event_properties: ['$lib'] },
         { distinct_id: 'alice', profile_properties: expect.arrayContaining(['$email']) },
       ]);
 
-      const sources = await download(await retrieve({ distinct_ids: ['alice', 'bob'], compliance_type: 'CCPA', disclosure_type: 'Sources' }));
+      const sources = await download(
+        await retrieve({ distinct_ids: ['alice', 'bob'], compliance_type: 'CCPA', disclosure_type: 'Sources' }),
+      );
       expect(sources.lines).toEqual([
         { distinct_id: 'alice', sources: ['web'] },
         { distinct_id: 'bob', sources: ['android'] },
@@ -236,10 +313,18 @@ describe('compliance jobs (GDPR/CCPA) through the API, on the real engines', () 
     const download = async (link: string) => {
       const url = new URL(link);
       const response = await fetch(`${h.app.baseUrl}${url.pathname}${url.search}`);
-      return gunzipSync(Buffer.from(await response.arrayBuffer())).toString().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+      return gunzipSync(Buffer.from(await response.arrayBuffer()))
+        .toString()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l));
     };
     const mappedIds = async () => {
-      const result = await h.app.app.get(ClickHouseClient).query({ query: 'SELECT distinct_id FROM identity_map WHERE project_id = {p:UInt32} ORDER BY distinct_id', query_params: { p: project.id }, format: 'JSONEachRow' });
+      const result = await h.app.app.get(ClickHouseClient).query({
+        query: 'SELECT distinct_id FROM identity_map WHERE project_id = {p:UInt32} ORDER BY distinct_id',
+        query_params: { p: project.id },
+        format: 'JSONEachRow',
+      });
       return (await result.json<{ distinct_id: string }>()).map((row) => row.distinct_id);
     };
 
@@ -265,9 +350,14 @@ describe('compliance jobs (GDPR/CCPA) through the API, on the real engines', () 
       expect(done).toMatchObject({ status: 'SUCCESS', distinct_ids: ['$device:abc'] });
       const lines = await download(done.results as string);
       const events = lines.filter((l) => 'event' in l).map((e) => [e.properties.$insert_id, e.properties.distinct_id]);
-      expect(events.sort()).toEqual([['d1', '$device:abc'], ['u1', 'user-1']]);
+      expect(events.sort()).toEqual([
+        ['d1', '$device:abc'],
+        ['u1', 'user-1'],
+      ]);
       // The device's profile was folded into the user's when they merged.
-      expect(lines.filter((l) => '$properties' in l)).toEqual([{ $distinct_id: 'user-1', $properties: expect.objectContaining({ utm_source: 'ad' }) }]);
+      expect(lines.filter((l) => '$properties' in l)).toEqual([
+        { $distinct_id: 'user-1', $properties: expect.objectContaining({ utm_source: 'ad' }) },
+      ]);
       expect(JSON.stringify(lines)).not.toContain('stranger');
     });
 
@@ -275,7 +365,10 @@ describe('compliance jobs (GDPR/CCPA) through the API, on the real engines', () 
       // One create per second per project: the retrieval above took longer than that.
       const created = await create(DELETIONS, project, { distinct_ids: ['user-1'] });
       expect(created.status).toBe(201);
-      expect(await finished(DELETIONS, project, created.body.results.task_id as string)).toMatchObject({ status: 'SUCCESS', distinct_ids: ['user-1'] });
+      expect(await finished(DELETIONS, project, created.body.results.task_id as string)).toMatchObject({
+        status: 'SUCCESS',
+        distinct_ids: ['user-1'],
+      });
       expect(await h.eventIds(project, ['$device:abc', 'user-1'])).toEqual([]);
       expect(await h.profileRows(project, ['$device:abc', 'user-1'])).toEqual({ postgres: 0, mirror: 0 });
       expect(await mappedIds()).toEqual([]);

@@ -12,7 +12,11 @@ import { DISTINCT_ID_TABLES, IDENTITY_COLUMNS } from '../src/distinct-id-tables'
 
 const root = (config: AppConfig): DynamicModule => ({
   module: class RegistryTestModule {},
-  imports: [PlatformModule.forRoot(config, engineNeeds(config, ['compliance'])), JobsModule.forRoot(), ComplianceModule.forRoot()],
+  imports: [
+    PlatformModule.forRoot(config, engineNeeds(config, ['compliance'])),
+    JobsModule.forRoot(),
+    ComplianceModule.forRoot(),
+  ],
 });
 
 /**
@@ -34,16 +38,26 @@ describe('the registry of tables that hold a distinct id', () => {
     await environment?.dispose();
   });
 
-  const named = (engine: string) => DISTINCT_ID_TABLES.filter((t) => t.engine === engine).map((t) => `${t.table}.${t.column}`).sort();
+  const named = (engine: string) =>
+    DISTINCT_ID_TABLES.filter((t) => t.engine === engine)
+      .map((t) => `${t.table}.${t.column}`)
+      .sort();
 
   it('covers every ClickHouse table with an identity column', async () => {
     const result = await app.app.get(ClickHouseClient).query({
-      query: 'SELECT table, name FROM system.columns WHERE database = currentDatabase() AND name IN {names:Array(String)}',
+      query:
+        'SELECT table, name FROM system.columns WHERE database = currentDatabase() AND name IN {names:Array(String)}',
       query_params: { names: IDENTITY_COLUMNS },
       format: 'JSONEachRow',
     });
     // On a cluster the rows live in `<table>_local`, read through the Distributed `<table>`.
-    const found = [...new Set((await result.json<{ table: string; name: string }>()).map((c) => `${c.table.replace(/_local$/, '')}.${c.name}`))].sort();
+    const found = [
+      ...new Set(
+        (await result.json<{ table: string; name: string }>()).map(
+          (c) => `${c.table.replace(/_local$/, '')}.${c.name}`,
+        ),
+      ),
+    ].sort();
     expect(found).toEqual(named('clickhouse'));
   });
 

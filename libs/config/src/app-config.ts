@@ -65,12 +65,22 @@ export class AppConfig {
     /** A response whose client takes none of it for this long is closed (and its query cancelled). */
     writeStallTimeoutMs: number;
   };
-  readonly bootstrap: { projectToken?: string; projectSecret?: string; serviceAccountUsername?: string; serviceAccountSecret?: string };
+  readonly bootstrap: {
+    projectToken?: string;
+    projectSecret?: string;
+    serviceAccountUsername?: string;
+    serviceAccountSecret?: string;
+  };
   /**
    * With a broker: `kafkaMaxPendingBytes` is what one gateway holds for Kafka (events, and profile
    * updates, each) before it answers 503; `kafkaSendTimeoutMs` how long a request waits for the acknowledgement.
    */
-  readonly ingest: { maxBodyBytes: number; eventsPerMinute: number; kafkaMaxPendingBytes: number; kafkaSendTimeoutMs: number };
+  readonly ingest: {
+    maxBodyBytes: number;
+    eventsPerMinute: number;
+    kafkaMaxPendingBytes: number;
+    kafkaSendTimeoutMs: number;
+  };
   readonly writer: { flushIntervalMs: number; maxBatchRows: number; maxBatchBytes: number };
   /** What one profile may hold (docs/profiles.md, "Limits"): an update that would grow it beyond is refused. */
   readonly profiles: { maxProperties: number; maxPropertyBytes: number; maxProfileBytes: number };

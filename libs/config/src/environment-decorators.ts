@@ -24,7 +24,10 @@ const toBoolean = ({ value }: { value: unknown }): unknown => {
 export const toList = ({ value }: { value: unknown }): unknown => {
   const v = blankToUndefined({ value });
   if (typeof v !== 'string') return v;
-  return v.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+  return v
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
 };
 
 const integer = (min: number, max: number) => [

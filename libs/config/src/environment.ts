@@ -14,8 +14,16 @@ const HTTP_URL = /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/;
 const KEY_PREFIX = /^[A-Za-z0-9_-][A-Za-z0-9._-]*(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*\/?$/;
 
 /** The S3 settings besides S3_BUCKET: any of them without a bucket is a mistake worth stopping for. */
-const S3_COMPANIONS = ['S3_ENDPOINT', 'S3_REGION', 'S3_PREFIX', 'S3_FORCE_PATH_STYLE', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const;
-const anySet = (env: Environment, names: readonly (keyof Environment)[]) => names.some((name) => env[name] !== undefined);
+const S3_COMPANIONS = [
+  'S3_ENDPOINT',
+  'S3_REGION',
+  'S3_PREFIX',
+  'S3_FORCE_PATH_STYLE',
+  'S3_ACCESS_KEY_ID',
+  'S3_SECRET_ACCESS_KEY',
+] as const;
+const anySet = (env: Environment, names: readonly (keyof Environment)[]) =>
+  names.some((name) => env[name] !== undefined);
 
 /** Validated when set or when any of `names` is set; one message for "missing" and "malformed" alike. */
 const RequiredWith = (names: readonly (keyof Environment)[], pattern: RegExp, message: string): PropertyDecorator =>
@@ -36,41 +44,49 @@ export class Environment {
   @OptionalText() DATA_DIR?: string;
   @OptionalText() TRUST_PROXY?: string;
 
-  @Transform(blankToUndefined) @IsOptional()
+  @Transform(blankToUndefined)
+  @IsOptional()
   @Matches(SERVICE_URL, { message: 'must be http(s)://user:password@host:port/database or chdb:<directory>' })
   @Secret()
   CLICKHOUSE_URL?: string;
 
-  @Transform(blankToUndefined) @IsOptional()
+  @Transform(blankToUndefined)
+  @IsOptional()
   @Matches(/^[A-Za-z0-9_]+$/, { message: 'must be a ClickHouse cluster name (letters, digits, _)' })
   CLICKHOUSE_CLUSTER?: string;
 
-  @Transform(blankToUndefined) @IsOptional()
+  @Transform(blankToUndefined)
+  @IsOptional()
   @Matches(DATABASE_URL, { message: 'must be postgres://user:password@host:port/database or pglite:<directory>' })
   @Secret()
   DATABASE_URL?: string;
 
-  @Transform(toList) @IsOptional()
+  @Transform(toList)
+  @IsOptional()
   @Matches(BROKER, { each: true, message: 'must be a comma-separated list of host:port' })
   KAFKA_BROKERS?: string[];
 
   @OptionalText() KAFKA_CLIENT_ID?: string;
-  @Transform(blankToUndefined) @IsOptional()
+  @Transform(blankToUndefined)
+  @IsOptional()
   @Matches(/^[A-Za-z0-9._-]*$/, { message: 'may hold only letters, digits, ".", "_" and "-"' })
   KAFKA_TOPIC_PREFIX?: string;
   @Integer(1, 10000) KAFKA_EVENTS_PARTITIONS?: number;
   @Integer(1, 10000) KAFKA_PROFILES_PARTITIONS?: number;
   @Integer(1, 10) KAFKA_REPLICATION_FACTOR?: number;
 
-  @Transform(toList) @IsOptional()
+  @Transform(toList)
+  @IsOptional()
   @IsIn(SERVICE_NAMES, { each: true, message: `must list services among ${SERVICE_NAMES.join(', ')}` })
   SERVICES?: string[];
 
-  @Transform(blankToUndefined) @IsOptional()
+  @Transform(blankToUndefined)
+  @IsOptional()
   @IsIn(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` })
   LOG_LEVEL?: string;
 
-  @Transform(blankToUndefined) @IsOptional()
+  @Transform(blankToUndefined)
+  @IsOptional()
   @Matches(/^rediss?:\/\/[^\s]+$/, { message: 'must be redis://[user:password@]host:port[/db]' })
   @Secret()
   REDIS_URL?: string;
@@ -95,7 +111,8 @@ export class Environment {
   @Integer(1, 1_000_000) QUERY_LIMIT_CONCURRENT?: number;
   @Integer(1, 3600) QUERY_MAX_EXECUTION_SECONDS?: number;
   /** Data residency: which public host serves which project region, `host=REGION,…` (e.g. `eu.example.com=EU`). */
-  @Transform(toList) @IsOptional()
+  @Transform(toList)
+  @IsOptional()
   @Matches(/^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*=[A-Za-z]{2,16}$/, {
     each: true,
     message: 'must be a comma-separated list of host=REGION (a host name without port, e.g. eu.example.com=EU)',
@@ -119,22 +136,26 @@ export class Environment {
   @Integer(1024, 1048576) HTTP_MAX_HEADER_BYTES?: number;
   @Integer(1000, 3600000) HTTP_WRITE_STALL_TIMEOUT_MS?: number;
 
-  @Transform(blankToUndefined) @IsOptional()
+  @Transform(blankToUndefined)
+  @IsOptional()
   @MinLength(8, { message: 'must be 8 to 64 characters of letters, digits, "_" or "-"' })
   @MaxLength(64, { message: 'must be 8 to 64 characters of letters, digits, "_" or "-"' })
   @Matches(CREDENTIAL, { message: 'must be 8 to 64 characters of letters, digits, "_" or "-"' })
   BOOTSTRAP_PROJECT_TOKEN?: string;
 
-  @Transform(blankToUndefined) @IsOptional()
+  @Transform(blankToUndefined)
+  @IsOptional()
   @Matches(/^[A-Za-z0-9._-]{3,128}$/, { message: 'must be 3 to 128 characters of letters, digits, ".", "_" or "-"' })
   BOOTSTRAP_SERVICE_ACCOUNT_USERNAME?: string;
 
-  @Transform(blankToUndefined) @IsOptional()
+  @Transform(blankToUndefined)
+  @IsOptional()
   @Matches(/^[A-Za-z0-9_-]{16,128}$/, { message: 'must be 16 to 128 characters of letters, digits, "_" or "-"' })
   @Secret()
   BOOTSTRAP_SERVICE_ACCOUNT_SECRET?: string;
 
-  @Transform(blankToUndefined) @IsOptional()
+  @Transform(blankToUndefined)
+  @IsOptional()
   @MinLength(16, { message: 'must be 16 to 64 characters of letters, digits, "_" or "-"' })
   @MaxLength(64, { message: 'must be 16 to 64 characters of letters, digits, "_" or "-"' })
   @Matches(CREDENTIAL, { message: 'must be 16 to 64 characters of letters, digits, "_" or "-"' })
@@ -142,32 +163,53 @@ export class Environment {
   BOOTSTRAP_PROJECT_SECRET?: string;
 
   /** Set: objects live in this S3-compatible bucket; unset: in a folder under DATA_DIR. */
-  @RequiredWith(S3_COMPANIONS, /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name (3 to 63 lowercase letters, digits, "." or "-"), and is required when any other S3_ variable is set')
+  @RequiredWith(
+    S3_COMPANIONS,
+    /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+    'must be a bucket name (3 to 63 lowercase letters, digits, "." or "-"), and is required when any other S3_ variable is set',
+  )
   S3_BUCKET?: string;
 
-  @Transform(blankToUndefined) @IsOptional()
+  @Transform(blankToUndefined)
+  @IsOptional()
   @Matches(HTTP_URL, { message: 'must be http(s)://host[:port] of an S3-compatible store' })
   S3_ENDPOINT?: string;
 
-  @Transform(blankToUndefined) @IsOptional()
+  @Transform(blankToUndefined)
+  @IsOptional()
   @Matches(/^[A-Za-z0-9-]{1,64}$/, { message: 'must be a region name (letters, digits, "-")' })
   S3_REGION?: string;
 
-  @Transform(blankToUndefined) @IsOptional()
-  @Matches(KEY_PREFIX, { message: 'must be "/"-separated segments of letters, digits, ".", "_" or "-", none starting with "."' })
+  @Transform(blankToUndefined)
+  @IsOptional()
+  @Matches(KEY_PREFIX, {
+    message: 'must be "/"-separated segments of letters, digits, ".", "_" or "-", none starting with "."',
+  })
   S3_PREFIX?: string;
 
   @Flag() S3_FORCE_PATH_STYLE?: boolean;
 
-  @RequiredWith(['S3_SECRET_ACCESS_KEY'], /^[\x21-\x7e]{3,128}$/, 'must be 3 to 128 printable characters without spaces, and is required with S3_SECRET_ACCESS_KEY')
+  @RequiredWith(
+    ['S3_SECRET_ACCESS_KEY'],
+    /^[\x21-\x7e]{3,128}$/,
+    'must be 3 to 128 printable characters without spaces, and is required with S3_SECRET_ACCESS_KEY',
+  )
   S3_ACCESS_KEY_ID?: string;
 
-  @RequiredWith(['S3_ACCESS_KEY_ID'], /^[\x21-\x7e]{3,256}$/, 'must be 3 to 256 printable characters without spaces, and is required with S3_ACCESS_KEY_ID')
+  @RequiredWith(
+    ['S3_ACCESS_KEY_ID'],
+    /^[\x21-\x7e]{3,256}$/,
+    'must be 3 to 256 printable characters without spaces, and is required with S3_ACCESS_KEY_ID',
+  )
   @Secret()
   S3_SECRET_ACCESS_KEY?: string;
 
   /** Required with S3: replicas that share a bucket must sign and check links with one key. */
-  @RequiredWith(['S3_BUCKET'], /^[\x21-\x7e]{32,256}$/, 'must be 32 to 256 printable characters without spaces (e.g. openssl rand -hex 32), and is required when S3_BUCKET is set')
+  @RequiredWith(
+    ['S3_BUCKET'],
+    /^[\x21-\x7e]{32,256}$/,
+    'must be 32 to 256 printable characters without spaces (e.g. openssl rand -hex 32), and is required when S3_BUCKET is set',
+  )
   @Secret()
   DOWNLOAD_LINK_SECRET?: string;
 
@@ -175,19 +217,24 @@ export class Environment {
 
   /** Encrypts warehouse-source credentials; without it, the download link key serves (every replica must share it). */
   @IsOptional()
-  @Matches(/^[\x21-\x7e]{32,256}$/, { message: 'must be 32 to 256 printable characters without spaces (e.g. openssl rand -hex 32)' })
+  @Matches(/^[\x21-\x7e]{32,256}$/, {
+    message: 'must be 32 to 256 printable characters without spaces (e.g. openssl rand -hex 32)',
+  })
   @Secret()
   WAREHOUSE_CREDENTIALS_KEY?: string;
   /**
    * Networks outbound requests (pipeline destinations, warehouse sources) may reach besides public
    * addresses, as CIDRs: e.g. an in-cluster MinIO or a warehouse on the private network.
    */
-  @Transform(toList) @IsOptional()
+  @Transform(toList)
+  @IsOptional()
   @ValidateBy({
     name: 'networks',
     validator: {
-      validate: (value: unknown) => Array.isArray(value) && value.every((entry) => typeof entry === 'string' && parseNetwork(entry) !== undefined),
-      defaultMessage: () => 'must be a comma-separated list of networks as address/prefix (e.g. 10.0.0.0/8, fd00::/8) or single addresses',
+      validate: (value: unknown) =>
+        Array.isArray(value) && value.every((entry) => typeof entry === 'string' && parseNetwork(entry) !== undefined),
+      defaultMessage: () =>
+        'must be a comma-separated list of networks as address/prefix (e.g. 10.0.0.0/8, fd00::/8) or single addresses',
     },
   })
   OUTBOUND_ALLOWED_NETWORKS?: string[];
@@ -199,7 +246,8 @@ export class Environment {
   /** How often expired and abandoned job leases are looked for, across replicas. */
   @Integer(1, 300) JOBS_EXPIRY_CHECK_SECONDS?: number;
 
-  @Transform(blankToUndefined) @IsOptional()
+  @Transform(blankToUndefined)
+  @IsOptional()
   @Matches(HTTP_URL, { message: 'must be an http(s):// URL without query or fragment' })
   EXPORT_PUBLIC_URL?: string;
 }

@@ -35,8 +35,13 @@ describe('loadConfig', () => {
   });
 
   it('refuses a request timeout below the header timeout, naming both settings', () => {
-    expect(() => loadConfig({ HTTP_REQUEST_TIMEOUT_MS: '5000' })).toThrow(/HTTP_REQUEST_TIMEOUT_MS must be at least HTTP_HEADERS_TIMEOUT_MS \(20000\)/);
-    expect(loadConfig({ HTTP_REQUEST_TIMEOUT_MS: '5000', HTTP_HEADERS_TIMEOUT_MS: '5000' }).http).toMatchObject({ requestTimeoutMs: 5000, headersTimeoutMs: 5000 });
+    expect(() => loadConfig({ HTTP_REQUEST_TIMEOUT_MS: '5000' })).toThrow(
+      /HTTP_REQUEST_TIMEOUT_MS must be at least HTTP_HEADERS_TIMEOUT_MS \(20000\)/,
+    );
+    expect(loadConfig({ HTTP_REQUEST_TIMEOUT_MS: '5000', HTTP_HEADERS_TIMEOUT_MS: '5000' }).http).toMatchObject({
+      requestTimeoutMs: 5000,
+      headersTimeoutMs: 5000,
+    });
   });
 
   it('reports every bad variable by name in one error', () => {
@@ -56,7 +61,9 @@ describe('loadConfig', () => {
   });
 
   it('never echoes a secret in an error or a description', () => {
-    expect(() => loadConfig({ BOOTSTRAP_PROJECT_SECRET: 'short' })).toThrow(/BOOTSTRAP_PROJECT_SECRET .*\(got "\*\*\*"\)/);
+    expect(() => loadConfig({ BOOTSTRAP_PROJECT_SECRET: 'short' })).toThrow(
+      /BOOTSTRAP_PROJECT_SECRET .*\(got "\*\*\*"\)/,
+    );
     const described = describeEnvironment({
       DATABASE_URL: 'postgres://app:hunter2@db:5432/analytics',
       BOOTSTRAP_PROJECT_SECRET: 'abcdefghijklmnopqrstuvwxyz',
@@ -72,7 +79,15 @@ describe('loadConfig', () => {
 
   it('declares the settings docs/settings.md documents', () => {
     expect(environmentVariableNames()).toEqual(
-      expect.arrayContaining(['PORT', 'DATA_DIR', 'CLICKHOUSE_URL', 'DATABASE_URL', 'KAFKA_BROKERS', 'SERVICES', 'LOG_LEVEL']),
+      expect.arrayContaining([
+        'PORT',
+        'DATA_DIR',
+        'CLICKHOUSE_URL',
+        'DATABASE_URL',
+        'KAFKA_BROKERS',
+        'SERVICES',
+        'LOG_LEVEL',
+      ]),
     );
   });
 });
@@ -126,15 +141,27 @@ describe('object store and download link settings', () => {
 
   it('leaves S3 credentials to the SDK chain and the region to us-east-1 when unset', () => {
     const config = loadConfig({ S3_BUCKET: 'files', DOWNLOAD_LINK_SECRET: secret });
-    expect(config.objectStore).toEqual({ kind: 's3', bucket: 'files', region: 'us-east-1', endpoint: undefined, forcePathStyle: false, prefix: '', credentials: undefined });
+    expect(config.objectStore).toEqual({
+      kind: 's3',
+      bucket: 'files',
+      region: 'us-east-1',
+      endpoint: undefined,
+      forcePathStyle: false,
+      prefix: '',
+      credentials: undefined,
+    });
   });
 
   it('requires one link secret for every replica when S3 is configured', () => {
-    expect(problems({ S3_BUCKET: 'files' })).toEqual([expect.stringMatching(/^DOWNLOAD_LINK_SECRET .*required when S3_BUCKET is set$/)]);
+    expect(problems({ S3_BUCKET: 'files' })).toEqual([
+      expect.stringMatching(/^DOWNLOAD_LINK_SECRET .*required when S3_BUCKET is set$/),
+    ]);
   });
 
   it('refuses S3 settings without a bucket, and one half of a key pair', () => {
-    expect(problems({ S3_ENDPOINT: 'http://127.0.0.1:9000' })).toEqual([expect.stringMatching(/^S3_BUCKET .*required when any other S3_ variable is set$/)]);
+    expect(problems({ S3_ENDPOINT: 'http://127.0.0.1:9000' })).toEqual([
+      expect.stringMatching(/^S3_BUCKET .*required when any other S3_ variable is set$/),
+    ]);
     const half = problems({ S3_BUCKET: 'files', DOWNLOAD_LINK_SECRET: secret, S3_SECRET_ACCESS_KEY: 'x'.repeat(20) });
     expect(half).toEqual([expect.stringMatching(/^S3_ACCESS_KEY_ID .*required with S3_SECRET_ACCESS_KEY$/)]);
   });
@@ -165,12 +192,16 @@ describe('object store and download link settings', () => {
       'S3_SECRET_ACCESS_KEY',
     ]);
     expect(found.join('\n')).not.toMatch(/short-secret|"no"/);
-    expect(found).toContain('DOWNLOAD_LINK_SECRET must be 32 to 256 printable characters without spaces (e.g. openssl rand -hex 32), and is required when S3_BUCKET is set (got "***")');
+    expect(found).toContain(
+      'DOWNLOAD_LINK_SECRET must be 32 to 256 printable characters without spaces (e.g. openssl rand -hex 32), and is required when S3_BUCKET is set (got "***")',
+    );
     expect(found).toContain('DOWNLOAD_LINK_TTL_SECONDS must be a whole number from 60 to 604800 (got "10")');
   });
 
   it('masks the S3 and link secrets in the logged environment', () => {
-    expect(describeEnvironment({ S3_SECRET_ACCESS_KEY: 'abc/def', DOWNLOAD_LINK_SECRET: secret, S3_BUCKET: 'files' })).toEqual({
+    expect(
+      describeEnvironment({ S3_SECRET_ACCESS_KEY: 'abc/def', DOWNLOAD_LINK_SECRET: secret, S3_BUCKET: 'files' }),
+    ).toEqual({
       S3_SECRET_ACCESS_KEY: '***',
       DOWNLOAD_LINK_SECRET: '***',
       S3_BUCKET: 'files',
@@ -179,21 +210,29 @@ describe('object store and download link settings', () => {
 });
 
 describe('QUERY_REGION_HOSTS', () => {
-
   it('is empty by default (no host is bound to a region) and reads host=REGION pairs in order', () => {
     expect(loadConfig({}).queryRegionHosts).toEqual([]);
-    expect(loadConfig({ QUERY_REGION_HOSTS: 'API.example.com=us, eu.example.com=EU,in.example.com=IN' }).queryRegionHosts).toEqual([
+    expect(
+      loadConfig({ QUERY_REGION_HOSTS: 'API.example.com=us, eu.example.com=EU,in.example.com=IN' }).queryRegionHosts,
+    ).toEqual([
       { host: 'api.example.com', region: 'US' },
       { host: 'eu.example.com', region: 'EU' },
       { host: 'in.example.com', region: 'IN' },
     ]);
   });
 
-  it.each(['eu.example.com', 'eu.example.com:443=EU', 'https://eu.example.com=EU', 'eu.example.com=E1'])('refuses %s', (value) => {
-    expect(problems({ QUERY_REGION_HOSTS: value })).toEqual([expect.stringMatching(/^QUERY_REGION_HOSTS must be a comma-separated list of host=REGION/)]);
-  });
+  it.each(['eu.example.com', 'eu.example.com:443=EU', 'https://eu.example.com=EU', 'eu.example.com=E1'])(
+    'refuses %s',
+    (value) => {
+      expect(problems({ QUERY_REGION_HOSTS: value })).toEqual([
+        expect.stringMatching(/^QUERY_REGION_HOSTS must be a comma-separated list of host=REGION/),
+      ]);
+    },
+  );
 
   it('refuses a host given two regions', () => {
-    expect(problems({ QUERY_REGION_HOSTS: 'eu.example.com=EU,EU.example.com=IN' })).toEqual([expect.stringMatching(/^QUERY_REGION_HOSTS names eu.example.com twice/)]);
+    expect(problems({ QUERY_REGION_HOSTS: 'eu.example.com=EU,EU.example.com=IN' })).toEqual([
+      expect.stringMatching(/^QUERY_REGION_HOSTS names eu.example.com twice/),
+    ]);
   });
 });

@@ -51,7 +51,10 @@ export function loadConfig(env: RawEnvironment = process.env): AppConfig {
   }
   const hosts = config.queryRegionHosts.map(({ host }) => host);
   const repeated = hosts.find((host, i) => hosts.indexOf(host) !== i);
-  if (repeated) throw new ConfigError([`QUERY_REGION_HOSTS names ${repeated} twice: a host serves one region (got "${env.QUERY_REGION_HOSTS}")`]);
+  if (repeated)
+    throw new ConfigError([
+      `QUERY_REGION_HOSTS names ${repeated} twice: a host serves one region (got "${env.QUERY_REGION_HOSTS}")`,
+    ]);
   return config;
 }
 

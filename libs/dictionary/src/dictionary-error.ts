@@ -18,4 +18,5 @@ const STATUS: Record<DictionaryErrorCode, 400 | 404 | 429> = {
 export class DictionaryError extends domainErrorOf(STATUS) {}
 
 /** A schema that breaks a rule, named by where in the body it is. */
-export const invalidSchema = (where: string, problem: string) => new DictionaryError(DictionaryErrorCode.InvalidSchema, `${where}: ${problem}`);
+export const invalidSchema = (where: string, problem: string) =>
+  new DictionaryError(DictionaryErrorCode.InvalidSchema, `${where}: ${problem}`);

@@ -4,11 +4,17 @@ import { DictionarySettings } from './dictionary-settings';
 describe('DictionarySettings', () => {
   it('defaults to the real API limit, a 2 s cache and 30 days; empty counts as unset', () => {
     expect(DictionarySettings.fromConfig(loadConfig({}))).toEqual(new DictionarySettings(5, 2000, 30));
-    expect(DictionarySettings.fromConfig(loadConfig({ SCHEMA_WRITES_PER_MINUTE: ' ', DICTIONARY_CACHE_TTL_MS: '' }))).toEqual(new DictionarySettings(5, 2000, 30));
+    expect(
+      DictionarySettings.fromConfig(loadConfig({ SCHEMA_WRITES_PER_MINUTE: ' ', DICTIONARY_CACHE_TTL_MS: '' })),
+    ).toEqual(new DictionarySettings(5, 2000, 30));
   });
 
   it('reads raised values', () => {
-    const config = loadConfig({ SCHEMA_WRITES_PER_MINUTE: '600', DICTIONARY_CACHE_TTL_MS: '500', DICTIONARY_SEEN_DAYS: '7' });
+    const config = loadConfig({
+      SCHEMA_WRITES_PER_MINUTE: '600',
+      DICTIONARY_CACHE_TTL_MS: '500',
+      DICTIONARY_SEEN_DAYS: '7',
+    });
     expect(DictionarySettings.fromConfig(config)).toEqual(new DictionarySettings(600, 500, 7));
   });
 

@@ -14,7 +14,12 @@ import { SeenEventsRepository } from './seen-events.repository';
  * {@link SchemasStoreModule} (the API's), so a change made here reaches this process's gateway at once.
  */
 @Module({
-  providers: [{ provide: DictionarySettings, useFactory: DictionarySettings.fromConfig, inject: [AppConfig] }, SchemasRepository, DroppedDataMetrics, SchemaEventDictionaryProvider],
+  providers: [
+    { provide: DictionarySettings, useFactory: DictionarySettings.fromConfig, inject: [AppConfig] },
+    SchemasRepository,
+    DroppedDataMetrics,
+    SchemaEventDictionaryProvider,
+  ],
   exports: [DictionarySettings, SchemasRepository, SchemaEventDictionaryProvider],
 })
 export class EventDictionaryModule {}

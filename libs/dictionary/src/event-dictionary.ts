@@ -33,10 +33,15 @@ class DroppedProperties extends Set<string> {
 }
 
 /** The project's rules as the ingestion validator reads them; undefined when nothing is dropped. */
-export function buildEventDictionary(rules: readonly DroppingRule[], counter: DropCounter): EventDictionary | undefined {
+export function buildEventDictionary(
+  rules: readonly DroppingRule[],
+  counter: DropCounter,
+): EventDictionary | undefined {
   const droppedEvents = new Set(rules.filter((rule) => rule.dropped).map((rule) => rule.event));
   const droppedProperties = new Map(
-    rules.filter((rule) => !rule.dropped && rule.droppedProperties.length).map((rule) => [rule.event, new DroppedProperties(rule.droppedProperties, counter)]),
+    rules
+      .filter((rule) => !rule.dropped && rule.droppedProperties.length)
+      .map((rule) => [rule.event, new DroppedProperties(rule.droppedProperties, counter)]),
   );
   if (!droppedEvents.size && !droppedProperties.size) return undefined;
   return {

@@ -43,12 +43,17 @@ export interface SchemaEntry {
 const MAX_PROPERTIES = 2000;
 
 type JsonObject = Record<string, unknown>;
-const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const isString = (value: unknown) => typeof value === 'string';
 const isBoolean = (value: unknown) => typeof value === 'boolean';
 const isStringList = (value: unknown) => Array.isArray(value) && value.every(isString);
 const isOwnerList = (value: unknown) =>
-  Array.isArray(value) && value.every((owner) => isObject(owner) && Object.entries(owner).every(([key, v]) => ['name', 'email'].includes(key) && isString(v)));
+  Array.isArray(value) &&
+  value.every(
+    (owner) =>
+      isObject(owner) && Object.entries(owner).every(([key, v]) => ['name', 'email'].includes(key) && isString(v)),
+  );
 
 /** Each metadata key the API knows, with its check and how the check reads in an error. */
 type MetadataRules = Record<string, [check: (value: unknown) => boolean, expected: string]>;
@@ -68,7 +73,10 @@ const ENTITY_METADATA: MetadataRules = {
 
 export function parseEntityType(value: unknown, where = 'entityType'): EntityType {
   if ((ENTITY_TYPES as readonly unknown[]).includes(value)) return value as EntityType;
-  throw new DictionaryError(DictionaryErrorCode.UnknownEntityType, `${where} must be ${ENTITY_TYPES.join(' or ')}, got ${JSON.stringify(value)}`);
+  throw new DictionaryError(
+    DictionaryErrorCode.UnknownEntityType,
+    `${where} must be ${ENTITY_TYPES.join(' or ')}, got ${JSON.stringify(value)}`,
+  );
 }
 
 /** An event name, a profile property name, or `$user` (the user-profile schema). */
@@ -81,16 +89,23 @@ export function parseEntityName(value: unknown, where = 'name'): string {
 export function parseSchemaEntry(value: unknown, where: string): SchemaEntry {
   if (!isObject(value)) throw invalidSchema(where, 'must be an object with entityType, name and schema');
   const unknown = Object.keys(value).filter((key) => !['entityType', 'name', 'schema', 'schemaJson'].includes(key));
-  if (unknown.length) throw invalidSchema(where, `unknown field ${unknown.map((key) => JSON.stringify(key)).join(', ')}`);
-  if ((value.schema === undefined) === (value.schemaJson === undefined)) throw invalidSchema(where, 'give the schema as either schema or schemaJson');
+  if (unknown.length)
+    throw invalidSchema(where, `unknown field ${unknown.map((key) => JSON.stringify(key)).join(', ')}`);
+  if ((value.schema === undefined) === (value.schemaJson === undefined))
+    throw invalidSchema(where, 'give the schema as either schema or schemaJson');
   const entityType = parseEntityType(value.entityType, `${where}.entityType`);
-  return { entityType, name: parseEntityName(value.name, `${where}.name`), schema: parseSchema(value.schema ?? value.schemaJson, entityType, `${where}.schema`) };
+  return {
+    entityType,
+    name: parseEntityName(value.name, `${where}.name`),
+    schema: parseSchema(value.schema ?? value.schemaJson, entityType, `${where}.schema`),
+  };
 }
 
 /** Checks an uploaded schema against the spec's subset of JSON Schema and the metadata keys. */
 export function parseSchema(value: unknown, entityType: EntityType, where = 'schema'): SchemaDocument {
   if (!isObject(value)) throw invalidSchema(where, 'must be a JSON object');
-  if (value.description !== undefined && !isString(value.description)) throw invalidSchema(`${where}.description`, 'must be a string');
+  if (value.description !== undefined && !isString(value.description))
+    throw invalidSchema(`${where}.description`, 'must be a string');
   checkMetadata(value, ENTITY_METADATA, where, entityType);
   if (value.properties !== undefined) checkProperties(value.properties, entityType, `${where}.properties`);
   checkOneNamespace(value as SchemaDocument, where);
@@ -100,40 +115,53 @@ export function parseSchema(value: unknown, entityType: EntityType, where = 'sch
 function checkProperties(properties: unknown, entityType: EntityType, where: string): void {
   if (!isObject(properties)) throw invalidSchema(where, 'must be an object of property definitions');
   const names = Object.keys(properties);
-  if (names.length > MAX_PROPERTIES) throw invalidSchema(where, `has ${names.length} properties; at most ${MAX_PROPERTIES} are allowed`);
+  if (names.length > MAX_PROPERTIES)
+    throw invalidSchema(where, `has ${names.length} properties; at most ${MAX_PROPERTIES} are allowed`);
   for (const name of names) {
     const at = `${where}.${name}`;
-    if (name === '' || name.length > EVENT_LIMITS.maxStringLength) throw invalidSchema(at, `property names are 1 to ${EVENT_LIMITS.maxStringLength} characters`);
+    if (name === '' || name.length > EVENT_LIMITS.maxStringLength)
+      throw invalidSchema(at, `property names are 1 to ${EVENT_LIMITS.maxStringLength} characters`);
     const definition = properties[name];
     if (!isObject(definition)) throw invalidSchema(at, 'must be an object with a type');
-    if (!(PROPERTY_TYPES as readonly unknown[]).includes(definition.type)) throw invalidSchema(`${at}.type`, `is required, one of ${PROPERTY_TYPES.join(', ')}`);
-    if (definition.description !== undefined && !isString(definition.description)) throw invalidSchema(`${at}.description`, 'must be a string');
+    if (!(PROPERTY_TYPES as readonly unknown[]).includes(definition.type))
+      throw invalidSchema(`${at}.type`, `is required, one of ${PROPERTY_TYPES.join(', ')}`);
+    if (definition.description !== undefined && !isString(definition.description))
+      throw invalidSchema(`${at}.description`, 'must be a string');
     checkMetadata(definition, PROPERTY_METADATA, at, entityType);
-    if (RESERVED_PROPERTIES.has(name) && metadataOf(definition)?.dropped === true) throw invalidSchema(at, `${name} is part of every event and cannot be dropped`);
+    if (RESERVED_PROPERTIES.has(name) && metadataOf(definition)?.dropped === true)
+      throw invalidSchema(at, `${name} is part of every event and cannot be dropped`);
   }
 }
 
 function checkMetadata(node: JsonObject, rules: MetadataRules, where: string, entityType: EntityType): void {
   const { metadata } = node;
   if (metadata === undefined) return;
-  if (!isObject(metadata)) throw invalidSchema(`${where}.metadata`, `must be an object keyed by ${METADATA_NAMESPACES.join(' or ')}`);
+  if (!isObject(metadata))
+    throw invalidSchema(`${where}.metadata`, `must be an object keyed by ${METADATA_NAMESPACES.join(' or ')}`);
   for (const [namespace, values] of Object.entries(metadata)) {
     const at = `${where}.metadata.${namespace}`;
-    if (!(METADATA_NAMESPACES as readonly string[]).includes(namespace)) throw invalidSchema(at, `unknown metadata namespace; use ${METADATA_NAMESPACES.join(' or ')}`);
+    if (!(METADATA_NAMESPACES as readonly string[]).includes(namespace))
+      throw invalidSchema(at, `unknown metadata namespace; use ${METADATA_NAMESPACES.join(' or ')}`);
     if (!isObject(values)) throw invalidSchema(at, 'must be an object');
     for (const [key, value] of Object.entries(values)) {
       const rule = rules[key];
-      if (!rule) throw invalidSchema(`${at}.${key}`, `unknown metadata key; known keys are ${Object.keys(rules).join(', ')}`);
-      if (value !== null && !rule[0](value)) throw invalidSchema(`${at}.${key}`, `must be ${rule[1]} (or null to remove it)`);
+      if (!rule)
+        throw invalidSchema(`${at}.${key}`, `unknown metadata key; known keys are ${Object.keys(rules).join(', ')}`);
+      if (value !== null && !rule[0](value))
+        throw invalidSchema(`${at}.${key}`, `must be ${rule[1]} (or null to remove it)`);
     }
-    if (values.dropped === true && entityType !== 'event') throw invalidSchema(`${at}.dropped`, 'only event schemas can drop data');
+    if (values.dropped === true && entityType !== 'event')
+      throw invalidSchema(`${at}.dropped`, 'only event schemas can drop data');
   }
 }
 
 /** Every metadata object of an upload uses the same namespace. */
 function checkOneNamespace(schema: SchemaDocument, where: string): void {
-  const used = new Set([schema, ...Object.values(schema.properties ?? {})].flatMap((node) => Object.keys(node.metadata ?? {})));
-  if (used.size > 1) throw invalidSchema(where, `metadata uses both ${[...used].join(' and ')}; use one namespace throughout`);
+  const used = new Set(
+    [schema, ...Object.values(schema.properties ?? {})].flatMap((node) => Object.keys(node.metadata ?? {})),
+  );
+  if (used.size > 1)
+    throw invalidSchema(where, `metadata uses both ${[...used].join(' and ')}; use one namespace throughout`);
 }
 
 function namespaceOf(schema: SchemaDocument): MetadataNamespace | undefined {
@@ -182,7 +210,10 @@ export function mergeSchema(stored: SchemaDocument | undefined, upload: SchemaDo
 }
 
 /** What ingestion must drop for this schema: only event schemas drop anything. */
-export function droppingOf(entityType: EntityType, schema: SchemaDocument): { dropped: boolean; droppedProperties: string[] } {
+export function droppingOf(
+  entityType: EntityType,
+  schema: SchemaDocument,
+): { dropped: boolean; droppedProperties: string[] } {
   if (entityType !== 'event') return { dropped: false, droppedProperties: [] };
   const droppedProperties = Object.entries(schema.properties ?? {})
     .filter(([, definition]) => metadataOf(definition)?.dropped === true)

@@ -17,7 +17,9 @@ class ControlledRules {
     this.reads++;
     const snapshot = this.rules;
     const failing = this.failing;
-    return new Promise((resolve, reject) => this.pending.push(() => (failing ? reject(new Error('connection refused')) : resolve(snapshot))));
+    return new Promise((resolve, reject) =>
+      this.pending.push(() => (failing ? reject(new Error('connection refused')) : resolve(snapshot))),
+    );
   }
 
   settle(): void {
@@ -36,7 +38,12 @@ describe('SchemaEventDictionaryProvider', () => {
   beforeEach(() => {
     clock = new ManualClock(1_000_000);
     rules = new ControlledRules();
-    provider = new SchemaEventDictionaryProvider(rules as unknown as SchemasRepository, new DictionarySettings(5, 2000, 30), clock, counting);
+    provider = new SchemaEventDictionaryProvider(
+      rules as unknown as SchemasRepository,
+      new DictionarySettings(5, 2000, 30),
+      clock,
+      counting,
+    );
   });
 
   const ask = async (projectId = 1) => {

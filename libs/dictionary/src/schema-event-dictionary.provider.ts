@@ -61,8 +61,14 @@ export class SchemaEventDictionaryProvider {
       },
       (error: unknown) => {
         if (!previous) throw error;
-        this.logger.warn(`project ${projectId}: keeping the last dictionary, refresh failed: ${(error as Error).message}`);
-        if (current()) this.remember(projectId, { dictionary: previous.dictionary, expiresAt: this.clock.now() + RETRY_AFTER_FAILURE_MS });
+        this.logger.warn(
+          `project ${projectId}: keeping the last dictionary, refresh failed: ${(error as Error).message}`,
+        );
+        if (current())
+          this.remember(projectId, {
+            dictionary: previous.dictionary,
+            expiresAt: this.clock.now() + RETRY_AFTER_FAILURE_MS,
+          });
         return previous.dictionary;
       },
     );

@@ -30,7 +30,11 @@ const UPSERT_CHUNK = 1000;
 
 export const schemaKey = (entityType: EntityType, name: string) => `${entityType}\u0000${name}`;
 
-const columns = { entityType: dictionarySchemas.entityType, name: dictionarySchemas.name, schemaJson: dictionarySchemas.schemaJson };
+const columns = {
+  entityType: dictionarySchemas.entityType,
+  name: dictionarySchemas.name,
+  schemaJson: dictionarySchemas.schemaJson,
+};
 
 function selectionWhere(scope: ProjectScope, selection: SchemaSelection): SQL | undefined {
   return and(
@@ -50,8 +54,7 @@ export class DictionaryWriteScope {
   /** The stored schemas among these keys, by {@link schemaKey}. */
   async find(keys: SchemaKey[]): Promise<Map<string, SchemaDocument>> {
     const byType = (type: EntityType) => [...new Set(keys.filter((k) => k.entityType === type).map((k) => k.name))];
-    const wanted = ENTITY_TYPES
-      .map((type) => [type, byType(type)] as const)
+    const wanted = ENTITY_TYPES.map((type) => [type, byType(type)] as const)
       .filter(([, names]) => names.length)
       .map(([type, names]) => and(eq(dictionarySchemas.entityType, type), inArray(dictionarySchemas.name, names)));
     if (!wanted.length) return new Map();
@@ -64,7 +67,10 @@ export class DictionaryWriteScope {
 
   /** Empties the project's dictionary; the number of schemas removed. */
   async deleteAll(): Promise<number> {
-    const deleted = await this.tx.delete(dictionarySchemas).where(pgScopeEq(dictionarySchemas.projectId, this.scope)).returning({ name: dictionarySchemas.name });
+    const deleted = await this.tx
+      .delete(dictionarySchemas)
+      .where(pgScopeEq(dictionarySchemas.projectId, this.scope))
+      .returning({ name: dictionarySchemas.name });
     return deleted.length;
   }
 
@@ -104,7 +110,10 @@ export class SchemasRepository {
   }
 
   async find(scope: ProjectScope, entityType: EntityType, name: string): Promise<StoredSchema | undefined> {
-    const [row] = await this.db.select(columns).from(dictionarySchemas).where(selectionWhere(scope, { entityType, name }));
+    const [row] = await this.db
+      .select(columns)
+      .from(dictionarySchemas)
+      .where(selectionWhere(scope, { entityType, name }));
     return row;
   }
 
@@ -118,14 +127,21 @@ export class SchemasRepository {
 
   /** The number of schemas removed. */
   async delete(scope: ProjectScope, selection: SchemaSelection): Promise<number> {
-    const deleted = await this.db.delete(dictionarySchemas).where(selectionWhere(scope, selection)).returning({ name: dictionarySchemas.name });
+    const deleted = await this.db
+      .delete(dictionarySchemas)
+      .where(selectionWhere(scope, selection))
+      .returning({ name: dictionarySchemas.name });
     return deleted.length;
   }
 
   /** The project's event schemas that drop anything (read through a partial index). */
   async droppingRules(scope: ProjectScope): Promise<DroppingRule[]> {
     const rows = await this.db
-      .select({ event: dictionarySchemas.name, dropped: dictionarySchemas.dropped, droppedProperties: dictionarySchemas.droppedProperties })
+      .select({
+        event: dictionarySchemas.name,
+        dropped: dictionarySchemas.dropped,
+        droppedProperties: dictionarySchemas.droppedProperties,
+      })
       .from(dictionarySchemas)
       .where(
         and(

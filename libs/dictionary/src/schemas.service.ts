@@ -4,7 +4,15 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '@analytics/clock';
 import { DictionaryError, DictionaryErrorCode } from './dictionary-error';
 import { DictionarySettings } from './dictionary-settings';
-import { droppingOf, mergeSchema, parseEntityName, parseEntityType, parseSchema, parseSchemaEntry, SchemaEntry } from './schema-document';
+import {
+  droppingOf,
+  mergeSchema,
+  parseEntityName,
+  parseEntityType,
+  parseSchema,
+  parseSchemaEntry,
+  SchemaEntry,
+} from './schema-document';
 import { SchemaEventDictionaryProvider } from './schema-event-dictionary.provider';
 import { DictionaryWriteScope, schemaKey, SchemasRepository, SchemaWrite } from './schemas.repository';
 import { StoredSchema } from './schemas.schema';
@@ -56,7 +64,11 @@ export class SchemasService {
     private readonly clock: Clock,
     rateLimits: RateLimiterFactory,
   ) {
-    this.writeLimit = rateLimits.create({ name: 'schema-writes', points: settings.schemaWritesPerMinute, durationSeconds: 60 });
+    this.writeLimit = rateLimits.create({
+      name: 'schema-writes',
+      points: settings.schemaWritesPerMinute,
+      durationSeconds: 60,
+    });
   }
 
   list(scope: ProjectScope, entityType?: string): Promise<StoredSchema[]> {
@@ -65,15 +77,25 @@ export class SchemasService {
 
   async get(scope: ProjectScope, entityType: string, name: string): Promise<StoredSchema> {
     const schema = await this.repository.find(scope, parseEntityType(entityType), name);
-    if (!schema) throw new DictionaryError(DictionaryErrorCode.NotFound, `no ${entityType} schema named ${JSON.stringify(name)} in project ${scope.projectId}`);
+    if (!schema)
+      throw new DictionaryError(
+        DictionaryErrorCode.NotFound,
+        `no ${entityType} schema named ${JSON.stringify(name)} in project ${scope.projectId}`,
+      );
     return schema;
   }
 
   /** Creates or replaces one schema (an absent body is an empty schema). */
   async uploadSchema(command: UploadSchema): Promise<void> {
     const entityType = parseEntityType(command.entityType);
-    const entry = { entityType, name: parseEntityName(command.name), schema: parseSchema(command.schema ?? {}, entityType) };
-    await this.write(command, () => this.repository.write(command.scope, (dictionary) => this.store(dictionary, [entry])));
+    const entry = {
+      entityType,
+      name: parseEntityName(command.name),
+      schema: parseSchema(command.schema ?? {}, entityType),
+    };
+    await this.write(command, () =>
+      this.repository.write(command.scope, (dictionary) => this.store(dictionary, [entry])),
+    );
   }
 
   /** Creates or replaces many; with `truncate`, the whole dictionary goes first, in the same transaction. */
@@ -96,8 +118,17 @@ export class SchemasService {
   /** Events received in the last days beside the described ones, with their properties. */
   async listSeen(scope: ProjectScope): Promise<SeenListing> {
     const since = new Date(this.clock.now() - this.settings.seenDays * DAY_MS);
-    const [described, seen] = await Promise.all([this.repository.list(scope, 'event'), this.seenEvents.since(scope, since.getTime())]);
-    return { since, events: seenDictionary(described.map((row) => ({ name: row.name, schema: row.schemaJson })), seen) };
+    const [described, seen] = await Promise.all([
+      this.repository.list(scope, 'event'),
+      this.seenEvents.since(scope, since.getTime()),
+    ]);
+    return {
+      since,
+      events: seenDictionary(
+        described.map((row) => ({ name: row.name, schema: row.schemaJson })),
+        seen,
+      ),
+    };
   }
 
   /** Counts the write against the organization's limit, runs it, and makes this process's gateway re-read. */

@@ -4,7 +4,13 @@ describe('seenDictionary', () => {
   it('lists received events first, then described ones not received, with both kinds of properties', () => {
     const described: DescribedEvent[] = [
       { name: 'Zed', schema: { properties: { a: { type: 'string' } } } },
-      { name: 'Signup', schema: { metadata: { 'com.mixpanel': { hidden: true } }, properties: { plan: { type: 'string', metadata: { 'com.mixpanel': { dropped: true } } } } } },
+      {
+        name: 'Signup',
+        schema: {
+          metadata: { 'com.mixpanel': { hidden: true } },
+          properties: { plan: { type: 'string', metadata: { 'com.mixpanel': { dropped: true } } } },
+        },
+      },
       { name: 'Alpha', schema: {} },
     ];
     const seen = [
@@ -12,7 +18,14 @@ describe('seenDictionary', () => {
       { name: 'Signup', count: 3, properties: ['source'] },
     ];
     expect(seenDictionary(described, seen)).toEqual([
-      { name: 'Played', count: 10, described: false, hidden: false, dropped: false, properties: [{ name: 'level', seen: true, described: false, hidden: false, dropped: false }] },
+      {
+        name: 'Played',
+        count: 10,
+        described: false,
+        hidden: false,
+        dropped: false,
+        properties: [{ name: 'level', seen: true, described: false, hidden: false, dropped: false }],
+      },
       {
         name: 'Signup',
         count: 3,
@@ -25,7 +38,14 @@ describe('seenDictionary', () => {
         ],
       },
       { name: 'Alpha', count: 0, described: true, hidden: false, dropped: false, properties: [] },
-      { name: 'Zed', count: 0, described: true, hidden: false, dropped: false, properties: [{ name: 'a', seen: false, described: true, hidden: false, dropped: false }] },
+      {
+        name: 'Zed',
+        count: 0,
+        described: true,
+        hidden: false,
+        dropped: false,
+        properties: [{ name: 'a', seen: false, described: true, hidden: false, dropped: false }],
+      },
     ]);
   });
 });

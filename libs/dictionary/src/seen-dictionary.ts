@@ -45,13 +45,28 @@ function properties(seen: readonly string[], schema: SchemaDocument | undefined)
  * The events actually received beside those described, so the dictionary can be filled in:
  * received events first (most frequent first), then described events not received in the window.
  */
-export function seenDictionary(described: readonly DescribedEvent[], seen: readonly SeenEvent[]): SeenDictionaryEvent[] {
+export function seenDictionary(
+  described: readonly DescribedEvent[],
+  seen: readonly SeenEvent[],
+): SeenDictionaryEvent[] {
   const schemas = new Map(described.map((entry) => [entry.name, entry.schema]));
   const entry = (name: string, count: number, seenProperties: readonly string[]): SeenDictionaryEvent => {
     const schema = schemas.get(name);
-    return { name, count, described: schema !== undefined, hidden: flag(schema, 'hidden'), dropped: flag(schema, 'dropped'), properties: properties(seenProperties, schema) };
+    return {
+      name,
+      count,
+      described: schema !== undefined,
+      hidden: flag(schema, 'hidden'),
+      dropped: flag(schema, 'dropped'),
+      properties: properties(seenProperties, schema),
+    };
   };
   const received = new Set(seen.map((event) => event.name));
-  const unseen = described.filter((event) => !received.has(event.name)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return [...seen.map((event) => entry(event.name, Number(event.count), event.properties)), ...unseen.map((event) => entry(event.name, 0, []))];
+  const unseen = described
+    .filter((event) => !received.has(event.name))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return [
+    ...seen.map((event) => entry(event.name, Number(event.count), event.properties)),
+    ...unseen.map((event) => entry(event.name, 0, [])),
+  ];
 }

@@ -16,8 +16,15 @@ import { EventDictionaryModule, SchemaEventDictionaryProvider } from '../src';
  */
 export function withSchemaDictionary(module: DynamicModule | Type<unknown>): DynamicModule | Type<unknown> {
   if (!('module' in module) || module.module !== IngestModule) return module;
-  const swap = (provider: Provider) => (provider === EventDictionaryProvider ? { provide: EventDictionaryProvider, useExisting: SchemaEventDictionaryProvider } : provider);
-  return { ...module, imports: [...(module.imports ?? []), EventDictionaryModule], providers: (module.providers ?? []).map(swap) };
+  const swap = (provider: Provider) =>
+    provider === EventDictionaryProvider
+      ? { provide: EventDictionaryProvider, useExisting: SchemaEventDictionaryProvider }
+      : provider;
+  return {
+    ...module,
+    imports: [...(module.imports ?? []), EventDictionaryModule],
+    providers: (module.providers ?? []).map(swap),
+  };
 }
 
 /** The services of SERVICES as the standalone mounts them, the gateway using the dictionary, plus the dictionary API with management. */
@@ -27,7 +34,10 @@ export function dictionaryRoot(config: AppConfig): DynamicModule {
     imports: [
       PlatformModule.forRoot(config, engineNeeds(config)),
       AccountsModule,
-      serviceModules(config).then((modules) => ({ module: class DictionaryTestServices {}, imports: modules.map(withSchemaDictionary) })),
+      serviceModules(config).then((modules) => ({
+        module: class DictionaryTestServices {},
+        imports: modules.map(withSchemaDictionary),
+      })),
       ...(config.runs('management') ? [DictionaryModule] : []),
     ],
   };
@@ -79,7 +89,11 @@ export async function createTenant(service: TestApp): Promise<TestTenant> {
   const organization = await projects.createOrganization(`Org ${n}`);
   const { project, secret } = await projects.createProject(organization.id, `Project ${n}`);
   const account = async (role: 'owner' | 'admin' | 'analyst' | 'consumer') => {
-    const created = await accounts.create(organization.id, null, { username: `${role}-${n}`, role: 'consumer', projects: [{ id: project.id, role }] });
+    const created = await accounts.create(organization.id, null, {
+      username: `${role}-${n}`,
+      role: 'consumer',
+      projects: [{ id: project.id, role }],
+    });
     return basic(created.view.account.username, created.secret);
   };
   return {
@@ -99,6 +113,17 @@ export const nowSeconds = () => Math.floor(Date.now() / 1000);
 let inserts = 0;
 
 /** An event for strict /import, with a unique $insert_id. */
-export function importEvent(event: string, properties: Record<string, unknown> = {}): { event: string; properties: Record<string, unknown> } {
-  return { event, properties: { time: nowSeconds() - 60, distinct_id: 'user-1', $insert_id: `ins-${process.pid}-${++inserts}`, ...properties } };
+export function importEvent(
+  event: string,
+  properties: Record<string, unknown> = {},
+): { event: string; properties: Record<string, unknown> } {
+  return {
+    event,
+    properties: {
+      time: nowSeconds() - 60,
+      distinct_id: 'user-1',
+      $insert_id: `ins-${process.pid}-${++inserts}`,
+      ...properties,
+    },
+  };
 }

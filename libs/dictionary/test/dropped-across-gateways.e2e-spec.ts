@@ -1,6 +1,13 @@
 import { ClickHouseClient } from '@analytics/clickhouse';
 import { loadConfig } from '@analytics/config';
-import { createTestEnvironment, eventually, postgresServerAvailable, startTestApp, TestApp, TestEnvironment } from '@analytics/testing';
+import {
+  createTestEnvironment,
+  eventually,
+  postgresServerAvailable,
+  startTestApp,
+  TestApp,
+  TestEnvironment,
+} from '@analytics/testing';
 import { DictionarySettings } from '../src/dictionary-settings';
 import { apiClient, createTenant, dictionaryRoot, importEvent, TestTenant } from './dictionary-harness';
 
@@ -38,7 +45,10 @@ describeWithServer('dropped events and properties across gateway replicas', () =
       query_params: { project: tenant.projectId },
       format: 'JSONEachRow',
     });
-    return (await result.json<{ event: string; properties: string }>()).map((row) => ({ event: row.event, ...(JSON.parse(row.properties) as Record<string, unknown>) }));
+    return (await result.json<{ event: string; properties: string }>()).map((row) => ({
+      event: row.event,
+      ...(JSON.parse(row.properties) as Record<string, unknown>),
+    }));
   };
   const imported = async (via: typeof viaA, events: object[]) => {
     const answer = await via('POST', '/import', tenant.secret, events);
@@ -48,16 +58,32 @@ describeWithServer('dropped events and properties across gateway replicas', () =
 
   it('applies a change on the replica that made it at once and on the other within the TTL; dropped data is never stored', async () => {
     // Both replicas know the project's (empty) dictionary before the change.
-    expect(await imported(viaA, [importEvent('Noise', { run: 'before-a' }), importEvent('Signup', { run: 'before-a', password: 'p' })])).toBe(2);
-    expect(await imported(viaB, [importEvent('Noise', { run: 'before-b' }), importEvent('Signup', { run: 'before-b', password: 'p' })])).toBe(2);
+    expect(
+      await imported(viaA, [
+        importEvent('Noise', { run: 'before-a' }),
+        importEvent('Signup', { run: 'before-a', password: 'p' }),
+      ]),
+    ).toBe(2);
+    expect(
+      await imported(viaB, [
+        importEvent('Noise', { run: 'before-b' }),
+        importEvent('Signup', { run: 'before-b', password: 'p' }),
+      ]),
+    ).toBe(2);
 
     const change = {
       entries: [
         { entityType: 'event', name: 'Noise', schemaJson: { metadata: { 'com.mixpanel': { dropped: true } } } },
-        { entityType: 'event', name: 'Signup', schemaJson: { properties: { password: { type: 'string', metadata: { 'com.mixpanel': { dropped: true } } } } } },
+        {
+          entityType: 'event',
+          name: 'Signup',
+          schemaJson: { properties: { password: { type: 'string', metadata: { 'com.mixpanel': { dropped: true } } } } },
+        },
       ],
     };
-    expect((await viaA('POST', `/api/app/projects/${tenant.projectId}/schemas`, tenant.owner, change)).status).toBe(200);
+    expect((await viaA('POST', `/api/app/projects/${tenant.projectId}/schemas`, tenant.owner, change)).status).toBe(
+      200,
+    );
     const answeredAt = Date.now();
     expect(await imported(viaA, [importEvent('Noise', { run: 'after-a' })])).toBe(0);
 
@@ -74,8 +100,19 @@ describeWithServer('dropped events and properties across gateway replicas', () =
     );
     expect(sends.filter((send) => send.imported > 0 && send.sentAt >= answeredAt + ttl)).toEqual([]);
 
-    expect(await imported(viaB, [importEvent('Noise', { run: 'after-b' }), importEvent('Signup', { run: 'after-b', password: 'p', plan: 'pro' }), importEvent('Played', { run: 'after-b' })])).toBe(2);
-    expect(await imported(viaA, [importEvent('Signup', { run: 'after-a', password: 'p' }), importEvent('Played', { run: 'after-a' })])).toBe(2);
+    expect(
+      await imported(viaB, [
+        importEvent('Noise', { run: 'after-b' }),
+        importEvent('Signup', { run: 'after-b', password: 'p', plan: 'pro' }),
+        importEvent('Played', { run: 'after-b' }),
+      ]),
+    ).toBe(2);
+    expect(
+      await imported(viaA, [
+        importEvent('Signup', { run: 'after-a', password: 'p' }),
+        importEvent('Played', { run: 'after-a' }),
+      ]),
+    ).toBe(2);
 
     const acceptedProbes = sends.filter((send) => send.imported > 0).length;
     const expected = [
@@ -89,11 +126,17 @@ describeWithServer('dropped events and properties across gateway replicas', () =
       { event: 'Signup', run: 'before-a', password: 'p' },
       { event: 'Signup', run: 'before-b', password: 'p' },
     ];
-    const order = (rows: { event: string; run?: unknown }[]) => [...rows].sort((a, b) => `${a.event}/${String(a.run)}`.localeCompare(`${b.event}/${String(b.run)}`));
-    await eventually(async () => expect(order(await stored())).toEqual(order(expected)), { timeoutMs: 30_000, intervalMs: 250 });
+    const order = (rows: { event: string; run?: unknown }[]) =>
+      [...rows].sort((a, b) => `${a.event}/${String(a.run)}`.localeCompare(`${b.event}/${String(b.run)}`));
+    await eventually(async () => expect(order(await stored())).toEqual(order(expected)), {
+      timeoutMs: 30_000,
+      intervalMs: 250,
+    });
 
     const metricsOfB = await (await fetch(`${replicaB.baseUrl}/metrics`)).text();
-    expect(metricsOfB).toMatch(new RegExp(`analytics_ingest_dropped_total\\{kind="event"\\} ${sends.length - acceptedProbes + 1}\\n`));
+    expect(metricsOfB).toMatch(
+      new RegExp(`analytics_ingest_dropped_total\\{kind="event"\\} ${sends.length - acceptedProbes + 1}\\n`),
+    );
     expect(metricsOfB).toMatch(/analytics_ingest_dropped_total\{kind="property"\} 1\n/);
   });
 });

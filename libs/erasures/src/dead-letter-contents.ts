@@ -10,14 +10,17 @@ interface EventLine {
 }
 
 /** What a dead letter holds of people, read once per replay. */
-export type LetterContents = { topic: 'events'; lines: EventLine[] } | { topic: 'profiles' | 'identities'; subjects: ProjectId[] };
+export type LetterContents =
+  { topic: 'events'; lines: EventLine[] } | { topic: 'profiles' | 'identities'; subjects: ProjectId[] };
 
 const ERASED = 'a deletion erased the id';
 
 function parse(text: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }
@@ -33,7 +36,11 @@ function epochMs(value: unknown): number | undefined {
 }
 
 const ids = (projectId: unknown, ...distinctIds: unknown[]): ProjectId[] =>
-  Number.isInteger(projectId) ? distinctIds.filter((id): id is string => typeof id === 'string').map((distinctId) => ({ projectId: projectId as number, distinctId })) : [];
+  Number.isInteger(projectId)
+    ? distinctIds
+        .filter((id): id is string => typeof id === 'string')
+        .map((distinctId) => ({ projectId: projectId as number, distinctId }))
+    : [];
 
 export function readLetter(topic: ConsumedTopicKey, value: Buffer | null): LetterContents {
   const text = value?.toString('utf8') ?? '';
@@ -51,12 +58,15 @@ export function readLetter(topic: ConsumedTopicKey, value: Buffer | null): Lette
   const message = parse(text);
   if (!message) return { topic, subjects: [] };
   // Group profiles are keyed by group id, not a person's id: a deletion leaves them (docs/compliance.md).
-  if (topic === 'profiles') return { topic, subjects: message.groupKey === '' ? ids(message.projectId, message.profileId) : [] };
+  if (topic === 'profiles')
+    return { topic, subjects: message.groupKey === '' ? ids(message.projectId, message.profileId) : [] };
   return { topic, subjects: ids(message.projectId, message.a, message.b, message.identified) };
 }
 
 export const subjectsOf = (contents: LetterContents): ProjectId[] =>
-  contents.topic === 'events' ? contents.lines.flatMap((line) => (line.subject ? [line.subject] : [])) : contents.subjects;
+  contents.topic === 'events'
+    ? contents.lines.flatMap((line) => (line.subject ? [line.subject] : []))
+    : contents.subjects;
 
 /**
  * What goes back of one letter. Events: rows of an erased id acknowledged before its deletion was
@@ -65,7 +75,12 @@ export const subjectsOf = (contents: LetterContents): ProjectId[] =>
  * Profile updates and identity links: left out when an id they name was erased and the letter was
  * dead-lettered before that deletion began deleting (it would have been applied, then erased).
  */
-export function screenLetter(contents: LetterContents, letterTimeMs: number, erasures: ReadonlyMap<string, Erasure>, stampMs: number): ScreenedLetter | undefined {
+export function screenLetter(
+  contents: LetterContents,
+  letterTimeMs: number,
+  erasures: ReadonlyMap<string, Erasure>,
+  stampMs: number,
+): ScreenedLetter | undefined {
   if (contents.topic !== 'events') {
     const erased = contents.subjects.some((subject) => {
       const erasure = erasures.get(projectIdKey(subject));
@@ -81,5 +96,9 @@ export function screenLetter(contents: LetterContents, letterTimeMs: number, era
     kept.push(subject ? (withProcessedAt(text, stampMs) ?? text) : text);
   }
   const dropped = contents.lines.length - kept.length;
-  return { value: kept.length ? kept.join('') : undefined, rows: kept.length, ...(dropped ? { dropped: { rows: dropped, reason: ERASED } } : {}) };
+  return {
+    value: kept.length ? kept.join('') : undefined,
+    rows: kept.length,
+    ...(dropped ? { dropped: { rows: dropped, reason: ERASED } } : {}),
+  };
 }

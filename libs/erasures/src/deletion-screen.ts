@@ -44,7 +44,9 @@ export class DeletionScreen {
     // Taken before the wait: a deletion requested after it finds the replayed rows older than its request.
     const stampMs = this.clock.now();
     await this.untilStarted(projects, heartbeat);
-    const erasures = await this.erasures.covering(projects.map((scope) => ({ scope, rows: idsOf.get(scope.projectId)! })));
+    const erasures = await this.erasures.covering(
+      projects.map((scope) => ({ scope, rows: idsOf.get(scope.projectId)! })),
+    );
     return contents.map((letter, i) => screenLetter(letter, Number(messages[i].timestamp), erasures, stampMs));
   };
 
@@ -54,7 +56,9 @@ export class DeletionScreen {
       const waiting = await this.erasures.unstarted(projects);
       if (!waiting.length) return;
       if (this.clock.now() >= deadline) {
-        throw new Error(`deletions ${waiting.map((job) => `${job.id} (project ${job.projectId})`).join(', ')} have not started after ${this.options.waitMs / 1000} s; run the replay again once they have`);
+        throw new Error(
+          `deletions ${waiting.map((job) => `${job.id} (project ${job.projectId})`).join(', ')} have not started after ${this.options.waitMs / 1000} s; run the replay again once they have`,
+        );
       }
       await heartbeat();
       await sleep(this.options.pollMs);

@@ -27,7 +27,8 @@ export interface ProjectId {
   distinctId: string;
 }
 
-export const projectIdKey = ({ projectId, distinctId }: ProjectId): string => `${projectId}:${erasedIdDigest(distinctId)}`;
+export const projectIdKey = ({ projectId, distinctId }: ProjectId): string =>
+  `${projectId}:${erasedIdDigest(distinctId)}`;
 
 interface ErasureRow {
   project_id: number;
@@ -77,10 +78,19 @@ export class ErasedIdsRepository {
       this.postgres.db,
       sql`select e.project_id, e.id_digest, max(e.requested_at) as requested_at, max(e.started_at) as started_at
           from erased_ids e
-          join jsonb_to_recordset(${JSON.stringify([...wanted.values()])}::jsonb) as k(project_id integer, id_digest text) on ${pgScopes(groups.map(({ scope }) => scope), 'e', 'k')} and e.id_digest = k.id_digest
+          join jsonb_to_recordset(${JSON.stringify([...wanted.values()])}::jsonb) as k(project_id integer, id_digest text) on ${pgScopes(
+            groups.map(({ scope }) => scope),
+            'e',
+            'k',
+          )} and e.id_digest = k.id_digest
           join compliance_jobs j on j.id = e.job_id and j.status <> 'REVOKED'
           group by e.project_id, e.id_digest`,
     );
-    return new Map(rows.map((row) => [`${row.project_id}:${row.id_digest}`, { requestedAt: new Date(row.requested_at), startedAt: new Date(row.started_at) }]));
+    return new Map(
+      rows.map((row) => [
+        `${row.project_id}:${row.id_digest}`,
+        { requestedAt: new Date(row.requested_at), startedAt: new Date(row.started_at) },
+      ]),
+    );
   }
 }

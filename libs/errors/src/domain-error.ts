@@ -6,7 +6,10 @@ export type DomainErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 429 | 
  * message for the client and, for throttling and outages, when to retry. Each API family's filter
  * (libs/http) words it in that family's error shape; anything else is an internal error.
  */
-export class DomainError<Code extends string = string, Status extends DomainErrorStatus = DomainErrorStatus> extends Error {
+export class DomainError<
+  Code extends string = string,
+  Status extends DomainErrorStatus = DomainErrorStatus,
+> extends Error {
   constructor(
     readonly code: Code,
     readonly status: Status,
@@ -19,7 +22,9 @@ export class DomainError<Code extends string = string, Status extends DomainErro
 }
 
 /** A module's error class, thrown with one of its codes; `statuses` is what each code answers with. */
-export function domainErrorOf<Code extends string, Status extends DomainErrorStatus>(statuses: Readonly<Record<Code, Status>>) {
+export function domainErrorOf<Code extends string, Status extends DomainErrorStatus>(
+  statuses: Readonly<Record<Code, Status>>,
+) {
   return class extends DomainError<Code, Status> {
     constructor(code: Code, message: string, retryAfterSeconds?: number) {
       super(code, statuses[code], message, retryAfterSeconds);
@@ -31,7 +36,9 @@ export function domainErrorOf<Code extends string, Status extends DomainErrorSta
  * The same for a module whose codes and statuses are one to one, thrown with the status (`codes`
  * names each one): its callers already speak in statuses, which say as much as the code.
  */
-export function domainErrorByStatus<Status extends DomainErrorStatus, Code extends string>(codes: Readonly<Record<Status, Code>>) {
+export function domainErrorByStatus<Status extends DomainErrorStatus, Code extends string>(
+  codes: Readonly<Record<Status, Code>>,
+) {
   return class extends DomainError<Code, Status> {
     constructor(status: Status, message: string, retryAfterSeconds?: number) {
       super(codes[status], status, message, retryAfterSeconds);

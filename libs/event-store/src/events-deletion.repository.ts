@@ -14,13 +14,23 @@ export class EventsDeletionRepository {
   /** Waits for every replica; a repeat deletes nothing more. */
   async delete(where: ChSql, signal?: AbortSignal): Promise<void> {
     const { sql: query, params } = deleteEventsSql(this.ddl, where);
-    await this.clickhouse.command({ query, query_params: params, clickhouse_settings: DELETE_ON_EVERY_REPLICA_SETTINGS, abort_signal: signal });
+    await this.clickhouse.command({
+      query,
+      query_params: params,
+      clickhouse_settings: DELETE_ON_EVERY_REPLICA_SETTINGS,
+      abort_signal: signal,
+    });
   }
 
   /** Zero once a deletion of the same rows is done. */
   async count(where: ChSql, signal?: AbortSignal): Promise<number> {
     const { sql: query, params } = countEventsSql(where);
-    const result = await this.clickhouse.query({ query, query_params: params, format: 'JSONEachRow', abort_signal: signal });
+    const result = await this.clickhouse.query({
+      query,
+      query_params: params,
+      format: 'JSONEachRow',
+      abort_signal: signal,
+    });
     const [row] = await result.json<{ n: string | number }>();
     return Number(row?.n ?? 0);
   }

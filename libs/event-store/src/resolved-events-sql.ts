@@ -50,10 +50,17 @@ export function resolvedUserKeysSql(scope: ProjectScope): ChSql {
  * `expressions`: the report's filters and segments over those events. The lookup leaves
  * `distinct_id` as sent, so an expression that reads it takes the join, where it is the canonical id.
  */
-export function userEventsSql(scope: ProjectScope, resolve: boolean, lookup: boolean, expressions: string[] = []): { events: ChSql; user: string } {
+export function userEventsSql(
+  scope: ProjectScope,
+  resolve: boolean,
+  lookup: boolean,
+  expressions: string[] = [],
+): { events: ChSql; user: string } {
   if (!resolve) return { events: resolvedEventsSql(scope, false), user: USER_KEY_COLUMN };
   const readsId = expressions.some((sql) => /\bdistinct_id\b/.test(sql));
-  return lookup && !readsId ? { events: resolvedUserKeysSql(scope), user: 'person_key' } : { events: resolvedEventsSql(scope), user: 'distinct_id' };
+  return lookup && !readsId
+    ? { events: resolvedUserKeysSql(scope), user: 'person_key' }
+    : { events: resolvedEventsSql(scope), user: 'distinct_id' };
 }
 
 /**

@@ -15,12 +15,24 @@ const settings = Object.entries(insert.settings ?? {})
   .join(', ');
 
 export const EVENTS_INSERT_SQL: RenderedQuery[] = [
-  { builder: 'EventsRepository.insert (eventsInsert)', inputs: `a batch of JSONEachRow lines in the body; dedup token 0:0-99; settings ${settings}`, query: { sql: insertFormattedSql(insert.table, insert.format), params: {} } },
+  {
+    builder: 'EventsRepository.insert (eventsInsert)',
+    inputs: `a batch of JSONEachRow lines in the body; dedup token 0:0-99; settings ${settings}`,
+    query: { sql: insertFormattedSql(insert.table, insert.format), params: {} },
+  },
 ];
 
 export const RESOLVED_EVENTS_SQL: RenderedQuery[] = [
-  { builder: 'resolvedEventsSql', inputs: 'project 1; ids resolved through identity_map (the join); a FROM source', query: renderChSql(resolvedEventsSql(scope)) },
-  { builder: 'resolvedUserKeysSql', inputs: 'project 1; person keys through identity_lookup; a FROM source', query: renderChSql(resolvedUserKeysSql(scope)) },
+  {
+    builder: 'resolvedEventsSql',
+    inputs: 'project 1; ids resolved through identity_map (the join); a FROM source',
+    query: renderChSql(resolvedEventsSql(scope)),
+  },
+  {
+    builder: 'resolvedUserKeysSql',
+    inputs: 'project 1; person keys through identity_lookup; a FROM source',
+    query: renderChSql(resolvedUserKeysSql(scope)),
+  },
   { builder: 'mergedIdExistsSql', inputs: 'project 1', query: renderChSql(mergedIdExistsSql(scope)) },
 ];
 
@@ -28,11 +40,27 @@ export const RESOLVED_EVENTS_SQL: RenderedQuery[] = [
  * A GDPR/CCPA deletion's events (compliance runs it; a warehouse import's delete is in
  * libs/warehouse-imports/sql/, a retrieval's read in libs/compliance/sql/).
  */
-const erased = erasedEventsSql({ project: scope, distinctIds: ['device-1', 'user@example.com'], ingestedBefore: new Date('2024-04-01T12:00:00Z') });
+const erased = erasedEventsSql({
+  project: scope,
+  distinctIds: ['device-1', 'user@example.com'],
+  ingestedBefore: new Date('2024-04-01T12:00:00Z'),
+});
 const erasedInputs = 'project 1; ids device-1, user@example.com; ingested before 2024-04-01 12:00 UTC';
 
 export const EVENTS_DELETION_SQL: RenderedQuery[] = [
-  { builder: 'EventsDeletionRepository.delete (deleteEventsSql of erasedEventsSql)', inputs: `${erasedInputs}; one server`, query: deleteEventsSql(new ClickHouseDdl(), erased) },
-  { builder: 'EventsDeletionRepository.delete (deleteEventsSql of erasedEventsSql)', inputs: `${erasedInputs}; cluster main`, query: deleteEventsSql(new ClickHouseDdl('main'), erased) },
-  { builder: 'EventsDeletionRepository.count (countEventsSql of erasedEventsSql)', inputs: erasedInputs, query: countEventsSql(erased) },
+  {
+    builder: 'EventsDeletionRepository.delete (deleteEventsSql of erasedEventsSql)',
+    inputs: `${erasedInputs}; one server`,
+    query: deleteEventsSql(new ClickHouseDdl(), erased),
+  },
+  {
+    builder: 'EventsDeletionRepository.delete (deleteEventsSql of erasedEventsSql)',
+    inputs: `${erasedInputs}; cluster main`,
+    query: deleteEventsSql(new ClickHouseDdl('main'), erased),
+  },
+  {
+    builder: 'EventsDeletionRepository.count (countEventsSql of erasedEventsSql)',
+    inputs: erasedInputs,
+    query: countEventsSql(erased),
+  },
 ];

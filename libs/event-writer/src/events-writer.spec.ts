@@ -28,7 +28,8 @@ class FakeEvents {
     this.held = undefined;
     await held;
     if (this.down) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8123'), { code: 'ECONNREFUSED' });
-    if (rows.some((row) => row.includes('poison'))) throw Object.assign(new Error('Cannot parse input'), { code: '27' });
+    if (rows.some((row) => row.includes('poison')))
+      throw Object.assign(new Error('Cannot parse input'), { code: '27' });
     this.stored.push(...rows);
   }
 }
@@ -63,7 +64,10 @@ describe('InProcessEventsWriter', () => {
     events.resume();
 
     await expect(Promise.all([first, second, third])).resolves.toEqual([[], [], []]);
-    expect(events.inserts).toEqual([['a1', 'a2'], ['b1', 'c1', 'c2']]);
+    expect(events.inserts).toEqual([
+      ['a1', 'a2'],
+      ['b1', 'c1', 'c2'],
+    ]);
     expect(events.stored).toEqual(['a1', 'a2', 'b1', 'c1', 'c2']);
   });
 

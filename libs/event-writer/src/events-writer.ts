@@ -22,7 +22,7 @@ interface Waiting {
  * Rows of requests that wait together go in one insert up to this many UTF-16 units (at most three
  * bytes each, so 16 MiB at worst); a larger request goes alone.
  */
-const MAX_GROUP_UNITS = 16 * 1024 * 1024 / 3;
+const MAX_GROUP_UNITS = (16 * 1024 * 1024) / 3;
 
 /**
  * Without a broker the gateway hands validated rows straight to this, and answers after the insert.
@@ -75,7 +75,8 @@ export class InProcessEventsWriter {
   private async writeGroup(group: Waiting[]): Promise<void> {
     const stop = this.metrics.insertSeconds.startTimer();
     try {
-      const shared = group.length > 1 && (await this.insert(group.flatMap((request) => request.lines).join(''))).outcome === 'done';
+      const shared =
+        group.length > 1 && (await this.insert(group.flatMap((request) => request.lines).join(''))).outcome === 'done';
       for (const request of group) {
         const refused = shared ? [] : await this.writeAlone(request.lines);
         this.metrics.rowsInserted.inc(request.lines.length - refused.length);

@@ -1,6 +1,18 @@
 import { AppConfig } from '@analytics/config';
 import { EventsRepository } from '@analytics/event-store';
-import { Attempter, BatchContext, BatchOutcome, BatchPart, BatchSubscriptions, CONSUMER_GROUPS, createTopicIdentities, KAFKA_BATCHES, ROWS_HEADER, TopicIdentities, TOPICS } from '@analytics/kafka';
+import {
+  Attempter,
+  BatchContext,
+  BatchOutcome,
+  BatchPart,
+  BatchSubscriptions,
+  CONSUMER_GROUPS,
+  createTopicIdentities,
+  KAFKA_BATCHES,
+  ROWS_HEADER,
+  TopicIdentities,
+  TOPICS,
+} from '@analytics/kafka';
 import { Controller, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
 import { dedupToken, messagesOf } from './dedup-token';
@@ -52,7 +64,11 @@ export class EventsConsumer implements OnApplicationShutdown {
       topic: 'events',
       partitions: settings.eventsPartitions,
       fetch: fetchSizes(config.writer.maxBatchBytes),
-      gather: { flushIntervalMs: config.writer.flushIntervalMs, maxRows: config.writer.maxBatchRows, maxBytes: config.writer.maxBatchBytes },
+      gather: {
+        flushIntervalMs: config.writer.flushIntervalMs,
+        maxRows: config.writer.maxBatchRows,
+        maxBytes: config.writer.maxBatchBytes,
+      },
       rowsOf: (message) => Number(message.headers?.[ROWS_HEADER]?.toString() ?? 1),
       classify: classifyInsertFailure,
       metrics: { retries: metrics.insertRetries, deadLetters: metrics.deadLetters },
@@ -77,13 +93,19 @@ export class EventsConsumer implements OnApplicationShutdown {
     const identities = await this.identitiesOf(parts, attempt);
     const stop = this.metrics.insertSeconds.startTimer();
     const refused = await insertBisecting(messages, (slice) =>
-      attempt(() => this.events.insert(this.joined.join(slice.map((m) => m.record.value)), dedupToken(slice, identities))),
+      attempt(() =>
+        this.events.insert(this.joined.join(slice.map((m) => m.record.value)), dedupToken(slice, identities)),
+      ),
     );
     stop();
     const rows = (list: { record: { rows: number } }[]) => list.reduce((sum, m) => sum + m.record.rows, 0);
     this.metrics.rowsInserted.inc(rows(messages) - rows(refused.map((r) => r.item)));
     return {
-      deadLetters: refused.map(({ item: { topic, partition, record }, reason, code }) => ({ ref: { topic, partition, offset: record.offset }, reason, code })),
+      deadLetters: refused.map(({ item: { topic, partition, record }, reason, code }) => ({
+        ref: { topic, partition, offset: record.offset },
+        reason,
+        code,
+      })),
     };
   }
 
@@ -91,7 +113,14 @@ export class EventsConsumer implements OnApplicationShutdown {
   private async identitiesOf(parts: BatchPart[], attempt: Attempter): Promise<Map<string, string>> {
     const identities = new Map<string, string>();
     for (const topic of new Set(parts.map((part) => part.topic))) {
-      const found = await attempt(() => this.topics.identityOf(topic, parts.filter((part) => part.topic === topic)), () => 'retry');
+      const found = await attempt(
+        () =>
+          this.topics.identityOf(
+            topic,
+            parts.filter((part) => part.topic === topic),
+          ),
+        () => 'retry',
+      );
       if (found.outcome === 'done') identities.set(topic, found.value);
     }
     return identities;

@@ -13,7 +13,10 @@ export interface Refusal<T> {
  * and comes back as a refusal, everything else is stored. One bad message among n costs about
  * 2·log2(n) inserts, not n; the halves are contiguous, so their dedup tokens stay exact.
  */
-export async function insertBisecting<T>(items: T[], insert: (items: T[]) => Promise<InsertAttempt>): Promise<Refusal<T>[]> {
+export async function insertBisecting<T>(
+  items: T[],
+  insert: (items: T[]) => Promise<InsertAttempt>,
+): Promise<Refusal<T>[]> {
   if (!items.length) return [];
   const attempt = await insert(items);
   if (attempt.outcome === 'done') return [];

@@ -1,7 +1,14 @@
 import { ClickHouseClient } from '@analytics/clickhouse';
 import { AppConfig } from '@analytics/config';
 import { encodeEventRow } from '@analytics/events';
-import { createIdempotentProducer, createKafka, ensureTopics, ROWS_HEADER, topicName, topicSpecs } from '@analytics/kafka';
+import {
+  createIdempotentProducer,
+  createKafka,
+  ensureTopics,
+  ROWS_HEADER,
+  topicName,
+  topicSpecs,
+} from '@analytics/kafka';
 import { PlatformModule } from '@analytics/runtime';
 import { engineNeeds } from '@analytics/service-map';
 import { createTestEnvironment, eventually, startTestApp, TestApp, TestEnvironment } from '@analytics/testing';
@@ -38,12 +45,27 @@ describe('events writer, the events topic deleted and created again (real broker
   async function produce(...insertIds: string[]): Promise<string> {
     const now = Date.now();
     const value = insertIds
-      .map((insertId) => encodeEventRow({ projectId: PROJECT, event: 'Recreated', timeMs: now - 60_000, distinctId: 'd', insertId, properties: {}, processedAtMs: now }).line)
+      .map(
+        (insertId) =>
+          encodeEventRow({
+            projectId: PROJECT,
+            event: 'Recreated',
+            timeMs: now - 60_000,
+            distinctId: 'd',
+            insertId,
+            properties: {},
+            processedAtMs: now,
+          }).line,
+      )
       .join('');
     const producer = createIdempotentProducer(kafka());
     await producer.connect();
     try {
-      const [sent] = await producer.send({ topic: topic(), acks: -1, messages: [{ partition: 0, value, headers: { [ROWS_HEADER]: String(insertIds.length) } }] });
+      const [sent] = await producer.send({
+        topic: topic(),
+        acks: -1,
+        messages: [{ partition: 0, value, headers: { [ROWS_HEADER]: String(insertIds.length) } }],
+      });
       return sent.baseOffset!;
     } finally {
       await producer.disconnect();
@@ -69,7 +91,12 @@ describe('events writer, the events topic deleted and created again (real broker
       await admin.disconnect();
     }
     // The broker may still be finishing the deletion: creating it again is retried until it takes.
-    await eventually(() => ensureTopics(kafka(), topicSpecs(settings()).filter((spec) => spec.topic === topic())));
+    await eventually(() =>
+      ensureTopics(
+        kafka(),
+        topicSpecs(settings()).filter((spec) => spec.topic === topic()),
+      ),
+    );
   }
 
   it('stores the events sent after it, though their offsets are those of events stored before', async () => {
@@ -83,6 +110,8 @@ describe('events writer, the events topic deleted and created again (real broker
     // The same partition and offset as the first message: under the old token, ClickHouse took it for a retry.
     expect(await produce('after-1', 'after-2')).toBe('0');
     app = await startTestApp(writerOnly, environment.config);
-    await eventually(async () => expect(await stored()).toEqual(['after-1', 'after-2', 'before-1', 'before-2']), { timeoutMs: 60_000 });
+    await eventually(async () => expect(await stored()).toEqual(['after-1', 'after-2', 'before-1', 'before-2']), {
+      timeoutMs: 60_000,
+    });
   }, 120_000);
 });

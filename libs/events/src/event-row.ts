@@ -47,7 +47,8 @@ const isHugeDouble = (value: number): boolean => Number.isInteger(value) && Math
  * JSON.stringify writes doubles from 2^63 up to 1e21 as integer digits, which would make every
  * property of a row unreadable to queries: those are written in exponent notation (the same value).
  */
-export const exponentIfHuge = (value: number): number | RawJSON => (isHugeDouble(value) ? JSON.rawJSON(value.toExponential()) : value);
+export const exponentIfHuge = (value: number): number | RawJSON =>
+  isHugeDouble(value) ? JSON.rawJSON(value.toExponential()) : value;
 
 function exponentForHugeDoubles(_key: string, value: unknown): unknown {
   return typeof value === 'number' ? exponentIfHuge(value) : value;
@@ -60,7 +61,9 @@ function exponentForHugeDoubles(_key: string, value: unknown): unknown {
  * cost of scanning the written text for digit runs).
  */
 export function serializeProperties(properties: Record<string, unknown>): string {
-  return mayHoldNumber(properties, isHugeDouble) ? JSON.stringify(properties, exponentForHugeDoubles) : JSON.stringify(properties);
+  return mayHoldNumber(properties, isHugeDouble)
+    ? JSON.stringify(properties, exponentForHugeDoubles)
+    : JSON.stringify(properties);
 }
 
 /** The end of every line encodeEventRow writes: `processed_at` is its last field. */
@@ -71,7 +74,9 @@ const PROCESSED_AT_TAIL = /,"processed_at":"[0-9.]*"\}(\n?)$/;
  * (dlq:replay stamps the rows it sends back); undefined when the line does not end as those lines do.
  */
 export function withProcessedAt(line: string, processedAtMs: number): string | undefined {
-  return PROCESSED_AT_TAIL.test(line) ? line.replace(PROCESSED_AT_TAIL, `,"processed_at":"${formatEpochSeconds(processedAtMs)}"}$1`) : undefined;
+  return PROCESSED_AT_TAIL.test(line)
+    ? line.replace(PROCESSED_AT_TAIL, `,"processed_at":"${formatEpochSeconds(processedAtMs)}"}$1`)
+    : undefined;
 }
 
 /**

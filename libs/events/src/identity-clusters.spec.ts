@@ -3,23 +3,71 @@ import { IdentityClusters } from './identity-clusters';
 import { isAnonymousId, MAX_CLUSTER_IDS } from './identity-rules';
 
 /** A link without its event: applied as `$merge` (any two ids), as links sent before the rules. */
-const merge = (a: string, b: string, timeMs: number, identified?: string): IdentityLink => ({ projectId: 1, mode: 'original', a, b, timeMs, ...(identified && { identified }) });
-const identify = (anon: string, user: string, timeMs: number): IdentityLink => ({ projectId: 1, mode: 'original', kind: 'identify', a: anon, b: user, identified: user, timeMs });
-const alias = (distinctId: string, aliasId: string, timeMs: number): IdentityLink => ({ projectId: 1, mode: 'original', kind: 'alias', a: distinctId, b: aliasId, identified: aliasId, timeMs });
-const mergeEvent = (a: string, b: string, timeMs: number): IdentityLink => ({ projectId: 1, mode: 'original', kind: 'merge', a, b, timeMs });
-const device = (d: string, user: string, timeMs: number): IdentityLink => ({ projectId: 1, mode: 'simplified', a: `$device:${d}`, b: user, timeMs });
+const merge = (a: string, b: string, timeMs: number, identified?: string): IdentityLink => ({
+  projectId: 1,
+  mode: 'original',
+  a,
+  b,
+  timeMs,
+  ...(identified && { identified }),
+});
+const identify = (anon: string, user: string, timeMs: number): IdentityLink => ({
+  projectId: 1,
+  mode: 'original',
+  kind: 'identify',
+  a: anon,
+  b: user,
+  identified: user,
+  timeMs,
+});
+const alias = (distinctId: string, aliasId: string, timeMs: number): IdentityLink => ({
+  projectId: 1,
+  mode: 'original',
+  kind: 'alias',
+  a: distinctId,
+  b: aliasId,
+  identified: aliasId,
+  timeMs,
+});
+const mergeEvent = (a: string, b: string, timeMs: number): IdentityLink => ({
+  projectId: 1,
+  mode: 'original',
+  kind: 'merge',
+  a,
+  b,
+  timeMs,
+});
+const device = (d: string, user: string, timeMs: number): IdentityLink => ({
+  projectId: 1,
+  mode: 'simplified',
+  a: `$device:${d}`,
+  b: user,
+  timeMs,
+});
 
 /** Every order of a list (small lists only). */
 function permutations<T>(items: T[]): T[][] {
   if (items.length <= 1) return [items];
-  return items.flatMap((item, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]));
+  return items.flatMap((item, i) =>
+    permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]),
+  );
 }
 
-const snapshot = (clusters: IdentityClusters) => Object.fromEntries(clusters.rows().map((r) => [r.distinctId, r] as const).sort());
+const snapshot = (clusters: IdentityClusters) =>
+  Object.fromEntries(
+    clusters
+      .rows()
+      .map((r) => [r.distinctId, r] as const)
+      .sort(),
+  );
 
 describe('IdentityClusters', () => {
   it('original: a chain of links joins one cluster under the identified id', () => {
-    const clusters = IdentityClusters.of([merge('anon-1', 'user', 10, 'user'), merge('anon-2', 'anon-1', 20), merge('anon-3', 'anon-2', 30)]);
+    const clusters = IdentityClusters.of([
+      merge('anon-1', 'user', 10, 'user'),
+      merge('anon-2', 'anon-1', 20),
+      merge('anon-3', 'anon-2', 30),
+    ]);
     for (const id of ['anon-1', 'anon-2', 'anon-3', 'user']) expect(clusters.resolve(id)).toBe('user');
     expect(clusters.clusterOf('anon-3')).toEqual(['anon-1', 'anon-2', 'anon-3', 'user']);
     expect(clusters.resolve('stranger')).toBe('stranger');
@@ -45,10 +93,15 @@ describe('IdentityClusters', () => {
 
   it(`original: refuses a union past ${MAX_CLUSTER_IDS} ids, and both clusters stay as they were`, () => {
     const clusters = new IdentityClusters();
-    for (let i = 1; i < MAX_CLUSTER_IDS; i++) expect(clusters.apply(merge(`anon-${i}`, 'big', i, 'big')).kind).toBe('applied');
+    for (let i = 1; i < MAX_CLUSTER_IDS; i++)
+      expect(clusters.apply(merge(`anon-${i}`, 'big', i, 'big')).kind).toBe('applied');
     expect(clusters.clusterOf('big')).toHaveLength(MAX_CLUSTER_IDS);
     clusters.apply(merge('x', 'y', 1, 'y'));
-    expect(clusters.apply(merge('x', 'anon-7', 2))).toEqual({ kind: 'refused', rule: 'cluster_limit', reason: `identity cluster would hold ${MAX_CLUSTER_IDS + 2} ids; at most ${MAX_CLUSTER_IDS}` });
+    expect(clusters.apply(merge('x', 'anon-7', 2))).toEqual({
+      kind: 'refused',
+      rule: 'cluster_limit',
+      reason: `identity cluster would hold ${MAX_CLUSTER_IDS + 2} ids; at most ${MAX_CLUSTER_IDS}`,
+    });
     expect(clusters.resolve('x')).toBe('y');
     expect(clusters.resolve('anon-7')).toBe('big');
     // Linking two ids already joined never counts against the limit.
@@ -56,7 +109,13 @@ describe('IdentityClusters', () => {
   });
 
   it('simplified: a user has any number of devices; a device belongs to the user of its earliest link', () => {
-    const links = [device('d1', 'alice', 100), device('d2', 'alice', 200), device('d1', 'bob', 50), device('d3', 'bob', 10), device('d1', 'carol', 50)];
+    const links = [
+      device('d1', 'alice', 100),
+      device('d2', 'alice', 200),
+      device('d1', 'bob', 50),
+      device('d3', 'bob', 10),
+      device('d1', 'carol', 50),
+    ];
     for (const order of permutations(links)) {
       const clusters = IdentityClusters.of(order);
       expect(clusters.resolve('$device:d1')).toBe('bob');
@@ -64,7 +123,9 @@ describe('IdentityClusters', () => {
       expect(clusters.resolve('alice')).toBe('alice');
       expect(clusters.clusterOf('bob')).toEqual(['$device:d1', '$device:d3', 'bob']);
     }
-    const many = IdentityClusters.of(Array.from({ length: MAX_CLUSTER_IDS + 10 }, (_, i) => device(`d${i}`, 'heavy', i)));
+    const many = IdentityClusters.of(
+      Array.from({ length: MAX_CLUSTER_IDS + 10 }, (_, i) => device(`d${i}`, 'heavy', i)),
+    );
     expect(many.clusterOf('heavy')).toHaveLength(MAX_CLUSTER_IDS + 11);
   });
 });
@@ -77,7 +138,15 @@ describe('IdentityClusters: the merge rules (original)', () => {
   it('$identify merges only an $anon_id in UUID v4 form (also as the browser SDK sends it, behind $device:)', () => {
     expect([D1, D1.toUpperCase(), `$device:${D1}`].map(isAnonymousId)).toEqual([true, true, true]);
     // v1 and nil UUIDs, plain names, another prefix: not anonymous ids.
-    expect(['6f1e2d3c-4b5a-1978-8a6b-5c4d3e2f1a0b', '00000000-0000-0000-0000-000000000000', 'alice', `$user:${D1}`, `${D1}x`].map(isAnonymousId)).toEqual([false, false, false, false, false]);
+    expect(
+      [
+        '6f1e2d3c-4b5a-1978-8a6b-5c4d3e2f1a0b',
+        '00000000-0000-0000-0000-000000000000',
+        'alice',
+        `$user:${D1}`,
+        `${D1}x`,
+      ].map(isAnonymousId),
+    ).toEqual([false, false, false, false, false]);
 
     const clusters = new IdentityClusters();
     expect(clusters.apply(identify(`$device:${D1}`, 'carol', 10))).toEqual({ kind: 'applied' });
@@ -86,12 +155,16 @@ describe('IdentityClusters: the merge rules (original)', () => {
 
   it('$identify of two identified people (anon id "alice", identified "bob") merges nothing', () => {
     const clusters = new IdentityClusters();
-    expect(clusters.apply(identify('alice', 'bob', 10))).toEqual({ kind: 'refused', rule: 'anon_not_uuid', reason: '$identify: $anon_id "alice" is not a UUID v4' });
+    expect(clusters.apply(identify('alice', 'bob', 10))).toEqual({
+      kind: 'refused',
+      rule: 'anon_not_uuid',
+      reason: '$identify: $anon_id "alice" is not a UUID v4',
+    });
     expect([clusters.resolve('alice'), clusters.resolve('bob')]).toEqual(['alice', 'bob']);
     expect(clusters.changed()).toEqual([]);
   });
 
-  it('a shared device: $identify to alice, then to bob → the second is refused, the device stays alice\'s', () => {
+  it("a shared device: $identify to alice, then to bob → the second is refused, the device stays alice's", () => {
     const clusters = new IdentityClusters();
     expect(clusters.apply(identify(D1, 'alice', 10)).kind).toBe('applied');
     expect(clusters.apply(identify(D1, 'bob', 20))).toEqual({
@@ -120,7 +193,11 @@ describe('IdentityClusters: the merge rules (original)', () => {
     expect(clusters.clusterOf(D1)).toEqual([D1, 'alt-1', 'user-1'].sort());
     expect(clusters.apply(alias('user-1', 'alt-1', 20))).toEqual({ kind: 'unchanged' });
     // alt-1 maps to user-1: it cannot become another person's alias too.
-    expect(clusters.apply(alias('user-2', 'alt-1', 30))).toEqual({ kind: 'refused', rule: 'alias_merged', reason: '$create_alias: alias "alt-1" is already merged with another id' });
+    expect(clusters.apply(alias('user-2', 'alt-1', 30))).toEqual({
+      kind: 'refused',
+      rule: 'alias_merged',
+      reason: '$create_alias: alias "alt-1" is already merged with another id',
+    });
     expect(clusters.clusterOf('user-2')).toEqual(['user-2']);
     // The server SDKs' alias(distinct_id, alias) of a plain anonymous name: no UUID needed.
     expect(clusters.apply(alias('anon-7', 'customer-7', 40)).kind).toBe('applied');
@@ -133,7 +210,14 @@ describe('IdentityClusters: the merge rules (original)', () => {
   });
 
   it('judges each link by the state it meets: the first of two conflicting links wins, however the links are cut into batches', () => {
-    const links = [identify(D1, 'alice', 50), identify(D1, 'bob', 10), identify(D2, 'bob', 20), alias('bob', 'b-alias', 30), alias('alice', 'b-alias', 40), mergeEvent(D2, 'carol', 60)];
+    const links = [
+      identify(D1, 'alice', 50),
+      identify(D1, 'bob', 10),
+      identify(D2, 'bob', 20),
+      alias('bob', 'b-alias', 30),
+      alias('alice', 'b-alias', 40),
+      mergeEvent(D2, 'carol', 60),
+    ];
     const once = IdentityClusters.of(links);
     expect(once.clusterOf('alice')).toEqual([D1, 'alice'].sort());
     expect(once.clusterOf('bob')).toEqual([D2, 'b-alias', 'bob', 'carol'].sort());
@@ -160,14 +244,28 @@ describe('IdentityClusters: the merge rules (simplified)', () => {
     expect(clusters.apply(device('d1', 'alice', 150))).toEqual({ kind: 'unchanged' });
     expect(clusters.apply(device('d1', 'carol', 50))).toEqual({
       kind: 'applied',
-      displaced: { kind: 'refused', rule: 'device_owned', reason: 'device "$device:d1" belongs to user "carol" by an earlier event; not linked to "alice"' },
+      displaced: {
+        kind: 'refused',
+        rule: 'device_owned',
+        reason: 'device "$device:d1" belongs to user "carol" by an earlier event; not linked to "alice"',
+      },
     });
   });
 
   it('two user ids never merge: users share no row, a device holds one user', () => {
-    const clusters = IdentityClusters.of([device('d1', 'alice', 1), device('d2', 'bob', 2), device('d1', 'bob', 3), device('d2', 'alice', 4)]);
+    const clusters = IdentityClusters.of([
+      device('d1', 'alice', 1),
+      device('d2', 'bob', 2),
+      device('d1', 'bob', 3),
+      device('d2', 'alice', 4),
+    ]);
     expect(clusters.clusterOf('alice')).toEqual(['$device:d1', 'alice']);
     expect(clusters.clusterOf('bob')).toEqual(['$device:d2', 'bob']);
-    expect(clusters.rows().map((r) => r.distinctId).sort()).toEqual(['$device:d1', '$device:d2']);
+    expect(
+      clusters
+        .rows()
+        .map((r) => r.distinctId)
+        .sort(),
+    ).toEqual(['$device:d1', '$device:d2']);
   });
 });

@@ -23,7 +23,8 @@ function ranksBefore(x: IdentityMember, y: IdentityMember): boolean {
   return xt !== yt ? xt < yt : x.distinctId < y.distinctId;
 }
 
-const sameMember = (x: IdentityMember, y: IdentityMember) => x.personId === y.personId && x.identifiedMs === y.identifiedMs && x.linkedMs === y.linkedMs;
+const sameMember = (x: IdentityMember, y: IdentityMember) =>
+  x.personId === y.personId && x.identifiedMs === y.identifiedMs && x.linkedMs === y.linkedMs;
 
 /**
  * The identity rules of docs/identity.md over a set of mapping rows, in memory: the writer loads
@@ -87,10 +88,12 @@ export class IdentityClusters {
   private linkDevice({ a: device, b: user, timeMs }: IdentityLink): LinkOutcome {
     const current = this.members.get(device);
     const keeps = current && (current.linkedMs < timeMs || (current.linkedMs === timeMs && current.personId <= user));
-    if (current && keeps) return current.personId === user ? { kind: 'unchanged' } : refusal.deviceOwned(device, current.personId, user);
+    if (current && keeps)
+      return current.personId === user ? { kind: 'unchanged' } : refusal.deviceOwned(device, current.personId, user);
     this.remove(device);
     this.put({ distinctId: device, personId: user, identifiedMs: NEVER, linkedMs: timeMs });
-    const displaced = current && current.personId !== user ? refusal.deviceOwned(device, user, current.personId) : undefined;
+    const displaced =
+      current && current.personId !== user ? refusal.deviceOwned(device, user, current.personId) : undefined;
     return { kind: 'applied', ...(displaced && { displaced }) };
   }
 
@@ -125,11 +128,14 @@ export class IdentityClusters {
     if (refused) return refused;
     const before = [link.a, link.b].map((id) => this.members.get(id)).map((m) => m && { ...m });
     const ids = new Set([...this.clusterOf(link.a), ...this.clusterOf(link.b)]);
-    const rows = [...ids].map((id) => this.members.get(id) ?? { distinctId: id, personId: id, identifiedMs: NEVER, linkedMs: link.timeMs });
+    const rows = [...ids].map(
+      (id) => this.members.get(id) ?? { distinctId: id, personId: id, identifiedMs: NEVER, linkedMs: link.timeMs },
+    );
     for (const row of rows) {
       if (row.distinctId !== link.a && row.distinctId !== link.b) continue;
       row.linkedMs = Math.min(row.linkedMs, link.timeMs);
-      if (row.distinctId === link.identified && (row.identifiedMs === NEVER || link.timeMs < row.identifiedMs)) row.identifiedMs = link.timeMs;
+      if (row.distinctId === link.identified && (row.identifiedMs === NEVER || link.timeMs < row.identifiedMs))
+        row.identifiedMs = link.timeMs;
     }
     const canonical = rows.reduce((best, row) => (ranksBefore(row, best) ? row : best)).distinctId;
     for (const id of ids) this.remove(id);

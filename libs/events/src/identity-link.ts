@@ -34,7 +34,8 @@ export interface IdentityLink {
 function idOf(value: unknown): string | undefined {
   if (typeof value !== 'string' && typeof value !== 'number') return undefined;
   const id = String(value);
-  if (id === '' || id.length > EVENT_LIMITS.maxStringLength || FORBIDDEN_IDS.has(id.trim().toLowerCase())) return undefined;
+  if (id === '' || id.length > EVENT_LIMITS.maxStringLength || FORBIDDEN_IDS.has(id.trim().toLowerCase()))
+    return undefined;
   return id;
 }
 
@@ -58,9 +59,22 @@ export interface LinkSource {
  */
 export function identityLinkOf(source: LinkSource): IdentityLink | undefined {
   const { mode, properties: p, projectId, timeMs } = source;
-  const link = (kind: OriginalLinkKind | undefined, a: string | undefined, b: string | undefined, identified?: string): IdentityLink | undefined =>
+  const link = (
+    kind: OriginalLinkKind | undefined,
+    a: string | undefined,
+    b: string | undefined,
+    identified?: string,
+  ): IdentityLink | undefined =>
     a !== undefined && b !== undefined && a !== b && mode !== 'disabled'
-      ? { projectId, mode, ...(kind !== undefined && { kind }), a, b, ...(identified !== undefined && { identified }), timeMs }
+      ? {
+          projectId,
+          mode,
+          ...(kind !== undefined && { kind }),
+          a,
+          b,
+          ...(identified !== undefined && { identified }),
+          timeMs,
+        }
       : undefined;
   if (mode === 'simplified') {
     const device = idOf(p.$device_id);

@@ -9,7 +9,13 @@ export const MAX_CLUSTER_IDS = 500;
  * - `alias_merged`: a `$create_alias` whose alias already belongs to another cluster.
  * - `device_owned`: a simplified device already belongs to another user (by an earlier event).
  */
-export const LINK_REFUSALS = ['cluster_limit', 'anon_not_uuid', 'anon_identified', 'alias_merged', 'device_owned'] as const;
+export const LINK_REFUSALS = [
+  'cluster_limit',
+  'anon_not_uuid',
+  'anon_identified',
+  'alias_merged',
+  'device_owned',
+] as const;
 export type LinkRefusalRule = (typeof LINK_REFUSALS)[number];
 
 export interface LinkRefusal {
@@ -39,14 +45,26 @@ const quoted = (id: string) => JSON.stringify(id);
 
 /** The refusals' messages, in one place: what the debug log and the dead-letter reason say. */
 export const refusal = {
-  clusterLimit: (size: number): LinkRefusal => ({ kind: 'refused', rule: 'cluster_limit', reason: `identity cluster would hold ${size} ids; at most ${MAX_CLUSTER_IDS}` }),
-  anonNotUuid: (anon: string): LinkRefusal => ({ kind: 'refused', rule: 'anon_not_uuid', reason: `$identify: $anon_id ${quoted(anon)} is not a UUID v4` }),
+  clusterLimit: (size: number): LinkRefusal => ({
+    kind: 'refused',
+    rule: 'cluster_limit',
+    reason: `identity cluster would hold ${size} ids; at most ${MAX_CLUSTER_IDS}`,
+  }),
+  anonNotUuid: (anon: string): LinkRefusal => ({
+    kind: 'refused',
+    rule: 'anon_not_uuid',
+    reason: `$identify: $anon_id ${quoted(anon)} is not a UUID v4`,
+  }),
   anonIdentified: (anon: string, identified: string): LinkRefusal => ({
     kind: 'refused',
     rule: 'anon_identified',
     reason: `$identify: $anon_id ${quoted(anon)} is already merged with the identified id ${quoted(identified)}`,
   }),
-  aliasMerged: (alias: string): LinkRefusal => ({ kind: 'refused', rule: 'alias_merged', reason: `$create_alias: alias ${quoted(alias)} is already merged with another id` }),
+  aliasMerged: (alias: string): LinkRefusal => ({
+    kind: 'refused',
+    rule: 'alias_merged',
+    reason: `$create_alias: alias ${quoted(alias)} is already merged with another id`,
+  }),
   deviceOwned: (device: string, owner: string, user: string): LinkRefusal => ({
     kind: 'refused',
     rule: 'device_owned',

@@ -5,7 +5,10 @@ interface RawJSON {
 interface JSON {
   rawJSON(text: string): RawJSON;
   isRawJSON(value: unknown): value is RawJSON;
-  parse(text: string, reviver: (this: unknown, key: string, value: unknown, context: { source?: string }) => unknown): unknown;
+  parse(
+    text: string,
+    reviver: (this: unknown, key: string, value: unknown, context: { source?: string }) => unknown,
+  ): unknown;
 }
 
 // String well-formedness (ES2024, Node 20+), not in the es2023 lib this project targets.

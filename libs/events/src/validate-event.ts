@@ -87,7 +87,8 @@ function cleanValue(value: unknown, field: string, depth: number): unknown {
 }
 
 function checkId(value: string, field: string): void {
-  if (FORBIDDEN_IDS.has(value.trim().toLowerCase())) throw new InvalidField(field, `"${value}" is not allowed as ${field}`);
+  if (FORBIDDEN_IDS.has(value.trim().toLowerCase()))
+    throw new InvalidField(field, `"${value}" is not allowed as ${field}`);
 }
 
 /** `$user_id` wins; else a `$device_id` stands in for a missing distinct_id as `$device:<id>`. */
@@ -98,7 +99,8 @@ function resolveDistinctId(properties: Record<string, unknown>): string {
   else if ((given === undefined || given === null) && deviceId !== undefined && deviceId !== null && deviceId !== '') {
     value = `$device:${String(deviceId)}`;
   }
-  if (value === undefined || value === null) throw new InvalidField('properties.distinct_id', 'properties.distinct_id is required');
+  if (value === undefined || value === null)
+    throw new InvalidField('properties.distinct_id', 'properties.distinct_id is required');
   if (typeof value !== 'string' && typeof value !== 'number') {
     throw new InvalidField('properties.distinct_id', 'properties.distinct_id must be a string');
   }
@@ -116,7 +118,10 @@ function resolveInsertId(value: unknown, context: EventContext): string {
     return context.newInsertId();
   }
   if (typeof value !== 'string' || !INSERT_ID_PATTERN.test(value)) {
-    throw new InvalidField('properties.$insert_id', 'properties.$insert_id must be 1 to 36 characters of A-Z, a-z, 0-9 and "-"');
+    throw new InvalidField(
+      'properties.$insert_id',
+      'properties.$insert_id must be 1 to 36 characters of A-Z, a-z, 0-9 and "-"',
+    );
   }
   checkId(value, 'properties.$insert_id');
   return value;
@@ -156,12 +161,14 @@ export function validateEvent(raw: unknown, context: EventContext): EventOutcome
 
 function validateAsSent(raw: unknown, context: EventContext): EventOutcome {
   const rawProperties = isObject(raw) ? raw.properties : undefined;
-  const givenInsertId = isObject(rawProperties) && typeof rawProperties.$insert_id === 'string' ? rawProperties.$insert_id : '';
+  const givenInsertId =
+    isObject(rawProperties) && typeof rawProperties.$insert_id === 'string' ? rawProperties.$insert_id : '';
   try {
     if (!isObject(raw)) throw new InvalidField('event', 'each event must be a JSON object');
     const { event } = raw;
     if (typeof event !== 'string' || event === '') throw new InvalidField('event', 'event must be a non-empty string');
-    if (event.length > EVENT_LIMITS.maxEventNameLength) throw new InvalidField('event', 'event is longer than 255 characters');
+    if (event.length > EVENT_LIMITS.maxEventNameLength)
+      throw new InvalidField('event', 'event is longer than 255 characters');
     if (!isObject(rawProperties)) throw new InvalidField('properties', 'properties must be a JSON object');
     if (isIgnored(rawProperties.$ignore)) return { kind: 'skipped', reason: 'ignored' };
     if (context.dictionary?.isEventDropped(event)) return { kind: 'skipped', reason: 'dropped' };
@@ -183,12 +190,31 @@ function validateAsSent(raw: unknown, context: EventContext): EventOutcome {
     }
     if (context.ip !== undefined && custom.$ip === undefined) custom.$ip = context.ip;
 
-    const row = encodeEventRow({ projectId: context.projectId, event, timeMs: time.timeMs, distinctId, insertId, properties: custom, processedAtMs: context.nowMs });
-    if (utf8SizeBound(row.line) >= EVENT_LIMITS.maxEventBytes && Buffer.byteLength(row.line) >= EVENT_LIMITS.maxEventBytes) {
+    const row = encodeEventRow({
+      projectId: context.projectId,
+      event,
+      timeMs: time.timeMs,
+      distinctId,
+      insertId,
+      properties: custom,
+      processedAtMs: context.nowMs,
+    });
+    if (
+      utf8SizeBound(row.line) >= EVENT_LIMITS.maxEventBytes &&
+      Buffer.byteLength(row.line) >= EVENT_LIMITS.maxEventBytes
+    ) {
       throw new InvalidField('properties', 'event is 1 MB or larger');
     }
     if (context.identityMerge && context.identityMerge !== 'disabled') {
-      const link = identityLinkOf({ projectId: context.projectId, mode: context.identityMerge, policy: context.policy, event, properties: rawProperties, distinctId, timeMs: time.timeMs });
+      const link = identityLinkOf({
+        projectId: context.projectId,
+        mode: context.identityMerge,
+        policy: context.policy,
+        event,
+        properties: rawProperties,
+        distinctId,
+        timeMs: time.timeMs,
+      });
       if (link) row.link = link;
     }
     return { kind: 'accepted', row };

@@ -19,8 +19,12 @@ describe('the export filter on merged ids', () => {
 
   it('replaces those ids by their canonical id, leaving every other literal as it is', () => {
     expect(rewritten('properties["distinct_id"] == "$device:d1"')).toBe('(properties["distinct_id"] == "carol")');
-    expect(rewritten('not ("$device:d1" != properties["distinct_id"])')).toBe('(not ("carol" != properties["distinct_id"]))');
-    expect(rewritten('properties["distinct_id"] in ["$device:d2", "other"]')).toBe('(properties["distinct_id"] in ["dave", "other"])');
+    expect(rewritten('not ("$device:d1" != properties["distinct_id"])')).toBe(
+      '(not ("carol" != properties["distinct_id"]))',
+    );
+    expect(rewritten('properties["distinct_id"] in ["$device:d2", "other"]')).toBe(
+      '(properties["distinct_id"] in ["dave", "other"])',
+    );
     expect(rewritten('"$device:d1" in properties["distinct_id"]')).toBe('("$device:d1" in properties["distinct_id"])');
     expect(rewritten('properties["plan"] == "$device:d1" and properties["distinct_id"] == "unknown"')).toBe(
       '((properties["plan"] == "$device:d1") and (properties["distinct_id"] == "unknown"))',

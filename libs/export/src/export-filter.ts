@@ -7,15 +7,23 @@ export interface ExportFilter {
 }
 
 /** Compiled over the events' columns; every value a bound parameter (`w_0`, …). */
-export const compileExportFilter = (expression: Expression): ExportFilter => ({ expression, compiled: compileWhere(expression, eventsScope(), { prefix: 'w' }) });
+export const compileExportFilter = (expression: Expression): ExportFilter => ({
+  expression,
+  compiled: compileWhere(expression, eventsScope(), { prefix: 'w' }),
+});
 
 const isDistinctId = (expression: Expression): boolean =>
-  expression.type === 'property' && expression.source === 'properties' && expression.path.length === 1 && expression.path[0] === 'distinct_id';
+  expression.type === 'property' &&
+  expression.source === 'properties' &&
+  expression.path.length === 1 &&
+  expression.path[0] === 'distinct_id';
 
-const isText = (expression: Expression): expression is Expression & { type: 'literal'; value: string } => expression.type === 'literal' && typeof expression.value === 'string';
+const isText = (expression: Expression): expression is Expression & { type: 'literal'; value: string } =>
+  expression.type === 'literal' && typeof expression.value === 'string';
 
 /** Whether the filter reads `properties["distinct_id"]` anywhere. */
-export const readsDistinctId = (expression: Expression): boolean => isDistinctId(expression) || childrenOf(expression).some(readsDistinctId);
+export const readsDistinctId = (expression: Expression): boolean =>
+  isDistinctId(expression) || childrenOf(expression).some(readsDistinctId);
 
 /**
  * The ids the filter compares `distinct_id` with: the string literals of `distinct_id == "x"`,
@@ -45,13 +53,20 @@ export function idsComparedWithDistinctId(expression: Expression): string[] {
  * `!=` none of them.
  */
 export function withCanonicalIds(expression: Expression, canonical: ReadonlyMap<string, string>): Expression {
-  const swap = (node: Expression): Expression => (isText(node) && canonical.has(node.value) ? { ...node, value: canonical.get(node.value)! } : node);
+  const swap = (node: Expression): Expression =>
+    isText(node) && canonical.has(node.value) ? { ...node, value: canonical.get(node.value)! } : node;
   const walk = (node: Expression): Expression => {
     const mapped = mapChildren(node, walk);
     if (mapped.type !== 'binary') return mapped;
     const { operator, left, right } = mapped;
-    if (operator === '==' || operator === '!=') return { ...mapped, left: isDistinctId(right) ? swap(left) : left, right: isDistinctId(left) ? swap(right) : right };
-    if (operator === 'in' && isDistinctId(left) && right.type === 'list') return { ...mapped, right: { ...right, items: right.items.map(swap) } };
+    if (operator === '==' || operator === '!=')
+      return {
+        ...mapped,
+        left: isDistinctId(right) ? swap(left) : left,
+        right: isDistinctId(left) ? swap(right) : right,
+      };
+    if (operator === 'in' && isDistinctId(left) && right.type === 'list')
+      return { ...mapped, right: { ...right, items: right.items.map(swap) } };
     return mapped;
   };
   return walk(expression);

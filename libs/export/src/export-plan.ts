@@ -5,7 +5,8 @@ import { ExportBucket } from './export.repository';
 export const LINE_OVERHEAD_BYTES = 200;
 
 /** A bucket's estimated NDJSON size, from the stored sizes the planning query sums. */
-export const bucketBytes = (bucket: ExportBucket): number => Number(bucket.bytes) + Number(bucket.rows) * LINE_OVERHEAD_BYTES;
+export const bucketBytes = (bucket: ExportBucket): number =>
+  Number(bucket.bytes) + Number(bucket.rows) * LINE_OVERHEAD_BYTES;
 
 /**
  * Cuts the export into pages of about `pageBytes` of output, so a page's cost stays the same
@@ -26,7 +27,12 @@ export function planPages(buckets: ExportBucket[], pageBytes: number): ExportPag
       close();
       const shares = Math.min(rows, Math.ceil(bytes / pageBytes));
       for (let index = 0; index < shares; index++) {
-        pages.push({ buckets: [[bucket.event, bucket.day]], share: { of: shares, index }, rows: Math.ceil(rows / shares), bytes: Math.ceil(bytes / shares) });
+        pages.push({
+          buckets: [[bucket.event, bucket.day]],
+          share: { of: shares, index },
+          rows: Math.ceil(rows / shares),
+          bytes: Math.ceil(bytes / shares),
+        });
       }
       continue;
     }

@@ -1,4 +1,12 @@
-import { booleanParameter, FROM_DATE_PARAMETER, PROJECT_ID_PARAMETER, QueryParameterDoc, requiredParameter, TO_DATE_PARAMETER, WHERE_PARAMETER } from '@analytics/http';
+import {
+  booleanParameter,
+  FROM_DATE_PARAMETER,
+  PROJECT_ID_PARAMETER,
+  QueryParameterDoc,
+  requiredParameter,
+  TO_DATE_PARAMETER,
+  WHERE_PARAMETER,
+} from '@analytics/http';
 import { ExpressionError, parseExpression } from '@analytics/expression';
 import { invalidParameter } from './export-error';
 import { compileExportFilter, ExportFilter } from './export-filter';
@@ -90,7 +98,21 @@ export const EXPORT_PARAMETERS: readonly QueryParameterDoc[] = [
   requiredParameter(FROM_DATE_PARAMETER),
   requiredParameter(TO_DATE_PARAMETER),
   { name: 'event', description: 'A JSON array of event names to keep.', example: '["Signed up","Purchased"]' },
-  { ...WHERE_PARAMETER, description: 'A filter expression over the event, e.g. properties["plan"] == "pro" (the real API names it `where`).' },
-  { name: 'limit', type: 'integer', description: `At most this many events (1 to ${MAX_EXPORT_LIMIT}).`, example: '1000' },
-  { name: 'time_in_ms', type: 'boolean', description: 'Event times in milliseconds instead of seconds; default false.', example: 'true' },
+  {
+    ...WHERE_PARAMETER,
+    description:
+      'A filter expression over the event, e.g. properties["plan"] == "pro" (the real API names it `where`).',
+  },
+  {
+    name: 'limit',
+    type: 'integer',
+    description: `At most this many events (1 to ${MAX_EXPORT_LIMIT}).`,
+    example: '1000',
+  },
+  {
+    name: 'time_in_ms',
+    type: 'boolean',
+    description: 'Event times in milliseconds instead of seconds; default false.',
+    example: 'true',
+  },
 ];

@@ -32,14 +32,24 @@ function exportFilter(scope: ProjectScope, request: ExportRequest, where: Compil
  * (a person's events sent under another id of hers are on other days); otherwise as stored, which
  * counts the same rows without the join.
  */
-export function exportBucketsSql(scope: ProjectScope, request: ExportRequest, where: CompiledSql | undefined, resolve: boolean): ChBoundQuery {
+export function exportBucketsSql(
+  scope: ProjectScope,
+  request: ExportRequest,
+  where: CompiledSql | undefined,
+  resolve: boolean,
+): ChBoundQuery {
   return renderChSql(
     chSql`SELECT event, toString(toDate(time)) AS day, count() AS rows, sum(length(properties)) AS bytes FROM ${resolvedEventsSql(scope, resolve)} WHERE ${exportFilter(scope, request, where)} GROUP BY event, day ORDER BY event, day`,
   );
 }
 
 /** The page's exported events, one line each (read as TabSeparatedRaw). */
-export function exportPageSql(scope: ProjectScope, request: ExportRequest, page: ExportPage, limit: number | undefined): ChBoundQuery {
+export function exportPageSql(
+  scope: ProjectScope,
+  request: ExportRequest,
+  page: ExportPage,
+  limit: number | undefined,
+): ChBoundQuery {
   // A page holds consecutive (event, day) buckets, so per event it is one range of days: ranges on
   // the sort key's prefix, which the primary index prunes to the page's own granules.
   const days = new Map<string, { from: string; to: string }>();
@@ -51,14 +61,18 @@ export function exportPageSql(scope: ProjectScope, request: ExportRequest, page:
   }
   let where: ChSql;
   if (days.size <= MAX_RANGES) {
-    const ranges = [...days].map(([event, { from, to }]) => chSql`(event = ${chParam(event)} AND toDate(time) BETWEEN ${chParam(from, 'Date')} AND ${chParam(to, 'Date')})`);
+    const ranges = [...days].map(
+      ([event, { from, to }]) =>
+        chSql`(event = ${chParam(event)} AND toDate(time) BETWEEN ${chParam(from, 'Date')} AND ${chParam(to, 'Date')})`,
+    );
     where = chSql`${exportFilter(scope, request, page.where)} AND (${chJoin(ranges, chSql` OR `)})`;
   } else {
     // Many small events: the event list still prunes, the keys pick the exact (event, day) pairs.
     const keys = page.buckets.map(([event, day]) => `${event}|${day}`);
     where = chSql`${exportFilter(scope, request, page.where)} AND event IN ${chParam([...days.keys()])} AND concat(event, '|', toString(toDate(time))) IN ${chParam(keys)}`;
   }
-  if (page.share) where = chSql`${where} AND cityHash64(distinct_id) % ${chParam(page.share.of, 'UInt32')} = ${chParam(page.share.index, 'UInt32')}`;
+  if (page.share)
+    where = chSql`${where} AND cityHash64(distinct_id) % ${chParam(page.share.of, 'UInt32')} = ${chParam(page.share.index, 'UInt32')}`;
   const resolve = page.resolve ?? true;
   // Ids resolved to the person's canonical id (docs/identity.md); the buckets above count the same rows unresolved.
   return renderChSql(

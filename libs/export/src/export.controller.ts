@@ -34,7 +34,8 @@ export class ExportController {
     const params = new URL(req.originalUrl, 'http://local').searchParams;
     const request = parseExportRequest(params, this.clock.date().toISOString().slice(0, 10));
     const slot = await this.quota.acquire(access.project.id);
-    if (!slot.allowed) throw new ExportError(ExportErrorCode.RateLimited, `rate limit exceeded: ${slot.reason}`, slot.retryAfterSeconds);
+    if (!slot.allowed)
+      throw new ExportError(ExportErrorCode.RateLimited, `rate limit exceeded: ${slot.reason}`, slot.retryAfterSeconds);
 
     const abort = new AbortController();
     res.on('close', () => abort.abort());

@@ -7,5 +7,9 @@ import { ExportRepository } from './export.repository';
 import { ExportService } from './export.service';
 
 /** The raw event export, /api/2.0/export. */
-@Module({ imports: [AuthModule, RateLimitsModule], controllers: [ExportController], providers: [ExportRepository, ExportService, IdentityRepository] })
+@Module({
+  imports: [AuthModule, RateLimitsModule],
+  controllers: [ExportController],
+  providers: [ExportRepository, ExportService, IdentityRepository],
+})
 export class ExportModule {}

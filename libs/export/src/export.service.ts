@@ -46,11 +46,21 @@ export class ExportService {
   async plan(scope: ProjectScope, request: ExportRequest, signal: AbortSignal): Promise<ExportPage[]> {
     const where = request.where;
     if (!where || !readsDistinctId(where.expression)) {
-      const [buckets, resolve] = await Promise.all([this.repository.buckets(scope, request, where?.compiled, false, signal), this.repository.hasMergedIds(scope, signal)]);
+      const [buckets, resolve] = await Promise.all([
+        this.repository.buckets(scope, request, where?.compiled, false, signal),
+        this.repository.hasMergedIds(scope, signal),
+      ]);
       return planPages(buckets, PAGE_BYTES).map((page) => ({ ...page, resolve, where: where?.compiled }));
     }
     const resolve = await this.repository.hasMergedIds(scope, signal);
-    const filter = resolve ? compileExportFilter(withCanonicalIds(where.expression, await this.identities.resolve(scope, idsComparedWithDistinctId(where.expression)))).compiled : where.compiled;
+    const filter = resolve
+      ? compileExportFilter(
+          withCanonicalIds(
+            where.expression,
+            await this.identities.resolve(scope, idsComparedWithDistinctId(where.expression)),
+          ),
+        ).compiled
+      : where.compiled;
     const buckets = await this.repository.buckets(scope, request, filter, resolve, signal);
     return planPages(buckets, PAGE_BYTES).map((page) => ({ ...page, resolve, where: filter }));
   }
@@ -60,7 +70,13 @@ export class ExportService {
    * of what `out` took); stops at `limit` rows or as soon as `signal` aborts (the client
    * went away), cancelling the running query. Rows are counted only when a limit needs them.
    */
-  async write(scope: ProjectScope, request: ExportRequest, pages: ExportPage[], out: Writable, signal: AbortSignal): Promise<void> {
+  async write(
+    scope: ProjectScope,
+    request: ExportRequest,
+    pages: ExportPage[],
+    out: Writable,
+    signal: AbortSignal,
+  ): Promise<void> {
     let written = 0;
     for (const page of pages) {
       const remaining = request.limit === undefined ? undefined : request.limit - written;

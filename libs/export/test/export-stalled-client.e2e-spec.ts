@@ -17,7 +17,12 @@ describe('an export whose client stops reading', () => {
 
   beforeAll(async () => {
     environment = await createTestEnvironment({
-      env: { HTTP_WRITE_STALL_TIMEOUT_MS: '1000', EXPORT_LIMIT_PER_SECOND: '1000', EXPORT_LIMIT_PER_HOUR: '1000', EXPORT_LIMIT_CONCURRENT: '1' },
+      env: {
+        HTTP_WRITE_STALL_TIMEOUT_MS: '1000',
+        EXPORT_LIMIT_PER_SECOND: '1000',
+        EXPORT_LIMIT_PER_HOUR: '1000',
+        EXPORT_LIMIT_CONCURRENT: '1',
+      },
     });
     service = await startTestApp(ingestAndExport, environment.config);
     const projects = service.app.get(ProjectsService);
@@ -28,19 +33,36 @@ describe('an export whose client stops reading', () => {
     const time = Date.parse(`${day}T09:00:00Z`) / 1000;
     const large = Array.from({ length: 120 }, (_, n) => ({
       event: 'Large',
-      properties: { time: time + n, distinct_id: `big-${n % 7}`, $insert_id: `large-${n}`, ...Object.fromEntries(['a', 'b', 'c'].map((key, list) => [key, Array.from({ length: 250 }, (_, i) => item(n, list, i))])) },
+      properties: {
+        time: time + n,
+        distinct_id: `big-${n % 7}`,
+        $insert_id: `large-${n}`,
+        ...Object.fromEntries(
+          ['a', 'b', 'c'].map((key, list) => [key, Array.from({ length: 250 }, (_, i) => item(n, list, i))]),
+        ),
+      },
     }));
     for (let i = 0; i < large.length; i += 8) {
-      const sent = await fetch(`${service.baseUrl}/import`, { method: 'POST', body: JSON.stringify(large.slice(i, i + 8)), headers: { Authorization: auth, 'Content-Type': 'application/json' } });
+      const sent = await fetch(`${service.baseUrl}/import`, {
+        method: 'POST',
+        body: JSON.stringify(large.slice(i, i + 8)),
+        headers: { Authorization: auth, 'Content-Type': 'application/json' },
+      });
       expect(sent.status).toBe(200);
     }
     const stored = async () =>
       (
         await (
-          await service.app.get(ClickHouseClient).query({ query: `SELECT count() AS n FROM events WHERE project_id = ${project.id} AND event = 'Large'`, format: 'JSONEachRow' })
+          await service.app.get(ClickHouseClient).query({
+            query: `SELECT count() AS n FROM events WHERE project_id = ${project.id} AND event = 'Large'`,
+            format: 'JSONEachRow',
+          })
         ).json<{ n: number }>()
       )[0].n;
-    await eventually(async () => expect(await stored()).toBeGreaterThanOrEqual(large.length), { timeoutMs: 90_000, intervalMs: 500 });
+    await eventually(async () => expect(await stored()).toBeGreaterThanOrEqual(large.length), {
+      timeoutMs: 90_000,
+      intervalMs: 500,
+    });
   }, 180_000);
   afterAll(async () => {
     await service?.close();
@@ -50,7 +72,9 @@ describe('an export whose client stops reading', () => {
   it('is closed after HTTP_WRITE_STALL_TIMEOUT_MS, its query cancelled and its concurrency slot freed', async () => {
     // Node's http client, paused after the first bytes, stops reading its socket (fetch would keep buffering the body).
     const request = get(`${service.baseUrl}/api/2.0/export?${query}`, { headers: { Authorization: auth } });
-    const response = await new Promise<IncomingMessage>((answered, failed) => request.once('response', answered).once('error', failed));
+    const response = await new Promise<IncomingMessage>((answered, failed) =>
+      request.once('response', answered).once('error', failed),
+    );
     expect(response.statusCode).toBe(200);
     await once(response, 'data');
     response.pause();
@@ -62,7 +86,9 @@ describe('an export whose client stops reading', () => {
     // From here on nothing is read: the server's buffers fill, and after the stall timeout it gives up.
     await eventually(async () => expect(await running()).toBe(0), { timeoutMs: 30_000, intervalMs: 250 });
     const next = await eventually(async () => {
-      const again = await fetch(`${service.baseUrl}/api/2.0/export?${query}&limit=1`, { headers: { Authorization: auth } });
+      const again = await fetch(`${service.baseUrl}/api/2.0/export?${query}&limit=1`, {
+        headers: { Authorization: auth },
+      });
       expect(again.status).toBe(200);
       return again.text();
     });

@@ -12,14 +12,20 @@ import { ExportModule } from '../src';
 export function ingestAndExport(config: AppConfig): DynamicModule {
   return {
     module: class ExportTestModule {},
-    imports: [PlatformModule.forRoot(config, engineNeeds(config, ['ingest', 'export'])), ProjectsModule, IngestModule.forRoot(intakeOf(config)), ExportModule],
+    imports: [
+      PlatformModule.forRoot(config, engineNeeds(config, ['ingest', 'export'])),
+      ProjectsModule,
+      IngestModule.forRoot(intakeOf(config)),
+      ExportModule,
+    ],
   };
 }
 
 /** How many export queries the engine is running now (their SQL names mp_processing_time_ms). */
 export async function runningExportQueries(service: TestApp): Promise<number> {
   const result = await service.app.get(ClickHouseClient).query({
-    query: "SELECT count() AS n FROM system.processes WHERE query LIKE '%mp_processing_time_ms%' AND query NOT LIKE '%system.processes%'",
+    query:
+      "SELECT count() AS n FROM system.processes WHERE query LIKE '%mp_processing_time_ms%' AND query NOT LIKE '%system.processes%'",
     format: 'JSONEachRow',
   });
   return (await result.json<{ n: number }>())[0].n;

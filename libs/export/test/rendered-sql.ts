@@ -28,6 +28,11 @@ export const EXPORT_SQL: RenderedQuery[] = [
   {
     builder: 'ExportRepository.page (exportPageSql)',
     inputs: 'project 1; the month, all events, time in ms; share 2 of 4 of one big bucket; no limit; ids as stored',
-    query: exportPageSql(scope, { ...request, events: undefined, timeInMs: true }, { buckets: [['Opened', '2024-03-01']], share: { of: 4, index: 2 }, rows: 1e6, bytes: 1e8, resolve: false }, undefined),
+    query: exportPageSql(
+      scope,
+      { ...request, events: undefined, timeInMs: true },
+      { buckets: [['Opened', '2024-03-01']], share: { of: 4, index: 2 }, rows: 1e6, bytes: 1e8, resolve: false },
+      undefined,
+    ),
   },
 ];

@@ -58,7 +58,8 @@ function readColumn(event: EventRecord, name: string, type: PropertyColumnType):
 export function readJsonPath(object: JsonObject, path: readonly string[]): Value {
   let current: JsonValue = object;
   for (const key of path) {
-    if (current === null || typeof current !== 'object' || Array.isArray(current) || !Object.hasOwn(current, key)) return undefined;
+    if (current === null || typeof current !== 'object' || Array.isArray(current) || !Object.hasOwn(current, key))
+      return undefined;
     current = (current as JsonObject)[key];
   }
   return current;

@@ -9,19 +9,33 @@ import { childrenOf, Expression } from './syntax-tree';
  * compiles to one bound parameter, but its items still count for depth.
  */
 export function checkSize(root: Expression): void {
-  const pending: { expression: Expression; depth: number; inList: boolean }[] = [{ expression: root, depth: 1, inList: false }];
+  const pending: { expression: Expression; depth: number; inList: boolean }[] = [
+    { expression: root, depth: 1, inList: false },
+  ];
   let nodes = 0;
   while (pending.length > 0) {
     const { expression, depth, inList } = pending.pop()!;
     if (depth > MAX_NESTING_DEPTH) {
-      throw new ExpressionError(expression.start, `at most ${MAX_NESTING_DEPTH} levels of nesting`, ExpressionErrorCode.TooComplex);
+      throw new ExpressionError(
+        expression.start,
+        `at most ${MAX_NESTING_DEPTH} levels of nesting`,
+        ExpressionErrorCode.TooComplex,
+      );
     }
     if (!inList && ++nodes > MAX_EXPRESSION_NODES) {
-      throw new ExpressionError(expression.start, `at most ${MAX_EXPRESSION_NODES} operators, values and calls`, ExpressionErrorCode.TooComplex);
+      throw new ExpressionError(
+        expression.start,
+        `at most ${MAX_EXPRESSION_NODES} operators, values and calls`,
+        ExpressionErrorCode.TooComplex,
+      );
     }
     const childrenInList = inList || expression.type === 'list';
     for (const child of childrenOf(expression)) {
-      pending.push({ expression: child, depth: continuesJunction(expression, child) ? depth : depth + 1, inList: childrenInList });
+      pending.push({
+        expression: child,
+        depth: continuesJunction(expression, child) ? depth : depth + 1,
+        inList: childrenInList,
+      });
     }
   }
 }

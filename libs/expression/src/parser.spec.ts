@@ -28,7 +28,9 @@ function errorOf(source: string): ExpressionError {
 
 /** The tree without source positions. */
 function shape(expression: Expression): unknown {
-  return JSON.parse(JSON.stringify(expression, (key, value: unknown) => (key === 'start' || key === 'end' ? undefined : value)));
+  return JSON.parse(
+    JSON.stringify(expression, (key, value: unknown) => (key === 'start' || key === 'end' ? undefined : value)),
+  );
 }
 
 describe('parseExpression', () => {
@@ -76,7 +78,12 @@ describe('parseExpression', () => {
         start: 4,
         end: 37,
         left: { type: 'property', start: 4, end: 19 },
-        right: { type: 'binary', start: 23, end: 37, right: { type: 'call', start: 28, end: 36, argument: { start: 34, end: 35 } } },
+        right: {
+          type: 'binary',
+          start: 23,
+          end: 37,
+          right: { type: 'call', start: 28, end: 36, argument: { start: 34, end: 35 } },
+        },
       },
     });
   });
@@ -103,7 +110,11 @@ describe('parseExpression', () => {
     ['', 0, 'an expression'],
   ])('refuses %j at %i, expecting %s', (source, position, expected) => {
     const error = errorOf(source);
-    expect({ position: error.position, expected: error.expected, code: error.code }).toEqual({ position, expected, code: ExpressionErrorCode.Syntax });
+    expect({ position: error.position, expected: error.expected, code: error.code }).toEqual({
+      position,
+      expected,
+      code: ExpressionErrorCode.Syntax,
+    });
   });
 
   it('names the position and what was expected in its message', () => {
@@ -125,7 +136,9 @@ describe('parseExpression', () => {
     it(`refuses more than ${MAX_NESTING_DEPTH} levels of parentheses, calls or operators`, () => {
       const nested = (depth: number, open: string, close: string) => `${open.repeat(depth)}1${close.repeat(depth)}`;
       expect(() => parseExpression(nested(MAX_NESTING_DEPTH - 1, '(', ')'))).not.toThrow();
-      expect(tooComplex(nested(MAX_NESTING_DEPTH, '(', ')')).expected).toBe(`at most ${MAX_NESTING_DEPTH} levels of nesting`);
+      expect(tooComplex(nested(MAX_NESTING_DEPTH, '(', ')')).expected).toBe(
+        `at most ${MAX_NESTING_DEPTH} levels of nesting`,
+      );
       tooComplex(nested(MAX_NESTING_DEPTH, 'floor(', ')'));
       tooComplex(`${'-'.repeat(MAX_NESTING_DEPTH)}1`);
       tooComplex(`${'not '.repeat(MAX_NESTING_DEPTH)}true`);
@@ -139,15 +152,23 @@ describe('parseExpression', () => {
     });
 
     it(`refuses more than ${MAX_EXPRESSION_NODES} nodes, counting a list literal as one`, () => {
-      const balanced = (leaves: number): string => (leaves === 1 ? '1' : `(${balanced(Math.floor(leaves / 2))} + ${balanced(Math.ceil(leaves / 2))})`);
-      expect(tooComplex(balanced(MAX_EXPRESSION_NODES)).expected).toBe(`at most ${MAX_EXPRESSION_NODES} operators, values and calls`);
+      const balanced = (leaves: number): string =>
+        leaves === 1 ? '1' : `(${balanced(Math.floor(leaves / 2))} + ${balanced(Math.ceil(leaves / 2))})`;
+      expect(tooComplex(balanced(MAX_EXPRESSION_NODES)).expected).toBe(
+        `at most ${MAX_EXPRESSION_NODES} operators, values and calls`,
+      );
       expect(() => parseExpression(balanced(MAX_EXPRESSION_NODES / 4))).not.toThrow();
-      expect(() => parseExpression(`1 in [${Array.from({ length: MAX_LIST_ITEMS }, (_, i) => i).join(',')}]`)).not.toThrow();
+      expect(() =>
+        parseExpression(`1 in [${Array.from({ length: MAX_LIST_ITEMS }, (_, i) => i).join(',')}]`),
+      ).not.toThrow();
     });
 
     it(`refuses lists of more than ${MAX_LIST_ITEMS} items`, () => {
       const items = Array.from({ length: MAX_LIST_ITEMS + 1 }, () => '1').join(',');
-      expect(tooComplex(`[${items}]`)).toMatchObject({ position: 1 + 2 * MAX_LIST_ITEMS, expected: `at most ${MAX_LIST_ITEMS} list items` });
+      expect(tooComplex(`[${items}]`)).toMatchObject({
+        position: 1 + 2 * MAX_LIST_ITEMS,
+        expected: `at most ${MAX_LIST_ITEMS} list items`,
+      });
     });
 
     it(`refuses property names over ${MAX_NAME_LENGTH} characters and paths over ${MAX_PROPERTY_PATH_LENGTH} keys`, () => {

@@ -44,7 +44,11 @@ const LITERAL_WORDS: Readonly<Record<string, null | boolean>> = { true: true, fa
 /** Parses a `where` / `on` expression into its syntax tree, or throws an {@link ExpressionError}. */
 export function parseExpression(source: string): Expression {
   if (source.length > MAX_EXPRESSION_LENGTH) {
-    throw new ExpressionError(MAX_EXPRESSION_LENGTH, `at most ${MAX_EXPRESSION_LENGTH} characters`, ExpressionErrorCode.TooComplex);
+    throw new ExpressionError(
+      MAX_EXPRESSION_LENGTH,
+      `at most ${MAX_EXPRESSION_LENGTH} characters`,
+      ExpressionErrorCode.TooComplex,
+    );
   }
   const expression = new Parser(tokenize(source)).parseAll();
   checkSize(expression);
@@ -126,7 +130,8 @@ class Parser {
     if (!this.acceptSymbol(']')) {
       do {
         const item = this.expression(0);
-        if (readsRow(item)) throw new ExpressionError(item.start, 'a constant list item (list items cannot read properties)');
+        if (readsRow(item))
+          throw new ExpressionError(item.start, 'a constant list item (list items cannot read properties)');
         if (items.length === MAX_LIST_ITEMS) {
           throw new ExpressionError(item.start, `at most ${MAX_LIST_ITEMS} list items`, ExpressionErrorCode.TooComplex);
         }
@@ -141,7 +146,11 @@ class Parser {
     const path = [this.propertyKey()];
     while (this.peekSymbol('[')) {
       if (path.length === MAX_PROPERTY_PATH_LENGTH) {
-        throw new ExpressionError(this.peek().start, `at most ${MAX_PROPERTY_PATH_LENGTH} keys in a property path`, ExpressionErrorCode.TooComplex);
+        throw new ExpressionError(
+          this.peek().start,
+          `at most ${MAX_PROPERTY_PATH_LENGTH} keys in a property path`,
+          ExpressionErrorCode.TooComplex,
+        );
       }
       path.push(this.propertyKey());
     }
@@ -153,7 +162,11 @@ class Parser {
     const key = this.next();
     if (key.type !== 'string') throw new ExpressionError(key.start, 'a property name in double quotes');
     if (key.value.length > MAX_NAME_LENGTH) {
-      throw new ExpressionError(key.start, `a property name of at most ${MAX_NAME_LENGTH} characters`, ExpressionErrorCode.TooComplex);
+      throw new ExpressionError(
+        key.start,
+        `a property name of at most ${MAX_NAME_LENGTH} characters`,
+        ExpressionErrorCode.TooComplex,
+      );
     }
     this.expectSymbol(']');
     return key.value;
@@ -176,7 +189,11 @@ class Parser {
 
   private enterNesting(): void {
     if (++this.depth > MAX_NESTING_DEPTH) {
-      throw new ExpressionError(this.peek().start, `at most ${MAX_NESTING_DEPTH} levels of nesting`, ExpressionErrorCode.TooComplex);
+      throw new ExpressionError(
+        this.peek().start,
+        `at most ${MAX_NESTING_DEPTH} levels of nesting`,
+        ExpressionErrorCode.TooComplex,
+      );
     }
   }
 

@@ -5,7 +5,9 @@ import { JsonValue } from './value';
 describe('toPropertiesJson', () => {
   it('writes integers beyond 64 bits with an exponent, where JSON.stringify writes digits', () => {
     expect(JSON.stringify({ n: 121613589069471140000 })).toBe('{"n":121613589069471140000}');
-    expect(toPropertiesJson({ n: 121613589069471140000, m: [-(2 ** 63)], k: 2 ** 53 })).toBe('{"n":1.2161358906947114e+20,"m":[-9.223372036854776e+18],"k":9007199254740992}');
+    expect(toPropertiesJson({ n: 121613589069471140000, m: [-(2 ** 63)], k: 2 ** 53 })).toBe(
+      '{"n":1.2161358906947114e+20,"m":[-9.223372036854776e+18],"k":9007199254740992}',
+    );
   });
 
   it('is JSON.stringify for everything else, and reads back to the same value', () => {

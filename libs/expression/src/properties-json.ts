@@ -11,11 +11,15 @@ const LARGEST_JSON_INTEGER = 2 ** 63;
  */
 export function toPropertiesJson(value: JsonValue): string {
   if (typeof value === 'number') {
-    return Number.isInteger(value) && Math.abs(value) >= LARGEST_JSON_INTEGER ? value.toExponential() : JSON.stringify(value);
+    return Number.isInteger(value) && Math.abs(value) >= LARGEST_JSON_INTEGER
+      ? value.toExponential()
+      : JSON.stringify(value);
   }
   if (Array.isArray(value)) return `[${value.map(toPropertiesJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {
-    return `{${Object.entries(value).map(([key, item]) => `${JSON.stringify(key)}:${toPropertiesJson(item)}`).join(',')}}`;
+    return `{${Object.entries(value)
+      .map(([key, item]) => `${JSON.stringify(key)}:${toPropertiesJson(item)}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value);
 }

@@ -41,7 +41,9 @@ const EXAMPLES: readonly [Mode, string, ExpressionScope?][] = [
 ];
 
 function compiled(mode: Mode, expression: string, scope: ExpressionScope): CompiledSql {
-  return mode === 'where' ? compileWhere(expression, scope, { prefix: 'w' }) : compileSegment(expression, scope, { prefix: 'w' });
+  return mode === 'where'
+    ? compileWhere(expression, scope, { prefix: 'w' })
+    : compileSegment(expression, scope, { prefix: 'w' });
 }
 
 function render(): string {

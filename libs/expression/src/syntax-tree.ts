@@ -56,7 +56,8 @@ export interface FunctionCall extends Span {
   readonly argument: Expression;
 }
 
-export type Expression = Literal | ListLiteral | PropertyReference | EventTime | UnaryOperation | BinaryOperation | FunctionCall;
+export type Expression =
+  Literal | ListLiteral | PropertyReference | EventTime | UnaryOperation | BinaryOperation | FunctionCall;
 
 export function childrenOf(expression: Expression): readonly Expression[] {
   switch (expression.type) {

@@ -2,7 +2,9 @@ import { ExpressionError } from './expression-error';
 import { Token, tokenize } from './tokenizer';
 
 function shapes(source: string): string[] {
-  return tokenize(source).map((token: Token) => (token.type === 'end' ? 'end' : `${token.type}:${String(token.value)}@${token.start}-${token.end}`));
+  return tokenize(source).map((token: Token) =>
+    token.type === 'end' ? 'end' : `${token.type}:${String(token.value)}@${token.start}-${token.end}`,
+  );
 }
 
 function errorOf(source: string): ExpressionError {
@@ -51,7 +53,7 @@ describe('tokenize', () => {
   it.each([
     ['1 = 2', 2, '"=="'],
     ['!x', 0, '"!="'],
-    ['"open', 5, 'a closing \'"\''],
+    ['"open', 5, "a closing '\"'"],
     ['"bad \\x"', 5, 'an escape: \\" \\\\ \\/ \\b \\f \\n \\r \\t or \\uXXXX'],
     ['"short \\u12"', 7, 'an escape: \\" \\\\ \\/ \\b \\f \\n \\r \\t or \\uXXXX'],
     ['"lone \\ud800"', 0, 'a string of well-formed Unicode (no lone surrogate)'],

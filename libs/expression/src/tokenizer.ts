@@ -1,6 +1,7 @@
 import { ExpressionError } from './expression-error';
 
-export type Punctuator = '(' | ')' | '[' | ']' | ',' | '+' | '-' | '*' | '/' | '%' | '==' | '!=' | '<' | '<=' | '>' | '>=';
+export type Punctuator =
+  '(' | ')' | '[' | ']' | ',' | '+' | '-' | '*' | '/' | '%' | '==' | '!=' | '<' | '<=' | '>' | '>=';
 
 interface Span {
   readonly start: number;
@@ -27,7 +28,16 @@ const NUMBER = /[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
 const WORD = /[A-Za-z_][A-Za-z0-9_]*/y;
 const SYMBOL = /==|!=|<=|>=|[()[\],+\-*/%<>]/y;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const ESCAPES: Readonly<Record<string, string>> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+const ESCAPES: Readonly<Record<string, string>> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+};
 
 /** Splits an expression into tokens, ending with an `end` token. */
 export function tokenize(source: string): Token[] {
@@ -56,7 +66,8 @@ function readToken(source: string, start: number): Token {
   const character = source[start];
   if (character === '"') return readString(source, start);
   const number = matchAt(NUMBER, source, start);
-  if (number !== undefined) return { type: 'number', value: numberValue(number, start), start, end: start + number.length };
+  if (number !== undefined)
+    return { type: 'number', value: numberValue(number, start), start, end: start + number.length };
   const word = matchAt(WORD, source, start);
   if (word !== undefined) return { type: 'word', value: word, start, end: start + word.length };
   const symbol = matchAt(SYMBOL, source, start) as Punctuator | undefined;
@@ -69,7 +80,8 @@ function readToken(source: string, start: number): Token {
 
 function numberValue(text: string, start: number): number {
   const value = Number(text);
-  if (!Number.isFinite(value)) throw new ExpressionError(start, 'a number between -1.7976931348623157e308 and 1.7976931348623157e308');
+  if (!Number.isFinite(value))
+    throw new ExpressionError(start, 'a number between -1.7976931348623157e308 and 1.7976931348623157e308');
   return value;
 }
 
@@ -80,7 +92,7 @@ function readString(source: string, start: number): Token {
   for (;;) {
     const end = source.indexOf('"', position);
     const escape = source.indexOf('\\', position);
-    if (end < 0) throw new ExpressionError(source.length, 'a closing \'"\'');
+    if (end < 0) throw new ExpressionError(source.length, "a closing '\"'");
     if (escape < 0 || end < escape) {
       value += source.slice(position, end);
       position = end + 1;
@@ -89,7 +101,8 @@ function readString(source: string, start: number): Token {
     value += source.slice(position, escape) + readEscape(source, escape);
     position = escape + (source[escape + 1] === 'u' ? 6 : 2);
   }
-  if (LONE_SURROGATE.test(value)) throw new ExpressionError(start, 'a string of well-formed Unicode (no lone surrogate)');
+  if (LONE_SURROGATE.test(value))
+    throw new ExpressionError(start, 'a string of well-formed Unicode (no lone surrogate)');
   return { type: 'string', value, start, end: position };
 }
 

@@ -1,5 +1,13 @@
 import fc from 'fast-check';
-import { compileSegment, compileWhere, Expression, keepsRow, parseExpression, printExpression, segmentKey } from '@analytics/expression';
+import {
+  compileSegment,
+  compileWhere,
+  Expression,
+  keepsRow,
+  parseExpression,
+  printExpression,
+  segmentKey,
+} from '@analytics/expression';
 import { ExpressionRow } from '../src/expression-row';
 import { eventArbitrary, GeneratedEvent } from '../src/testing/event-arbitraries';
 import { expressionArbitrary } from '../src/testing/expression-arbitraries';
@@ -33,11 +41,14 @@ describe(`compiled SQL and the reference evaluator (EXPRESSION_SEED=${SEED})`, (
   it('agree on every generated expression and event', async () => {
     let cases = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(expressionArbitrary, { minLength: 1, maxLength: MAX_BATCH, size: 'max' }), async (expressions) => {
-        const problems = await disagreements(expressions);
-        cases += expressions.length * events.length * 2;
-        if (problems.length > 0) throw new Error(`EXPRESSION_SEED=${SEED}\n${problems.slice(0, 5).join('\n\n')}`);
-      }),
+      fc.asyncProperty(
+        fc.array(expressionArbitrary, { minLength: 1, maxLength: MAX_BATCH, size: 'max' }),
+        async (expressions) => {
+          const problems = await disagreements(expressions);
+          cases += expressions.length * events.length * 2;
+          if (problems.length > 0) throw new Error(`EXPRESSION_SEED=${SEED}\n${problems.slice(0, 5).join('\n\n')}`);
+        },
+      ),
       { seed: SEED, numRuns: BATCHES },
     );
     expect(cases).toBeGreaterThanOrEqual(MIN_CASES);

@@ -1,4 +1,11 @@
-import { compileSegment, compileWhere, ExpressionError, keepsRow, parseExpression, segmentKey } from '@analytics/expression';
+import {
+  compileSegment,
+  compileWhere,
+  ExpressionError,
+  keepsRow,
+  parseExpression,
+  segmentKey,
+} from '@analytics/expression';
 import { MAX_EXPRESSION_LENGTH, MAX_LIST_ITEMS, MAX_NESTING_DEPTH } from '../src/limits';
 import { GeneratedEvent } from '../src/testing/event-arbitraries';
 import { EventsTable, referenceRow, TEST_SCOPE, TEST_TABLE } from './support/events-table';
@@ -34,7 +41,13 @@ const EVENTS: GeneratedEvent[] = [
     timeMs: 0,
     distinctId: '\\',
     insertId: '--',
-    properties: { n: 1.7976931348623157e308, tiny: 5e-324, big: 2 ** 70, list: ["'", '\\', 1e21, null], nested: { "'": { '{p:String}': true } } },
+    properties: {
+      n: 1.7976931348623157e308,
+      tiny: 5e-324,
+      big: 2 ** 70,
+      list: ["'", '\\', 1e21, null],
+      nested: { "'": { '{p:String}': true } },
+    },
     user: undefined,
   },
 ];
@@ -114,7 +127,9 @@ describe('hostile expressions', () => {
 
   afterAll(() => table?.close());
 
-  it.each(ANSWERED.map((expression) => [title(expression), expression]))('%s runs and agrees with the reference evaluator', async (_, expression) => {
+  it.each(ANSWERED.map((expression) => [title(expression), expression]))(
+    '%s runs and agrees with the reference evaluator',
+    async (_, expression) => {
       const tree = parseExpression(expression);
       const where = compileWhere(tree, TEST_SCOPE, { prefix: 'w' });
       const on = compileSegment(tree, TEST_SCOPE, { prefix: 's' });
@@ -122,14 +137,20 @@ describe('hostile expressions', () => {
         `SELECT ${where.sql} AS kept, ${on.sql} AS segment FROM ${TEST_TABLE} ORDER BY id`,
         { ...where.params, ...on.params },
       );
-      expect(results).toEqual(rows.map((row) => ({ kept: keepsRow(tree, row) ? 1 : 0, segment: segmentKey(tree, row) ?? null })));
-  });
+      expect(results).toEqual(
+        rows.map((row) => ({ kept: keepsRow(tree, row) ? 1 : 0, segment: segmentKey(tree, row) ?? null })),
+      );
+    },
+  );
 
-  it.each(REFUSED.map((expression) => [title(expression), expression]))('%s is refused, naming the position', (_, expression) => {
-    const compile = () => compileWhere(expression, TEST_SCOPE, { prefix: 'w' });
-    expect(compile).toThrow(ExpressionError);
-    expect(compile).toThrow(/^at position \d+: expected .+/);
-  });
+  it.each(REFUSED.map((expression) => [title(expression), expression]))(
+    '%s is refused, naming the position',
+    (_, expression) => {
+      const compile = () => compileWhere(expression, TEST_SCOPE, { prefix: 'w' });
+      expect(compile).toThrow(ExpressionError);
+      expect(compile).toThrow(/^at position \d+: expected .+/);
+    },
+  );
 
   it('leaves the table as it was', async () => {
     expect(await table.query(`SELECT toUInt32(count()) AS rows FROM ${TEST_TABLE}`)).toEqual([{ rows: EVENTS.length }]);

@@ -1,5 +1,16 @@
 import fc from 'fast-check';
-import { compileSegment, compileWhere, eventRow, eventsScope, JsonObject, keepsRow, parseExpression, profilesScope, segmentKey, toPropertiesJson } from '@analytics/expression';
+import {
+  compileSegment,
+  compileWhere,
+  eventRow,
+  eventsScope,
+  JsonObject,
+  keepsRow,
+  parseExpression,
+  profilesScope,
+  segmentKey,
+  toPropertiesJson,
+} from '@analytics/expression';
 import { ExpressionRow, profileRow } from '../src/expression-row';
 import { compareCodePoints } from '../src/semantics';
 import { eventArbitrary, GeneratedEvent } from '../src/testing/event-arbitraries';
@@ -10,7 +21,9 @@ import { EventsTable, GeneratedProfile, TEST_PROFILES_TABLE, TEST_TABLE } from '
  * query, over an events table joined to profiles (qualified columns), as GROUP BY segments, and
  * in the profile query.
  */
-const EVENTS: GeneratedEvent[] = fc.sample(eventArbitrary, { numRuns: 200, seed: 8 }).map((event) => ({ ...event, user: undefined }));
+const EVENTS: GeneratedEvent[] = fc
+  .sample(eventArbitrary, { numRuns: 200, seed: 8 })
+  .map((event) => ({ ...event, user: undefined }));
 const PROFILES: GeneratedProfile[] = ['u1', 'u2', 'a'].map((distinctId, i) => ({
   distinctId,
   properties: EVENTS[i].properties,
@@ -22,7 +35,11 @@ function eventRowOf(event: GeneratedEvent): ExpressionRow {
   const profile = PROFILES.find((candidate) => candidate.distinctId === event.distinctId);
   const read = (object: JsonObject) => JSON.parse(toPropertiesJson(object)) as JsonObject;
   return eventRow(
-    { event: 'generated', timeMs: event.timeMs, properties: { ...read(event.properties), distinct_id: event.distinctId, $insert_id: event.insertId } },
+    {
+      event: 'generated',
+      timeMs: event.timeMs,
+      properties: { ...read(event.properties), distinct_id: event.distinctId, $insert_id: event.insertId },
+    },
     profile && read(profile.properties),
   );
 }
@@ -66,7 +83,9 @@ describe('compiled expressions in queries', () => {
       const key = segmentKey(on, row);
       if (key !== undefined && keepsRow(where, row)) counts.set(key, (counts.get(key) ?? 0) + 1);
     }
-    const expected = [...counts].sort(([x], [y]) => compareCodePoints(x, y)).map(([key, events]) => ({ segment: key, events }));
+    const expected = [...counts]
+      .sort(([x], [y]) => compareCodePoints(x, y))
+      .map(([key, events]) => ({ segment: key, events }));
     expect(expected.length).toBeGreaterThan(1);
     expect(found).toEqual(expected);
   });
@@ -102,7 +121,13 @@ describe('compiled expressions in queries', () => {
       compiled.params,
     );
     const expected = PROFILES.filter((profile) =>
-      keepsRow(where, profileRow({ $distinct_id: profile.distinctId, properties: JSON.parse(toPropertiesJson(profile.properties)) as JsonObject })),
+      keepsRow(
+        where,
+        profileRow({
+          $distinct_id: profile.distinctId,
+          properties: JSON.parse(toPropertiesJson(profile.properties)) as JsonObject,
+        }),
+      ),
     ).map((profile) => ({ distinct_id: profile.distinctId }));
     expect(expected.length).toBeGreaterThan(0);
     expect(found).toEqual(expected.sort((x, y) => compareCodePoints(x.distinct_id, y.distinct_id)));

@@ -18,7 +18,14 @@ const queryApiErrors = new ApiErrorFilter('query');
  * failures as `{"status":"error","error"}`.
  */
 export function AppApiController(path: string, { tag, access }: ApiControllerOptions): ClassDecorator {
-  return applyDecorators(ApiTags(tag), ApiBasicAuth(), Controller(path), UseGuards(access), UseFilters(appApiErrors), UsePipes(strictValidation));
+  return applyDecorators(
+    ApiTags(tag),
+    ApiBasicAuth(),
+    Controller(path),
+    UseGuards(access),
+    UseFilters(appApiErrors),
+    UsePipes(strictValidation),
+  );
 }
 
 /**

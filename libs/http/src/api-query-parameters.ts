@@ -46,10 +46,18 @@ export function ApiFormFields(parameters: readonly QueryParameterDoc[]): MethodD
   );
 }
 
-const schemaOf = (p: QueryParameterDoc) => ({ type: p.type ?? 'string', ...(p.format && { format: p.format }), ...(p.enum && { enum: [...p.enum] }), ...(p.example !== undefined && { example: p.example }) });
+const schemaOf = (p: QueryParameterDoc) => ({
+  type: p.type ?? 'string',
+  ...(p.format && { format: p.format }),
+  ...(p.enum && { enum: [...p.enum] }),
+  ...(p.example !== undefined && { example: p.example }),
+});
 
 /** The same parameter, required. */
-export const requiredParameter = (parameter: QueryParameterDoc): QueryParameterDoc => ({ ...parameter, required: true });
+export const requiredParameter = (parameter: QueryParameterDoc): QueryParameterDoc => ({
+  ...parameter,
+  required: true,
+});
 
 /** Parameters every reading API shares. */
 export const PROJECT_ID_PARAMETER: QueryParameterDoc = {
@@ -58,8 +66,18 @@ export const PROJECT_ID_PARAMETER: QueryParameterDoc = {
   description: 'The project. Required with service-account credentials; a project secret implies it.',
   example: '1',
 };
-export const FROM_DATE_PARAMETER: QueryParameterDoc = { name: 'from_date', format: 'date', description: 'First day, yyyy-mm-dd, inclusive (UTC).', example: '2026-01-01' };
-export const TO_DATE_PARAMETER: QueryParameterDoc = { name: 'to_date', format: 'date', description: 'Last day, yyyy-mm-dd, inclusive (UTC).', example: '2026-01-31' };
+export const FROM_DATE_PARAMETER: QueryParameterDoc = {
+  name: 'from_date',
+  format: 'date',
+  description: 'First day, yyyy-mm-dd, inclusive (UTC).',
+  example: '2026-01-01',
+};
+export const TO_DATE_PARAMETER: QueryParameterDoc = {
+  name: 'to_date',
+  format: 'date',
+  description: 'Last day, yyyy-mm-dd, inclusive (UTC).',
+  example: '2026-01-31',
+};
 export const WHERE_PARAMETER: QueryParameterDoc = {
   name: 'where',
   description: 'A filter expression over the event, e.g. properties["plan"] == "pro" (docs/expressions.md).',

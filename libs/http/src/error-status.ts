@@ -32,11 +32,19 @@ export function errorStatus(error: unknown, where: string): ErrorStatus {
     return { status: 400, message };
   }
   if (error instanceof HttpException) return { status: error.getStatus(), message: error.message };
-  if (isDomainError(error)) return { status: error.status, message: error.message, retryAfterSeconds: error.retryAfterSeconds };
+  if (isDomainError(error))
+    return { status: error.status, message: error.message, retryAfterSeconds: error.retryAfterSeconds };
   // A value no text or number column can hold (NUL, out of range): the request's, not the store's, fault.
-  if (isRefusedValue(error)) return { status: 400, message: 'a value in the request cannot be stored (a NUL character, or a number out of range)' };
+  if (isRefusedValue(error))
+    return {
+      status: 400,
+      message: 'a value in the request cannot be stored (a NUL character, or a number out of range)',
+    };
   if (clickHouseErrorCode(error) === CLICKHOUSE_TIMEOUT_EXCEEDED) {
-    return { status: 400, message: 'the query ran past its time limit (QUERY_MAX_EXECUTION_SECONDS): narrow the date range or the filters' };
+    return {
+      status: 400,
+      message: 'the query ran past its time limit (QUERY_MAX_EXECUTION_SECONDS): narrow the date range or the filters',
+    };
   }
   logger.error(`${where}: ${describeWithCauses(error)}`);
   return { status: 500, message: 'internal error' };

@@ -45,6 +45,8 @@ export function jsonBody(family: ApiFamily) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const fail = (error: unknown) => bodyError(family, req, res, error as { status?: number });
     const checked = () => checkDepth(family, req, res, next);
-    parseJson(req, res, (error?: unknown) => (error ? fail(error) : parseForm(req, res, (e?: unknown) => (e ? fail(e) : checked()))));
+    parseJson(req, res, (error?: unknown) =>
+      error ? fail(error) : parseForm(req, res, (e?: unknown) => (e ? fail(e) : checked())),
+    );
   };
 }

@@ -29,7 +29,8 @@ function allowedMethods(req: Request): string[] {
 }
 
 /** Nest's answer when no route takes a request: a NotFoundException with exactly this message. */
-const isUnmatched = (error: NotFoundException, req: Request) => error.message === `Cannot ${req.method} ${req.originalUrl}`;
+const isUnmatched = (error: NotFoundException, req: Request) =>
+  error.message === `Cannot ${req.method} ${req.originalUrl}`;
 
 /**
  * A request no route took, answered in its path's family shape instead of Nest's default body: 404,
@@ -45,9 +46,12 @@ export class UnknownRouteFilter implements ExceptionFilter {
     // A handler's own 404 (one with no family filter), worded in the family shape.
     if (!isUnmatched(error, req)) return void res.status(404).json(errorBody(family, req, error.message));
     const allowed = allowedMethods(req);
-    if (!allowed.length) return void res.status(404).json(errorBody(family, req, `no such endpoint: ${req.method} ${req.path}`));
+    if (!allowed.length)
+      return void res.status(404).json(errorBody(family, req, `no such endpoint: ${req.method} ${req.path}`));
     res.setHeader('Allow', allowed.join(', '));
     if (req.method === 'OPTIONS') return void res.status(204).end();
-    res.status(405).json(errorBody(family, req, `${req.method} is not allowed on ${req.path}; use ${allowed.join(', ')}`));
+    res
+      .status(405)
+      .json(errorBody(family, req, `${req.method} is not allowed on ${req.path}; use ${allowed.join(', ')}`));
   }
 }

@@ -1,5 +1,14 @@
 import { AppApiController, jsonBody } from '@analytics/http';
-import { Body, CanActivate, INestApplication, Injectable, MiddlewareConsumer, Module, NestModule, Post } from '@nestjs/common';
+import {
+  Body,
+  CanActivate,
+  INestApplication,
+  Injectable,
+  MiddlewareConsumer,
+  Module,
+  NestModule,
+  Post,
+} from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { IsString } from 'class-validator';
 import type { AddressInfo } from 'node:net';
@@ -47,17 +56,27 @@ describe('JSON bodies of the app API', () => {
   afterAll(() => app.close());
 
   const post = async (body: string) => {
-    const response = await fetch(`${base}/api/app/notes`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+    const response = await fetch(`${base}/api/app/notes`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body,
+    });
     return { status: response.status, body: (await response.json()) as unknown };
   };
 
   it.each([100, 10_000, 100_000])('refuses a body nested %i levels deep with 400 in the app shape', async (depth) => {
-    expect(await post(nested(depth))).toEqual({ status: 400, body: { status: 'error', error: 'request body nests deeper than 64 levels' } });
+    expect(await post(nested(depth))).toEqual({
+      status: 400,
+      body: { status: 'error', error: 'request body nests deeper than 64 levels' },
+    });
   });
 
   it('takes a body nested up to the limit to validation as usual', async () => {
     expect(await post('{"text":"hello"}')).toEqual({ status: 201, body: { status: 'ok', results: { text: 'hello' } } });
-    expect(await post(nested(64))).toMatchObject({ status: 400, body: { error: expect.stringContaining('property a should not exist') } }); // validation, not depth
+    expect(await post(nested(64))).toMatchObject({
+      status: 400,
+      body: { error: expect.stringContaining('property a should not exist') },
+    }); // validation, not depth
     expect(await post('{"text": 5}')).toMatchObject({ status: 400, body: { status: 'error' } });
   });
 });

@@ -1,6 +1,18 @@
 import { DomainError } from '@analytics/errors';
 import { AppApiController, QueryFamilyController, UnknownRoutesModule } from '@analytics/http';
-import { CanActivate, Controller, Get, INestApplication, Injectable, MiddlewareConsumer, Module, NestModule, NotFoundException, Post, RequestMethod } from '@nestjs/common';
+import {
+  CanActivate,
+  Controller,
+  Get,
+  INestApplication,
+  Injectable,
+  MiddlewareConsumer,
+  Module,
+  NestModule,
+  NotFoundException,
+  Post,
+  RequestMethod,
+} from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { AddressInfo } from 'node:net';
 
@@ -50,7 +62,9 @@ class TrackController {
 class TinyModule implements NestModule {
   /** As the services' request logger is (nestjs-pino): a route for every method and path, that each request passes. */
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply((_req: unknown, _res: unknown, next: () => void) => next()).forRoutes({ path: '{/*splat}', method: RequestMethod.ALL });
+    consumer
+      .apply((_req: unknown, _res: unknown, next: () => void) => next())
+      .forRoutes({ path: '{/*splat}', method: RequestMethod.ALL });
   }
 }
 
@@ -73,7 +87,11 @@ describe('requests no route takes', () => {
   };
 
   it('answers an unknown app API path in the app shape', async () => {
-    expect(await call('GET', '/api/app/nope')).toEqual({ status: 404, allow: null, body: { status: 'error', error: 'no such endpoint: GET /api/app/nope' } });
+    expect(await call('GET', '/api/app/nope')).toEqual({
+      status: 404,
+      allow: null,
+      body: { status: 'error', error: 'no such endpoint: GET /api/app/nope' },
+    });
   });
 
   it('answers unknown query and export paths in the query shape, with the request', async () => {
@@ -82,12 +100,23 @@ describe('requests no route takes', () => {
       allow: null,
       body: { request: '/api/query/nope?from_date=2024-01-01', error: 'no such endpoint: GET /api/query/nope' },
     });
-    expect((await call('POST', '/api/2.0/nope')).body).toEqual({ request: '/api/2.0/nope', error: 'no such endpoint: POST /api/2.0/nope' });
+    expect((await call('POST', '/api/2.0/nope')).body).toEqual({
+      request: '/api/2.0/nope',
+      error: 'no such endpoint: POST /api/2.0/nope',
+    });
   });
 
   it('answers ingestion and any other path in the SDK transport shape', async () => {
-    expect(await call('GET', '/nope')).toEqual({ status: 404, allow: null, body: { error: 'no such endpoint: GET /nope', status: 0 } });
-    expect(await call('POST', '/track/extra')).toEqual({ status: 404, allow: null, body: { error: 'no such endpoint: POST /track/extra', status: 0 } });
+    expect(await call('GET', '/nope')).toEqual({
+      status: 404,
+      allow: null,
+      body: { error: 'no such endpoint: GET /nope', status: 0 },
+    });
+    expect(await call('POST', '/track/extra')).toEqual({
+      status: 404,
+      allow: null,
+      body: { error: 'no such endpoint: POST /track/extra', status: 0 },
+    });
   });
 
   it('answers a method a path does not have with 405 and Allow, in the family shape', async () => {
@@ -101,7 +130,11 @@ describe('requests no route takes', () => {
       allow: 'GET, HEAD',
       body: { request: '/api/2.0/report', error: 'DELETE is not allowed on /api/2.0/report; use GET, HEAD' },
     });
-    expect(await call('GET', '/track')).toEqual({ status: 405, allow: 'POST', body: { error: 'GET is not allowed on /track; use POST', status: 0 } });
+    expect(await call('GET', '/track')).toEqual({
+      status: 405,
+      allow: 'POST',
+      body: { error: 'GET is not allowed on /track; use POST', status: 0 },
+    });
   });
 
   it('answers OPTIONS on a known path with 204 and Allow', async () => {
@@ -109,11 +142,19 @@ describe('requests no route takes', () => {
   });
 
   it("keeps a handler's own 404, worded in its family shape", async () => {
-    expect(await call('GET', '/gone')).toEqual({ status: 404, allow: null, body: { error: 'that batch is gone', status: 0 } });
+    expect(await call('GET', '/gone')).toEqual({
+      status: 404,
+      allow: null,
+      body: { error: 'that batch is gone', status: 0 },
+    });
   });
 
   it("leaves the routes that exist to their family's filter", async () => {
-    expect(await call('GET', '/api/app/things')).toEqual({ status: 200, allow: null, body: { status: 'ok', results: [] } });
+    expect(await call('GET', '/api/app/things')).toEqual({
+      status: 200,
+      allow: null,
+      body: { status: 'ok', results: [] },
+    });
     const response = await fetch(`${base}/api/app/things`, { method: 'POST' });
     expect(response.status).toBe(429);
     expect(response.headers.get('retry-after')).toBe('7');

@@ -1,7 +1,17 @@
 import { AppConfig } from '@analytics/config';
 import { classifyInsertFailure, messagesOf } from '@analytics/event-writer';
 import { IdentityLink } from '@analytics/events';
-import { Attempter, BatchContext, BatchOutcome, BatchPart, BatchSubscriptions, DeadLetter, IDLE_FETCH_WAIT_MS, KAFKA_BATCHES, TOPICS } from '@analytics/kafka';
+import {
+  Attempter,
+  BatchContext,
+  BatchOutcome,
+  BatchPart,
+  BatchSubscriptions,
+  DeadLetter,
+  IDLE_FETCH_WAIT_MS,
+  KAFKA_BATCHES,
+  TOPICS,
+} from '@analytics/kafka';
 import { Controller, Logger } from '@nestjs/common';
 import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
 import { IdentityMetrics } from './identity-metrics';
@@ -56,9 +66,15 @@ export class IdentitiesConsumer {
     const outcome = await attempt(() => this.writer.apply(links.map((l) => l.link)));
     if (outcome.outcome === 'dead-letter') {
       // ClickHouse refused the batch for a reason no retry fixes: its links are set aside, with that reason.
-      return { deadLetters: [...deadLetters, ...links.map(({ ref }) => ({ ref, reason: outcome.reason, code: outcome.code }))] };
+      return {
+        deadLetters: [...deadLetters, ...links.map(({ ref }) => ({ ref, reason: outcome.reason, code: outcome.code }))],
+      };
     }
-    deadLetters.push(...outcome.value.filter(({ rule }) => rule === 'cluster_limit').map(({ position, reason }) => ({ ref: links[position].ref, reason })));
+    deadLetters.push(
+      ...outcome.value
+        .filter(({ rule }) => rule === 'cluster_limit')
+        .map(({ position, reason }) => ({ ref: links[position].ref, reason })),
+    );
     return { deadLetters };
   }
 }

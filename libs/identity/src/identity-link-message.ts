@@ -3,7 +3,15 @@ import { isProjectId } from '@analytics/tenancy';
 
 /** A link as the identities topic carries it: its own JSON, one link per message (so a refused one is dead-lettered alone). */
 export function encodeLink(link: IdentityLink): string {
-  return JSON.stringify({ projectId: link.projectId, mode: link.mode, kind: link.kind, a: link.a, b: link.b, identified: link.identified, timeMs: link.timeMs });
+  return JSON.stringify({
+    projectId: link.projectId,
+    mode: link.mode,
+    kind: link.kind,
+    a: link.a,
+    b: link.b,
+    identified: link.identified,
+    timeMs: link.timeMs,
+  });
 }
 
 /**
@@ -23,7 +31,15 @@ export function decodeLink(value: Buffer | string): IdentityLink {
     (kind === undefined || (ORIGINAL_LINK_KINDS as readonly unknown[]).includes(kind)) &&
     Number.isFinite(timeMs);
   if (!valid) throw new Error('not an identity link');
-  return { projectId: projectId!, mode, ...(kind !== undefined && { kind: kind as OriginalLinkKind }), a, b, ...(identified !== undefined && { identified }), timeMs: timeMs! };
+  return {
+    projectId: projectId!,
+    mode,
+    ...(kind !== undefined && { kind: kind as OriginalLinkKind }),
+    a,
+    b,
+    ...(identified !== undefined && { identified }),
+    timeMs: timeMs!,
+  };
 }
 
 /** A project's links all take one partition: applied in the order they were sent. */

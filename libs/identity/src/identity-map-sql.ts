@@ -9,7 +9,9 @@ const IDENTITY_LOOKUP = chIdent(IDENTITY_LOOKUP_TABLE);
 
 /** The low 64 bits of the keys of `{ids:Array(String)}` in the project: how identity_lookup finds them. */
 const lookupKeys = (scope: ProjectScope): ChSql =>
-  chCompiled(`SELECT toUInt64(${identityKeySql('{keyProject:UInt32}', 'arrayJoin({ids:Array(String)})')})`, { keyProject: scope.projectId });
+  chCompiled(`SELECT toUInt64(${identityKeySql('{keyProject:UInt32}', 'arrayJoin({ids:Array(String)})')})`, {
+    keyProject: scope.projectId,
+  });
 
 /** The current rows of every cluster holding one of `ids`; the ids are bound once however often the query reads them. */
 export function clusterRowsSql(scope: ProjectScope, ids: string[]): ChBoundQuery {
@@ -41,7 +43,11 @@ export function lookupInsertSql(scope: ProjectScope, members: IdentityMember[]):
         SELECT {project:UInt32}, toUInt64(own), bitXor(own, ${identityKeySql('{project:UInt32}', 'person_id')})
         FROM (SELECT arrayJoin(arrayZip({ids:Array(String)}, {persons:Array(String)})) AS pair, pair.1 AS distinct_id, pair.2 AS person_id,
           ${identityKeySql('{project:UInt32}', 'distinct_id')} AS own)`,
-    params: { project: scope.projectId, ids: members.map((m) => m.distinctId), persons: members.map((m) => m.personId) },
+    params: {
+      project: scope.projectId,
+      ids: members.map((m) => m.distinctId),
+      persons: members.map((m) => m.personId),
+    },
   };
 }
 
@@ -50,10 +56,15 @@ export const LOOKUP_REWRITE = `ALTER TABLE ${IDENTITY_LOOKUP_TABLE} DELETE WHERE
 
 /** Removes the ids from identity_lookup. */
 export function forgetLookupSql(scope: ProjectScope, distinctIds: string[]): ChBoundQuery {
-  return renderChSql(chSql`ALTER TABLE ${IDENTITY_LOOKUP} DELETE WHERE ${scope} AND key IN (${lookupKeys(scope)})`, { params: { ids: distinctIds } });
+  return renderChSql(chSql`ALTER TABLE ${IDENTITY_LOOKUP} DELETE WHERE ${scope} AND key IN (${lookupKeys(scope)})`, {
+    params: { ids: distinctIds },
+  });
 }
 
 /** How many of the ids identity_lookup holds. */
 export function lookupRowsSql(scope: ProjectScope, distinctIds: string[]): ChBoundQuery {
-  return renderChSql(chSql`SELECT count() AS n FROM ${IDENTITY_LOOKUP} WHERE ${scope} AND key IN (${lookupKeys(scope)})`, { params: { ids: distinctIds } });
+  return renderChSql(
+    chSql`SELECT count() AS n FROM ${IDENTITY_LOOKUP} WHERE ${scope} AND key IN (${lookupKeys(scope)})`,
+    { params: { ids: distinctIds } },
+  );
 }

@@ -13,11 +13,28 @@ export class IdentityMetrics {
 
   constructor(metrics: MetricsService) {
     const registers = [metrics.registry];
-    this.applied = new Counter({ name: 'analytics_identity_links_applied_total', help: 'Identity links applied to the mapping (repeats included)', registers });
-    this.refused = new Counter({ name: 'analytics_identity_links_refused_total', help: 'Identity links the merge rules refused, by rule', labelNames: ['reason'], registers });
+    this.applied = new Counter({
+      name: 'analytics_identity_links_applied_total',
+      help: 'Identity links applied to the mapping (repeats included)',
+      registers,
+    });
+    this.refused = new Counter({
+      name: 'analytics_identity_links_refused_total',
+      help: 'Identity links the merge rules refused, by rule',
+      labelNames: ['reason'],
+      registers,
+    });
     // Every rule shows from the start, at 0, so a rate over it needs no first refusal.
     for (const reason of LINK_REFUSALS) this.refused.inc({ reason }, 0);
-    this.retries = new Counter({ name: 'analytics_identity_write_retries_total', help: 'Identity mapping writes retried after a passing failure', registers });
-    this.deadLetters = new Counter({ name: 'analytics_identity_dead_letters_total', help: 'Identity link messages sent to the dead-letter topic', registers });
+    this.retries = new Counter({
+      name: 'analytics_identity_write_retries_total',
+      help: 'Identity mapping writes retried after a passing failure',
+      registers,
+    });
+    this.deadLetters = new Counter({
+      name: 'analytics_identity_dead_letters_total',
+      help: 'Identity link messages sent to the dead-letter topic',
+      registers,
+    });
   }
 }

@@ -61,11 +61,16 @@ export class IdentityWriter {
           continue;
         }
         applied++;
-        if (outcome.kind === 'applied' && outcome.displaced) this.report(projectId, link, outcome.displaced, 'displaced');
+        if (outcome.kind === 'applied' && outcome.displaced)
+          this.report(projectId, link, outcome.displaced, 'displaced');
       }
       await this.repository.write(scope, clusters.changed(), version + 1, clusters.rows());
       const merged = clusters.rows().filter((m) => m.distinctId !== m.personId);
-      if (this.hook && merged.length) await this.hook.merged(scope, merged.map(({ distinctId, personId }) => ({ distinctId, personId })));
+      if (this.hook && merged.length)
+        await this.hook.merged(
+          scope,
+          merged.map(({ distinctId, personId }) => ({ distinctId, personId })),
+        );
       this.metrics.applied.inc(applied);
     }
     return refused.sort((x, y) => x.position - y.position);

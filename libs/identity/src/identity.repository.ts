@@ -3,7 +3,15 @@ import { IdentityMember } from '@analytics/events';
 import { ChBoundQuery, ProjectScope } from '@analytics/tenancy';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { Readable } from 'node:stream';
-import { clusterRowsSql, forgetLookupSql, IDENTITY_MAP_INSERT, LOOKUP_REWRITE, lookupInsertSql, lookupRowsSql, mergedRowsSql } from './identity-map-sql';
+import {
+  clusterRowsSql,
+  forgetLookupSql,
+  IDENTITY_MAP_INSERT,
+  LOOKUP_REWRITE,
+  lookupInsertSql,
+  lookupRowsSql,
+  mergedRowsSql,
+} from './identity-map-sql';
 
 interface MapRow {
   distinct_id: string;
@@ -30,7 +38,10 @@ export class IdentityRepository {
   private lookupInserts = 0;
   private readonly logger = new Logger(IdentityRepository.name);
 
-  constructor(@Inject(ClickHouseClient) private readonly clickhouse: ClickHouseClient, @Optional() ddl?: ClickHouseDdl) {
+  constructor(
+    @Inject(ClickHouseClient) private readonly clickhouse: ClickHouseClient,
+    @Optional() ddl?: ClickHouseDdl,
+  ) {
     this.lookup = !ddl?.cluster;
   }
 
@@ -41,7 +52,12 @@ export class IdentityRepository {
   async load(scope: ProjectScope, ids: string[]): Promise<{ members: IdentityMember[]; version: number }> {
     const rows = await this.select(clusterRowsSql(scope, ids));
     return {
-      members: rows.map((r) => ({ distinctId: r.distinct_id, personId: r.person_id, identifiedMs: Number(r.identified_ms), linkedMs: Number(r.linked_ms) })),
+      members: rows.map((r) => ({
+        distinctId: r.distinct_id,
+        personId: r.person_id,
+        identifiedMs: Number(r.identified_ms),
+        linkedMs: Number(r.linked_ms),
+      })),
       version: rows.reduce((max, r) => Math.max(max, Number(r.version)), 0),
     };
   }
@@ -53,14 +69,21 @@ export class IdentityRepository {
    * wrote to it, the lookup ends as identity_map says, and a writer stopped between the two writes
    * writes the lookup again when the links come again, even if identity_map has nothing to change.
    */
-  async write(scope: ProjectScope, changed: IdentityMember[], version: number, touched: IdentityMember[] = changed): Promise<void> {
+  async write(
+    scope: ProjectScope,
+    changed: IdentityMember[],
+    version: number,
+    touched: IdentityMember[] = changed,
+  ): Promise<void> {
     await this.writeMap(scope, changed, version);
     if (!this.lookup || !touched.length) return;
     const { sql, params } = lookupInsertSql(scope, touched);
     await this.clickhouse.command({ query: sql, query_params: params });
     if (++this.lookupInserts % LOOKUP_INSERTS_PER_REWRITE === 0) {
       // Only fewer files to replay at start: a failure here must not fail the applied batch.
-      await this.rewriteLookup().catch((error: unknown) => this.logger.warn(`identity_lookup compaction failed: ${(error as Error).message}`));
+      await this.rewriteLookup().catch((error: unknown) =>
+        this.logger.warn(`identity_lookup compaction failed: ${(error as Error).message}`),
+      );
     }
   }
 
@@ -112,7 +135,12 @@ export class IdentityRepository {
   async lookupRows(scope: ProjectScope, distinctIds: string[], signal?: AbortSignal): Promise<number> {
     if (!this.lookup || !distinctIds.length) return 0;
     const { sql, params } = lookupRowsSql(scope, distinctIds);
-    const result = await this.clickhouse.query({ query: sql, query_params: params, format: 'JSONEachRow', abort_signal: signal });
+    const result = await this.clickhouse.query({
+      query: sql,
+      query_params: params,
+      format: 'JSONEachRow',
+      abort_signal: signal,
+    });
     const [row] = await result.json<{ n: string | number }>();
     return Number(row?.n ?? 0);
   }

@@ -12,7 +12,12 @@ import { DynamicModule } from '@nestjs/common';
 function ingestAndExport(config: AppConfig): DynamicModule {
   return {
     module: class IdentityRulesTestModule {},
-    imports: [PlatformModule.forRoot(config, engineNeeds(config, ['ingest', 'export'])), ProjectsModule, IngestModule.forRoot(intakeOf(config)), ExportModule],
+    imports: [
+      PlatformModule.forRoot(config, engineNeeds(config, ['ingest', 'export'])),
+      ProjectsModule,
+      IngestModule.forRoot(intakeOf(config)),
+      ExportModule,
+    ],
   };
 }
 
@@ -40,21 +45,35 @@ describe('identity merge rules, through /track and the raw export', () => {
   /** A fresh project in `mode`, set while it has no events; `track` sends as the SDKs do, `ids` reads the export back. */
   async function project(mode: IdentityMode) {
     const projects = service.app.get(ProjectsService);
-    const { project, secret } = await projects.createProject((await projects.createOrganization(`Rules ${mode}`)).id, mode);
+    const { project, secret } = await projects.createProject(
+      (await projects.createOrganization(`Rules ${mode}`)).id,
+      mode,
+    );
     await projects.update(projectScope(project.id), { identityMerge: mode });
     const auth = `Basic ${Buffer.from(`${secret}:`).toString('base64')}`;
     let n = 0;
     const track = async (event: string, properties: Record<string, unknown>) => {
-      const data = JSON.stringify([{ event, properties: { token: project.token, time: at(n), $insert_id: `e${n++}`, ...properties } }]);
+      const data = JSON.stringify([
+        { event, properties: { token: project.token, time: at(n), $insert_id: `e${n++}`, ...properties } },
+      ]);
       const response = await fetch(`${service.baseUrl}/track`, { method: 'POST', body: new URLSearchParams({ data }) });
       expect(await response.text()).toBe('1');
     };
     /** Each exported event's name and id as the export shows it (the canonical id), by insert id. */
     const ids = async () => {
-      const response = await fetch(`${service.baseUrl}/api/2.0/export?from_date=${day}&to_date=${day}`, { headers: { Authorization: auth } });
+      const response = await fetch(`${service.baseUrl}/api/2.0/export?from_date=${day}&to_date=${day}`, {
+        headers: { Authorization: auth },
+      });
       expect(response.status).toBe(200);
-      const lines = (await response.text()).trimEnd().split('\n').map((line) => JSON.parse(line) as { event: string; properties: Record<string, unknown> });
-      return Object.fromEntries(lines.filter((e) => !e.event.startsWith('$')).map((e) => [e.properties.$insert_id, `${e.event} by ${e.properties.distinct_id}`]));
+      const lines = (await response.text())
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { event: string; properties: Record<string, unknown> });
+      return Object.fromEntries(
+        lines
+          .filter((e) => !e.event.startsWith('$'))
+          .map((e) => [e.properties.$insert_id, `${e.event} by ${e.properties.distinct_id}`]),
+      );
     };
     return { track, ids };
   }
@@ -67,7 +86,7 @@ describe('identity merge rules, through /track and the raw export', () => {
     expect(await ids()).toEqual({ e0: 'Purchased by alice', e1: 'Viewed by bob' });
   });
 
-  it('original: a shared device identified as alice, then as bob: its events stay alice\'s, bob stays himself', async () => {
+  it("original: a shared device identified as alice, then as bob: its events stay alice's, bob stays himself", async () => {
     const { track, ids } = await project('original');
     await track('Viewed', { distinct_id: DEVICE });
     await track('$identify', { distinct_id: 'alice', $anon_id: DEVICE, $identified_id: 'alice' });

@@ -10,8 +10,21 @@ import { IdentityMetrics } from '../src/identity-metrics';
 import { IdentityRepository } from '../src/identity.repository';
 import { IdentityWriter } from '../src/identity-writer.service';
 
-const merge = (projectId: number, a: string, b: string, timeMs: number, identified?: string): IdentityLink => ({ projectId, mode: 'original', a, b, timeMs, ...(identified && { identified }) });
-const device = (projectId: number, d: string, user: string, timeMs: number): IdentityLink => ({ projectId, mode: 'simplified', a: `$device:${d}`, b: user, timeMs });
+const merge = (projectId: number, a: string, b: string, timeMs: number, identified?: string): IdentityLink => ({
+  projectId,
+  mode: 'original',
+  a,
+  b,
+  timeMs,
+  ...(identified && { identified }),
+});
+const device = (projectId: number, d: string, user: string, timeMs: number): IdentityLink => ({
+  projectId,
+  mode: 'simplified',
+  a: `$device:${d}`,
+  b: user,
+  timeMs,
+});
 
 describe('identity writer on ClickHouse', () => {
   const clickhouse = useTestClickHouseClient({ migrate: true });
@@ -22,32 +35,58 @@ describe('identity writer on ClickHouse', () => {
   beforeAll(async () => {
     client = clickhouse.client;
     repository = new IdentityRepository(client);
-    writer = new IdentityWriter(repository, new IdentityMetrics({ registry: new Registry() } as unknown as MetricsService));
+    writer = new IdentityWriter(
+      repository,
+      new IdentityMetrics({ registry: new Registry() } as unknown as MetricsService),
+    );
   });
 
   /** Each stored event's id as the readers see it. */
   async function resolvedIds(projectId: number): Promise<Record<string, string>> {
-    const { sql, params } = renderChSql(chSql`SELECT original_distinct_id, distinct_id FROM ${resolvedEventsSql(projectScope(projectId))} ORDER BY original_distinct_id`);
+    const { sql, params } = renderChSql(
+      chSql`SELECT original_distinct_id, distinct_id FROM ${resolvedEventsSql(projectScope(projectId))} ORDER BY original_distinct_id`,
+    );
     const result = await client.query({ query: sql, query_params: params, format: 'JSONEachRow' });
     const rows = await result.json<{ original_distinct_id: string; distinct_id: string }>();
     return Object.fromEntries(rows.map((r) => [r.original_distinct_id, r.distinct_id]));
   }
 
   async function storeEvents(projectId: number, ids: string[]): Promise<void> {
-    const values = ids.map((id, i) => ({ project_id: projectId, event: 'Viewed', time: formatEpochSeconds(1_700_000_000_000 + i), distinct_id: id, insert_id: `i${i}`, properties: '{}', processed_at: formatEpochSeconds(1_700_000_000_000) }));
+    const values = ids.map((id, i) => ({
+      project_id: projectId,
+      event: 'Viewed',
+      time: formatEpochSeconds(1_700_000_000_000 + i),
+      distinct_id: id,
+      insert_id: `i${i}`,
+      properties: '{}',
+      processed_at: formatEpochSeconds(1_700_000_000_000),
+    }));
     await client.insert({ table: EVENTS_TABLE, values, format: 'JSONEachRow' });
   }
 
   it('joins a chain sent in several batches, out of order, exactly as the rules do in memory; other projects see nothing', async () => {
-    const links = [merge(1, 'anon-3', 'anon-2', 30), merge(1, 'anon-1', 'user', 10, 'user'), merge(1, 'anon-2', 'anon-1', 20), merge(1, 'other', 'u2', 5, 'u2')];
+    const links = [
+      merge(1, 'anon-3', 'anon-2', 30),
+      merge(1, 'anon-1', 'user', 10, 'user'),
+      merge(1, 'anon-2', 'anon-1', 20),
+      merge(1, 'other', 'u2', 5, 'u2'),
+    ];
     await writer.apply(links.slice(0, 1));
     await writer.apply(links.slice(1, 2));
     await writer.apply(links.slice(2));
     const expected = IdentityClusters.of([...links].reverse());
     await storeEvents(1, ['anon-1', 'anon-2', 'anon-3', 'user', 'stranger', 'other']);
     await storeEvents(2, ['anon-1']);
-    expect(await resolvedIds(1)).toEqual({ 'anon-1': 'user', 'anon-2': 'user', 'anon-3': 'user', user: 'user', stranger: 'stranger', other: 'u2' });
-    for (const id of ['anon-1', 'anon-3', 'user', 'stranger']) expect(await repository.clustersOf(projectScope(1), [id])).toEqual(expected.clusterOf(id));
+    expect(await resolvedIds(1)).toEqual({
+      'anon-1': 'user',
+      'anon-2': 'user',
+      'anon-3': 'user',
+      user: 'user',
+      stranger: 'stranger',
+      other: 'u2',
+    });
+    for (const id of ['anon-1', 'anon-3', 'user', 'stranger'])
+      expect(await repository.clustersOf(projectScope(1), [id])).toEqual(expected.clusterOf(id));
     expect(await resolvedIds(2)).toEqual({ 'anon-1': 'anon-1' });
     expect(await repository.clustersOf(projectScope(2), ['anon-1'])).toEqual(['anon-1']);
   });
@@ -60,7 +99,17 @@ describe('identity writer on ClickHouse', () => {
   });
 
   it('a redelivered batch writes nothing new', async () => {
-    const count = async () => Number((await (await client.query({ query: 'SELECT count() AS n FROM identity_map WHERE project_id = 1', format: 'JSONEachRow' })).json<{ n: string }>())[0].n);
+    const count = async () =>
+      Number(
+        (
+          await (
+            await client.query({
+              query: 'SELECT count() AS n FROM identity_map WHERE project_id = 1',
+              format: 'JSONEachRow',
+            })
+          ).json<{ n: string }>()
+        )[0].n,
+      );
     const before = await count();
     await writer.apply([merge(1, 'anon-2', 'anon-1', 20), merge(1, 'anon-1', 'user', 10, 'user')]);
     expect(await count()).toBe(before);
@@ -71,7 +120,13 @@ describe('identity writer on ClickHouse', () => {
     expect(await writer.apply(links)).toEqual([]);
     expect(await repository.clustersOf(projectScope(3), ['big'])).toHaveLength(MAX_CLUSTER_IDS);
     const refused = await writer.apply([merge(3, 'x', 'y', 1), merge(3, 'x', 'a7', 2), merge(3, 'z', 'y', 3)]);
-    expect(refused).toEqual([{ position: 1, rule: 'cluster_limit', reason: `identity cluster would hold ${MAX_CLUSTER_IDS + 2} ids; at most ${MAX_CLUSTER_IDS}` }]);
+    expect(refused).toEqual([
+      {
+        position: 1,
+        rule: 'cluster_limit',
+        reason: `identity cluster would hold ${MAX_CLUSTER_IDS + 2} ids; at most ${MAX_CLUSTER_IDS}`,
+      },
+    ]);
     expect(await repository.clustersOf(projectScope(3), ['x'])).toEqual(['x', 'y', 'z']);
   });
 
@@ -87,14 +142,18 @@ describe('identity writer on ClickHouse', () => {
 
   /** The stored ids grouped as one person each, by the key unique counts count (identity_lookup) and by the join. */
   async function persons(projectId: number): Promise<{ byLookup: string[][]; byJoin: string[][] }> {
-    const { sql, params } = renderChSql(chSql`SELECT distinct_id, toString(person_key) AS user_key FROM ${resolvedUserKeysSql(projectScope(projectId))}`);
+    const { sql, params } = renderChSql(
+      chSql`SELECT distinct_id, toString(person_key) AS user_key FROM ${resolvedUserKeysSql(projectScope(projectId))}`,
+    );
     const result = await client.query({ query: sql, query_params: params, format: 'JSONEachRow' });
     const group = (pairs: [string, string][]) => {
       const groups = new Map<string, string[]>();
       for (const [id, person] of pairs) groups.set(person, [...(groups.get(person) ?? []), id]);
       return [...groups.values()].map((ids) => ids.sort()).sort((a, b) => a[0].localeCompare(b[0]));
     };
-    const byLookup = group((await result.json<{ distinct_id: string; user_key: string }>()).map((r) => [r.distinct_id, r.user_key]));
+    const byLookup = group(
+      (await result.json<{ distinct_id: string; user_key: string }>()).map((r) => [r.distinct_id, r.user_key]),
+    );
     return { byLookup, byJoin: group(Object.entries(await resolvedIds(projectId))) };
   }
 
@@ -114,7 +173,13 @@ describe('identity writer on ClickHouse', () => {
     // Compliance deletion of a cluster: its ids leave the lookup.
     await repository.forget(projectScope(6), ['$device:d1', 'bob']);
     expect(await repository.lookupRows(projectScope(6), ['$device:d1', 'bob', 'x1'])).toBe(1);
-    expect((await persons(6)).byLookup).toEqual([['$device:d1'], ['alice'], ['bob'], ['boss', 'x1', 'x2'], ['stranger']]);
+    expect((await persons(6)).byLookup).toEqual([
+      ['$device:d1'],
+      ['alice'],
+      ['bob'],
+      ['boss', 'x1', 'x2'],
+      ['stranger'],
+    ]);
   });
 
   it('a batch that changes nothing in identity_map still rewrites the lookup of its clusters (an interrupted attempt wrote another outcome there)', async () => {
@@ -135,7 +200,10 @@ describe('identity writer on ClickHouse', () => {
 
   it('on a cluster, whose servers it does not reach, the writer leaves identity_lookup alone', async () => {
     const onCluster = new IdentityRepository(client, new ClickHouseDdl('analytics'));
-    await new IdentityWriter(onCluster, new IdentityMetrics({ registry: new Registry() } as unknown as MetricsService)).apply([merge(8, 'c-anon', 'c-user', 1, 'c-user')]);
+    await new IdentityWriter(
+      onCluster,
+      new IdentityMetrics({ registry: new Registry() } as unknown as MetricsService),
+    ).apply([merge(8, 'c-anon', 'c-user', 1, 'c-user')]);
     expect(await repository.clustersOf(projectScope(8), ['c-anon'])).toEqual(['c-anon', 'c-user']);
     expect(await repository.lookupRows(projectScope(8), ['c-anon', 'c-user'])).toBe(0);
   });
@@ -145,9 +213,22 @@ describe('identity writer on ClickHouse', () => {
     const counted = new IdentityWriter(repository, new IdentityMetrics({ registry } as unknown as MetricsService));
     const debug = jest.spyOn(Logger.prototype, 'debug').mockImplementation(() => undefined);
     const device = '$device:0b7e5c8a-3f1d-4c2b-9a6e-1d2c3b4a5f60';
-    const identify = (anon: string, user: string, timeMs: number): IdentityLink => ({ projectId: 9, mode: 'original', kind: 'identify', a: anon, b: user, identified: user, timeMs });
+    const identify = (anon: string, user: string, timeMs: number): IdentityLink => ({
+      projectId: 9,
+      mode: 'original',
+      kind: 'identify',
+      a: anon,
+      b: user,
+      identified: user,
+      timeMs,
+    });
     try {
-      const refused = await counted.apply([identify(device, 'alice', 10), identify('alice', 'bob', 20), identify(device, 'bob', 30), { projectId: 10, mode: 'simplified', a: '$device:d', b: 'carol', timeMs: 1 }]);
+      const refused = await counted.apply([
+        identify(device, 'alice', 10),
+        identify('alice', 'bob', 20),
+        identify(device, 'bob', 30),
+        { projectId: 10, mode: 'simplified', a: '$device:d', b: 'carol', timeMs: 1 },
+      ]);
       expect(refused.map((r) => [r.position, r.rule])).toEqual([
         [1, 'anon_not_uuid'],
         [2, 'anon_identified'],
@@ -157,7 +238,13 @@ describe('identity writer on ClickHouse', () => {
       expect(await repository.clustersOf(projectScope(9), ['alice'])).toEqual([device, 'alice'].sort());
       expect(await repository.clustersOf(projectScope(10), ['dave'])).toEqual(['dave']);
       const values = (await registry.getSingleMetric('analytics_identity_links_refused_total')!.get()).values;
-      expect(Object.fromEntries(values.map((v) => [v.labels.reason, v.value]))).toEqual({ cluster_limit: 0, anon_not_uuid: 1, anon_identified: 1, alias_merged: 0, device_owned: 1 });
+      expect(Object.fromEntries(values.map((v) => [v.labels.reason, v.value]))).toEqual({
+        cluster_limit: 0,
+        anon_not_uuid: 1,
+        anon_identified: 1,
+        alias_merged: 0,
+        device_owned: 1,
+      });
       const logged = debug.mock.calls.map(([message]) => String(message));
       expect(logged).toEqual([
         'project 9: identify link "alice" – "bob" refused: $identify: $anon_id "alice" is not a UUID v4',

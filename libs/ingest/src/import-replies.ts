@@ -1,4 +1,10 @@
-import { IngestError, jsonReply as json, Reply, retryAfterHeader as retryAfter, STATUS_TEXT } from '@analytics/sdk-transport';
+import {
+  IngestError,
+  jsonReply as json,
+  Reply,
+  retryAfterHeader as retryAfter,
+  STATUS_TEXT,
+} from '@analytics/sdk-transport';
 import { IngestOutcome } from './ingest.service';
 
 /** The strict /import answers, in the spec's error shape. */
@@ -14,7 +20,11 @@ export const importReplies = {
     });
   },
   error(error: IngestError): Reply {
-    return json(error.status, { code: error.status, error: error.message, num_records_imported: 0, status: STATUS_TEXT[error.status] }, retryAfter(error));
+    return json(
+      error.status,
+      { code: error.status, error: error.message, num_records_imported: 0, status: STATUS_TEXT[error.status] },
+      retryAfter(error),
+    );
   },
 };
 

@@ -20,10 +20,16 @@ export class InProcessEventSink extends EventSink {
       refused = await this.writer.write(rows.map((row) => row.line));
       // The links of the stored events; a link the rules refuse is logged and counted, its event stays stored.
       const refusedAt = new Set(refused.map((r) => r.position));
-      await this.identities.apply(distinctLinks(rows.flatMap((row, position) => (row.link && !refusedAt.has(position) ? [row.link] : []))));
+      await this.identities.apply(
+        distinctLinks(rows.flatMap((row, position) => (row.link && !refusedAt.has(position) ? [row.link] : []))),
+      );
     } catch (error) {
       throw new SinkUnavailableError(`event storage unavailable: ${(error as Error).message}`);
     }
-    return refused.map(({ position, reason }) => ({ position, insertId: rows[position].insertId, message: `the event could not be stored: ${reason}` }));
+    return refused.map(({ position, reason }) => ({
+      position,
+      insertId: rows[position].insertId,
+      message: `the event could not be stored: ${reason}`,
+    }));
   }
 }

@@ -24,26 +24,33 @@ import { TrackController } from './track.controller';
 @Module({})
 export class EventIntakeModule {
   /** One module object per transport: the gateway and a worker in one process share one intake (its metrics register once). */
-  static readonly forRoot = oncePerIntake(
-    ({ broker }): DynamicModule => ({
-      module: EventIntakeModule,
-      imports: [AuthModule, RateLimitsModule, EventDictionaryModule, ...(broker ? [] : [EventWriterModule, IdentityModule])],
-      providers: [
-        IngestService,
-        IngestMetrics,
-        { provide: EventDictionaryProvider, useExisting: SchemaEventDictionaryProvider },
-        { provide: EventSink, useClass: broker ? KafkaEventSink : InProcessEventSink },
-      ],
-      exports: [IngestService],
-    }),
-  );
+  static readonly forRoot = oncePerIntake(({ broker }): DynamicModule => ({
+    module: EventIntakeModule,
+    imports: [
+      AuthModule,
+      RateLimitsModule,
+      EventDictionaryModule,
+      ...(broker ? [] : [EventWriterModule, IdentityModule]),
+    ],
+    providers: [
+      IngestService,
+      IngestMetrics,
+      { provide: EventDictionaryProvider, useExisting: SchemaEventDictionaryProvider },
+      { provide: EventSink, useClass: broker ? KafkaEventSink : InProcessEventSink },
+    ],
+    exports: [IngestService],
+  }));
 }
 
 /** The ingestion gateway: /import and /track over the event intake. */
 @Module({})
 export class IngestModule implements NestModule {
   static forRoot(intake: IntakeOptions): DynamicModule {
-    return { module: IngestModule, imports: [AuthModule, EventIntakeModule.forRoot(intake)], controllers: [ImportController, TrackController] };
+    return {
+      module: IngestModule,
+      imports: [AuthModule, EventIntakeModule.forRoot(intake)],
+      controllers: [ImportController, TrackController],
+    };
   }
 
   configure(consumer: MiddlewareConsumer): void {

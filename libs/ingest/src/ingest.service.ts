@@ -13,7 +13,8 @@ import { IngestMetrics } from './ingest-metrics';
 
 /** The rules' wording for a record that is not an event object (validateEvent says the same). */
 const NOT_AN_OBJECT = 'each event must be a JSON object';
-const isEventObject = (record: unknown): boolean => typeof record === 'object' && record !== null && !Array.isArray(record);
+const isEventObject = (record: unknown): boolean =>
+  typeof record === 'object' && record !== null && !Array.isArray(record);
 
 export interface FailedRecord {
   index: number;
@@ -71,7 +72,11 @@ export class IngestService {
     ids: IdSource,
   ) {
     this.newInsertId = () => ids.uuid();
-    this.rateLimit = rateLimits.create({ name: 'ingest-events', points: config.ingest.eventsPerMinute, durationSeconds: 60 });
+    this.rateLimit = rateLimits.create({
+      name: 'ingest-events',
+      points: config.ingest.eventsPerMinute,
+      durationSeconds: 60,
+    });
   }
 
   /**
@@ -82,7 +87,9 @@ export class IngestService {
    * needs wait for the broker.
    */
   importEvents(project: Project, records: unknown[], options: ImportOptions): Promise<IngestOutcome> {
-    return this.validateImport(project, records, options).then((outcome) => this.store(project.id, outcome, options.strict));
+    return this.validateImport(project, records, options).then((outcome) =>
+      this.store(project.id, outcome, options.strict),
+    );
   }
 
   private async validateImport(project: Project, records: unknown[], options: ImportOptions): Promise<Validated> {
@@ -123,7 +130,9 @@ export class IngestService {
     });
     for (const { project, indexes } of await this.groupByProject(records, objects)) {
       if (!project) {
-        indexes.forEach((index) => failed.push({ index, insert_id: '', field: 'properties.token', message: 'unknown or missing project token' }));
+        indexes.forEach((index) =>
+          failed.push({ index, insert_id: '', field: 'properties.token', message: 'unknown or missing project token' }),
+        );
         continue;
       }
       await this.checkRate(project.id, indexes.length);
@@ -137,9 +146,16 @@ export class IngestService {
         dictionary: await this.dictionary.forProject(projectScope(project.id)),
         identityMerge: project.identityMerge,
       };
-      const outcome = this.validate(indexes.map((i) => records[i]), () => context, 'track');
+      const outcome = this.validate(
+        indexes.map((i) => records[i]),
+        () => context,
+        'track',
+      );
       failed.push(...outcome.failed.map((f) => ({ ...f, index: indexes[f.index] })));
-      accepted.push({ projectId: project.id, validated: { ...outcome, indexes: outcome.indexes.map((i) => indexes[i]) } });
+      accepted.push({
+        projectId: project.id,
+        validated: { ...outcome, indexes: outcome.indexes.map((i) => indexes[i]) },
+      });
     }
     let imported = 0;
     for (const { projectId, validated } of accepted) {
@@ -151,14 +167,19 @@ export class IngestService {
   }
 
   /** The records at `indexes` grouped by the project their token names; unknown and missing tokens group under none. */
-  private async groupByProject(records: unknown[], indexes: number[]): Promise<{ project?: Project; indexes: number[] }[]> {
+  private async groupByProject(
+    records: unknown[],
+    indexes: number[],
+  ): Promise<{ project?: Project; indexes: number[] }[]> {
     const tokenOf = (index: number) => {
       const token = (records[index] as { properties?: { token?: unknown } }).properties?.token;
       return typeof token === 'string' && token ? token : undefined;
     };
     // Each distinct token is looked up once, all at once: a batch of many tokens costs one round of lookups.
     const tokens = [...new Set(indexes.map(tokenOf).filter((token) => token !== undefined))];
-    const projects = new Map(await Promise.all(tokens.map(async (token) => [token, await this.authenticator.byToken(token)] as const)));
+    const projects = new Map(
+      await Promise.all(tokens.map(async (token) => [token, await this.authenticator.byToken(token)] as const)),
+    );
     const groups = new Map<number, { project?: Project; indexes: number[] }>();
     for (const index of indexes) {
       const token = tokenOf(index);
@@ -173,14 +194,21 @@ export class IngestService {
 
   private checkBatchSize(records: unknown[]): void {
     if (records.length > EVENT_LIMITS.maxEventsPerRequest) {
-      throw new IngestError(400, `request has ${records.length} events; at most ${EVENT_LIMITS.maxEventsPerRequest} are allowed`);
+      throw new IngestError(
+        400,
+        `request has ${records.length} events; at most ${EVENT_LIMITS.maxEventsPerRequest} are allowed`,
+      );
     }
   }
 
   private async checkRate(projectId: number, events: number): Promise<void> {
     const decision = await this.rateLimit.consume(projectId, events);
     if (!decision.allowed) {
-      throw new IngestError(429, 'project exceeded its ingestion rate limit; retry with backoff', decision.retryAfterSeconds);
+      throw new IngestError(
+        429,
+        'project exceeded its ingestion rate limit; retry with backoff',
+        decision.retryAfterSeconds,
+      );
     }
   }
 
@@ -194,7 +222,8 @@ export class IngestService {
       if (outcome.kind === 'accepted') {
         rows.push(outcome.row);
         indexes.push(index);
-      } else if (outcome.kind === 'rejected') failed.push({ index, insert_id: outcome.insertId, field: outcome.field, message: outcome.message });
+      } else if (outcome.kind === 'rejected')
+        failed.push({ index, insert_id: outcome.insertId, field: outcome.field, message: outcome.message });
       else this.metrics.events.inc({ endpoint, outcome: outcome.reason });
     });
     this.metrics.events.inc({ endpoint, outcome: 'accepted' }, rows.length);
@@ -214,7 +243,13 @@ export class IngestService {
       published = Promise.reject(error);
     }
     return published.then(
-      (refused) => refused.map(({ position, insertId, message }) => ({ index: indexes[position], insert_id: insertId, field: 'event', message })),
+      (refused) =>
+        refused.map(({ position, insertId, message }) => ({
+          index: indexes[position],
+          insert_id: insertId,
+          field: 'event',
+          message,
+        })),
       (error: unknown) => {
         if (error instanceof SinkUnavailableError) throw new IngestError(503, error.message, 1);
         throw error;

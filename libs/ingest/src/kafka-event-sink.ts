@@ -1,6 +1,12 @@
 import { AppConfig } from '@analytics/config';
 import { distinctLinks, EventRow, partitionFor, utf8SizeBound } from '@analytics/events';
-import { MAX_SEND_BYTES, PartitionedMessage, PartitionPublisher, PublisherFullError, ROWS_HEADER } from '@analytics/kafka';
+import {
+  MAX_SEND_BYTES,
+  PartitionedMessage,
+  PartitionPublisher,
+  PublisherFullError,
+  ROWS_HEADER,
+} from '@analytics/kafka';
 import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { createGatewayPublisher, SinkUnavailableError } from '@analytics/sdk-transport';
 import { encodeLink, linkPartition } from '@analytics/identity';
@@ -39,7 +45,10 @@ export class KafkaEventSink extends EventSink implements OnApplicationBootstrap,
     return this.send(projectId, rows).then(
       () => [],
       (error: unknown) => {
-        const reason = error instanceof PublisherFullError ? `too many events wait for it on this gateway (${error.message}); retry shortly` : (error as Error).message;
+        const reason =
+          error instanceof PublisherFullError
+            ? `too many events wait for it on this gateway (${error.message}); retry shortly`
+            : (error as Error).message;
         throw new SinkUnavailableError(`event broker unavailable: ${reason}`);
       },
     );
@@ -51,7 +60,14 @@ export class KafkaEventSink extends EventSink implements OnApplicationBootstrap,
       const partitions = links.length ? this.identities.partitions() : 1;
       return Promise.all([
         this.publisher.publish(this.toMessages(projectId, rows)),
-        links.length && this.identities.publish(links.map((link) => ({ partition: linkPartition(projectId, partitions), key: String(projectId), value: encodeLink(link) }))),
+        links.length &&
+          this.identities.publish(
+            links.map((link) => ({
+              partition: linkPartition(projectId, partitions),
+              key: String(projectId),
+              value: encodeLink(link),
+            })),
+          ),
       ]);
     } catch (error) {
       return Promise.reject(error);
@@ -68,11 +84,15 @@ export class KafkaEventSink extends EventSink implements OnApplicationBootstrap,
       else byPartition.set(partition, [row]);
     }
     const messages: PartitionedMessage[] = [];
-    const message = (partition: number, lines: string[]) => messages.push({ partition, value: lines.join(''), headers: { [ROWS_HEADER]: String(lines.length) } });
+    const message = (partition: number, lines: string[]) =>
+      messages.push({ partition, value: lines.join(''), headers: { [ROWS_HEADER]: String(lines.length) } });
     for (const [partition, group] of byPartition) {
       // Most groups are far below a send's limit even at three bytes a character: no exact sizes needed.
       if (group.reduce((sum, row) => sum + utf8SizeBound(row.line), 0) <= MAX_SEND_BYTES) {
-        message(partition, group.map((row) => row.line));
+        message(
+          partition,
+          group.map((row) => row.line),
+        );
         continue;
       }
       let chunk: string[] = [];

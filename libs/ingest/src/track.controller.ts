@@ -3,7 +3,16 @@ import { AppConfig } from '@analytics/config';
 import { Controller, Get, Post, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { flag, IngestError, queryOf, readRequestBody, readSdkRequest, sdkFailure, sdkReply, send } from '@analytics/sdk-transport';
+import {
+  flag,
+  IngestError,
+  queryOf,
+  readRequestBody,
+  readSdkRequest,
+  sdkFailure,
+  sdkReply,
+  send,
+} from '@analytics/sdk-transport';
 import { sdkOutcome } from './import-replies';
 import { IngestService } from './ingest.service';
 
@@ -23,10 +32,16 @@ export class TrackController {
   }
 
   @Post('track')
-  @ApiOperation({ summary: 'Track events (client side): `data` as form field, query parameter or JSON body; JSON or base64' })
+  @ApiOperation({
+    summary: 'Track events (client side): `data` as form field, query parameter or JSON body; JSON or base64',
+  })
   async track(@Req() req: Request, @Res() res: Response): Promise<void> {
     const query = queryOf(req);
-    const options = () => ({ verbose: flag(fields, 'verbose'), img: flag(fields, 'img'), callback: fields.get('callback') ?? undefined });
+    const options = () => ({
+      verbose: flag(fields, 'verbose'),
+      img: flag(fields, 'img'),
+      callback: fields.get('callback') ?? undefined,
+    });
     let fields = query;
     try {
       const body = req.method === 'GET' ? Buffer.alloc(0) : await readRequestBody(req, this.config.ingest.maxBodyBytes);
@@ -34,7 +49,13 @@ export class TrackController {
       fields = request.fields;
       if (!request.records) throw new IngestError(400, 'no data: send the events in a `data` field');
       const ip = flag(fields, 'ip') ? req.ip : undefined;
-      send(res, sdkReply(sdkOutcome(await this.ingest.trackEvents(request.records, { ip, nowMs: this.clock.now() })), options()));
+      send(
+        res,
+        sdkReply(
+          sdkOutcome(await this.ingest.trackEvents(request.records, { ip, nowMs: this.clock.now() })),
+          options(),
+        ),
+      );
     } catch (error) {
       if (!(error instanceof IngestError)) throw error;
       send(res, sdkReply(sdkFailure(error), options()));

@@ -43,7 +43,8 @@ describe('mixpanel-browser (the official web SDK) in headless Chromium against t
   const settled = (page: SdkPage, callbacks: number) =>
     eventually(async () => {
       const record = await page.record();
-      if (record.callbacks.length < callbacks || record.inFlight > 0) throw new Error(`page not settled: ${JSON.stringify(record)}`);
+      if (record.callbacks.length < callbacks || record.inFlight > 0)
+        throw new Error(`page not settled: ${JSON.stringify(record)}`);
       return record;
     });
 
@@ -62,12 +63,19 @@ describe('mixpanel-browser (the official web SDK) in headless Chromium against t
     $initial_referring_domain: '$direct',
   });
   /** …and those the gateway turns into columns (time in float seconds, $insert_id) or drops (token). */
-  const sdkEnvelope = () => ({ time: expect.any(Number), $insert_id: expect.stringMatching(SDK_INSERT_ID), token: h.project.token });
+  const sdkEnvelope = () => ({
+    time: expect.any(Number),
+    $insert_id: expect.stringMatching(SDK_INSERT_ID),
+    token: h.project.token,
+  });
 
   /** The SDK asks for `ip=1`: the gateway records the sender's address. */
   const gatewayAdds = { $ip: '127.0.0.1' };
   /** The batch queue stamps each event with the SDK version that sends it. */
-  const viaQueue = (event: SentEvent): SentEvent => ({ ...event, properties: { ...event.properties, mp_sent_by_lib_version: SDK_VERSION } });
+  const viaQueue = (event: SentEvent): SentEvent => ({
+    ...event,
+    properties: { ...event.properties, mp_sent_by_lib_version: SDK_VERSION },
+  });
 
   /** The device id the SDK made up for this browser, checked to be the same on every payload. */
   function deviceIdOf(sent: PageRecord['sent']): string {
@@ -89,7 +97,11 @@ describe('mixpanel-browser (the official web SDK) in headless Chromium against t
     const answers = record.responses.filter((r) => !isProfileUpdate(r.url));
     expect(answers.length).toBeGreaterThan(0);
     for (const answer of answers) {
-      expect({ method: answer.method, url: answer.url.split('?')[0], status: answer.status }).toEqual({ method: 'POST', url: `${gateway()}/track/`, status: 200 });
+      expect({ method: answer.method, url: answer.url.split('?')[0], status: answer.status }).toEqual({
+        method: 'POST',
+        url: `${gateway()}/track/`,
+        status: 200,
+      });
       body(answer.body);
     }
     // The SDK reported no error but those of the profile updates.
@@ -101,7 +113,12 @@ describe('mixpanel-browser (the official web SDK) in headless Chromium against t
   async function expectFormPosts(page: SdkPage, trackRequests: number): Promise<void> {
     const wire = await page.wire();
     for (const request of wire) {
-      expect(request).toEqual({ method: 'POST', path: expect.stringMatching(/^\/(track|engage)\/$/), resourceType: 'xhr', contentType: 'application/x-www-form-urlencoded' });
+      expect(request).toEqual({
+        method: 'POST',
+        path: expect.stringMatching(/^\/(track|engage)\/$/),
+        resourceType: 'xhr',
+        contentType: 'application/x-www-form-urlencoded',
+      });
     }
     expect(wire.filter((r) => r.path === '/track/').length).toBeGreaterThanOrEqual(trackRequests);
   }
@@ -113,7 +130,10 @@ describe('mixpanel-browser (the official web SDK) in headless Chromium against t
     await page.register(superProperties);
     const tracked: Track[] = [
       ['Viewed Product', everyJsonType(1)],
-      ['Searched', { query: 'chaussures rouges ✓', filters: { size: [38, 39], in_stock: true, max_price: 99.5 }, page: null }],
+      [
+        'Searched',
+        { query: 'chaussures rouges ✓', filters: { size: [38, 39], in_stock: true, max_price: 99.5 }, page: null },
+      ],
     ];
     const afterIdentify: Track[] = [
       ['Purchased', everyJsonType(2)],
@@ -142,11 +162,24 @@ describe('mixpanel-browser (the official web SDK) in headless Chromium against t
     expect(sent).toEqual([
       ...tracked.map(([event, properties]) => ({
         event,
-        properties: { ...properties, ...superProperties, ...sdkProperties(deviceId), ...sdkEnvelope(), distinct_id: anonymous },
+        properties: {
+          ...properties,
+          ...superProperties,
+          ...sdkProperties(deviceId),
+          ...sdkEnvelope(),
+          distinct_id: anonymous,
+        },
       })),
       ...afterIdentify.map(([event, properties]) => ({
         event,
-        properties: { ...properties, ...superProperties, ...sdkProperties(deviceId), ...sdkEnvelope(), distinct_id: 'user-42', $user_id: 'user-42' },
+        properties: {
+          ...properties,
+          ...superProperties,
+          ...sdkProperties(deviceId),
+          ...sdkEnvelope(),
+          distinct_id: 'user-42',
+          $user_id: 'user-42',
+        },
       })),
     ]);
 
@@ -187,7 +220,9 @@ describe('mixpanel-browser (the official web SDK) in headless Chromium against t
     const record = await settled(page, tracked.length);
     // Three requests in flight at once: their answers, and so the callbacks, come back in any order.
     const byEvent = (a: { event: string }, b: { event: string }) => a.event.localeCompare(b.event);
-    expect([...record.callbacks].sort(byEvent)).toEqual(tracked.map(([event]) => ({ event, response: { error: null, status: 1 } })).sort(byEvent));
+    expect([...record.callbacks].sort(byEvent)).toEqual(
+      tracked.map(([event]) => ({ event, response: { error: null, status: 1 } })).sort(byEvent),
+    );
     expectTrackAnswers(record, (body) => expect(JSON.parse(body)).toEqual({ error: null, status: 1 }));
     expect(record.responses).toHaveLength(tracked.length);
     await expectFormPosts(page, tracked.length);
@@ -197,7 +232,13 @@ describe('mixpanel-browser (the official web SDK) in headless Chromium against t
     expect(sent).toEqual(
       tracked.map(([event, properties]) => ({
         event,
-        properties: { ...properties, test_case: 'unbatched', ...sdkProperties(deviceId), ...sdkEnvelope(), distinct_id: `$device:${deviceId}` },
+        properties: {
+          ...properties,
+          test_case: 'unbatched',
+          ...sdkProperties(deviceId),
+          ...sdkEnvelope(),
+          distinct_id: `$device:${deviceId}`,
+        },
       })),
     );
     const stored = await waitForStoredEvents(h, whereProperty('test_case', 'unbatched'), tracked.length);
@@ -222,7 +263,9 @@ describe('mixpanel-browser (the official web SDK) in headless Chromium against t
     expect(record.responses).toEqual([]);
     expect(record.errors).toEqual([]);
     await eventually(async () =>
-      expect(await page.wire()).toEqual([{ method: 'POST', path: '/track/', resourceType: 'ping', contentType: 'text/plain;charset=UTF-8' }]),
+      expect(await page.wire()).toEqual([
+        { method: 'POST', path: '/track/', resourceType: 'ping', contentType: 'text/plain;charset=UTF-8' },
+      ]),
     );
     expect((await waitForStoredEvents(h, whereProperty('test_case', 'beacon'), 1))[0].event).toBe('Beaconed');
 
@@ -236,7 +279,13 @@ describe('mixpanel-browser (the official web SDK) in headless Chromium against t
     expect(sent).toEqual(
       tracked.map(([event, properties]) => ({
         event,
-        properties: { ...properties, test_case: 'beacon', ...sdkProperties(deviceId), ...sdkEnvelope(), distinct_id: `$device:${deviceId}` },
+        properties: {
+          ...properties,
+          test_case: 'beacon',
+          ...sdkProperties(deviceId),
+          ...sdkEnvelope(),
+          distinct_id: `$device:${deviceId}`,
+        },
       })),
     );
     const flushed = sent.map((e) => (e.event === 'Beaconed' ? e : viaQueue(e)));
@@ -249,15 +298,22 @@ describe('mixpanel-browser (the official web SDK) in headless Chromium against t
   it.each([
     { format: 'base64', config: {} },
     { format: 'json', config: { api_payload_format: 'json' } },
-  ])('emoji and other astral-plane text in a $format payload are stored as sent, in names and properties', async ({ format, config }) => {
-    const page = await openSite();
-    await page.init(h.project.token, { api_host: gateway(), debug: true, batch_requests: false, ...config });
-    await page.register({ test_case: `astral-${format}` });
-    await page.track(`Reacted ${ASTRAL_TEXT}`, { emoji: ASTRAL_TEXT, list: [ASTRAL_TEXT], nested: { text: `a${ASTRAL_TEXT}z` } });
+  ])(
+    'emoji and other astral-plane text in a $format payload are stored as sent, in names and properties',
+    async ({ format, config }) => {
+      const page = await openSite();
+      await page.init(h.project.token, { api_host: gateway(), debug: true, batch_requests: false, ...config });
+      await page.register({ test_case: `astral-${format}` });
+      await page.track(`Reacted ${ASTRAL_TEXT}`, {
+        emoji: ASTRAL_TEXT,
+        list: [ASTRAL_TEXT],
+        nested: { text: `a${ASTRAL_TEXT}z` },
+      });
 
-    const record = await settled(page, 1);
-    expect(record.callbacks).toEqual([{ event: `Reacted ${ASTRAL_TEXT}`, response: 1 }]);
-    const stored = await waitForStoredEvents(h, whereProperty('test_case', `astral-${format}`), 1);
-    expect(stored).toEqual((record.sent as SentEvent[]).map((e) => asStored(e, gatewayAdds)));
-  });
+      const record = await settled(page, 1);
+      expect(record.callbacks).toEqual([{ event: `Reacted ${ASTRAL_TEXT}`, response: 1 }]);
+      const stored = await waitForStoredEvents(h, whereProperty('test_case', `astral-${format}`), 1);
+      expect(stored).toEqual((record.sent as SentEvent[]).map((e) => asStored(e, gatewayAdds)));
+    },
+  );
 });

@@ -55,14 +55,35 @@ describe.each([{ kafka: false }, { kafka: true }])('event intake without HTTP (k
       { event: 'Order', properties: { time, distinct_id: 'u2', $insert_id: 'row-2', amount: 7 } },
       { event: '', properties: { time, distinct_id: 'u3', $insert_id: 'row-3' } },
     ];
-    const first = await intake.importEvents(project, records, { strict: true, requireInsertId: true, nowMs: Date.now() });
+    const first = await intake.importEvents(project, records, {
+      strict: true,
+      requireInsertId: true,
+      nowMs: Date.now(),
+    });
     expect(first.imported).toBe(2);
     expect(first.failed).toEqual([expect.objectContaining({ index: 2, insert_id: 'row-3' })]);
     // A re-run of the same source rows (deterministic $insert_id) is deduplicated downstream.
-    expect((await intake.importEvents(project, records.slice(0, 2), { strict: true, requireInsertId: true, nowMs: Date.now() })).imported).toBe(2);
+    expect(
+      (
+        await intake.importEvents(project, records.slice(0, 2), {
+          strict: true,
+          requireInsertId: true,
+          nowMs: Date.now(),
+        })
+      ).imported,
+    ).toBe(2);
     // A caller that drops its parse (/import) lets the intake release each event once validated; others keep their arrays.
     const parsed = records.slice(0, 2);
-    expect((await intake.importEvents(project, parsed, { strict: true, requireInsertId: true, consumeRecords: true, nowMs: Date.now() })).imported).toBe(2);
+    expect(
+      (
+        await intake.importEvents(project, parsed, {
+          strict: true,
+          requireInsertId: true,
+          consumeRecords: true,
+          nowMs: Date.now(),
+        })
+      ).imported,
+    ).toBe(2);
     expect(parsed).toEqual([undefined, undefined]);
     expect(records[0]).toEqual(expect.objectContaining({ event: 'Order' }));
 

@@ -48,7 +48,15 @@ describe.each([
   /** Users per step of the 3-step funnel over yesterday and today, within a day. */
   async function funnelCounts(projectId: number): Promise<number[]> {
     const today = Math.floor(Date.now() / DAY_MS);
-    const spec: FunnelSpec = { steps: STEPS.map((event) => ({ event })), filters: [], windowMs: DAY_MS, fromDay: today - 1, toDay: today, buckets: { kind: 'days', days: 2 }, limit: 255 };
+    const spec: FunnelSpec = {
+      steps: STEPS.map((event) => ({ event })),
+      filters: [],
+      windowMs: DAY_MS,
+      fromDay: today - 1,
+      toDay: today,
+      buckets: { kind: 'days', days: 2 },
+      limit: 255,
+    };
     const { cells } = await funnels.tally(projectScope(projectId), spec);
     return STEPS.map((_, i) => cells.reduce((sum, cell) => sum + (cell.counts[i] ?? 0), 0));
   }
@@ -84,9 +92,16 @@ describe.each([
 
   it('Node SDK, original: steps before alias() count for the customer once the alias arrives (retroactive)', async () => {
     const projects = h.app.app.get(ProjectsService);
-    const { project } = await projects.createProject((await projects.findById(h.project.id))!.organizationId, 'Original');
+    const { project } = await projects.createProject(
+      (await projects.findById(h.project.id))!.organizationId,
+      'Original',
+    );
     await projects.update(projectScope(project.id), { identityMerge: 'original' });
-    const mixpanel = Mixpanel.init(project.token, { host: new URL(h.app.baseUrl).host, protocol: 'http', logger: quietLogger });
+    const mixpanel = Mixpanel.init(project.token, {
+      host: new URL(h.app.baseUrl).host,
+      protocol: 'http',
+      logger: quietLogger,
+    });
     const send = (call: (done: (error: Error | undefined) => void) => void) =>
       new Promise<void>((resolve, reject) => call((error) => (error ? reject(error) : resolve())));
     await send((done) => mixpanel.track(STEPS[0], { distinct_id: 'anon-7', test_case: 'node-merge' }, done));
@@ -101,19 +116,33 @@ describe.each([
 
   it(`$merge through /import joins ids; past ${MAX_CLUSTER_IDS} ids the link is refused with its reason, the event still stored`, async () => {
     const projects = h.app.app.get(ProjectsService);
-    const { project, secret } = await projects.createProject((await projects.findById(h.project.id))!.organizationId, 'Merges');
+    const { project, secret } = await projects.createProject(
+      (await projects.findById(h.project.id))!.organizationId,
+      'Merges',
+    );
     await projects.update(projectScope(project.id), { identityMerge: 'original' });
     const time = Math.floor(Date.now() / 1000) - 60;
-    const merge = (a: string, b: string, n: number) => ({ event: '$merge', properties: { time, $distinct_ids: [a, b], distinct_id: a, $insert_id: `merge-${n}` } });
-    const merges = [...Array.from({ length: MAX_CLUSTER_IDS - 1 }, (_, i) => merge(`alias-${i}`, 'big', i)), merge('newcomer', 'alias-3', MAX_CLUSTER_IDS)];
+    const merge = (a: string, b: string, n: number) => ({
+      event: '$merge',
+      properties: { time, $distinct_ids: [a, b], distinct_id: a, $insert_id: `merge-${n}` },
+    });
+    const merges = [
+      ...Array.from({ length: MAX_CLUSTER_IDS - 1 }, (_, i) => merge(`alias-${i}`, 'big', i)),
+      merge('newcomer', 'alias-3', MAX_CLUSTER_IDS),
+    ];
     const response = await fetch(`${h.app.baseUrl}/import?strict=1`, {
       method: 'POST',
       body: JSON.stringify(merges),
-      headers: { Authorization: `Basic ${Buffer.from(`${secret}:`).toString('base64')}`, 'Content-Type': 'application/json' },
+      headers: {
+        Authorization: `Basic ${Buffer.from(`${secret}:`).toString('base64')}`,
+        'Content-Type': 'application/json',
+      },
     });
     expect(response.status).toBe(200);
     const identities = new IdentityRepository(h.app.app.get(ClickHouseClient));
-    await eventually(async () => expect(await identities.clustersOf(projectScope(project.id), ['big'])).toHaveLength(MAX_CLUSTER_IDS));
+    await eventually(async () =>
+      expect(await identities.clustersOf(projectScope(project.id), ['big'])).toHaveLength(MAX_CLUSTER_IDS),
+    );
     expect(await identities.clustersOf(projectScope(project.id), ['newcomer'])).toEqual(['newcomer']);
     if (!kafka) return;
     // Through Kafka the refused link is a dead letter of the identities topic, with the reason.
@@ -122,7 +151,10 @@ describe.each([
     await consumer.connect();
     await consumer.subscribe({ topic: topicName(settings, 'identitiesDeadLetter'), fromBeginning: true });
     const letter = await new Promise<{ value: string; reason: string }>((resolve) => {
-      void consumer.run({ eachMessage: async ({ message }) => resolve({ value: message.value!.toString(), reason: String(message.headers?.[DEAD_LETTER_HEADERS.reason]) }) });
+      void consumer.run({
+        eachMessage: async ({ message }) =>
+          resolve({ value: message.value!.toString(), reason: String(message.headers?.[DEAD_LETTER_HEADERS.reason]) }),
+      });
     });
     await consumer.disconnect();
     expect(JSON.parse(letter.value)).toMatchObject({ projectId: project.id, a: 'newcomer', b: 'alias-3' });

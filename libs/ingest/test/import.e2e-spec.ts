@@ -6,14 +6,18 @@ import { IngestHarness, importEvent, nowSeconds, startIngestHarness } from './in
 describe('POST /import (in-process writer)', () => {
   let h: IngestHarness;
   const json = (body: unknown, headers: Record<string, string> = {}, query = '') =>
-    h.post(`/import${query}`, JSON.stringify(body), { Authorization: h.basic, 'Content-Type': 'application/json', ...headers });
+    h.post(`/import${query}`, JSON.stringify(body), {
+      Authorization: h.basic,
+      'Content-Type': 'application/json',
+      ...headers,
+    });
 
   beforeAll(async () => {
     h = await startIngestHarness({ env: { INGEST_MAX_BODY_BYTES: '400000' } });
   });
   afterAll(() => h.close());
 
-  it('imports valid events and answers the spec\'s 200 body', async () => {
+  it("imports valid events and answers the spec's 200 body", async () => {
     const response = await json([importEvent(1), importEvent(2)]);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ code: 200, num_records_imported: 2, status: 'OK' });
@@ -31,7 +35,12 @@ describe('POST /import (in-process writer)', () => {
       num_records_imported: 1,
       status: 'Bad Request',
       failed_records: [
-        { index: 1, insert_id: 'bad-1', field: 'properties.distinct_id', message: '"anonymous" is not allowed as properties.distinct_id' },
+        {
+          index: 1,
+          insert_id: 'bad-1',
+          field: 'properties.distinct_id',
+          message: '"anonymous" is not allowed as properties.distinct_id',
+        },
         { index: 2, insert_id: '', field: 'event', message: 'event must be a non-empty string' },
       ],
     });
@@ -45,7 +54,12 @@ describe('POST /import (in-process writer)', () => {
   });
 
   it('answers 401 in the import shape without or with wrong credentials', async () => {
-    for (const headers of [{ Authorization: '' }, { Authorization: 'Basic d3Jvbmc6' }, { Authorization: 'Bearer x' }, { Authorization: `Basic ${'%'.repeat(5000)}` }]) {
+    for (const headers of [
+      { Authorization: '' },
+      { Authorization: 'Basic d3Jvbmc6' },
+      { Authorization: 'Bearer x' },
+      { Authorization: `Basic ${'%'.repeat(5000)}` },
+    ]) {
       const response = await json([importEvent(30)], headers);
       expect(response.status).toBe(401);
       expect(await response.json()).toMatchObject({ code: 401, status: 'Unauthorized', num_records_imported: 0 });
@@ -53,15 +67,31 @@ describe('POST /import (in-process writer)', () => {
   });
 
   it('accepts the project token and the plain `secret:` form as the Basic username', async () => {
-    expect((await json([importEvent(31)], { Authorization: `Basic ${Buffer.from(`${h.project.token}:`).toString('base64')}` })).status).toBe(200);
+    expect(
+      (
+        await json([importEvent(31)], {
+          Authorization: `Basic ${Buffer.from(`${h.project.token}:`).toString('base64')}`,
+        })
+      ).status,
+    ).toBe(200);
     expect((await json([importEvent(32)], { Authorization: `Basic ${h.project.secret}:` })).status).toBe(200);
   });
 
   it('reads NDJSON and gzip bodies, and treats an empty Content-Encoding as none', async () => {
     const ndjson = [importEvent(40), importEvent(41)].map((e) => JSON.stringify(e)).join('\n');
-    expect((await h.post('/import', ndjson, { Authorization: h.basic, 'Content-Type': 'application/x-ndjson' })).status).toBe(200);
+    expect(
+      (await h.post('/import', ndjson, { Authorization: h.basic, 'Content-Type': 'application/x-ndjson' })).status,
+    ).toBe(200);
     const gz = gzipSync(JSON.stringify([importEvent(42)]));
-    expect((await h.post('/import', gz, { Authorization: h.basic, 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' })).status).toBe(200);
+    expect(
+      (
+        await h.post('/import', gz, {
+          Authorization: h.basic,
+          'Content-Type': 'application/json',
+          'Content-Encoding': 'gzip',
+        })
+      ).status,
+    ).toBe(200);
     expect((await json([importEvent(43)], { 'Content-Encoding': '' })).status).toBe(200);
     expect(await h.stored("insert_id IN ('ins-40','ins-41','ins-42','ins-43')")).toHaveLength(4);
   });
@@ -69,21 +99,32 @@ describe('POST /import (in-process writer)', () => {
   it('reads a body that starts with a UTF-8 byte-order mark (as Windows tools write files): JSON, NDJSON, gzip and forms', async () => {
     const bom = Buffer.from([0xef, 0xbb, 0xbf]);
     const withBom = (text: string) => Buffer.concat([bom, Buffer.from(text)]);
-    const post = (body: Buffer, headers: Record<string, string>) => h.post('/import', body, { Authorization: h.basic, ...headers });
+    const post = (body: Buffer, headers: Record<string, string>) =>
+      h.post('/import', body, { Authorization: h.basic, ...headers });
     const answers = [
       await post(withBom(JSON.stringify([importEvent(90)])), { 'Content-Type': 'application/json' }),
       await post(withBom(JSON.stringify(importEvent(91))), {}),
       await post(withBom(JSON.stringify(importEvent(92))), { 'Content-Type': 'application/x-ndjson' }),
-      await post(gzipSync(withBom(JSON.stringify([importEvent(93)]))), { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }),
+      await post(gzipSync(withBom(JSON.stringify([importEvent(93)]))), {
+        'Content-Type': 'application/json',
+        'Content-Encoding': 'gzip',
+      }),
     ];
-    expect(await Promise.all(answers.map((answer) => answer.json()))).toEqual(Array(4).fill({ code: 200, num_records_imported: 1, status: 'OK' }));
+    expect(await Promise.all(answers.map((answer) => answer.json()))).toEqual(
+      Array(4).fill({ code: 200, num_records_imported: 1, status: 'OK' }),
+    );
     const form = await post(withBom(`data=${encodeURIComponent(JSON.stringify(importEvent(94)))}`), {});
     expect(await form.text()).toBe('1');
-    expect((await h.stored("insert_id IN ('ins-90','ins-91','ins-92','ins-93','ins-94')")).map((e) => e.insert_id)).toEqual(['ins-90', 'ins-91', 'ins-92', 'ins-93', 'ins-94']);
+    expect(
+      (await h.stored("insert_id IN ('ins-90','ins-91','ins-92','ins-93','ins-94')")).map((e) => e.insert_id),
+    ).toEqual(['ins-90', 'ins-91', 'ins-92', 'ins-93', 'ins-94']);
   });
 
   it('refuses bodies that are not JSON, with a clear 400', async () => {
-    const response = await h.post('/import', '[{"event":', { Authorization: h.basic, 'Content-Type': 'application/json' });
+    const response = await h.post('/import', '[{"event":', {
+      Authorization: h.basic,
+      'Content-Type': 'application/json',
+    });
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ code: 400, error: 'request body is not valid JSON' });
     const gz = await h.post('/import', 'not gzip', { Authorization: h.basic, 'Content-Encoding': 'gzip' });
@@ -106,13 +147,32 @@ describe('POST /import (in-process writer)', () => {
         status: 'Bad Request',
       },
     };
-    const notEvents = { status: 400, body: { code: 400, error: 'request body must be a JSON array of events', num_records_imported: 0, status: 'Bad Request' } };
-    expect(answers).toEqual({ '[null]': notObject, '[1]': notObject, '["x"]': notObject, '[[]]': notObject, null: notEvents, true: notEvents });
+    const notEvents = {
+      status: 400,
+      body: {
+        code: 400,
+        error: 'request body must be a JSON array of events',
+        num_records_imported: 0,
+        status: 'Bad Request',
+      },
+    };
+    expect(answers).toEqual({
+      '[null]': notObject,
+      '[1]': notObject,
+      '["x"]': notObject,
+      '[[]]': notObject,
+      null: notEvents,
+      true: notEvents,
+    });
   });
 
   it('takes 2000 events in one request and refuses 2001', async () => {
     const events = Array.from({ length: 2001 }, (_, i) => importEvent(10_000 + i));
-    expect(await (await json(events.slice(0, 2000))).json()).toEqual({ code: 200, num_records_imported: 2000, status: 'OK' });
+    expect(await (await json(events.slice(0, 2000))).json()).toEqual({
+      code: 200,
+      num_records_imported: 2000,
+      status: 'OK',
+    });
     const over = await json(events);
     expect(over.status).toBe(400);
     expect(await over.json()).toMatchObject({ error: 'request has 2001 events; at most 2000 are allowed' });
@@ -122,11 +182,18 @@ describe('POST /import (in-process writer)', () => {
     const base = JSON.stringify([importEvent(50, { pad: '' })]);
     const exact = base.replace('"pad":""', `"pad":"${'p'.repeat(400_000 - base.length)}"`);
     expect(Buffer.byteLength(exact)).toBe(400_000);
-    expect((await h.post('/import', exact, { Authorization: h.basic, 'Content-Type': 'application/json' })).status).toBe(200);
+    expect(
+      (await h.post('/import', exact, { Authorization: h.basic, 'Content-Type': 'application/json' })).status,
+    ).toBe(200);
     const over = await h.post('/import', `${exact} `, { Authorization: h.basic, 'Content-Type': 'application/json' });
     expect(over.status).toBe(413);
     // The real API's text, which its clients match.
-    expect(await over.json()).toEqual({ code: 413, error: 'request exceeds max limit of 400000 bytes', num_records_imported: 0, status: 'Request Entity Too Large' });
+    expect(await over.json()).toEqual({
+      code: 413,
+      error: 'request exceeds max limit of 400000 bytes',
+      num_records_imported: 0,
+      status: 'Request Entity Too Large',
+    });
   });
 
   it('cuts off a gzip bomb with 413', async () => {
@@ -146,7 +213,10 @@ describe('POST /import (in-process writer)', () => {
       importEvent(63, { time: nowSeconds() + 7200 }),
       importEvent(64, { time: 1000 }),
     ]);
-    const body = (await response.json()) as { num_records_imported: number; failed_records: { index: number; field: string }[] };
+    const body = (await response.json()) as {
+      num_records_imported: number;
+      failed_records: { index: number; field: string }[];
+    };
     expect(body.num_records_imported).toBe(3);
     expect(body.failed_records.map((f) => [f.index, f.field])).toEqual([
       [3, 'properties.time'],
@@ -164,7 +234,9 @@ describe('POST /import (in-process writer)', () => {
     const stored = await h.stored("insert_id = 'dup-1'");
     expect(stored).toHaveLength(1);
     expect(JSON.parse(stored[0].properties)).toEqual({ v: 3 });
-    const raw = await h.app.app.get(ClickHouseClient).query({ query: "SELECT count() AS c FROM events WHERE insert_id = 'dup-1'", format: 'JSONEachRow' });
+    const raw = await h.app.app
+      .get(ClickHouseClient)
+      .query({ query: "SELECT count() AS c FROM events WHERE insert_id = 'dup-1'", format: 'JSONEachRow' });
     // Physically at most the three copies sent (merges may have collapsed them already): never more.
     expect(((await raw.json()) as { c: number }[])[0].c).toBeLessThanOrEqual(3);
   });
@@ -172,10 +244,19 @@ describe('POST /import (in-process writer)', () => {
   it('stores a retried event from a clock half an hour ahead once, on /import and on /track', async () => {
     const time = nowSeconds() + 1800;
     const imported = { event: 'Skewed', properties: { time, distinct_id: 'fast-phone', $insert_id: 'skew-import' } };
-    const tracked = { event: 'Skewed', properties: { time, distinct_id: 'fast-phone', $insert_id: 'skew-track', token: h.project.token } };
+    const tracked = {
+      event: 'Skewed',
+      properties: { time, distinct_id: 'fast-phone', $insert_id: 'skew-track', token: h.project.token },
+    };
     const deliver = async () => {
       expect((await json([imported])).status).toBe(200);
-      expect(await (await h.post('/track', `data=${encodeURIComponent(JSON.stringify(tracked))}`, { 'Content-Type': 'application/x-www-form-urlencoded' })).text()).toBe('1');
+      expect(
+        await (
+          await h.post('/track', `data=${encodeURIComponent(JSON.stringify(tracked))}`, {
+            'Content-Type': 'application/x-www-form-urlencoded',
+          })
+        ).text(),
+      ).toBe('1');
     };
     await deliver();
     // The client retries (its first answer was lost): received two seconds later.
@@ -202,16 +283,32 @@ describe('POST /import (in-process writer)', () => {
     // marked distinct_id becomes a lone surrogate escape, which ClickHouse refuses for real.
     const repository = h.app.app.get(EventsRepository);
     const insert = repository.insert.bind(repository);
-    const spy = jest.spyOn(repository, 'insert').mockImplementation((lines, token) => insert(String(lines).replace('"distinct_id":"poison-me"', '"distinct_id":"\\ud800"'), token));
+    const spy = jest
+      .spyOn(repository, 'insert')
+      .mockImplementation((lines, token) =>
+        insert(String(lines).replace('"distinct_id":"poison-me"', '"distinct_id":"\\ud800"'), token),
+      );
     try {
       const response = await json([importEvent(80), importEvent(81, { distinct_id: 'poison-me' }), importEvent(82)]);
       expect(response.status).toBe(400);
       expect(await response.json()).toMatchObject({
         num_records_imported: 2,
-        failed_records: [{ index: 1, insert_id: 'ins-81', field: 'event', message: expect.stringContaining('missing second part of surrogate pair') }],
+        failed_records: [
+          {
+            index: 1,
+            insert_id: 'ins-81',
+            field: 'event',
+            message: expect.stringContaining('missing second part of surrogate pair'),
+          },
+        ],
       });
-      expect((await h.stored("insert_id IN ('ins-80','ins-81','ins-82')")).map((e) => e.insert_id)).toEqual(['ins-80', 'ins-82']);
-      spy.mockRejectedValueOnce(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8123'), { code: 'ECONNREFUSED' }));
+      expect((await h.stored("insert_id IN ('ins-80','ins-81','ins-82')")).map((e) => e.insert_id)).toEqual([
+        'ins-80',
+        'ins-82',
+      ]);
+      spy.mockRejectedValueOnce(
+        Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8123'), { code: 'ECONNREFUSED' }),
+      );
       expect((await json([importEvent(83)])).status).toBe(503);
     } finally {
       spy.mockRestore();
@@ -219,15 +316,30 @@ describe('POST /import (in-process writer)', () => {
   });
 
   it('imports history spanning more than 100 months in one request', async () => {
-    const events = Array.from({ length: 150 }, (_, i) => ({ event: 'History', properties: { time: Date.UTC(1980, i, 2) / 1000, distinct_id: 'h', $insert_id: `hist-${i}` } }));
+    const events = Array.from({ length: 150 }, (_, i) => ({
+      event: 'History',
+      properties: { time: Date.UTC(1980, i, 2) / 1000, distinct_id: 'h', $insert_id: `hist-${i}` },
+    }));
     expect((await json(events)).status).toBe(200);
     expect(await h.stored("event = 'History'")).toHaveLength(150);
   });
 
   it('keeps every JSON type exactly as sent', async () => {
-    const properties = { s: 'héllo "q" \\ 😀', i: 42, neg: -7, f: 3.25, big: 0, t: true, nil: null, list: [1, 'a', [2]], obj: { k: { v: 1 } } };
+    const properties = {
+      s: 'héllo "q" \\ 😀',
+      i: 42,
+      neg: -7,
+      f: 3.25,
+      big: 0,
+      t: true,
+      nil: null,
+      list: [1, 'a', [2]],
+      obj: { k: { v: 1 } },
+    };
     const body = JSON.stringify([importEvent(70, properties)]).replace('"big":0', '"big":123456789012345678901');
-    expect((await h.post('/import', body, { Authorization: h.basic, 'Content-Type': 'application/json' })).status).toBe(200);
+    expect((await h.post('/import', body, { Authorization: h.basic, 'Content-Type': 'application/json' })).status).toBe(
+      200,
+    );
     const [stored] = await h.stored("insert_id = 'ins-70'");
     expect(stored.properties).toContain('"big":123456789012345678901');
     expect(JSON.parse(stored.properties)).toEqual({ ...properties, n: 70, big: 123456789012345678901 });

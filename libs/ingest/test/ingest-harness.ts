@@ -1,6 +1,12 @@
 import { ClickHouseClient } from '@analytics/clickhouse';
 import { ProjectsService } from '@analytics/projects';
-import { createTestEnvironment, startTestApp, TestApp, TestEnvironment, TestEnvironmentOptions } from '@analytics/testing';
+import {
+  createTestEnvironment,
+  startTestApp,
+  TestApp,
+  TestEnvironment,
+  TestEnvironmentOptions,
+} from '@analytics/testing';
 import { PlatformModule } from '@analytics/runtime';
 import { engineNeeds, intakeOf } from '@analytics/service-map';
 import { AppConfig } from '@analytics/config';
@@ -75,5 +81,8 @@ export async function startIngestHarness(options: TestEnvironmentOptions = {}): 
 export const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 export function importEvent(n: number, extra: Record<string, unknown> = {}, name = 'Played'): object {
-  return { event: name, properties: { time: nowSeconds() - 100, distinct_id: `user-${n % 7}`, $insert_id: `ins-${n}`, n, ...extra } };
+  return {
+    event: name,
+    properties: { time: nowSeconds() - 100, distinct_id: `user-${n % 7}`, $insert_id: `ins-${n}`, n, ...extra },
+  };
 }

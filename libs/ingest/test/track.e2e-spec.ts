@@ -18,10 +18,18 @@ describe('/track and the SDK transport of /import', () => {
 
   it('accepts data as a form field, a query parameter, a JSON body and a text/plain beacon', async () => {
     const ok = async (response: Response) => expect(await response.text()).toBe('1');
-    await ok(await h.post('/track', form(b64([trackEvent('t-form')])), { 'Content-Type': 'application/x-www-form-urlencoded' }));
+    await ok(
+      await h.post('/track', form(b64([trackEvent('t-form')])), {
+        'Content-Type': 'application/x-www-form-urlencoded',
+      }),
+    );
     await ok(await fetch(`${h.app.baseUrl}/track?data=${encodeURIComponent(b64(trackEvent('t-query')))}`));
     await ok(await h.post('/track/', JSON.stringify([trackEvent('t-json')]), { 'Content-Type': 'application/json' }));
-    await ok(await h.post('/track/?ip=1&_=123', form(JSON.stringify([trackEvent('t-beacon')])), { 'Content-Type': 'text/plain;charset=UTF-8' }));
+    await ok(
+      await h.post('/track/?ip=1&_=123', form(JSON.stringify([trackEvent('t-beacon')])), {
+        'Content-Type': 'text/plain;charset=UTF-8',
+      }),
+    );
     // mixpanel-node posts unescaped base64: its `+` reads as a space through a form decoder.
     const plus = b64(trackEvent('t-plus', { note: '>>>??>' }));
     expect(plus).toContain('+');
@@ -33,7 +41,10 @@ describe('/track and the SDK transport of /import', () => {
 
   it('does not keep the token, takes the receipt time and makes an $insert_id when absent', async () => {
     const before = Date.now();
-    await h.post('/track', form(JSON.stringify({ event: 'NoTime', properties: { token: h.project.token, distinct_id: 'x' } })));
+    await h.post(
+      '/track',
+      form(JSON.stringify({ event: 'NoTime', properties: { token: h.project.token, distinct_id: 'x' } })),
+    );
     const [stored] = await h.stored("event = 'NoTime'");
     expect(stored.time_ms).toBeGreaterThanOrEqual(before - 1);
     expect(stored.insert_id).toMatch(/^[0-9a-f-]{36}$/);
@@ -56,7 +67,9 @@ describe('/track and the SDK transport of /import', () => {
   });
 
   it('answers CORS for browsers sending credentials, including preflights', async () => {
-    const response = await h.post('/track/', form(JSON.stringify(trackEvent('t-cors'))), { Origin: 'https://shop.example' });
+    const response = await h.post('/track/', form(JSON.stringify(trackEvent('t-cors'))), {
+      Origin: 'https://shop.example',
+    });
     expect(response.headers.get('access-control-allow-origin')).toBe('https://shop.example');
     expect(response.headers.get('access-control-allow-credentials')).toBe('true');
     const preflight = await fetch(`${h.app.baseUrl}/track/`, {
@@ -75,21 +88,51 @@ describe('/track and the SDK transport of /import', () => {
   });
 
   it('says clearly when there is no data or it cannot be decoded', async () => {
-    expect(await (await h.post('/track?verbose=1', '')).json()).toEqual({ error: 'no data: send the events in a `data` field', status: 0 });
+    expect(await (await h.post('/track?verbose=1', '')).json()).toEqual({
+      error: 'no data: send the events in a `data` field',
+      status: 0,
+    });
     expect(await (await h.post('/track?verbose=1', 'data=%%%')).json()).toMatchObject({ status: 0 });
   });
 
-  it('answers data that holds no event objects with the transport\'s failure, never 500: /track and the legacy /import', async () => {
+  it("answers data that holds no event objects with the transport's failure, never 500: /track and the legacy /import", async () => {
     const notObjects = 'event 0: each event must be a JSON object';
     const notData = 'data must be JSON or base64-encoded JSON of an object or an array';
     const noData = 'no data: send the events in a `data` field';
     const transports: [string, (data: string) => Promise<Response>][] = [
-      ['/track form', (data) => h.post('/track?verbose=1', form(data), { 'Content-Type': 'application/x-www-form-urlencoded' })],
-      ['/track beacon', (data) => h.post('/track?verbose=1', form(b64(JSON.parse(data))), { 'Content-Type': 'text/plain;charset=UTF-8' })],
+      [
+        '/track form',
+        (data) => h.post('/track?verbose=1', form(data), { 'Content-Type': 'application/x-www-form-urlencoded' }),
+      ],
+      [
+        '/track beacon',
+        (data) =>
+          h.post('/track?verbose=1', form(b64(JSON.parse(data))), { 'Content-Type': 'text/plain;charset=UTF-8' }),
+      ],
       ['/track query', (data) => fetch(`${h.app.baseUrl}/track?verbose=1&data=${encodeURIComponent(data)}`)],
-      ['/import form', (data) => h.post('/import?verbose=1', form(data), { Authorization: h.basic, 'Content-Type': 'application/x-www-form-urlencoded' })],
-      ['/import form, JSON inside', (data) => h.post('/import?verbose=1', data, { Authorization: h.basic, 'Content-Type': 'application/x-www-form-urlencoded' })],
-      ['/import query', (data) => fetch(`${h.app.baseUrl}/import?verbose=1&data=${encodeURIComponent(b64(JSON.parse(data)))}`, { headers: { Authorization: h.basic } })],
+      [
+        '/import form',
+        (data) =>
+          h.post('/import?verbose=1', form(data), {
+            Authorization: h.basic,
+            'Content-Type': 'application/x-www-form-urlencoded',
+          }),
+      ],
+      [
+        '/import form, JSON inside',
+        (data) =>
+          h.post('/import?verbose=1', data, {
+            Authorization: h.basic,
+            'Content-Type': 'application/x-www-form-urlencoded',
+          }),
+      ],
+      [
+        '/import query',
+        (data) =>
+          fetch(`${h.app.baseUrl}/import?verbose=1&data=${encodeURIComponent(b64(JSON.parse(data)))}`, {
+            headers: { Authorization: h.basic },
+          }),
+      ],
     ];
     const answers: string[] = [];
     const expected: string[] = [];
@@ -104,7 +147,14 @@ describe('/track and the SDK transport of /import', () => {
     }
     expect(answers).toEqual(expected);
     expect(await (await h.post('/track', form('[null]'))).text()).toBe('0');
-    expect(await (await h.post('/import', form('[null]'), { Authorization: h.basic, 'Content-Type': 'application/x-www-form-urlencoded' })).text()).toBe('0');
+    expect(
+      await (
+        await h.post('/import', form('[null]'), {
+          Authorization: h.basic,
+          'Content-Type': 'application/x-www-form-urlencoded',
+        })
+      ).text(),
+    ).toBe('0');
   });
 
   it('answers a JSON body that holds no event objects with 0, never 500', async () => {
@@ -115,14 +165,29 @@ describe('/track and the SDK transport of /import', () => {
     }
     const notObjects = { status: 200, body: { error: 'event 0: each event must be a JSON object', status: 0 } };
     const notEvents = { status: 200, body: { error: 'request body must be a JSON array of events', status: 0 } };
-    expect(answers).toEqual({ '[null]': notObjects, '[1]': notObjects, '["x"]': notObjects, '[[]]': notObjects, null: notEvents, true: notEvents });
+    expect(answers).toEqual({
+      '[null]': notObjects,
+      '[1]': notObjects,
+      '["x"]': notObjects,
+      '[[]]': notObjects,
+      null: notEvents,
+      true: notEvents,
+    });
   });
 
   it('takes the legacy /import transport of the server SDKs and answers 1', async () => {
-    const event = { event: 'Legacy', properties: { time: nowSeconds() - 10, distinct_id: 'srv', token: h.project.token } };
-    const get = await fetch(`${h.app.baseUrl}/import?ip=0&verbose=0&data=${encodeURIComponent(b64(event))}`, { headers: { Authorization: h.basic } });
+    const event = {
+      event: 'Legacy',
+      properties: { time: nowSeconds() - 10, distinct_id: 'srv', token: h.project.token },
+    };
+    const get = await fetch(`${h.app.baseUrl}/import?ip=0&verbose=0&data=${encodeURIComponent(b64(event))}`, {
+      headers: { Authorization: h.basic },
+    });
     expect(await get.text()).toBe('1');
-    const post = await h.post('/import', `data=${b64([event, event])}`, { Authorization: h.basic, 'Content-Type': 'application/x-www-form-urlencoded' });
+    const post = await h.post('/import', `data=${b64([event, event])}`, {
+      Authorization: h.basic,
+      'Content-Type': 'application/x-www-form-urlencoded',
+    });
     expect(await post.text()).toBe('1');
     // Without $insert_id each copy is its own event.
     await eventually(async () => expect(await h.stored("event = 'Legacy'")).toHaveLength(3));
@@ -131,15 +196,21 @@ describe('/track and the SDK transport of /import', () => {
     expect(await unauthorized.json()).toMatchObject({ status: 0 });
   });
 
-  it('answers 413 with the real API\'s text, which its clients match, above the body limit', async () => {
+  it("answers 413 with the real API's text, which its clients match, above the body limit", async () => {
     const over = form(JSON.stringify([trackEvent('t-over', { pad: 'p'.repeat(2_097_152) })]));
     const verbose = await h.post('/track?verbose=1', over, { 'Content-Type': 'application/x-www-form-urlencoded' });
     expect(verbose.status).toBe(413);
     expect(await verbose.json()).toEqual({ error: 'request exceeds max limit of 2097152 bytes', status: 0 });
     const plain = await h.post('/track', over, { 'Content-Type': 'application/x-www-form-urlencoded' });
     expect([plain.status, await plain.text()]).toEqual([413, '0']);
-    const legacy = await h.post('/import?verbose=1', over, { Authorization: h.basic, 'Content-Type': 'application/x-www-form-urlencoded' });
-    expect([legacy.status, await legacy.json()]).toEqual([413, { error: 'request exceeds max limit of 2097152 bytes', status: 0 }]);
+    const legacy = await h.post('/import?verbose=1', over, {
+      Authorization: h.basic,
+      'Content-Type': 'application/x-www-form-urlencoded',
+    });
+    expect([legacy.status, await legacy.json()]).toEqual([
+      413,
+      { error: 'request exceeds max limit of 2097152 bytes', status: 0 },
+    ]);
   });
 
   it('answers 429 with Retry-After once the project passes its rate', async () => {

@@ -16,7 +16,8 @@ export interface JobDatabase {
  */
 export function jobDatabaseOf(postgres: Postgres): JobDatabase {
   const client = (postgres.db as unknown as { $client: unknown }).$client;
-  if (postgres.driver === 'pglite') return { db: fromPglite(isolatedTransactions(client as PGlite)), backend: 'pglite' };
+  if (postgres.driver === 'pglite')
+    return { db: fromPglite(isolatedTransactions(client as PGlite)), backend: 'pglite' };
   return { db: poolDatabase(client as Pool), backend: 'postgres' };
 }
 

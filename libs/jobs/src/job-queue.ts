@@ -99,7 +99,11 @@ export class JobQueue implements BeforeApplicationShutdown {
     const options = policyOptions({ ...this.settings.defaultPolicy, ...policy });
     await this.boss.createQueue(name, options);
     // createQueue leaves an existing queue as it was.
-    await this.boss.updateQueue(name, { ...options, retryDelayMax: options.retryDelayMax ?? null, heartbeatSeconds: options.heartbeatSeconds ?? null });
+    await this.boss.updateQueue(name, {
+      ...options,
+      retryDelayMax: options.retryDelayMax ?? null,
+      heartbeatSeconds: options.heartbeatSeconds ?? null,
+    });
     this.queues.set(name, Promise.resolve());
   }
 
@@ -118,7 +122,11 @@ export class JobQueue implements BeforeApplicationShutdown {
    * Enqueues many jobs of one queue in one statement, each as `enqueue` would (same ids for the
    * same keys, so a repeat creates nothing); returns their ids in order.
    */
-  async enqueueMany<T extends object>(name: string, jobs: readonly { payload: T; key?: string; startAfter?: Date }[], policy: JobPolicy = {}): Promise<string[]> {
+  async enqueueMany<T extends object>(
+    name: string,
+    jobs: readonly { payload: T; key?: string; startAfter?: Date }[],
+    policy: JobPolicy = {},
+  ): Promise<string[]> {
     assertPolicy(policy);
     if (!jobs.length) return [];
     await this.ensureQueue(name);
@@ -126,7 +134,12 @@ export class JobQueue implements BeforeApplicationShutdown {
     const ids = jobs.map((job) => (job.key === undefined ? this.ids.uuid() : keyedJobId(name, job.key)));
     await this.boss.insert(
       name,
-      jobs.map((job, i) => ({ ...options, id: ids[i], data: job.payload, ...(job.startAfter ? { startAfter: job.startAfter } : {}) })),
+      jobs.map((job, i) => ({
+        ...options,
+        id: ids[i],
+        data: job.payload,
+        ...(job.startAfter ? { startAfter: job.startAfter } : {}),
+      })),
     );
     return ids;
   }
@@ -150,9 +163,17 @@ export class JobQueue implements BeforeApplicationShutdown {
    * minute at most). The schedule lives in the database: every replica may declare it, and each
    * occurrence is enqueued once whichever replicas are running.
    */
-  async schedule<T extends object>(name: string, cron: string, payload: T, options: ScheduleOptions = {}): Promise<void> {
+  async schedule<T extends object>(
+    name: string,
+    cron: string,
+    payload: T,
+    options: ScheduleOptions = {},
+  ): Promise<void> {
     await this.ensureQueue(name);
-    await this.boss.schedule(name, cron, payload, { tz: options.timezone ?? 'UTC', ...(options.key ? { key: options.key } : {}) });
+    await this.boss.schedule(name, cron, payload, {
+      tz: options.timezone ?? 'UTC',
+      ...(options.key ? { key: options.key } : {}),
+    });
   }
 
   async unschedule(name: string, key?: string): Promise<void> {
@@ -212,5 +233,7 @@ function policyOptions(policy: JobPolicy) {
     deleteAfterSeconds: policy.keepSeconds,
   };
   // pg-boss reads a present key as a choice, so leave out what the caller did not set.
-  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as Partial<typeof options>;
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as Partial<
+    typeof options
+  >;
 }

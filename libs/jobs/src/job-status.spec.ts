@@ -25,12 +25,16 @@ describe('toJobStatus', () => {
   });
 
   it('shows created and retry as queued, with the error of the attempt that failed', () => {
-    const status = toJobStatus(row({ state: 'retry', startedOn: new Date(), output: { name: 'Error', message: 'warehouse unreachable' } }));
+    const status = toJobStatus(
+      row({ state: 'retry', startedOn: new Date(), output: { name: 'Error', message: 'warehouse unreachable' } }),
+    );
     expect(status).toMatchObject({ state: 'queued', lastError: 'warehouse unreachable', maxAttempts: 3 });
   });
 
   it('never reads a completed job output as an error', () => {
-    expect(toJobStatus(row({ state: 'completed', output: { message: 'a result that looks like one' } })).lastError).toBeNull();
+    expect(
+      toJobStatus(row({ state: 'completed', output: { message: 'a result that looks like one' } })).lastError,
+    ).toBeNull();
   });
 });
 

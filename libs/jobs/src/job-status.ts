@@ -59,6 +59,7 @@ export function errorMessage(output: unknown): string | null {
   const { message, value } = output as { message?: unknown; value?: unknown };
   if (typeof message === 'string') return message;
   if (typeof value === 'string') return value;
-  if (value && typeof value === 'object' && typeof (value as { message?: unknown }).message === 'string') return (value as { message: string }).message;
+  if (value && typeof value === 'object' && typeof (value as { message?: unknown }).message === 'string')
+    return (value as { message: string }).message;
   return null;
 }

@@ -51,7 +51,13 @@ export const DEFAULT_JOBS_SETTINGS: JobsSettings = {
   scheduleIntervalSeconds: 30,
   // Below the process's own SHUTDOWN_TIMEOUT_MS (10 s by default), which also has engines to close.
   stopTimeoutMs: 5_000,
-  defaultPolicy: { retryLimit: 3, retryDelaySeconds: 10, retryBackoff: true, expireInSeconds: 15 * 60, keepSeconds: 7 * 24 * 3600 },
+  defaultPolicy: {
+    retryLimit: 3,
+    retryDelaySeconds: 10,
+    retryBackoff: true,
+    expireInSeconds: 15 * 60,
+    keepSeconds: 7 * 24 * 3600,
+  },
 };
 
 export type JobsOptions = Partial<Omit<JobsSettings, 'defaultPolicy'>> & { defaultPolicy?: JobPolicy };
@@ -64,10 +70,21 @@ export function resolveJobsSettings(options: JobsOptions = {}): JobsSettings {
     defaultPolicy: { ...DEFAULT_JOBS_SETTINGS.defaultPolicy, ...options.defaultPolicy },
   };
   const problems = [
-    ...check(/^[a-z_][a-z0-9_]*$/.test(settings.schema), `schema must be a lower-case identifier (got "${settings.schema}")`),
+    ...check(
+      /^[a-z_][a-z0-9_]*$/.test(settings.schema),
+      `schema must be a lower-case identifier (got "${settings.schema}")`,
+    ),
     ...check(settings.pollingIntervalSeconds >= 0.5, 'pollingIntervalSeconds must be at least 0.5'),
-    ...check(Number.isInteger(settings.expiryCheckIntervalSeconds) && settings.expiryCheckIntervalSeconds >= 1, 'expiryCheckIntervalSeconds must be an integer of at least 1'),
-    ...check(Number.isInteger(settings.scheduleIntervalSeconds) && settings.scheduleIntervalSeconds >= 1 && settings.scheduleIntervalSeconds <= 45, 'scheduleIntervalSeconds must be an integer from 1 to 45'),
+    ...check(
+      Number.isInteger(settings.expiryCheckIntervalSeconds) && settings.expiryCheckIntervalSeconds >= 1,
+      'expiryCheckIntervalSeconds must be an integer of at least 1',
+    ),
+    ...check(
+      Number.isInteger(settings.scheduleIntervalSeconds) &&
+        settings.scheduleIntervalSeconds >= 1 &&
+        settings.scheduleIntervalSeconds <= 45,
+      'scheduleIntervalSeconds must be an integer from 1 to 45',
+    ),
     ...check(settings.stopTimeoutMs >= 1_000, 'stopTimeoutMs must be at least 1000'),
     ...policyProblems(settings.defaultPolicy),
   ];
@@ -77,13 +94,20 @@ export function resolveJobsSettings(options: JobsOptions = {}): JobsSettings {
 
 /** The same bounds pg-boss asserts, checked where the caller can still be named. */
 export function policyProblems(policy: JobPolicy): string[] {
-  const whole = (value: number | undefined, min: number) => value === undefined || (Number.isInteger(value) && value >= min);
+  const whole = (value: number | undefined, min: number) =>
+    value === undefined || (Number.isInteger(value) && value >= min);
   return [
     ...check(whole(policy.retryLimit, 0), 'retryLimit must be an integer of at least 0'),
     ...check(whole(policy.retryDelaySeconds, 0), 'retryDelaySeconds must be an integer of at least 0'),
     ...check(whole(policy.retryDelayMaxSeconds, 0), 'retryDelayMaxSeconds must be an integer of at least 0'),
-    ...check(policy.retryDelayMaxSeconds === undefined || policy.retryBackoff === true, 'retryDelayMaxSeconds needs retryBackoff'),
-    ...check(whole(policy.expireInSeconds, 1) && (policy.expireInSeconds ?? 0) <= 24 * 3600, 'expireInSeconds must be an integer from 1 to 86400'),
+    ...check(
+      policy.retryDelayMaxSeconds === undefined || policy.retryBackoff === true,
+      'retryDelayMaxSeconds needs retryBackoff',
+    ),
+    ...check(
+      whole(policy.expireInSeconds, 1) && (policy.expireInSeconds ?? 0) <= 24 * 3600,
+      'expireInSeconds must be an integer from 1 to 86400',
+    ),
     ...check(whole(policy.heartbeatSeconds, 10), 'heartbeatSeconds must be an integer of at least 10'),
     ...check(whole(policy.keepSeconds, 1), 'keepSeconds must be an integer of at least 1'),
   ];

@@ -17,7 +17,13 @@ export class JobsModule {
       global: true,
       // The platform mounts ClockModule already; importing it here too costs nothing (one instance) and states the need.
       imports: [ClockModule],
-      providers: [{ provide: JobQueue, useFactory: (postgres: Postgres, ids: IdSource) => JobQueue.start(postgres, options, ids), inject: [Postgres, IdSource] }],
+      providers: [
+        {
+          provide: JobQueue,
+          useFactory: (postgres: Postgres, ids: IdSource) => JobQueue.start(postgres, options, ids),
+          inject: [Postgres, IdSource],
+        },
+      ],
       exports: [JobQueue],
     };
   }

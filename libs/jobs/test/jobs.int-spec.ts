@@ -3,7 +3,13 @@ import { JobQueue, JobsModule } from '@analytics/jobs';
 import { JobStatus } from '../src/job-status';
 import { JobsOptions } from '../src/jobs-settings';
 import { Postgres } from '@analytics/postgres';
-import { createTestDatabase, eventually, postgresServerAvailable, PostgresKind, TestResource } from '@analytics/testing';
+import {
+  createTestDatabase,
+  eventually,
+  postgresServerAvailable,
+  PostgresKind,
+  TestResource,
+} from '@analytics/testing';
 import { Global, Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { randomUUID } from 'node:crypto';
@@ -17,7 +23,12 @@ import { copyPgliteDatabase } from './support/pglite-copy';
 const kinds: PostgresKind[] = postgresServerAvailable() ? ['server', 'pglite'] : ['pglite'];
 
 // Short intervals so leases, retries and schedules play out in seconds.
-const FAST: JobsOptions = { pollingIntervalSeconds: 0.5, expiryCheckIntervalSeconds: 1, scheduleIntervalSeconds: 1, stopTimeoutMs: 1_000 };
+const FAST: JobsOptions = {
+  pollingIntervalSeconds: 0.5,
+  expiryCheckIntervalSeconds: 1,
+  scheduleIntervalSeconds: 1,
+  stopTimeoutMs: 1_000,
+};
 
 const stateOf = async (jobs: JobQueue, name: string, id: string, state: JobStatus['state']): Promise<JobStatus> =>
   eventually(async () => {
@@ -38,7 +49,10 @@ describe.each(kinds)('jobs on Postgres (%s)', (kind) => {
     connections = kind === 'server' ? [first, await Postgres.connect(resource.url)] : [first];
     // Started together: both install the schema and one loses that race, as pg-boss expects (on
     // PGlite that failure needs the session fix in job-database.ts not to break the other).
-    replicas = await Promise.all([JobQueue.start(first, FAST, new RandomIds()), JobQueue.start(connections.at(-1)!, FAST, new RandomIds())]);
+    replicas = await Promise.all([
+      JobQueue.start(first, FAST, new RandomIds()),
+      JobQueue.start(connections.at(-1)!, FAST, new RandomIds()),
+    ]);
   });
   afterAll(async () => {
     // Whatever beforeAll got to: an engine left open would keep jest from exiting.
@@ -51,11 +65,20 @@ describe.each(kinds)('jobs on Postgres (%s)', (kind) => {
     const [jobs] = replicas;
     const id = await jobs.enqueue('greetings', { to: 'Ada' }, { key: 'greet-ada' });
     expect(await jobs.enqueue('greetings', { to: 'Ada, again' }, { key: 'greet-ada' })).toBe(id);
-    expect(await jobs.getJob('greetings', id)).toMatchObject({ state: 'queued', attempts: 0, payload: { to: 'Ada' }, lastError: null });
+    expect(await jobs.getJob('greetings', id)).toMatchObject({
+      state: 'queued',
+      attempts: 0,
+      payload: { to: 'Ada' },
+      lastError: null,
+    });
 
     const runs: unknown[] = [];
     await jobs.work<{ to: string }>('greetings', async (job) => void runs.push([job.id, job.attempt, job.payload]));
-    expect(await stateOf(jobs, 'greetings', id, 'completed')).toMatchObject({ attempts: 1, maxAttempts: 4, lastError: null });
+    expect(await stateOf(jobs, 'greetings', id, 'completed')).toMatchObject({
+      attempts: 1,
+      maxAttempts: 4,
+      lastError: null,
+    });
     // Redefining the queue changes the policy of the jobs enqueued from then on.
     await jobs.define('greetings', { retryLimit: 1 });
     // A later job through the same worker: by the time it is done, the first one would have rerun.
@@ -72,11 +95,20 @@ describe.each(kinds)('jobs on Postgres (%s)', (kind) => {
 
   it('enqueues many jobs at once with the ids and idempotency of one-by-one enqueues', async () => {
     const [jobs, other] = replicas;
-    const ids = await jobs.enqueueMany('batch', [{ payload: { n: 1 }, key: 'one' }, { payload: { n: 2 }, key: 'two' }, { payload: { n: 3 } }], { retryLimit: 2 });
+    const ids = await jobs.enqueueMany(
+      'batch',
+      [{ payload: { n: 1 }, key: 'one' }, { payload: { n: 2 }, key: 'two' }, { payload: { n: 3 } }],
+      { retryLimit: 2 },
+    );
     expect(ids).toHaveLength(3);
     expect(ids[0]).toBe(await other.enqueue('batch', { n: 99 }, { key: 'one' }));
     // A repeat of the keyed ones (from another replica) creates nothing new and keeps the first payloads.
-    expect(await other.enqueueMany('batch', [{ payload: { n: 20 }, key: 'two' }, { payload: { n: 10 }, key: 'one' }])).toEqual([ids[1], ids[0]]);
+    expect(
+      await other.enqueueMany('batch', [
+        { payload: { n: 20 }, key: 'two' },
+        { payload: { n: 10 }, key: 'one' },
+      ]),
+    ).toEqual([ids[1], ids[0]]);
     const statuses = await Promise.all(ids.map((id) => jobs.getJob('batch', id)));
     expect(statuses.map((s) => [s?.state, s?.payload, s?.maxAttempts])).toEqual([
       ['queued', { n: 1 }, 3],
@@ -123,7 +155,12 @@ describe.each(kinds)('jobs on Postgres (%s)', (kind) => {
     // PGlite is opened by one process at a time: the dead worker has its own directory, which the
     // survivor opens once it is gone (a restart of the embedded default). A server is shared.
     const target = kind === 'server' ? resource : await copyPgliteDatabase(connections[0]);
-    const worker = startClaimingWorker({ DATABASE_URL: target.url, JOB_QUEUE: 'doomed', JOB_KEY: 'only-once', JOB_EXPIRE_SECONDS: '2' });
+    const worker = startClaimingWorker({
+      DATABASE_URL: target.url,
+      JOB_QUEUE: 'doomed',
+      JOB_KEY: 'only-once',
+      JOB_EXPIRE_SECONDS: '2',
+    });
     const id = await worker.claimedJobId();
     await worker.kill();
 
@@ -149,7 +186,9 @@ describe.each(kinds)('jobs on Postgres (%s)', (kind) => {
     @Global()
     @Module({ providers: [{ provide: Postgres, useValue: connections[0] }], exports: [Postgres] })
     class SharedPostgresModule {}
-    const app = await Test.createTestingModule({ imports: [SharedPostgresModule, JobsModule.forRoot({ ...FAST, stopTimeoutMs: 1_000 })] }).compile();
+    const app = await Test.createTestingModule({
+      imports: [SharedPostgresModule, JobsModule.forRoot({ ...FAST, stopTimeoutMs: 1_000 })],
+    }).compile();
     await app.init();
     const jobs = app.get(JobQueue);
     const started: string[] = [];
@@ -172,7 +211,11 @@ describe.each(kinds)('jobs on Postgres (%s)', (kind) => {
     await app.close();
     const [observer] = replicas;
     expect(await observer.getJob('shutdown', quick)).toMatchObject({ state: 'completed', attempts: 1 });
-    expect(await observer.getJob('shutdown', stuck)).toMatchObject({ state: 'queued', attempts: 1, lastError: 'pg-boss shut down while active' });
+    expect(await observer.getJob('shutdown', stuck)).toMatchObject({
+      state: 'queued',
+      attempts: 1,
+      lastError: 'pg-boss shut down while active',
+    });
     expect(stuckAborted).toBe(true);
     expect(started).toHaveLength(2);
   });
@@ -187,7 +230,10 @@ describe.each(kinds)('jobs on Postgres (%s)', (kind) => {
       const [plainBlock, plainQuery] = await Promise.allSettled([plain.executeSql(failingBlock), applicationQuery()]);
       expect(plainBlock.status).toBe('rejected');
       // drizzle wraps the driver's error as the cause of its own.
-      expect(plainQuery).toMatchObject({ status: 'rejected', reason: { cause: { message: expect.stringContaining('current transaction is aborted') } } });
+      expect(plainQuery).toMatchObject({
+        status: 'rejected',
+        reason: { cause: { message: expect.stringContaining('current transaction is aborted') } },
+      });
 
       const { db } = jobDatabaseOf(postgres);
       const [block, query] = await Promise.allSettled([db.executeSql(failingBlock), applicationQuery()]);
@@ -210,7 +256,10 @@ describe.each(kinds)('jobs on Postgres (%s)', (kind) => {
 
     beforeAll(async () => {
       const options = { ...FAST, schema: 'jobs_clocked', clock };
-      clocked = [await JobQueue.start(connections[0], options, new RandomIds()), await JobQueue.start(connections.at(-1)!, options, new RandomIds())];
+      clocked = [
+        await JobQueue.start(connections[0], options, new RandomIds()),
+        await JobQueue.start(connections.at(-1)!, options, new RandomIds()),
+      ];
     });
     afterAll(async () => {
       await Promise.all((clocked ?? []).map((replica) => replica.stop()));
@@ -255,7 +304,12 @@ describe.each(kinds)('jobs on Postgres (%s)', (kind) => {
       const id = await jobs.enqueue('flaky', { table: 'events' });
       await tickUntil(async () => (await jobs.getJob('flaky', id))?.state === 'failed');
 
-      expect(await jobs.getJob('flaky', id)).toMatchObject({ state: 'failed', attempts: 4, maxAttempts: 4, lastError: 'attempt 4 failed' });
+      expect(await jobs.getJob('flaky', id)).toMatchObject({
+        state: 'failed',
+        attempts: 4,
+        maxAttempts: 4,
+        lastError: 'attempt 4 failed',
+      });
       expect(whileRetrying).toMatchObject({ state: 'active', attempts: 2, lastError: 'attempt 1 failed' });
       // The delay before retry n is retryDelay × 2^(n−1) × (1 + jitter); polling adds up to a second.
       const gaps = starts.slice(1).map((start, i) => start - starts[i]);

@@ -19,7 +19,10 @@ describe('attemptWithRetries', () => {
   });
 
   it('gives up at once when the data is at fault, with the reason and code', async () => {
-    const failure = Object.assign(new Error('Cannot parse input'), { code: '27', type: 'CANNOT_PARSE_INPUT_ASSERTION_FAILED' });
+    const failure = Object.assign(new Error('Cannot parse input'), {
+      code: '27',
+      type: 'CANNOT_PARSE_INPUT_ASSERTION_FAILED',
+    });
     expect(await attemptWithRetries(() => Promise.reject(failure), policy())).toEqual({
       outcome: 'dead-letter',
       reason: 'Cannot parse input',

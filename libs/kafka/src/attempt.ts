@@ -37,7 +37,8 @@ export async function attemptWithRetries<T>(run: () => Promise<T>, policy: Retry
     try {
       return { outcome: 'done', value: await run() };
     } catch (error) {
-      if (policy.classify(error) === 'dead-letter') return { outcome: 'dead-letter', reason: (error as Error).message ?? String(error), code: errorCode(error) };
+      if (policy.classify(error) === 'dead-letter')
+        return { outcome: 'dead-letter', reason: (error as Error).message ?? String(error), code: errorCode(error) };
       if (policy.stopping()) throw error;
       policy.onRetry(error, attempt);
       await sleep(backoffMs(attempt));

@@ -35,7 +35,11 @@ describe('BatchGatherer', () => {
 
   it('flushes as soon as the rows waiting reach the bound, with every part gathered so far', async () => {
     const flushed: number[][] = [];
-    const gatherer = new BatchGatherer(async (parts) => void flushed.push(parts.map((p) => p.partition)), { flushIntervalMs: 60_000, maxRows: 10 }, noErrors);
+    const gatherer = new BatchGatherer(
+      async (parts) => void flushed.push(parts.map((p) => p.partition)),
+      { flushIntervalMs: 60_000, maxRows: 10 },
+      noErrors,
+    );
     await gatherer.add(part(0, 4));
     await gatherer.add(part(1, 6));
     await gatherer.flushNow();
@@ -44,7 +48,11 @@ describe('BatchGatherer', () => {
 
   it('flushes as soon as the bytes waiting reach the bound, whatever the rows', async () => {
     const flushed: number[][] = [];
-    const gatherer = new BatchGatherer(async (parts) => void flushed.push(parts.map((p) => p.partition)), { flushIntervalMs: 60_000, maxRows: 1000, maxBytes: 100 }, noErrors);
+    const gatherer = new BatchGatherer(
+      async (parts) => void flushed.push(parts.map((p) => p.partition)),
+      { flushIntervalMs: 60_000, maxRows: 1000, maxBytes: 100 },
+      noErrors,
+    );
     await gatherer.add(part(0, 1, 60));
     expect(flushed).toEqual([]);
     await gatherer.add(part(1, 1, 40));

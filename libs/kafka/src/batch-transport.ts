@@ -44,7 +44,9 @@ export class BatchSubscriptions {
 }
 
 const asError = (error: unknown): Error =>
-  error instanceof Error ? error : new Error(typeof error === 'object' && error && 'message' in error ? String(error.message) : String(error));
+  error instanceof Error
+    ? error
+    : new Error(typeof error === 'object' && error && 'message' in error ? String(error.message) : String(error));
 
 /**
  * A Nest microservice transport over the writers' batch consumer: each `@EventPattern(<topic>)`
@@ -70,7 +72,12 @@ export class KafkaBatchTransport extends Server implements CustomTransportStrate
       for (const [pattern, handler] of this.getHandlers()) {
         const subscription = this.subscriptions.of(pattern);
         if (!subscription) throw new Error(`no subscription for the handler of ${pattern}: its module registers none`);
-        this.workers.push(new BatchWorker(this.kafka, this.settings, { ...subscription, handle: (parts, attempt) => this.dispatch(handler, parts, attempt) }));
+        this.workers.push(
+          new BatchWorker(this.kafka, this.settings, {
+            ...subscription,
+            handle: (parts, attempt) => this.dispatch(handler, parts, attempt),
+          }),
+        );
       }
     } catch (error) {
       callback(error);
@@ -86,7 +93,10 @@ export class KafkaBatchTransport extends Server implements CustomTransportStrate
 
   private async dispatch(handler: MessageHandler, parts: BatchPart[], attempt: Attempter): Promise<BatchOutcome> {
     try {
-      const outcome = (await lastValueFrom(this.transformToObservable(await handler(parts, new BatchContext([parts, attempt]))), { defaultValue: undefined })) as BatchOutcome | undefined;
+      const outcome = (await lastValueFrom(
+        this.transformToObservable(await handler(parts, new BatchContext([parts, attempt]))),
+        { defaultValue: undefined },
+      )) as BatchOutcome | undefined;
       return outcome ?? { deadLetters: [] };
     } catch (error) {
       throw asError(error);
@@ -118,7 +128,10 @@ export async function startKafkaBatches(app: INestApplication): Promise<void> {
     return;
   }
   if (!subscriptions.size) return;
-  app.connectMicroservice({ strategy: new KafkaBatchTransport(app.get(Kafka, { strict: false }), settings, subscriptions) }, { inheritAppConfig: true });
+  app.connectMicroservice(
+    { strategy: new KafkaBatchTransport(app.get(Kafka, { strict: false }), settings, subscriptions) },
+    { inheritAppConfig: true },
+  );
   await app.startAllMicroservices();
   new Logger('KafkaBatchTransport').log(`consuming ${subscriptions.size} topic(s)`);
 }

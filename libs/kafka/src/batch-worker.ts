@@ -84,7 +84,11 @@ export class BatchWorker {
     });
     this.deadLetters = createIdempotentProducer(kafka);
     this.deadLetterTopic = topicName(settings, DEAD_LETTER_TOPICS[options.topic]);
-    this.gatherer = new BatchGatherer((parts) => this.flush(parts), options.gather, (error, parts) => this.rewind(parts, error));
+    this.gatherer = new BatchGatherer(
+      (parts) => this.flush(parts),
+      options.gather,
+      (error, parts) => this.rewind(parts, error),
+    );
   }
 
   /**
@@ -130,7 +134,13 @@ export class BatchWorker {
     if (isStale() || !batch.messages.length) return;
     const records = batch.messages
       .filter((m) => m.value?.length)
-      .map((m) => ({ offset: m.offset, value: m.value!, key: m.key, headers: m.headers, rows: this.options.rowsOf?.(m) ?? 1 }));
+      .map((m) => ({
+        offset: m.offset,
+        value: m.value!,
+        key: m.key,
+        headers: m.headers,
+        rows: this.options.rowsOf?.(m) ?? 1,
+      }));
     const part: BatchPart = {
       topic: batch.topic,
       partition: batch.partition,
@@ -138,7 +148,10 @@ export class BatchWorker {
       lastOffset: batch.lastOffset(),
       rows: records.reduce((sum, r) => sum + r.rows, 0),
     };
-    this.fetched.set(part, { rewinds: this.rewinds.get(partitionKey(part)) ?? 0, firstOffset: batch.firstOffset() ?? batch.lastOffset() });
+    this.fetched.set(part, {
+      rewinds: this.rewinds.get(partitionKey(part)) ?? 0,
+      firstOffset: batch.firstOffset() ?? batch.lastOffset(),
+    });
     const beat = setInterval(() => void heartbeat().catch(() => undefined), HEARTBEAT_MS);
     try {
       await this.gatherer.add(part);
@@ -165,12 +178,19 @@ export class BatchWorker {
     if (settle) await this.attempt(settle, always);
     if (deadLetters.length) {
       this.options.metrics.deadLetters.inc(deadLetters.length);
-      deadLetters.forEach(({ ref, reason }) => this.options.logger.error(`Dead-lettering ${ref.topic}[${ref.partition}]@${ref.offset}: ${reason}`));
+      deadLetters.forEach(({ ref, reason }) =>
+        this.options.logger.error(`Dead-lettering ${ref.topic}[${ref.partition}]@${ref.offset}: ${reason}`),
+      );
       await this.attempt(() => sendDeadLetters(this.deadLetters, this.deadLetterTopic, parts, deadLetters), always);
     }
     // A partition rewound meanwhile (a batch before this one failed) is written again from there.
     const commits = new Map<string, { topic: string; partition: number; offset: string }>();
-    for (const part of this.current(parts)) commits.set(partitionKey(part), { topic: part.topic, partition: part.partition, offset: nextOffset(part.lastOffset) });
+    for (const part of this.current(parts))
+      commits.set(partitionKey(part), {
+        topic: part.topic,
+        partition: part.partition,
+        offset: nextOffset(part.lastOffset),
+      });
     await this.consumer.commitOffsets([...commits.values()]).catch((error: Error) => {
       // Written already: a later commit covers it, or the batch comes again and is deduplicated.
       this.options.logger.error(`batch written but not committed: ${error.message}`);
@@ -179,18 +199,23 @@ export class BatchWorker {
 
   /** The parts fetched since their partition's last rewind. */
   private current(parts: BatchPart[]): BatchPart[] {
-    return parts.filter((part) => (this.fetched.get(part)?.rewinds ?? 0) === (this.rewinds.get(partitionKey(part)) ?? 0));
+    return parts.filter(
+      (part) => (this.fetched.get(part)?.rewinds ?? 0) === (this.rewinds.get(partitionKey(part)) ?? 0),
+    );
   }
 
   /** A batch not written: its partitions are consumed again from its first offset, and nothing after it is committed until then. */
   private rewind(parts: BatchPart[], error: unknown): void {
-    this.options.logger.error(`batch not written (${(error as Error)?.message ?? error}); its partitions are consumed again`);
+    this.options.logger.error(
+      `batch not written (${(error as Error)?.message ?? error}); its partitions are consumed again`,
+    );
     const firstOffsets = new Map<string, { topic: string; partition: number; offset: string }>();
     for (const part of this.current(parts)) {
       const key = partitionKey(part);
       const offset = this.fetched.get(part)?.firstOffset ?? part.lastOffset;
       const known = firstOffsets.get(key);
-      if (!known || BigInt(offset) < BigInt(known.offset)) firstOffsets.set(key, { topic: part.topic, partition: part.partition, offset });
+      if (!known || BigInt(offset) < BigInt(known.offset))
+        firstOffsets.set(key, { topic: part.topic, partition: part.partition, offset });
     }
     for (const [key, target] of firstOffsets) {
       this.rewinds.set(key, (this.rewinds.get(key) ?? 0) + 1);

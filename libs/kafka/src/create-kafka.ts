@@ -4,7 +4,8 @@ import { Kafka, logLevel, LogEntry } from 'kafkajs';
 import { IDLE_TIMER_FIXED } from './kafkajs-idle-timer';
 
 // Imported for its effect: kafkajs's connections no longer wake every millisecond at rest.
-if (!IDLE_TIMER_FIXED) new Logger('kafkajs').warn("kafkajs's request queue was not found: its connections keep a 1 ms timer at rest");
+if (!IDLE_TIMER_FIXED)
+  new Logger('kafkajs').warn("kafkajs's request queue was not found: its connections keep a 1 ms timer at rest");
 
 const logger = new Logger('kafkajs');
 

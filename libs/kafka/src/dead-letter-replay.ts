@@ -3,7 +3,14 @@ import { KafkaSettings } from '@analytics/config';
 import { IHeaders, Kafka, KafkaMessage, Message } from 'kafkajs';
 import { RecordRef } from './batch-part';
 import { ACKS_ALL, createIdempotentProducer } from './idempotent-producer';
-import { ConsumedTopicKey, DEAD_LETTER_HEADERS, DEAD_LETTER_TOPICS, REPLAYED_FROM_HEADER, ROWS_HEADER, topicName } from './topics';
+import {
+  ConsumedTopicKey,
+  DEAD_LETTER_HEADERS,
+  DEAD_LETTER_TOPICS,
+  REPLAYED_FROM_HEADER,
+  ROWS_HEADER,
+  topicName,
+} from './topics';
 
 /** What goes back on the topic for one dead letter, as a {@link ReplayScreen} decided. */
 export interface ScreenedLetter {
@@ -21,7 +28,11 @@ export interface ScreenedLetter {
  * the operator's rules (e.g. nothing a finished deletion covers) that Kafka cannot apply to the
  * dead-letter topic itself. `heartbeat` keeps the replay's consumer in its group while it waits.
  */
-export type ReplayScreen = (topic: ConsumedTopicKey, letters: KafkaMessage[], heartbeat: () => Promise<void>) => Promise<(ScreenedLetter | undefined)[]>;
+export type ReplayScreen = (
+  topic: ConsumedTopicKey,
+  letters: KafkaMessage[],
+  heartbeat: () => Promise<void>,
+) => Promise<(ScreenedLetter | undefined)[]>;
 
 export interface ReplayOptions {
   topic: ConsumedTopicKey;
@@ -61,7 +72,8 @@ interface Range {
 }
 
 const DEAD_LETTER_HEADER_NAMES = new Set<string>(Object.values(DEAD_LETTER_HEADERS));
-const text = (value: IHeaders[string]) => (value === undefined ? undefined : String(Array.isArray(value) ? value[0] : value));
+const text = (value: IHeaders[string]) =>
+  value === undefined ? undefined : String(Array.isArray(value) ? value[0] : value);
 const maxOffset = (a: string, b: string) => (BigInt(a) > BigInt(b) ? a : b);
 
 function describe(message: KafkaMessage, partition: number): DeadLetterEntry {
@@ -74,7 +86,11 @@ function describe(message: KafkaMessage, partition: number): DeadLetterEntry {
     reason: text(headers[DEAD_LETTER_HEADERS.reason]) ?? '(no reason recorded)',
     code: text(headers[DEAD_LETTER_HEADERS.reasonCode]),
     source: sourceTopic
-      ? { topic: sourceTopic, partition: Number(text(headers[DEAD_LETTER_HEADERS.sourcePartition])), offset: text(headers[DEAD_LETTER_HEADERS.sourceOffset]) ?? '' }
+      ? {
+          topic: sourceTopic,
+          partition: Number(text(headers[DEAD_LETTER_HEADERS.sourcePartition])),
+          offset: text(headers[DEAD_LETTER_HEADERS.sourceOffset]) ?? '',
+        }
       : undefined,
   };
 }
@@ -84,23 +100,46 @@ function describe(message: KafkaMessage, partition: number): DeadLetterEntry {
  * from added. A keyed message (profiles) finds its partition by key again; an events message goes
  * back to the partition it came from, where its user's other events are.
  */
-function replayMessage(message: KafkaMessage, entry: DeadLetterEntry, deadLetterTopic: string, screened?: ScreenedLetter): Message {
-  const headers: IHeaders = Object.fromEntries(Object.entries(message.headers ?? {}).filter(([name]) => !DEAD_LETTER_HEADER_NAMES.has(name)));
+function replayMessage(
+  message: KafkaMessage,
+  entry: DeadLetterEntry,
+  deadLetterTopic: string,
+  screened?: ScreenedLetter,
+): Message {
+  const headers: IHeaders = Object.fromEntries(
+    Object.entries(message.headers ?? {}).filter(([name]) => !DEAD_LETTER_HEADER_NAMES.has(name)),
+  );
   headers[REPLAYED_FROM_HEADER] = `${deadLetterTopic}:${entry.partition}:${entry.offset}`;
   if (screened?.rows !== undefined) headers[ROWS_HEADER] = String(screened.rows);
-  const partition = !message.key?.length && entry.source && Number.isInteger(entry.source.partition) ? entry.source.partition : undefined;
-  return { key: message.key, value: screened ? (screened.value ?? null) : message.value, headers, ...(partition === undefined ? {} : { partition }) };
+  const partition =
+    !message.key?.length && entry.source && Number.isInteger(entry.source.partition)
+      ? entry.source.partition
+      : undefined;
+  return {
+    key: message.key,
+    value: screened ? (screened.value ?? null) : message.value,
+    headers,
+    ...(partition === undefined ? {} : { partition }),
+  };
 }
 
 /** The batch's letters after the screen: the messages to send, and each letter's entry. */
-async function screenBatch(options: ReplayOptions, deadLetterTopic: string, partition: number, messages: KafkaMessage[], heartbeat: () => Promise<void>) {
+async function screenBatch(
+  options: ReplayOptions,
+  deadLetterTopic: string,
+  partition: number,
+  messages: KafkaMessage[],
+  heartbeat: () => Promise<void>,
+) {
   const entries = messages.map((message) => describe(message, partition));
   let screened: (ScreenedLetter | undefined)[] | undefined;
   try {
     screened = await options.screen?.(options.topic, messages, heartbeat);
   } catch (error) {
     const at = messages[0].offset;
-    throw new Error(`replay stopped at ${deadLetterTopic}[${partition}]@${at} (the letters before it went back; the next run starts with --from-offset ${at}): ${(error as Error).message}`);
+    throw new Error(
+      `replay stopped at ${deadLetterTopic}[${partition}]@${at} (the letters before it went back; the next run starts with --from-offset ${at}): ${(error as Error).message}`,
+    );
   }
   const send: Message[] = [];
   messages.forEach((message, i) => {
@@ -150,7 +189,9 @@ async function readRanges(
           eachBatch: async ({ batch, heartbeat }) => {
             const range = remaining.get(batch.partition);
             if (!range) return;
-            const inRange = batch.messages.filter((m) => BigInt(m.offset) >= BigInt(range.start) && BigInt(m.offset) < BigInt(range.end));
+            const inRange = batch.messages.filter(
+              (m) => BigInt(m.offset) >= BigInt(range.start) && BigInt(m.offset) < BigInt(range.end),
+            );
             try {
               if (inRange.length) await each(batch.partition, inRange, heartbeat);
             } catch (error) {
@@ -180,7 +221,12 @@ async function readRanges(
  * profile `$add` would count twice, so each run reports where the next one starts. `screen` sees
  * each batch first and may rewrite or hold back letters. `ids` names the replay's consumer group.
  */
-export async function replayDeadLetters(kafka: Kafka, settings: KafkaSettings, options: ReplayOptions, ids: IdSource): Promise<ReplayReport> {
+export async function replayDeadLetters(
+  kafka: Kafka,
+  settings: KafkaSettings,
+  options: ReplayOptions,
+  ids: IdSource,
+): Promise<ReplayReport> {
   const deadLetterTopic = topicName(settings, DEAD_LETTER_TOPICS[options.topic]);
   const topic = topicName(settings, options.topic);
   const ranges = await rangesToRead(kafka, deadLetterTopic, options.from);
@@ -199,5 +245,10 @@ export async function replayDeadLetters(kafka: Kafka, settings: KafkaSettings, o
       await producer?.disconnect();
     }
   }
-  return { deadLetterTopic, topic, letters, next: ranges.map(({ partition, start, end }) => ({ partition, offset: maxOffset(start, end) })) };
+  return {
+    deadLetterTopic,
+    topic,
+    letters,
+    next: ranges.map(({ partition, start, end }) => ({ partition, offset: maxOffset(start, end) })),
+  };
 }

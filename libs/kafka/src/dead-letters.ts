@@ -20,8 +20,21 @@ export function deadLetterMessage(record: BatchRecord | undefined, { ref, reason
 }
 
 /** Sends the letters of a batch's messages to the dead-letter topic, acknowledged by all replicas. */
-export async function sendDeadLetters(producer: Producer, topic: string, parts: BatchPart[], letters: DeadLetter[]): Promise<void> {
+export async function sendDeadLetters(
+  producer: Producer,
+  topic: string,
+  parts: BatchPart[],
+  letters: DeadLetter[],
+): Promise<void> {
   if (!letters.length) return;
-  const records = new Map(parts.flatMap((p) => p.records.map((r) => [refKey({ topic: p.topic, partition: p.partition, offset: r.offset }), r])));
-  await producer.send({ topic, acks: ACKS_ALL, messages: letters.map((letter) => deadLetterMessage(records.get(refKey(letter.ref)), letter)) });
+  const records = new Map(
+    parts.flatMap((p) =>
+      p.records.map((r) => [refKey({ topic: p.topic, partition: p.partition, offset: r.offset }), r]),
+    ),
+  );
+  await producer.send({
+    topic,
+    acks: ACKS_ALL,
+    messages: letters.map((letter) => deadLetterMessage(records.get(refKey(letter.ref)), letter)),
+  });
 }

@@ -3,7 +3,8 @@ import { Kafka, Partitioners, Producer } from 'kafkajs';
 import { CRC32C_IN_USE } from './kafkajs-crc32c';
 
 // Imported for its effect before any producer exists: kafkajs checksums batches with our CRC32C.
-if (CRC32C_IN_USE.startsWith('kafkajs')) new Logger('kafkajs').warn(`record batches are checksummed by kafkajs's own CRC32C: ${CRC32C_IN_USE}`);
+if (CRC32C_IN_USE.startsWith('kafkajs'))
+  new Logger('kafkajs').warn(`record batches are checksummed by kafkajs's own CRC32C: ${CRC32C_IN_USE}`);
 
 /** Every send waits for all in-sync replicas. */
 export const ACKS_ALL = -1;
@@ -15,5 +16,9 @@ export const ACKS_ALL = -1;
  * `createPublishingClient` instead.
  */
 export function createIdempotentProducer(kafka: Kafka): Producer {
-  return kafka.producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner });
+  return kafka.producer({
+    idempotent: true,
+    maxInFlightRequests: 1,
+    createPartitioner: Partitioners.DefaultPartitioner,
+  });
 }

@@ -27,7 +27,10 @@ async function createMissing(admin: Admin, specs: TopicSpec[]): Promise<void> {
     // Another replica may have created them between our list and create.
     if ((error as { type?: string }).type !== 'TOPIC_ALREADY_EXISTS') throw error;
   }
-  await waitForLeaders(admin, missing.map((s) => s.topic));
+  await waitForLeaders(
+    admin,
+    missing.map((s) => s.topic),
+  );
 }
 
 /** Waits on broker metadata are bounded in real time, not by the Clock: they time out I/O. */
@@ -65,8 +68,13 @@ async function waitForLeaders(admin: Admin, names: string[]): Promise<void> {
 }
 
 async function partitionsShort(admin: Admin, specs: TopicSpec[]): Promise<TopicSpec[]> {
-  const { topics } = await topicMetadata(admin, specs.map((s) => s.topic));
-  return specs.filter((spec) => (topics.find((t) => t.name === spec.topic)?.partitions.length ?? 0) < spec.numPartitions);
+  const { topics } = await topicMetadata(
+    admin,
+    specs.map((s) => s.topic),
+  );
+  return specs.filter(
+    (spec) => (topics.find((t) => t.name === spec.topic)?.partitions.length ?? 0) < spec.numPartitions,
+  );
 }
 
 async function growPartitions(admin: Admin, specs: TopicSpec[]): Promise<void> {
@@ -76,7 +84,8 @@ async function growPartitions(admin: Admin, specs: TopicSpec[]): Promise<void> {
   // New partitions reach the metadata a moment later; producers spreading by partition count need them.
   const deadline = Date.now() + METADATA_WAIT_MS;
   while ((await partitionsShort(admin, grow)).length) {
-    if (Date.now() > deadline) throw new Error(`Kafka did not show the new partitions of ${grow.map((s) => s.topic).join(', ')} in time`);
+    if (Date.now() > deadline)
+      throw new Error(`Kafka did not show the new partitions of ${grow.map((s) => s.topic).join(', ')} in time`);
     await sleep(100);
   }
 }

@@ -11,20 +11,23 @@ describe('CRC32C for kafkajs', () => {
   it.each([
     ['native', nativeCrc32c()!],
     ['slicing-by-8', crc32cSlicing8],
-  ])('%s: computes the check value and agrees with kafkajs on many inputs, slices of shared memory included', (_name, crc) => {
-    expect(crc(Buffer.from('123456789'))).toBe(0xe3069283);
-    expect(crc(Buffer.alloc(0))).toBe(0);
-    const pool = randomBytes(1 << 20);
-    for (let i = 0; i < 2_000; i++) {
-      const length = i < 100 ? i : Math.floor(Math.random() ** 3 * 200_000);
-      const start = Math.floor(Math.random() * (pool.length - length));
-      // Buffers that start inside a larger ArrayBuffer, as kafkajs's encoders hand them over.
-      const input = pool.subarray(start, start + length);
-      expect(crc(input)).toBe(reference(input));
-    }
-    const high = Buffer.alloc(4096, 0xff);
-    expect(crc(high)).toBe(reference(high));
-  });
+  ])(
+    '%s: computes the check value and agrees with kafkajs on many inputs, slices of shared memory included',
+    (_name, crc) => {
+      expect(crc(Buffer.from('123456789'))).toBe(0xe3069283);
+      expect(crc(Buffer.alloc(0))).toBe(0);
+      const pool = randomBytes(1 << 20);
+      for (let i = 0; i < 2_000; i++) {
+        const length = i < 100 ? i : Math.floor(Math.random() ** 3 * 200_000);
+        const start = Math.floor(Math.random() * (pool.length - length));
+        // Buffers that start inside a larger ArrayBuffer, as kafkajs's encoders hand them over.
+        const input = pool.subarray(start, start + length);
+        expect(crc(input)).toBe(reference(input));
+      }
+      const high = Buffer.alloc(4096, 0xff);
+      expect(crc(high)).toBe(reference(high));
+    },
+  );
 
   it("is the checksum kafkajs's record-batch encoder writes", async () => {
     // This machine has the native build; an install without it gets slicing-by-8.

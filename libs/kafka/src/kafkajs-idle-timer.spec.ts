@@ -13,7 +13,14 @@ interface Queue {
 }
 
 describe("kafkajs's request queue at rest", () => {
-  const queue = (): Queue => new RequestQueue({ maxInFlightRequests: 1, requestTimeout: 30_000, clientId: 'test', broker: 'b', logger: { debug: () => undefined } });
+  const queue = (): Queue =>
+    new RequestQueue({
+      maxInFlightRequests: 1,
+      requestTimeout: 30_000,
+      clientId: 'test',
+      broker: 'b',
+      logger: { debug: () => undefined },
+    });
 
   it('arms no timer when no request waits, and still checks again while one waits on a throttle', () => {
     expect(IDLE_TIMER_FIXED).toBe(true);

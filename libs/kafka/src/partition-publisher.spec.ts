@@ -5,7 +5,12 @@ import { PublishingClient, PublishingProducer } from './publishing-client';
 
 /** A producer whose sends wait until the test settles them. */
 class FakeProducer implements PublishingProducer {
-  readonly sends: { record: { messages: PartitionedMessage[] }; settled: boolean; resolve(): void; reject(error: Error): void }[] = [];
+  readonly sends: {
+    record: { messages: PartitionedMessage[] };
+    settled: boolean;
+    resolve(): void;
+    reject(error: Error): void;
+  }[] = [];
   disconnected = false;
   connect = async () => undefined;
   disconnect = async () => void (this.disconnected = true);
@@ -37,7 +42,11 @@ function fakeClient(partitions: number) {
 const flush = () => new Promise((resolve) => setImmediate(resolve));
 /** Acknowledges every send until nothing is left to send. */
 async function settleAll(producers: FakeProducer[]): Promise<void> {
-  for (let open = producers.flatMap((p) => p.sends.filter((s) => !s.settled)); open.length; open = producers.flatMap((p) => p.sends.filter((s) => !s.settled))) {
+  for (
+    let open = producers.flatMap((p) => p.sends.filter((s) => !s.settled));
+    open.length;
+    open = producers.flatMap((p) => p.sends.filter((s) => !s.settled))
+  ) {
     open.forEach((s) => s.resolve());
     await flush();
   }
@@ -58,7 +67,9 @@ describe('PartitionPublisher, every partition sent alone', () => {
   let publisher: PartitionPublisher | undefined;
   afterEach(() => jest.useRealTimers());
 
-  async function start(options: { partitions?: number; maxPendingBytes?: number; sendTimeoutMs?: number; shareSends?: boolean } = {}) {
+  async function start(
+    options: { partitions?: number; maxPendingBytes?: number; sendTimeoutMs?: number; shareSends?: boolean } = {},
+  ) {
     const { client, producers } = fakeClient(options.partitions ?? 4);
     publisher = new PartitionPublisher(client, {
       topic: 't',
@@ -90,7 +101,11 @@ describe('PartitionPublisher, every partition sent alone', () => {
     const { publisher, producers } = await start();
     const first = watch(publisher.publish([message(2)]));
     const big = 'x'.repeat(MAX_SEND_BYTES / 2);
-    const waiting = [publisher.publish([message(2, big)]), publisher.publish([message(2, big)]), publisher.publish([message(2)])].map(watch);
+    const waiting = [
+      publisher.publish([message(2, big)]),
+      publisher.publish([message(2, big)]),
+      publisher.publish([message(2)]),
+    ].map(watch);
     await flush();
     const [producer] = producers;
     expect(producer.sends).toHaveLength(1);
@@ -150,14 +165,21 @@ describe('PartitionPublisher, every partition sent alone', () => {
     await jest.advanceTimersByTimeAsync(1_000);
     expect(hanging.outcome).toBe('rejected');
     // The client may still write the hanging send; what others publish meanwhile must not overwrite it.
-    const later = Array.from({ length: 50 }, (_, i) => watch(publisher.publish([message(1 + (i % 3), `later ${i} ${'y'.repeat(30_000)}\n`)])));
+    const later = Array.from({ length: 50 }, (_, i) =>
+      watch(publisher.publish([message(1 + (i % 3), `later ${i} ${'y'.repeat(30_000)}\n`)])),
+    );
     await jest.advanceTimersByTimeAsync(0);
-    const sent = (partition: number) => producers.flatMap((p) => p.sends).filter((s) => s.record.messages[0].partition === partition);
+    const sent = (partition: number) =>
+      producers.flatMap((p) => p.sends).filter((s) => s.record.messages[0].partition === partition);
     expect(sent(0)[0].record.messages[0].value).toEqual(Buffer.from('first é€\n'));
     jest.useRealTimers();
     await settleAll(producers);
     expect(later.every((state) => state.outcome === 'resolved')).toBe(true);
-    expect([1, 2, 3].flatMap((partition) => sent(partition).flatMap((s) => s.record.messages.map((m) => m.value.toString().split(' ')[1])))).toHaveLength(50);
+    expect(
+      [1, 2, 3].flatMap((partition) =>
+        sent(partition).flatMap((s) => s.record.messages.map((m) => m.value.toString().split(' ')[1])),
+      ),
+    ).toHaveLength(50);
     expect(sent(0)[0].record.messages[0].value).toEqual(Buffer.from('first é€\n'));
     expect(publisher.pending).toBe(0);
   });
@@ -181,9 +203,14 @@ describe('PartitionPublisher, every partition sent alone', () => {
   it('gives a key the partition kafkajs gives it, whatever the leaders', async () => {
     const { publisher } = await start({ partitions: 12 });
     const kafkajs = Partitioners.DefaultPartitioner();
-    const partitionMetadata = Array.from({ length: 12 }, (_, partitionId) => ({ partitionId, leader: partitionId % 3 === 0 ? -1 : 1 })) as PartitionMetadata[];
+    const partitionMetadata = Array.from({ length: 12 }, (_, partitionId) => ({
+      partitionId,
+      leader: partitionId % 3 === 0 ? -1 : 1,
+    })) as PartitionMetadata[];
     const keys = Array.from({ length: 200 }, (_, i) => `1:0::user-${i}`);
-    expect(keys.map((key) => publisher.partitionOfKey(key))).toEqual(keys.map((key) => kafkajs({ topic: 't', partitionMetadata, message: { key, value: null } })));
+    expect(keys.map((key) => publisher.partitionOfKey(key))).toEqual(
+      keys.map((key) => kafkajs({ topic: 't', partitionMetadata, message: { key, value: null } })),
+    );
     expect(new Set(keys.map((key) => publisher.partitionOfKey(key))).size).toBe(12);
   });
 });
@@ -193,7 +220,13 @@ describe('PartitionPublisher with shared sends', () => {
 
   async function start(sendTimeoutMs = 60_000, partitions = 4) {
     const { client, producers } = fakeClient(partitions);
-    const publisher = new PartitionPublisher(client, { topic: 't', sendTimeoutMs, maxPendingBytes: 10_000_000, producers: 1, shareSends: true });
+    const publisher = new PartitionPublisher(client, {
+      topic: 't',
+      sendTimeoutMs,
+      maxPendingBytes: 10_000_000,
+      producers: 1,
+      shareSends: true,
+    });
     await publisher.connect();
     // Created in order: the producer for partitions sent alone, then the shared one.
     return { publisher, producers };
@@ -203,7 +236,11 @@ describe('PartitionPublisher with shared sends', () => {
     const { publisher, producers } = await start();
     const shared = () => producers[1];
     const first = watch(publisher.publish([message(0)]));
-    const others = [publisher.publish([message(1), message(2)]), publisher.publish([message(3)]), publisher.publish([message(0)])].map(watch);
+    const others = [
+      publisher.publish([message(1), message(2)]),
+      publisher.publish([message(3)]),
+      publisher.publish([message(0)]),
+    ].map(watch);
     await flush();
     expect(shared().sends.map((s) => partitionsOf(s.record.messages))).toEqual([[0]]);
     shared().sends[0].resolve();
@@ -214,7 +251,7 @@ describe('PartitionPublisher with shared sends', () => {
     expect([first, ...others].map((w) => w.outcome)).toEqual(['resolved', 'resolved', 'resolved', 'resolved']);
   });
 
-  it('splits a failed shared send into one send per partition: only the failing partition\'s callers fail, and it is sent alone until it recovers', async () => {
+  it("splits a failed shared send into one send per partition: only the failing partition's callers fail, and it is sent alone until it recovers", async () => {
     const { publisher, producers } = await start();
     const [alone, shared] = producers;
     const first = watch(publisher.publish([message(0)]));
@@ -227,17 +264,26 @@ describe('PartitionPublisher with shared sends', () => {
     expect(partitionsOf(shared.sends[1].record.messages).sort()).toEqual([0, 0, 1, 1]);
     shared.sends[1].reject(new Error('Connection error: connect ECONNREFUSED 127.0.0.1:9093'));
     await flush();
-    expect(alone.sends.map((s) => partitionsOf(s.record.messages)).sort()).toEqual([[0, 0], [1, 1]]);
+    expect(alone.sends.map((s) => partitionsOf(s.record.messages)).sort()).toEqual([
+      [0, 0],
+      [1, 1],
+    ]);
     const aloneSendOf = (partition: number) => alone.sends.find((s) => s.record.messages[0].partition === partition)!;
     aloneSendOf(0).resolve();
     aloneSendOf(1).reject(new Error('Connection error: connect ECONNREFUSED 127.0.0.1:9093'));
     await flush();
-    expect([first.outcome, healthy.outcome, sick.outcome, both.outcome]).toEqual(['resolved', 'resolved', 'rejected', 'rejected']);
+    expect([first.outcome, healthy.outcome, sick.outcome, both.outcome]).toEqual([
+      'resolved',
+      'resolved',
+      'rejected',
+      'rejected',
+    ]);
 
     // The troubled partition goes alone, the others share sends again: each on a new producer.
     const later = [publisher.publish([message(1)]), publisher.publish([message(2)])].map(watch);
     await flush();
-    const sendsOf = (partition: number) => producers.filter((p) => p.sends.some((s) => !s.settled && s.record.messages[0].partition === partition));
+    const sendsOf = (partition: number) =>
+      producers.filter((p) => p.sends.some((s) => !s.settled && s.record.messages[0].partition === partition));
     expect(sendsOf(1)).toHaveLength(1);
     expect(sendsOf(2)).toHaveLength(1);
     expect([alone, shared]).not.toContain(sendsOf(1)[0]);
@@ -275,11 +321,14 @@ describe('PartitionPublisher with shared sends', () => {
     await flush();
     // 8 partitions × 2 × 400 KB wait: 6.4 MB, more than one shared send takes.
     const big = 'x'.repeat(400_000);
-    const waiting = [0, 1, 2, 3, 4, 5, 6, 7].map((partition) => watch(publisher.publish([message(partition, big), message(partition, big)])));
+    const waiting = [0, 1, 2, 3, 4, 5, 6, 7].map((partition) =>
+      watch(publisher.publish([message(partition, big), message(partition, big)])),
+    );
     await settleAll(producers);
     const sends = shared().sends.map((s) => s.record.messages);
     expect(sends.map((messages) => [...new Set(partitionsOf(messages))])).toEqual([[0], [1, 2, 3, 4, 5], [6, 7, 0]]);
-    for (const messages of sends) expect(messages.reduce((sum, m) => sum + m.value.length, 0)).toBeLessThanOrEqual(MAX_SHARED_SEND_BYTES);
+    for (const messages of sends)
+      expect(messages.reduce((sum, m) => sum + m.value.length, 0)).toBeLessThanOrEqual(MAX_SHARED_SEND_BYTES);
     expect([first, ...waiting].every((w) => w.outcome === 'resolved')).toBe(true);
   });
 });

@@ -1,6 +1,14 @@
 import { MessageSlabs } from './message-slabs';
 import { ProducerSlot } from './producer-slot';
-import { Lane, MAX_SHARED_SEND_BYTES, messageBytes, Part, PartitionedMessage, takeParts, Ticket } from './publish-parts';
+import {
+  Lane,
+  MAX_SHARED_SEND_BYTES,
+  messageBytes,
+  Part,
+  PartitionedMessage,
+  takeParts,
+  Ticket,
+} from './publish-parts';
 import { PublishingClient, PublishingProducer } from './publishing-client';
 import { TopicPartitions } from './topic-partitions';
 
@@ -59,10 +67,16 @@ export class PartitionPublisher {
     const { topic, sendTimeoutMs } = options;
     this.topicPartitions = new TopicPartitions(() => client.partitionCount(topic));
     this.sharedTimeoutMs = Math.min(SHARED_SEND_TIMEOUT_MS, sendTimeoutMs / 4);
-    const alone = () => client.producer(topic, { requestTimeoutMs: sendTimeoutMs, retryForMs: sendTimeoutMs, connectForMs: sendTimeoutMs });
+    const alone = () =>
+      client.producer(topic, {
+        requestTimeoutMs: sendTimeoutMs,
+        retryForMs: sendTimeoutMs,
+        connectForMs: sendTimeoutMs,
+      });
     this.slots = Array.from({ length: options.producers }, () => new ProducerSlot(alone));
     // Quick retries only (a leader that just moved), then the partitions go alone.
-    const shared = () => client.producer(topic, { requestTimeoutMs: this.sharedTimeoutMs, retryForMs: 1, connectForMs: sendTimeoutMs });
+    const shared = () =>
+      client.producer(topic, { requestTimeoutMs: this.sharedTimeoutMs, retryForMs: 1, connectForMs: sendTimeoutMs });
     this.shared = options.shareSends ? new ProducerSlot(shared) : undefined;
   }
 
@@ -97,7 +111,11 @@ export class PartitionPublisher {
     const framedBytes = messages.map((message, i) => messageBytes(message, valueBytes[i]));
     const bytes = framedBytes.reduce((sum, b) => sum + b, 0);
     if (this.pendingBytes > 0 && this.pendingBytes + bytes > this.options.maxPendingBytes) {
-      return Promise.reject(new PublisherFullError(`${this.pendingBytes} bytes already wait for the broker (limit ${this.options.maxPendingBytes})`));
+      return Promise.reject(
+        new PublisherFullError(
+          `${this.pendingBytes} bytes already wait for the broker (limit ${this.options.maxPendingBytes})`,
+        ),
+      );
     }
     this.pendingBytes += bytes;
     // The values go into slabs here, in a frame that no waiting closure keeps: the caller's strings die
@@ -113,8 +131,18 @@ export class PartitionPublisher {
   /** Queues the caller's held messages: its promise settles once all are acknowledged, at the first failure, or at its deadline. */
   private enqueue(heldMessages: Pick<Part, 'message' | 'held' | 'bytes'>[]): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      const ticket: Ticket = { remaining: heldMessages.length, done: false, parts: [], resolve, reject, timer: undefined as unknown as NodeJS.Timeout };
-      ticket.timer = setTimeout(() => this.fail(ticket, new Error(`no acknowledgement within ${this.options.sendTimeoutMs / 1000} s`)), this.options.sendTimeoutMs);
+      const ticket: Ticket = {
+        remaining: heldMessages.length,
+        done: false,
+        parts: [],
+        resolve,
+        reject,
+        timer: undefined as unknown as NodeJS.Timeout,
+      };
+      ticket.timer = setTimeout(
+        () => this.fail(ticket, new Error(`no acknowledgement within ${this.options.sendTimeoutMs / 1000} s`)),
+        this.options.sendTimeoutMs,
+      );
       for (const heldMessage of heldMessages) {
         const part: Part = { ...heldMessage, ticket, state: 'queued', holders: 0, released: false };
         ticket.parts.push(part);

@@ -16,11 +16,22 @@ describe('retriesWithin', () => {
 
 describe('explainedError', () => {
   it("says what the client's nested errors say at their innermost, each once", () => {
-    const tooLarge = new Error('The request included a message larger than the max message size the server will accept.');
+    const tooLarge = new Error(
+      'The request included a message larger than the max message size the server will accept.',
+    );
     const refused = new Error('Connection error', { cause: new Error('connect ECONNREFUSED 127.0.0.1:9093') });
-    const nested = new AggregateError([new AggregateError([tooLarge], 'Received response with error while executing API Produce(v9)'), tooLarge, refused], 'Producing messages failed.');
+    const nested = new AggregateError(
+      [
+        new AggregateError([tooLarge], 'Received response with error while executing API Produce(v9)'),
+        tooLarge,
+        refused,
+      ],
+      'Producing messages failed.',
+    );
     const error = explainedError(nested);
-    expect(error.message).toBe('The request included a message larger than the max message size the server will accept.; connect ECONNREFUSED 127.0.0.1:9093');
+    expect(error.message).toBe(
+      'The request included a message larger than the max message size the server will accept.; connect ECONNREFUSED 127.0.0.1:9093',
+    );
     expect(error.cause).toBe(nested);
   });
 

@@ -44,7 +44,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export function retriesWithin(ms: number): number {
   let retries = 0;
-  for (let waited = 0; waited < ms; ) waited += retryDelayMs(++retries);
+  for (let waited = 0; waited < ms;) waited += retryDelayMs(++retries);
   return Math.max(retries, 2);
 }
 
@@ -107,7 +107,15 @@ export function createPublishingClient(settings: KafkaSettings): PublishingClien
         },
         async send(messages) {
           try {
-            await producer.send({ messages: messages.map(({ partition, key, value, headers }) => ({ topic, partition, key, value, headers })) });
+            await producer.send({
+              messages: messages.map(({ partition, key, value, headers }) => ({
+                topic,
+                partition,
+                key,
+                value,
+                headers,
+              })),
+            });
           } catch (error) {
             throw explainedError(error);
           }

@@ -5,7 +5,11 @@ import { cachedIdentities } from './topic-identity';
 const part = (partition: number, first: number, last: number): BatchPart => ({
   topic: 'events',
   partition,
-  records: Array.from({ length: last - first + 1 }, (_, i) => ({ offset: String(first + i), value: Buffer.from('{}'), rows: 1 })),
+  records: Array.from({ length: last - first + 1 }, (_, i) => ({
+    offset: String(first + i),
+    value: Buffer.from('{}'),
+    rows: 1,
+  })),
   lastOffset: String(last),
   rows: last - first + 1,
 });

@@ -29,7 +29,11 @@ export interface TopicIdentities {
 export function createTopicIdentities(settings: KafkaSettings): TopicIdentities {
   let admin: Admin | undefined;
   const ask = async (topic: string): Promise<string> => {
-    admin ??= new (platformaticKafka().Admin)({ clientId: settings.clientId, bootstrapBrokers: settings.brokers, retries: 2 });
+    admin ??= new (platformaticKafka().Admin)({
+      clientId: settings.clientId,
+      bootstrapBrokers: settings.brokers,
+      retries: 2,
+    });
     // Never the client's cache: a topic created again since the last call must show its new id.
     const metadata = await admin.metadata({ topics: [topic], forceUpdate: true });
     const id = metadata.topics.get(topic)?.id;

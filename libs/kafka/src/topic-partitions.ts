@@ -27,7 +27,10 @@ export class TopicPartitions {
 
   /** The partition kafkajs's default partitioner (murmur2, as the Java clients) gives a key: what every producer of the platform gives it. */
   ofKey(key: string): number {
-    const partitionMetadata = Array.from({ length: this.current() }, (_, partitionId) => ({ partitionId, leader: 0 }) as PartitionMetadata);
+    const partitionMetadata = Array.from(
+      { length: this.current() },
+      (_, partitionId) => ({ partitionId, leader: 0 }) as PartitionMetadata,
+    );
     return this.partitioner({ topic: '', partitionMetadata, message: { key, value: null } });
   }
 }

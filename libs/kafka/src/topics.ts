@@ -13,11 +13,19 @@ export const TOPICS = {
 export type TopicKey = keyof typeof TOPICS;
 
 /** The topics a writer consumes, and where each one's dead letters go. */
-export const DEAD_LETTER_TOPICS = { events: 'eventsDeadLetter', profiles: 'profilesDeadLetter', identities: 'identitiesDeadLetter' } as const satisfies Record<string, TopicKey>;
+export const DEAD_LETTER_TOPICS = {
+  events: 'eventsDeadLetter',
+  profiles: 'profilesDeadLetter',
+  identities: 'identitiesDeadLetter',
+} as const satisfies Record<string, TopicKey>;
 export type ConsumedTopicKey = keyof typeof DEAD_LETTER_TOPICS;
 
 /** Consumer groups (before the configured prefix): the lag the autoscaler watches is theirs. */
-export const CONSUMER_GROUPS = { eventsWriter: 'events-writer', profilesWriter: 'profiles-writer', identitiesWriter: 'identities-writer' } as const;
+export const CONSUMER_GROUPS = {
+  eventsWriter: 'events-writer',
+  profilesWriter: 'profiles-writer',
+  identitiesWriter: 'identities-writer',
+} as const;
 export type ConsumerGroupKey = keyof typeof CONSUMER_GROUPS;
 
 /**

@@ -23,7 +23,10 @@ export interface KafkaOffsetsAdmin {
   connect(): Promise<void>;
   disconnect(): Promise<void>;
   fetchTopicOffsets(topic: string): Promise<{ partition: number; high: string; low: string }[]>;
-  fetchOffsets(options: { groupId: string; topics: string[] }): Promise<{ topic: string; partitions: { partition: number; offset: string }[] }[]>;
+  fetchOffsets(options: {
+    groupId: string;
+    topics: string[];
+  }): Promise<{ topic: string; partitions: { partition: number; offset: string }[] }[]>;
 }
 
 /**
@@ -53,7 +56,11 @@ export class WriterProgress {
       const marks: ProducedMarks = [];
       for (const [topic, group] of WRITTEN) {
         const offsets = await admin.fetchTopicOffsets(topicName(settings, topic));
-        marks.push({ topic: topicName(settings, topic), group: groupId(settings, group), partitions: offsets.map((o) => ({ partition: o.partition, offset: Number(o.high) })) });
+        marks.push({
+          topic: topicName(settings, topic),
+          group: groupId(settings, group),
+          partitions: offsets.map((o) => ({ partition: o.partition, offset: Number(o.high) })),
+        });
       }
       return marks;
     } finally {
@@ -83,7 +90,10 @@ export class WriterProgress {
   }
 
   /** Waits (polling every `intervalMs`) until the writers pass the marks; throws after `timeoutMs`. */
-  async waitFor(marks: ProducedMarks | undefined, { timeoutMs, intervalMs = 1000, signal }: { timeoutMs: number; intervalMs?: number; signal?: AbortSignal }): Promise<void> {
+  async waitFor(
+    marks: ProducedMarks | undefined,
+    { timeoutMs, intervalMs = 1000, signal }: { timeoutMs: number; intervalMs?: number; signal?: AbortSignal },
+  ): Promise<void> {
     if (!marks) return;
     // Real time, not the Clock: a timeout of a wait on the brokers (a test's manual clock would never end it).
     const deadline = Date.now() + timeoutMs;
@@ -91,7 +101,8 @@ export class WriterProgress {
       // A broker moving its group coordinator answers with retriable errors: ask again until the deadline.
       const lagging = await this.behind(marks).catch((error: Error) => [`offsets not readable (${error.message})`]);
       if (!lagging.length) return;
-      if (Date.now() >= deadline) throw new Error(`the writers have not stored what was acknowledged before the request: ${lagging.join(', ')}`);
+      if (Date.now() >= deadline)
+        throw new Error(`the writers have not stored what was acknowledged before the request: ${lagging.join(', ')}`);
       await sleep(intervalMs, undefined, { signal });
     }
   }

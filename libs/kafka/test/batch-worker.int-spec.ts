@@ -1,11 +1,23 @@
 import { loadConfig } from '@analytics/config';
-import { BatchPart, createIdempotentProducer, createKafka, ensureTopics, groupId, topicName, topicSpecs } from '@analytics/kafka';
+import {
+  BatchPart,
+  createIdempotentProducer,
+  createKafka,
+  ensureTopics,
+  groupId,
+  topicName,
+  topicSpecs,
+} from '@analytics/kafka';
 import { eventually, testKafkaBrokers, uniqueTopicPrefix } from '@analytics/testing';
 import { Logger } from '@nestjs/common';
 import { BatchWorker } from '../src/batch-worker';
 
 describe('BatchWorker (real broker)', () => {
-  const settings = loadConfig({ KAFKA_BROKERS: testKafkaBrokers(), KAFKA_TOPIC_PREFIX: uniqueTopicPrefix(), KAFKA_EVENTS_PARTITIONS: '2' }).kafka!;
+  const settings = loadConfig({
+    KAFKA_BROKERS: testKafkaBrokers(),
+    KAFKA_TOPIC_PREFIX: uniqueTopicPrefix(),
+    KAFKA_EVENTS_PARTITIONS: '2',
+  }).kafka!;
   const kafka = createKafka(settings);
   const topic = topicName(settings, 'events');
 
@@ -13,7 +25,8 @@ describe('BatchWorker (real broker)', () => {
     const producer = createIdempotentProducer(kafka);
     await producer.connect();
     // One send per value: each is its own record batch, so the worker sees several fetches.
-    for (const [i, value] of values.entries()) await producer.send({ topic, messages: [{ key: String(i % 2), value, partition: i % 2 }] });
+    for (const [i, value] of values.entries())
+      await producer.send({ topic, messages: [{ key: String(i % 2), value, partition: i % 2 }] });
     await producer.disconnect();
   }
 

@@ -1,11 +1,25 @@
 import { loadConfig } from '@analytics/config';
-import { ACKS_ALL, createIdempotentProducer, createKafka, createPublishingClient, ensureTopics, PartitionPublisher, ROWS_HEADER, topicName, topicSpecs } from '@analytics/kafka';
+import {
+  ACKS_ALL,
+  createIdempotentProducer,
+  createKafka,
+  createPublishingClient,
+  ensureTopics,
+  PartitionPublisher,
+  ROWS_HEADER,
+  topicName,
+  topicSpecs,
+} from '@analytics/kafka';
 import { testKafkaBrokers, uniqueTopicPrefix } from '@analytics/testing';
 import { CompressionTypes } from 'kafkajs';
 
 describe('Kafka (real broker)', () => {
   const settings = (partitions: number) =>
-    loadConfig({ KAFKA_BROKERS: testKafkaBrokers(), KAFKA_TOPIC_PREFIX: prefix, KAFKA_EVENTS_PARTITIONS: String(partitions) }).kafka!;
+    loadConfig({
+      KAFKA_BROKERS: testKafkaBrokers(),
+      KAFKA_TOPIC_PREFIX: prefix,
+      KAFKA_EVENTS_PARTITIONS: String(partitions),
+    }).kafka!;
   const prefix = uniqueTopicPrefix();
 
   it('creates the configured topics idempotently and grows partitions', async () => {
@@ -26,7 +40,12 @@ describe('Kafka (real broker)', () => {
     const producer = createIdempotentProducer(kafka);
     await producer.connect();
     const sent = Array.from({ length: 500 }, (_, i) => `message-${i}`);
-    await producer.send({ topic, acks: ACKS_ALL, compression: CompressionTypes.None, messages: sent.map((value, i) => ({ key: String(i % 7), value })) });
+    await producer.send({
+      topic,
+      acks: ACKS_ALL,
+      compression: CompressionTypes.None,
+      messages: sent.map((value, i) => ({ key: String(i % 7), value })),
+    });
     await producer.disconnect();
 
     const consumer = kafka.consumer({ groupId: `${prefix}group` });
@@ -51,10 +70,21 @@ describe('Kafka (real broker)', () => {
     await ensureTopics(kafka, topicSpecs(settings(3)));
     const topic = topicName(settings(3), 'profiles');
     const partitions = settings(3).profilesPartitions;
-    const publisher = new PartitionPublisher(createPublishingClient(settings(3)), { topic, sendTimeoutMs: 10_000, maxPendingBytes: 10_000_000, producers: 2, shareSends: true });
+    const publisher = new PartitionPublisher(createPublishingClient(settings(3)), {
+      topic,
+      sendTimeoutMs: 10_000,
+      maxPendingBytes: 10_000_000,
+      producers: 2,
+      shareSends: true,
+    });
     await publisher.connect();
     expect(publisher.partitions()).toBe(partitions);
-    const sent = Array.from({ length: 40 }, (_, i) => ({ partition: i % partitions, key: `user-${i}`, value: `row-${i}\n`, headers: { [ROWS_HEADER]: '1' } }));
+    const sent = Array.from({ length: 40 }, (_, i) => ({
+      partition: i % partitions,
+      key: `user-${i}`,
+      value: `row-${i}\n`,
+      headers: { [ROWS_HEADER]: '1' },
+    }));
     await Promise.all([publisher.publish(sent.slice(0, 25)), publisher.publish(sent.slice(25))]);
     expect(publisher.pending).toBe(0);
     await publisher.disconnect();
@@ -66,7 +96,13 @@ describe('Kafka (real broker)', () => {
     await new Promise<void>((resolve) => {
       void consumer.run({
         eachBatch: async ({ batch }) => {
-          for (const m of batch.messages) received.push({ partition: batch.partition, key: m.key!.toString(), value: m.value!.toString(), headers: { [ROWS_HEADER]: String(m.headers![ROWS_HEADER]) } });
+          for (const m of batch.messages)
+            received.push({
+              partition: batch.partition,
+              key: m.key!.toString(),
+              value: m.value!.toString(),
+              headers: { [ROWS_HEADER]: String(m.headers![ROWS_HEADER]) },
+            });
           if (received.length >= sent.length) resolve();
         },
       });
@@ -78,7 +114,11 @@ describe('Kafka (real broker)', () => {
 
   it("fails the gateway client's connect when no broker answers within its bound", async () => {
     const unreachable = { ...settings(1), brokers: ['127.0.0.1:1'] };
-    const producer = createPublishingClient(unreachable).producer('nowhere', { requestTimeoutMs: 1_000, retryForMs: 500, connectForMs: 1_000 });
+    const producer = createPublishingClient(unreachable).producer('nowhere', {
+      requestTimeoutMs: 1_000,
+      retryForMs: 500,
+      connectForMs: 1_000,
+    });
     await expect(producer.connect()).rejects.toThrow();
     await producer.disconnect();
   });

@@ -7,7 +7,8 @@ import { consoleDirectory, consoleRequest } from './console-files';
  * The console's own policy: scripts and styles from this origin only (ECharts and React set
  * inline styles), API calls to this origin, no framing.
  */
-const CONTENT_SECURITY_POLICY = "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+const CONTENT_SECURITY_POLICY =
+  "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
 /**
  * Serves the built console (GET and HEAD only): its pages answer index.html (never cached, so a new
@@ -20,7 +21,10 @@ export class ConsoleFilesMiddleware implements NestMiddleware {
   private readonly directory = consoleDirectory();
 
   constructor() {
-    if (!this.directory) this.logger.warn('The web console is not built (dist/console/index.html is missing): run `npm run build` to serve it at /');
+    if (!this.directory)
+      this.logger.warn(
+        'The web console is not built (dist/console/index.html is missing): run `npm run build` to serve it at /',
+      );
   }
 
   use(req: Request, res: Response, next: NextFunction): void {

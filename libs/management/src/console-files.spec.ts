@@ -2,7 +2,8 @@ import { CONSOLE_PAGES, consoleRequest } from './console-files';
 
 describe('consoleRequest: what the console answers and what it leaves to the API', () => {
   it('answers index.html at the root and at every page, with or without a trailing slash', () => {
-    for (const path of ['/', ...CONSOLE_PAGES, ...CONSOLE_PAGES.map((p) => `${p}/`)]) expect(consoleRequest(path)).toEqual({ kind: 'page' });
+    for (const path of ['/', ...CONSOLE_PAGES, ...CONSOLE_PAGES.map((p) => `${p}/`)])
+      expect(consoleRequest(path)).toEqual({ kind: 'page' });
   });
 
   it("serves Vite's hashed assets by name only", () => {

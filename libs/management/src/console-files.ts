@@ -6,7 +6,16 @@ import { resolve } from 'node:path';
  * single-page app's index.html so a shared link opens its page. None overlaps an API route, and
  * anything else falls through to the API's own routes and their 404 shapes.
  */
-export const CONSOLE_PAGES = ['/events', '/insights', '/funnels', '/retention', '/cohorts', '/profiles', '/dictionary', '/settings'] as const;
+export const CONSOLE_PAGES = [
+  '/events',
+  '/insights',
+  '/funnels',
+  '/retention',
+  '/cohorts',
+  '/profiles',
+  '/dictionary',
+  '/settings',
+] as const;
 
 /** Vite's hashed build output: a name only, never a path. */
 const ASSET = /^\/assets\/([A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.(?:js|css|svg|png|woff2?))$/;

@@ -1,5 +1,20 @@
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsIn, IsInt, IsISO8601, IsOptional, IsPositive, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsISO8601,
+  IsOptional,
+  IsPositive,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
 import { IDENTITY_MODES, IdentityMode } from '@analytics/events';
 import { DATA_REGIONS, DataRegion } from '@analytics/projects';
 import { MAX_OAUTH_TOKEN_SECONDS, RoleName } from '@analytics/accounts';
@@ -12,14 +27,25 @@ export class ProjectRoleDto {
 }
 
 export class CreateServiceAccountDto {
-  @IsString() @Matches(/^[A-Za-z0-9._-]{1,64}$/, { message: 'username must be 1 to 64 letters, digits, ".", "_" or "-"' }) username!: string;
+  @IsString()
+  @Matches(/^[A-Za-z0-9._-]{1,64}$/, { message: 'username must be 1 to 64 letters, digits, ".", "_" or "-"' })
+  username!: string;
   @IsOptional() @IsIn(ROLE_NAMES) role?: RoleName;
   @IsOptional() @IsISO8601({ strict: true }) expires?: string;
-  @IsOptional() @IsArray() @ArrayMaxSize(1000) @ValidateNested({ each: true }) @Type(() => ProjectRoleDto) projects?: ProjectRoleDto[];
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(1000)
+  @ValidateNested({ each: true })
+  @Type(() => ProjectRoleDto)
+  projects?: ProjectRoleDto[];
 }
 
 export class AddToProjectDto {
-  @IsArray() @ArrayMaxSize(1000) @ValidateNested({ each: true }) @Type(() => ProjectRoleDto) projects!: ProjectRoleDto[];
+  @IsArray()
+  @ArrayMaxSize(1000)
+  @ValidateNested({ each: true })
+  @Type(() => ProjectRoleDto)
+  projects!: ProjectRoleDto[];
   @IsArray() @ArrayMaxSize(1000) @IsInt({ each: true }) service_account_ids!: number[];
 }
 
@@ -49,5 +75,8 @@ export class CreateOAuthTokenDto {
 
 export class CreateOrganizationDto {
   @IsString() @MinLength(1) @MaxLength(255) name!: string;
-  @IsOptional() @IsString() @Matches(/^[A-Za-z0-9._-]{1,64}$/, { message: 'owner_username must be 1 to 64 letters, digits, ".", "_" or "-"' }) owner_username?: string;
+  @IsOptional()
+  @IsString()
+  @Matches(/^[A-Za-z0-9._-]{1,64}$/, { message: 'owner_username must be 1 to 64 letters, digits, ".", "_" or "-"' })
+  owner_username?: string;
 }

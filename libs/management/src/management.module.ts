@@ -15,6 +15,8 @@ import { ServiceAccountsController } from './service-accounts.controller';
 })
 export class ManagementModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(jsonBody('app')).forRoutes(MeController, ServiceAccountsController, OrganizationController, ProjectController);
+    consumer
+      .apply(jsonBody('app'))
+      .forRoutes(MeController, ServiceAccountsController, OrganizationController, ProjectController);
   }
 }

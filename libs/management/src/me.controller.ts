@@ -25,8 +25,15 @@ export class MeController {
     const { account } = caller;
     if (account.role !== 'owner') throw new AccessDenied(403, 'creating an organization needs an organization owner');
     const organization = await this.projects.createOrganization(body.name);
-    const { view, secret } = await this.accounts.create(organization.id, caller, { username: body.owner_username ?? 'owner', role: 'owner' });
-    return ok({ id: organization.id, name: organization.name, owner: { ...serviceAccountJson(view, null), token: secret } });
+    const { view, secret } = await this.accounts.create(organization.id, caller, {
+      username: body.owner_username ?? 'owner',
+      role: 'owner',
+    });
+    return ok({
+      id: organization.id,
+      name: organization.name,
+      owner: { ...serviceAccountJson(view, null), token: secret },
+    });
   }
 
   /** The caller, its organization, and the projects it can use with its role on each. */
@@ -39,7 +46,13 @@ export class MeController {
       .filter((entry) => entry.role !== undefined)
       .map(({ project, role }) => ({ ...projectJson(project), role }));
     return ok({
-      service_account: { id: account.id, username: account.username, role: account.role, user: account.userId, expires: account.expires?.toISOString() ?? null },
+      service_account: {
+        id: account.id,
+        username: account.username,
+        role: account.role,
+        user: account.userId,
+        expires: account.expires?.toISOString() ?? null,
+      },
       organization: organization && { id: organization.id, name: organization.name },
       projects,
     });

@@ -1,5 +1,13 @@
 import { AuthenticatedAccount, OAuthTokensService } from '@analytics/accounts';
-import { CurrentAccess, CurrentAccount, OrganizationAccessGuard, ProjectAccess, ProjectAccessGuard, ProjectAuthenticator, RequireRole } from '@analytics/auth';
+import {
+  CurrentAccess,
+  CurrentAccount,
+  OrganizationAccessGuard,
+  ProjectAccess,
+  ProjectAccessGuard,
+  ProjectAuthenticator,
+  RequireRole,
+} from '@analytics/auth';
 import { AppApiController, IdPipe } from '@analytics/http';
 import { ProjectsService } from '@analytics/projects';
 import { Body, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
@@ -59,8 +67,13 @@ export class ProjectController {
   @Patch()
   @RequireRole('admin')
   async update(@CurrentAccess() access: ProjectAccess, @Body() body: UpdateProjectDto) {
-    const project = await this.settings.update(access.scope, { name: body.name, region: body.region, identityMerge: body.identity_merge });
-    if (!project) throw new ManagementError(ManagementErrorCode.ProjectNotFound, `project ${access.project.id} not found`);
+    const project = await this.settings.update(access.scope, {
+      name: body.name,
+      region: body.region,
+      identityMerge: body.identity_merge,
+    });
+    if (!project)
+      throw new ManagementError(ManagementErrorCode.ProjectNotFound, `project ${access.project.id} not found`);
     this.authenticator.clear();
     return ok(projectJson(project));
   }
@@ -71,7 +84,8 @@ export class ProjectController {
   @RequireRole('admin')
   async rotateSecret(@CurrentAccess() access: ProjectAccess) {
     const rotated = await this.projects.rotateSecret(access.scope);
-    if (!rotated) throw new ManagementError(ManagementErrorCode.ProjectNotFound, `project ${access.project.id} not found`);
+    if (!rotated)
+      throw new ManagementError(ManagementErrorCode.ProjectNotFound, `project ${access.project.id} not found`);
     this.authenticator.clear();
     return ok({ ...projectJson(rotated.project), secret: rotated.secret });
   }

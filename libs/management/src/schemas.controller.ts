@@ -23,9 +23,13 @@ export class SchemasController {
   @Post()
   @HttpCode(200)
   @RequireRole('admin')
-  @ApiOperation({ summary: 'Create or replace many (`entries`, `truncate`): `{"status":"ok","results":{"added","deleted"}}`' })
+  @ApiOperation({
+    summary: 'Create or replace many (`entries`, `truncate`): `{"status":"ok","results":{"added","deleted"}}`',
+  })
   async upload(@CurrentAccess() access: ProjectAccess, @Body() body: UploadSchemasDto) {
-    return ok(await this.schemas.uploadSchemas({ ...writer(access), entries: body.entries, truncate: body.truncate ?? false }));
+    return ok(
+      await this.schemas.uploadSchemas({ ...writer(access), entries: body.entries, truncate: body.truncate ?? false }),
+    );
   }
 
   @Delete()
@@ -38,7 +42,9 @@ export class SchemasController {
   /** Before `:entityType`, which it would otherwise read as an entity type. */
   @Get('seen')
   @RequireRole('consumer')
-  @ApiOperation({ summary: 'Events received recently beside those described, with their properties, `hidden` and `dropped`' })
+  @ApiOperation({
+    summary: 'Events received recently beside those described, with their properties, `hidden` and `dropped`',
+  })
   async seen(@CurrentAccess() access: ProjectAccess) {
     return ok(seenJson(await this.schemas.listSeen(access.scope)));
   }
@@ -58,22 +64,37 @@ export class SchemasController {
   @Get(':entityType/:name')
   @RequireRole('consumer')
   @ApiOperation({ summary: 'One schema: `{"status":"ok","results":{entityType, name, schemaJson}}`, 404 if none' })
-  async get(@CurrentAccess() access: ProjectAccess, @Param('entityType') entityType: string, @Param('name') name: string) {
+  async get(
+    @CurrentAccess() access: ProjectAccess,
+    @Param('entityType') entityType: string,
+    @Param('name') name: string,
+  ) {
     return ok(schemaEntryJson(await this.schemas.get(access.scope, entityType, name)));
   }
 
   @Post(':entityType/:name')
   @HttpCode(200)
   @RequireRole('admin')
-  @ApiOperation({ summary: 'Create or replace one (the body is the schema; metadata keys it omits are kept): `{"status":"ok"}`' })
-  async uploadOne(@CurrentAccess() access: ProjectAccess, @Param('entityType') entityType: string, @Param('name') name: string, @Body() schema: unknown) {
+  @ApiOperation({
+    summary: 'Create or replace one (the body is the schema; metadata keys it omits are kept): `{"status":"ok"}`',
+  })
+  async uploadOne(
+    @CurrentAccess() access: ProjectAccess,
+    @Param('entityType') entityType: string,
+    @Param('name') name: string,
+    @Body() schema: unknown,
+  ) {
     await this.schemas.uploadSchema({ ...writer(access), entityType, name, schema });
     return { status: 'ok' };
   }
 
   @Delete(':entityType/:name')
   @RequireRole('admin')
-  async deleteOne(@CurrentAccess() access: ProjectAccess, @Param('entityType') entityType: string, @Param('name') name: string) {
+  async deleteOne(
+    @CurrentAccess() access: ProjectAccess,
+    @Param('entityType') entityType: string,
+    @Param('name') name: string,
+  ) {
     return deleted(await this.schemas.deleteSchemas({ ...writer(access), entityType, name }));
   }
 }

@@ -5,7 +5,10 @@ import { Body, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { AddToProjectDto, CreateServiceAccountDto, RemoveFromProjectDto } from './management.dto';
 import { ok, serviceAccountJson } from './management.views';
 
-@AppApiController('api/app/organizations/:organizationId/service-accounts', { tag: 'service accounts', access: OrganizationAccessGuard })
+@AppApiController('api/app/organizations/:organizationId/service-accounts', {
+  tag: 'service accounts',
+  access: OrganizationAccessGuard,
+})
 @RequireRole('admin')
 export class ServiceAccountsController {
   constructor(
@@ -22,7 +25,11 @@ export class ServiceAccountsController {
   /** The secret is in `token`, in this answer only. */
   @Post()
   @HttpCode(201)
-  async create(@Param('organizationId', IdPipe) organizationId: number, @Body() body: CreateServiceAccountDto, @CurrentAccount() caller: AuthenticatedAccount) {
+  async create(
+    @Param('organizationId', IdPipe) organizationId: number,
+    @Body() body: CreateServiceAccountDto,
+    @CurrentAccount() caller: AuthenticatedAccount,
+  ) {
     const { view, secret } = await this.accounts.create(organizationId, caller, {
       username: body.username,
       role: body.role,
@@ -34,7 +41,11 @@ export class ServiceAccountsController {
 
   @Post('add-to-project')
   @HttpCode(200)
-  async addToProject(@Param('organizationId', IdPipe) organizationId: number, @Body() body: AddToProjectDto, @CurrentAccount() caller: AuthenticatedAccount) {
+  async addToProject(
+    @Param('organizationId', IdPipe) organizationId: number,
+    @Body() body: AddToProjectDto,
+    @CurrentAccount() caller: AuthenticatedAccount,
+  ) {
     await this.accounts.addToProjects(organizationId, caller, body.projects, body.service_account_ids);
     this.credentials.forget();
     return { status: 'ok' };
@@ -42,8 +53,16 @@ export class ServiceAccountsController {
 
   @Post('remove-from-project')
   @HttpCode(200)
-  async removeFromProject(@Param('organizationId', IdPipe) organizationId: number, @Body() body: RemoveFromProjectDto, @CurrentAccount() caller: AuthenticatedAccount) {
-    await this.accounts.removeFromProjects(organizationId, caller, body.projects.map((p) => ({ id: p.id, serviceAccountIds: p.service_account_ids })));
+  async removeFromProject(
+    @Param('organizationId', IdPipe) organizationId: number,
+    @Body() body: RemoveFromProjectDto,
+    @CurrentAccount() caller: AuthenticatedAccount,
+  ) {
+    await this.accounts.removeFromProjects(
+      organizationId,
+      caller,
+      body.projects.map((p) => ({ id: p.id, serviceAccountIds: p.service_account_ids })),
+    );
     this.credentials.forget();
     return { status: 'ok' };
   }
@@ -55,7 +74,11 @@ export class ServiceAccountsController {
   }
 
   @Delete(':serviceAccountId')
-  async delete(@Param('organizationId', IdPipe) organizationId: number, @Param('serviceAccountId', IdPipe) id: number, @CurrentAccount() caller: AuthenticatedAccount) {
+  async delete(
+    @Param('organizationId', IdPipe) organizationId: number,
+    @Param('serviceAccountId', IdPipe) id: number,
+    @CurrentAccount() caller: AuthenticatedAccount,
+  ) {
     await this.accounts.delete(organizationId, caller, id);
     this.credentials.forget();
     return { status: 'ok' };

@@ -50,7 +50,8 @@ export async function startStandalone(): Promise<Standalone> {
   const url = `http://127.0.0.1:${port}`;
   await eventually(
     async () => {
-      if (child.child.exitCode !== null) throw new Error(`standalone exited ${child.child.exitCode}:\n${child.output()}`);
+      if (child.child.exitCode !== null)
+        throw new Error(`standalone exited ${child.child.exitCode}:\n${child.output()}`);
       const response = await fetch(`${url}/readyz`);
       if (response.status !== 200) throw new Error(`/readyz answered ${response.status}`);
     },
@@ -72,7 +73,8 @@ export function watchErrors(page: Page): string[] {
   page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
   page.on('console', (message) => {
     // A refused request (the wrong-secret sign-in) is logged by the browser itself, not by our code.
-    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) errors.push(`console: ${message.text()}`);
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
+      errors.push(`console: ${message.text()}`);
   });
   return errors;
 }
@@ -91,8 +93,12 @@ export async function seriousViolations(page: Page): Promise<string[]> {
   // Evaluated through the DevTools protocol, so the console's script-src 'self' policy stays on.
   await page.evaluate(AXE_SOURCE);
   const violations = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: unknown[] }> } }).axe;
-    const result = await axe.run((globalThis as unknown as { document: unknown }).document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+    const axe = (
+      globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: unknown[] }> } }
+    ).axe;
+    const result = await axe.run((globalThis as unknown as { document: unknown }).document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+    });
     return result.violations;
   });
   return (violations as AxeViolation[])

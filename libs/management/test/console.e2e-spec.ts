@@ -5,12 +5,23 @@ import { resolve } from 'node:path';
 import { launchChromium, SdkPage, sdkSiteFiles } from '../../ingest/test/sdk/browser-sdk-page';
 import { PageServer, startPageServer } from '../../ingest/test/sdk/page-server';
 import { CONSOLE_PAGES } from '../src/console-files';
-import { OWNER, prepareScreenshots, PROJECT, screenshot, seriousViolations, Standalone, startStandalone, watchErrors } from './console-browser';
+import {
+  OWNER,
+  prepareScreenshots,
+  PROJECT,
+  screenshot,
+  seriousViolations,
+  Standalone,
+  startStandalone,
+  watchErrors,
+} from './console-browser';
 
 jest.setTimeout(180_000);
 
 /** The text of the focused element, read in the page. */
-const activeText = () => (globalThis as unknown as { document: { activeElement: { textContent: string } | null } }).document.activeElement?.textContent;
+const activeText = () =>
+  (globalThis as unknown as { document: { activeElement: { textContent: string } | null } }).document.activeElement
+    ?.textContent;
 
 /**
  * The web console in headless Chromium against the standalone run as its own process: sign-in,
@@ -27,7 +38,11 @@ describe('the web console', () => {
 
   beforeAll(async () => {
     prepareScreenshots();
-    [standalone, site, browser] = await Promise.all([startStandalone(), startPageServer(sdkSiteFiles()), launchChromium()]);
+    [standalone, site, browser] = await Promise.all([
+      startStandalone(),
+      startPageServer(sdkSiteFiles()),
+      launchChromium(),
+    ]);
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     page = await context.newPage();
     errors = watchErrors(page);
@@ -40,26 +55,48 @@ describe('the web console', () => {
 
   const api = async (path: string, init: RequestInit = {}) => {
     const authorization = `Basic ${Buffer.from(`${OWNER.username}:${OWNER.secret}`).toString('base64')}`;
-    const response = await fetch(`${standalone.url}${path}`, { ...init, headers: { Authorization: authorization, 'Content-Type': 'application/json' } });
-    return { status: response.status, body: (await response.json()) as { results?: unknown } & Record<string, unknown> };
+    const response = await fetch(`${standalone.url}${path}`, {
+      ...init,
+      headers: { Authorization: authorization, 'Content-Type': 'application/json' },
+    });
+    return {
+      status: response.status,
+      body: (await response.json()) as { results?: unknown } & Record<string, unknown>,
+    };
   };
-  const projectId = async () => ((await api('/api/app/me')).body.results as { projects: { id: number }[] }).projects[0].id;
+  const projectId = async () =>
+    ((await api('/api/app/me')).body.results as { projects: { id: number }[] }).projects[0].id;
 
   it('serves its pages at their paths and leaves the API its own 404 answers', async () => {
     for (const path of ['/', ...CONSOLE_PAGES, '/funnels/']) {
       const response = await fetch(`${standalone.url}${path}`);
-      expect({ path, status: response.status, type: response.headers.get('content-type') }).toEqual({ path, status: 200, type: 'text/html; charset=utf-8' });
+      expect({ path, status: response.status, type: response.headers.get('content-type') }).toEqual({
+        path,
+        status: 200,
+        type: 'text/html; charset=utf-8',
+      });
       expect(await response.text()).toContain('<div id="root">');
     }
-    expect(await (await fetch(`${standalone.url}/nope`)).json()).toEqual({ error: 'no such endpoint: GET /nope', status: 0 });
-    expect(await (await fetch(`${standalone.url}/api/app/nope`)).json()).toEqual({ status: 'error', error: 'no such endpoint: GET /api/app/nope' });
+    expect(await (await fetch(`${standalone.url}/nope`)).json()).toEqual({
+      error: 'no such endpoint: GET /nope',
+      status: 0,
+    });
+    expect(await (await fetch(`${standalone.url}/api/app/nope`)).json()).toEqual({
+      status: 'error',
+      error: 'no such endpoint: GET /api/app/nope',
+    });
     expect((await fetch(`${standalone.url}/events`, { method: 'POST' })).status).toBe(404);
   });
 
   it('was generated from operations the services still serve', async () => {
-    const served = (await (await fetch(`${standalone.url}/api/docs/openapi.json`)).json()) as { paths: Record<string, object> };
-    const copy = JSON.parse(readFileSync(resolve(__dirname, '../../../web/console/openapi.json'), 'utf8')) as { paths: Record<string, object> };
-    const operations = (doc: { paths: Record<string, object> }) => Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m} ${path}`));
+    const served = (await (await fetch(`${standalone.url}/api/docs/openapi.json`)).json()) as {
+      paths: Record<string, object>;
+    };
+    const copy = JSON.parse(readFileSync(resolve(__dirname, '../../../web/console/openapi.json'), 'utf8')) as {
+      paths: Record<string, object>;
+    };
+    const operations = (doc: { paths: Record<string, object> }) =>
+      Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m} ${path}`));
     const missing = operations(copy).filter((op) => !operations(served).includes(op));
     expect(missing).toEqual([]);
   });
@@ -116,7 +153,12 @@ describe('the web console', () => {
     await page.getByRole('button', { name: 'Show the properties of Viewed page by u3' }).waitFor({ timeout: 40_000 });
     // Our six events, besides the `$identify` the SDK sends for identify().
     const rows = await page.locator('table[aria-label="Newest events"] tbody tr').evaluateAll((trs) =>
-      trs.map((tr) => [...tr.querySelectorAll('td')].slice(1).map((td) => td.textContent).join(' by ')),
+      trs.map((tr) =>
+        [...tr.querySelectorAll('td')]
+          .slice(1)
+          .map((td) => td.textContent)
+          .join(' by '),
+      ),
     );
     expect(rows.filter((row) => !row.startsWith('$')).sort()).toEqual(
       journeys.flatMap(([user, events]) => events.map((event) => `${event} by ${user}`)).sort(),
@@ -137,7 +179,10 @@ describe('the web console', () => {
     await eventually(async () => expect(await listed()).toEqual(['u1', 'u1', 'u1']));
     await page.fill('input[name=where]', 'properties["plan"] ==');
     await page.getByRole('button', { name: 'Apply' }).click();
-    await page.getByRole('alert').filter({ hasText: /^The request was refused: .*where/ }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /^The request was refused: .*where/ })
+      .waitFor();
     await page.fill('input[name=where]', '');
     await page.getByRole('button', { name: 'Apply' }).click();
     await eventually(async () => expect((await listed()).length).toBe(9));
@@ -170,8 +215,16 @@ describe('the web console', () => {
       'Signed up · Chrome\t2',
     ]);
 
-    const saved = (await api(`/api/app/projects/${id}/bookmarks`)).body.results as { name: string; params: { events: unknown[]; on: string } }[];
-    expect(saved).toEqual([expect.objectContaining({ name: 'Activity by browser', params: expect.objectContaining({ on: 'properties["$browser"]' }) })]);
+    const saved = (await api(`/api/app/projects/${id}/bookmarks`)).body.results as {
+      name: string;
+      params: { events: unknown[]; on: string };
+    }[];
+    expect(saved).toEqual([
+      expect.objectContaining({
+        name: 'Activity by browser',
+        params: expect.objectContaining({ on: 'properties["$browser"]' }),
+      }),
+    ]);
 
     await page.goto(link);
     await page.getByRole('img', { name: /line chart of Viewed page/ }).waitFor();
@@ -205,7 +258,10 @@ describe('the web console', () => {
 
   it('lets an account with several projects pick one, and shows each project its region and first step', async () => {
     const organization = ((await api('/api/app/me')).body.results as { organization: { id: number } }).organization.id;
-    const created = await api(`/api/app/organizations/${organization}/projects`, { method: 'POST', body: JSON.stringify({ name: 'EU shop', region: 'EU' }) });
+    const created = await api(`/api/app/organizations/${organization}/projects`, {
+      method: 'POST',
+      body: JSON.stringify({ name: 'EU shop', region: 'EU' }),
+    });
     expect(created.status).toBe(201);
     const euShop = created.body.results as { id: number; token: string };
     await page.reload();
@@ -245,8 +301,14 @@ describe('the web console', () => {
 
   it('lists cohorts with their sizes and asks for the members of one', async () => {
     const id = await projectId();
-    const cohort = { name: 'Buyers', description: 'bought this month', definition: { behavior: { event: 'Purchased', min_count: 1, last_days: 30 } } };
-    expect((await api(`/api/app/projects/${id}/cohorts`, { method: 'POST', body: JSON.stringify(cohort) })).status).toBe(201);
+    const cohort = {
+      name: 'Buyers',
+      description: 'bought this month',
+      definition: { behavior: { event: 'Purchased', min_count: 1, last_days: 30 } },
+    };
+    expect(
+      (await api(`/api/app/projects/${id}/cohorts`, { method: 'POST', body: JSON.stringify(cohort) })).status,
+    ).toBe(201);
     await page.getByRole('link', { name: 'Cohorts' }).click();
     const row = page.locator('table[aria-label="Cohorts"] tbody tr', { hasText: 'Buyers' });
     await expect(row.innerText()).resolves.toMatch(/^Buyers\s+1\s+bought this month/);
@@ -276,7 +338,9 @@ describe('the web console', () => {
     const username = (await notice.locator('strong').innerText()).trim();
     const secret = (await notice.locator('pre').innerText()).trim();
     expect(username).toMatch(/^etl\..+/);
-    const me = await fetch(`${standalone.url}/api/app/me`, { headers: { Authorization: `Basic ${Buffer.from(`${username}:${secret}`).toString('base64')}` } });
+    const me = await fetch(`${standalone.url}/api/app/me`, {
+      headers: { Authorization: `Basic ${Buffer.from(`${username}:${secret}`).toString('base64')}` },
+    });
     expect(me.status).toBe(200);
     await expect(page.locator('table[aria-label="Service accounts"]').innerText()).resolves.toContain(username);
     await page.reload();
@@ -288,17 +352,24 @@ describe('the web console', () => {
     const id = await projectId();
     await page.getByRole('link', { name: 'Dictionary' }).click();
     await page.getByRole('checkbox', { name: 'Hide Signed up' }).check();
-    await eventually(async () => expect(await page.getByRole('checkbox', { name: 'Drop Purchased' }).isEnabled()).toBe(true));
+    await eventually(async () =>
+      expect(await page.getByRole('checkbox', { name: 'Drop Purchased' }).isEnabled()).toBe(true),
+    );
     await page.getByRole('checkbox', { name: 'Drop Purchased' }).check();
     await eventually(async () => {
-      const schemas = (await api(`/api/app/projects/${id}/schemas/event`)).body.results as { name: string; schemaJson: { metadata?: Record<string, object> } }[];
+      const schemas = (await api(`/api/app/projects/${id}/schemas/event`)).body.results as {
+        name: string;
+        schemaJson: { metadata?: Record<string, object> };
+      }[];
       expect(Object.fromEntries(schemas.map((s) => [s.name, s.schemaJson.metadata]))).toEqual({
         'Signed up': { 'com.vendor': { hidden: true } },
         Purchased: { 'com.vendor': { dropped: true } },
       });
     });
     await page.reload();
-    await eventually(async () => expect(await page.getByRole('checkbox', { name: 'Hide Signed up' }).isChecked()).toBe(true));
+    await eventually(async () =>
+      expect(await page.getByRole('checkbox', { name: 'Hide Signed up' }).isChecked()).toBe(true),
+    );
     await expect(page.getByRole('checkbox', { name: 'Drop Purchased' }).isChecked()).resolves.toBe(true);
     await expect(page.getByRole('checkbox', { name: 'Hide Purchased' }).isChecked()).resolves.toBe(false);
   });
@@ -316,16 +387,19 @@ describe('the web console', () => {
     '/settings': OWNER.username,
   };
 
-  it.each(CONSOLE_PAGES)('%s opens with its data, no uncaught error and no serious accessibility violation', async (path) => {
-    await page.goto(`${standalone.url}${path}`);
-    await page.getByRole('heading', { level: 1 }).waitFor();
-    await page.waitForLoadState('networkidle');
-    await page.locator('main').getByText(SHOWS[path], { exact: false }).first().waitFor();
-    await expect(page.getByRole('alert').count()).resolves.toBe(0);
-    await screenshot(page, `page-${path.slice(1)}`);
-    await expect(seriousViolations(page)).resolves.toEqual([]);
-    expect(errors).toEqual([]);
-  });
+  it.each(CONSOLE_PAGES)(
+    '%s opens with its data, no uncaught error and no serious accessibility violation',
+    async (path) => {
+      await page.goto(`${standalone.url}${path}`);
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      await page.waitForLoadState('networkidle');
+      await page.locator('main').getByText(SHOWS[path], { exact: false }).first().waitFor();
+      await expect(page.getByRole('alert').count()).resolves.toBe(0);
+      await screenshot(page, `page-${path.slice(1)}`);
+      await expect(seriousViolations(page)).resolves.toEqual([]);
+      expect(errors).toEqual([]);
+    },
+  );
 
   it('signs out: the session is gone and the sign-in form is back; a project secret signs in too', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();

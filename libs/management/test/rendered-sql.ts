@@ -3,4 +3,10 @@ import type { RenderedQuery } from '../../../test/rendered-sql/rendered-query';
 import { projectHasEventsSql } from '../src/project-events.repository';
 
 /** The project settings' one read of the events table, committed as libs/management/sql/ (npm run sql:render). */
-export const PROJECT_EVENTS_SQL: RenderedQuery[] = [{ builder: 'ProjectEventsRepository.hasEvents (projectHasEventsSql)', inputs: 'project 1', query: projectHasEventsSql(projectScope(1)) }];
+export const PROJECT_EVENTS_SQL: RenderedQuery[] = [
+  {
+    builder: 'ProjectEventsRepository.hasEvents (projectHasEventsSql)',
+    inputs: 'project 1',
+    query: projectHasEventsSql(projectScope(1)),
+  },
+];

@@ -38,11 +38,17 @@ describe('runMigrations', () => {
 
   it('names the failing migration', async () => {
     const broken: Migration<string[]> = { version: 1, name: 'broken', up: () => Promise.reject(new Error('boom')) };
-    await expect(runMigrations('pg', new MemoryLedger(), [broken])).rejects.toThrow('pg migration 1 (broken) failed: boom');
+    await expect(runMigrations('pg', new MemoryLedger(), [broken])).rejects.toThrow(
+      'pg migration 1 (broken) failed: boom',
+    );
   });
 
   it('merges the lists of several owners into one version order, refusing a version claimed twice', () => {
-    expect(inVersionOrder([step(1, 'a'), step(5, 'e')], [step(2, 'b'), step(4, 'd')]).map((m) => m.version)).toEqual([1, 2, 4, 5]);
-    expect(() => inVersionOrder([step(1, 'a'), step(2, 'b')], [step(2, 'other')])).toThrow('Migration versions must ascend: 2 then 2');
+    expect(inVersionOrder([step(1, 'a'), step(5, 'e')], [step(2, 'b'), step(4, 'd')]).map((m) => m.version)).toEqual([
+      1, 2, 4, 5,
+    ]);
+    expect(() => inVersionOrder([step(1, 'a'), step(2, 'b')], [step(2, 'other')])).toThrow(
+      'Migration versions must ascend: 2 then 2',
+    );
   });
 });

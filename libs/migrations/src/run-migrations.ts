@@ -36,9 +36,12 @@ export async function runMigrations<T>(
     try {
       await ledger.apply(migration);
     } catch (error) {
-      throw new Error(`${engine} migration ${migration.version} (${migration.name}) failed: ${(error as Error).message}`, {
-        cause: error,
-      });
+      throw new Error(
+        `${engine} migration ${migration.version} (${migration.name}) failed: ${(error as Error).message}`,
+        {
+          cause: error,
+        },
+      );
     }
     applied.push(`${migration.version}_${migration.name}`);
   }

@@ -13,8 +13,17 @@ describe('content types', () => {
   it('keeps a well-formed type and refuses one that could split a header', () => {
     expect(contentTypeFor('a', 'text/csv; charset=utf-8')).toBe('text/csv; charset=utf-8');
     expect(contentTypeFor('a', 'application/x-ndjson')).toBe('application/x-ndjson');
-    for (const bad of ['text', 'text/csv\r\nSet-Cookie: x=1', 'text/csv; charset="a\nb"', '', 'a/b; c', `text/${'x'.repeat(300)}`]) {
-      expect(() => contentTypeFor('a', bad)).toThrow(expect.objectContaining({ code: ObjectStoreErrorCode.InvalidContentType }));
+    for (const bad of [
+      'text',
+      'text/csv\r\nSet-Cookie: x=1',
+      'text/csv; charset="a\nb"',
+      '',
+      'a/b; c',
+      `text/${'x'.repeat(300)}`,
+    ]) {
+      expect(() => contentTypeFor('a', bad)).toThrow(
+        expect.objectContaining({ code: ObjectStoreErrorCode.InvalidContentType }),
+      );
     }
   });
 });

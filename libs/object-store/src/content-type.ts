@@ -1,6 +1,6 @@
 import { ObjectStoreError, ObjectStoreErrorCode } from './object-store-error';
 
-const TOKEN = "[A-Za-z0-9!#$&^_.+-]+";
+const TOKEN = '[A-Za-z0-9!#$&^_.+-]+';
 /** `type/subtype` with optional parameters, printable ASCII only: it becomes a response header as is. */
 const CONTENT_TYPE = new RegExp(`^${TOKEN}/${TOKEN}(\\s*;\\s*${TOKEN}=(${TOKEN}|"[\\x20\\x21\\x23-\\x7e]*"))*$`);
 
@@ -26,7 +26,10 @@ export function contentTypeOfKey(key: string): string {
 export function contentTypeFor(key: string, given: string | undefined): string {
   if (given === undefined) return contentTypeOfKey(key);
   if (given.length > 255 || !CONTENT_TYPE.test(given)) {
-    throw new ObjectStoreError(ObjectStoreErrorCode.InvalidContentType, `invalid content type ${JSON.stringify(given.slice(0, 100))}`);
+    throw new ObjectStoreError(
+      ObjectStoreErrorCode.InvalidContentType,
+      `invalid content type ${JSON.stringify(given.slice(0, 100))}`,
+    );
   }
   return given;
 }

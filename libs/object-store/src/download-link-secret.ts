@@ -15,7 +15,9 @@ export const DOWNLOAD_LINK_SECRET_FILE = 'download-link.secret';
 export async function embeddedDownloadLinkSecret(dataDir: string): Promise<string> {
   const path = join(dataDir, DOWNLOAD_LINK_SECRET_FILE);
   const read = () => readFile(path, 'utf8');
-  let text = await read().catch((error: unknown) => ((error as NodeJS.ErrnoException).code === 'ENOENT' ? undefined : Promise.reject(error)));
+  let text = await read().catch((error: unknown) =>
+    (error as NodeJS.ErrnoException).code === 'ENOENT' ? undefined : Promise.reject(error),
+  );
   if (text === undefined) {
     await mkdir(dataDir, { recursive: true });
     // A temporary file's name, not an id: only unique, gone once linked into place.
@@ -32,7 +34,9 @@ export async function embeddedDownloadLinkSecret(dataDir: string): Promise<strin
   }
   const secret = text.trim();
   if (!/^[\x21-\x7e]{32,256}$/.test(secret)) {
-    throw new Error(`${path} does not hold a download link key (32 to 256 printable characters): remove it to generate a new one, or set DOWNLOAD_LINK_SECRET`);
+    throw new Error(
+      `${path} does not hold a download link key (32 to 256 printable characters): remove it to generate a new one, or set DOWNLOAD_LINK_SECRET`,
+    );
   }
   return secret;
 }

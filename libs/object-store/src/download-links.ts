@@ -29,7 +29,8 @@ export class DownloadLinks {
   /** A link to `key` that works for `ttlSeconds` (default DOWNLOAD_LINK_TTL_SECONDS) from now. */
   url(key: string, { ttlSeconds = this.options.ttlSeconds }: { ttlSeconds?: number } = {}): string {
     objectKey(key);
-    if (!Number.isInteger(ttlSeconds) || ttlSeconds < 1) throw new RangeError(`ttlSeconds must be a positive integer, got ${ttlSeconds}`);
+    if (!Number.isInteger(ttlSeconds) || ttlSeconds < 1)
+      throw new RangeError(`ttlSeconds must be a positive integer, got ${ttlSeconds}`);
     const expires = Math.floor(this.clock.now() / 1000) + ttlSeconds;
     const signature = signDownload(this.options.secret, key, expires);
     return `${this.options.publicUrl}/${DOWNLOADS_PATH}/${keyUrlPath(key)}?expires=${expires}&signature=${signature}`;
@@ -38,7 +39,8 @@ export class DownloadLinks {
   /** Throws {@link ObjectStoreError} (403) unless the link was made here for this key and has not expired. */
   verify(key: string, expires: unknown, signature: unknown): void {
     const check = checkDownload(this.options.secret, key, expires, signature, this.clock.now());
-    if (check === 'invalid') throw new ObjectStoreError(ObjectStoreErrorCode.InvalidLink, 'invalid download link signature');
+    if (check === 'invalid')
+      throw new ObjectStoreError(ObjectStoreErrorCode.InvalidLink, 'invalid download link signature');
     if (check === 'expired') throw new ObjectStoreError(ObjectStoreErrorCode.ExpiredLink, 'download link expired');
   }
 }

@@ -21,7 +21,13 @@ export function signDownload(secret: string, key: string, expires: number): stri
  * Checks a presented link. The signature is compared in constant time and checked before the
  * expiry, so a forged link learns nothing about time; a valid one is refused from `expires` on.
  */
-export function checkDownload(secret: string, key: string, expires: unknown, signature: unknown, nowMs: number): LinkCheck {
+export function checkDownload(
+  secret: string,
+  key: string,
+  expires: unknown,
+  signature: unknown,
+  nowMs: number,
+): LinkCheck {
   if (typeof expires !== 'string' || !EXPIRES.test(expires)) return 'invalid';
   if (typeof signature !== 'string' || !SIGNATURE.test(signature)) return 'invalid';
   const expected = mac(secret, key, Number(expires));

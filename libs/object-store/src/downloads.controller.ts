@@ -29,9 +29,14 @@ export class DownloadsController {
     const url = new URL(req.originalUrl, 'http://local');
     const key = ([] as string[]).concat(req.params.key ?? []).join('/');
     // The signature covers the key: an unsafe key cannot carry a valid one, so it is refused here too.
-    this.links.verify(key, url.searchParams.get('expires') ?? undefined, url.searchParams.get('signature') ?? undefined);
+    this.links.verify(
+      key,
+      url.searchParams.get('expires') ?? undefined,
+      url.searchParams.get('signature') ?? undefined,
+    );
     const object = await this.store.get(key);
-    if (!object) throw new ObjectStoreError(ObjectStoreErrorCode.NotFound, 'file not found: it was deleted or never written');
+    if (!object)
+      throw new ObjectStoreError(ObjectStoreErrorCode.NotFound, 'file not found: it was deleted or never written');
     res.status(200);
     res.setHeader('Content-Type', object.contentType);
     res.setHeader('Content-Length', String(object.size));

@@ -52,7 +52,10 @@ export class LocalObjectStore extends ObjectStore implements OnModuleInit {
     const temp = join(this.root, PARTIAL, randomUUID());
     try {
       // flush: fsync before close, so the renamed file is never an empty shell after a power loss.
-      await pipeline(Buffer.isBuffer(body) ? Readable.from([body]) : body, createWriteStream(temp, { flags: 'wx', flush: true }));
+      await pipeline(
+        Buffer.isBuffer(body) ? Readable.from([body]) : body,
+        createWriteStream(temp, { flags: 'wx', flush: true }),
+      );
       const { ino, size } = await stat(temp);
       await this.writeSidecar(key, { contentType, ino });
       await this.moveInto(temp, this.pathOf(key), key);
@@ -75,7 +78,12 @@ export class LocalObjectStore extends ObjectStore implements OnModuleInit {
         await handle.close();
         return undefined;
       }
-      const info = { key, size: stats.size, lastModified: stats.mtime, contentType: await this.contentTypeOf(key, stats.ino) };
+      const info = {
+        key,
+        size: stats.size,
+        lastModified: stats.mtime,
+        contentType: await this.contentTypeOf(key, stats.ino),
+      };
       return { ...info, body: handle.createReadStream() };
     } catch (error) {
       await handle.close();
@@ -97,7 +105,8 @@ export class LocalObjectStore extends ObjectStore implements OnModuleInit {
   }
 
   async deletePrefix(prefix: string): Promise<number> {
-    if (objectPrefix(prefix) === '') throw new ObjectStoreError(ObjectStoreErrorCode.InvalidKey, 'deleting by prefix needs a non-empty prefix');
+    if (objectPrefix(prefix) === '')
+      throw new ObjectStoreError(ObjectStoreErrorCode.InvalidKey, 'deleting by prefix needs a non-empty prefix');
     const entries = await this.list(prefix);
     for (const entry of entries) await this.remove(entry.key);
     return entries.length;
@@ -183,7 +192,10 @@ export class LocalObjectStore extends ObjectStore implements OnModuleInit {
       } catch (error) {
         if (code(error) === 'ENOENT' && attempt < 5) continue;
         if (['ENOTDIR', 'EISDIR', 'EEXIST', 'ENOTEMPTY'].includes(code(error) ?? '')) {
-          throw new ObjectStoreError(ObjectStoreErrorCode.KeyConflict, `object key ${JSON.stringify(key)} conflicts with another key: a file and a folder cannot share a name here`);
+          throw new ObjectStoreError(
+            ObjectStoreErrorCode.KeyConflict,
+            `object key ${JSON.stringify(key)} conflicts with another key: a file and a folder cannot share a name here`,
+          );
         }
         throw error;
       }

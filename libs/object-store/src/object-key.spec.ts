@@ -13,7 +13,13 @@ const refusal = (run: () => unknown): ObjectStoreError | undefined => {
 
 describe('object keys', () => {
   it('accepts relative names of safe segments', () => {
-    for (const key of ['a', 'retrievals/42/task-1.json.gz', 'pipelines/7/events/date=2024-01-01/part_0001.parquet', 'x/y.z/_w', 'A-1/b..c']) {
+    for (const key of [
+      'a',
+      'retrievals/42/task-1.json.gz',
+      'pipelines/7/events/date=2024-01-01/part_0001.parquet',
+      'x/y.z/_w',
+      'A-1/b..c',
+    ]) {
       expect(objectKey(key)).toBe(key);
     }
   });
@@ -50,11 +56,13 @@ describe('object keys', () => {
   });
 
   it('refuses what is not a string', () => {
-    for (const key of [undefined, null, 42, ['a'], { toString: () => 'a' }]) expect(refusal(() => objectKey(key))?.code).toBe(ObjectStoreErrorCode.InvalidKey);
+    for (const key of [undefined, null, 42, ['a'], { toString: () => 'a' }])
+      expect(refusal(() => objectKey(key))?.code).toBe(ObjectStoreErrorCode.InvalidKey);
   });
 
   it('takes prefixes that may be empty, end in "/" or stop mid-segment, and nothing unsafe', () => {
-    for (const prefix of ['', 'a', 'a/', 'retrievals/42/', 'retrievals/42/task-']) expect(objectPrefix(prefix)).toBe(prefix);
+    for (const prefix of ['', 'a', 'a/', 'retrievals/42/', 'retrievals/42/task-'])
+      expect(objectPrefix(prefix)).toBe(prefix);
     for (const prefix of ['/', '/a', '../', 'a/../', 'a//', 'a/.', '.', 'a\0', 'a b/']) {
       expect(refusal(() => objectPrefix(prefix))?.code).toBe(ObjectStoreErrorCode.InvalidKey);
     }
@@ -63,6 +71,8 @@ describe('object keys', () => {
   it('names the download after the last segment and keeps the key readable in URLs', () => {
     expect(keyFileName('retrievals/42/task-1.json.gz')).toBe('task-1.json.gz');
     expect(keyFileName('single')).toBe('single');
-    expect(keyUrlPath('pipelines/7/date=2024-01-01/part_1.parquet')).toBe('pipelines/7/date%3D2024-01-01/part_1.parquet');
+    expect(keyUrlPath('pipelines/7/date=2024-01-01/part_1.parquet')).toBe(
+      'pipelines/7/date%3D2024-01-01/part_1.parquet',
+    );
   });
 });

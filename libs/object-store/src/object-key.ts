@@ -12,14 +12,20 @@ const MAX_KEY_LENGTH = 1024;
 const MAX_SEGMENT_LENGTH = 255;
 
 const invalid = (what: string, value: string, why: string): ObjectStoreError =>
-  new ObjectStoreError(ObjectStoreErrorCode.InvalidKey, `invalid object ${what} ${JSON.stringify(value.slice(0, 200))}: ${why}`);
+  new ObjectStoreError(
+    ObjectStoreErrorCode.InvalidKey,
+    `invalid object ${what} ${JSON.stringify(value.slice(0, 200))}: ${why}`,
+  );
 
 function checkSegments(what: string, value: string, segments: string[]): void {
   for (const segment of segments) {
     if (segment.length === 0) throw invalid(what, value, 'empty path segment (leading, trailing or doubled "/")');
-    if (segment.length > MAX_SEGMENT_LENGTH) throw invalid(what, value, `a path segment is longer than ${MAX_SEGMENT_LENGTH} characters`);
-    if (segment.startsWith('.')) throw invalid(what, value, 'a path segment starts with "." (no ".", ".." or hidden names)');
-    if (!SEGMENT.test(segment)) throw invalid(what, value, 'only letters, digits, ".", "_", "=" and "-" between "/" are allowed');
+    if (segment.length > MAX_SEGMENT_LENGTH)
+      throw invalid(what, value, `a path segment is longer than ${MAX_SEGMENT_LENGTH} characters`);
+    if (segment.startsWith('.'))
+      throw invalid(what, value, 'a path segment starts with "." (no ".", ".." or hidden names)');
+    if (!SEGMENT.test(segment))
+      throw invalid(what, value, 'only letters, digits, ".", "_", "=" and "-" between "/" are allowed');
   }
 }
 
@@ -29,7 +35,8 @@ function checkSegments(what: string, value: string, segments: string[]): void {
  * a key always means one place in the folder and in the bucket alike).
  */
 export function objectKey(key: unknown): string {
-  if (typeof key !== 'string' || key.length === 0) throw invalid('key', String(key ?? ''), 'must be a non-empty string');
+  if (typeof key !== 'string' || key.length === 0)
+    throw invalid('key', String(key ?? ''), 'must be a non-empty string');
   if (key.length > MAX_KEY_LENGTH) throw invalid('key', key, `longer than ${MAX_KEY_LENGTH} characters`);
   checkSegments('key', key, key.split('/'));
   return key;

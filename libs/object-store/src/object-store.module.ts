@@ -17,7 +17,11 @@ const downloadLinkOptions = async (config: AppConfig): Promise<DownloadLinkOptio
  */
 @Module({
   providers: [
-    { provide: ObjectStore, useFactory: (config: AppConfig) => createObjectStore(config.objectStore), inject: [AppConfig] },
+    {
+      provide: ObjectStore,
+      useFactory: (config: AppConfig) => createObjectStore(config.objectStore),
+      inject: [AppConfig],
+    },
     { provide: DOWNLOAD_LINK_SETTINGS, useFactory: downloadLinkOptions, inject: [AppConfig] },
     DownloadLinks,
   ],

@@ -83,7 +83,9 @@ export class S3ObjectStore extends ObjectStore implements OnModuleDestroy {
 
   async get(key: string): Promise<StoredObject | undefined> {
     try {
-      const out = await this.client.send(new GetObjectCommand({ Bucket: this.settings.bucket, Key: this.physical(key) }));
+      const out = await this.client.send(
+        new GetObjectCommand({ Bucket: this.settings.bucket, Key: this.physical(key) }),
+      );
       return {
         key,
         size: out.ContentLength ?? 0,
@@ -99,8 +101,15 @@ export class S3ObjectStore extends ObjectStore implements OnModuleDestroy {
 
   async head(key: string): Promise<ObjectInfo | undefined> {
     try {
-      const out = await this.client.send(new HeadObjectCommand({ Bucket: this.settings.bucket, Key: this.physical(key) }));
-      return { key, size: out.ContentLength ?? 0, lastModified: out.LastModified ?? new Date(0), contentType: out.ContentType ?? 'application/octet-stream' };
+      const out = await this.client.send(
+        new HeadObjectCommand({ Bucket: this.settings.bucket, Key: this.physical(key) }),
+      );
+      return {
+        key,
+        size: out.ContentLength ?? 0,
+        lastModified: out.LastModified ?? new Date(0),
+        contentType: out.ContentType ?? 'application/octet-stream',
+      };
     } catch (error) {
       if (notFound(error)) return undefined;
       throw error;
@@ -112,14 +121,20 @@ export class S3ObjectStore extends ObjectStore implements OnModuleDestroy {
   }
 
   async deletePrefix(prefix: string): Promise<number> {
-    if (objectPrefix(prefix) === '') throw new ObjectStoreError(ObjectStoreErrorCode.InvalidKey, 'deleting by prefix needs a non-empty prefix');
+    if (objectPrefix(prefix) === '')
+      throw new ObjectStoreError(ObjectStoreErrorCode.InvalidKey, 'deleting by prefix needs a non-empty prefix');
     let deleted = 0;
     // Physical keys, unchecked: objects under the prefix that others wrote (ClickHouse s3()) go too.
     for await (const page of this.pages(prefix)) {
       const keys = (page.Contents ?? []).flatMap((o) => (o.Key ? [{ Key: o.Key }] : []));
       if (!keys.length) continue;
-      const out = await this.client.send(new DeleteObjectsCommand({ Bucket: this.settings.bucket, Delete: { Objects: keys, Quiet: true } }));
-      if (out.Errors?.length) throw new Error(`S3 refused to delete ${out.Errors.length} objects, first ${out.Errors[0].Key}: ${out.Errors[0].Message}`);
+      const out = await this.client.send(
+        new DeleteObjectsCommand({ Bucket: this.settings.bucket, Delete: { Objects: keys, Quiet: true } }),
+      );
+      if (out.Errors?.length)
+        throw new Error(
+          `S3 refused to delete ${out.Errors.length} objects, first ${out.Errors[0].Key}: ${out.Errors[0].Message}`,
+        );
       deleted += keys.length;
     }
     return deleted;
@@ -130,7 +145,12 @@ export class S3ObjectStore extends ObjectStore implements OnModuleDestroy {
     const entries: ObjectEntry[] = [];
     for await (const page of this.pages(prefix)) {
       for (const o of page.Contents ?? []) {
-        if (o.Key) entries.push({ key: o.Key.slice(this.settings.prefix.length), size: o.Size ?? 0, lastModified: o.LastModified ?? new Date(0) });
+        if (o.Key)
+          entries.push({
+            key: o.Key.slice(this.settings.prefix.length),
+            size: o.Size ?? 0,
+            lastModified: o.LastModified ?? new Date(0),
+          });
       }
     }
     // S3 lists in UTF-8 byte order already; s3rver walks folders, which puts "a/1" before "a-b".
@@ -149,7 +169,9 @@ export class S3ObjectStore extends ObjectStore implements OnModuleDestroy {
   private async *pages(prefix: string): AsyncGenerator<ListObjectsCommandOutput> {
     let marker: string | undefined;
     for (;;) {
-      const page = await this.client.send(new ListObjectsCommand({ Bucket: this.settings.bucket, Prefix: this.settings.prefix + prefix, Marker: marker }));
+      const page = await this.client.send(
+        new ListObjectsCommand({ Bucket: this.settings.bucket, Prefix: this.settings.prefix + prefix, Marker: marker }),
+      );
       yield page;
       marker = page.Contents?.at(-1)?.Key;
       if (!page.IsTruncated || !marker) return;
@@ -158,19 +180,35 @@ export class S3ObjectStore extends ObjectStore implements OnModuleDestroy {
 
   private async putWhole(key: string, body: Buffer, contentType: string): Promise<PutResult> {
     await this.client.send(
-      new PutObjectCommand({ Bucket: this.settings.bucket, Key: this.physical(key), Body: body, ContentType: contentType, ContentLength: body.length }),
+      new PutObjectCommand({
+        Bucket: this.settings.bucket,
+        Key: this.physical(key),
+        Body: body,
+        ContentType: contentType,
+        ContentLength: body.length,
+      }),
     );
     return { key, size: body.length };
   }
 
-  private async putMultipart(key: string, contentType: string, first: Buffer, second: Buffer, rest: AsyncGenerator<Buffer>): Promise<PutResult> {
+  private async putMultipart(
+    key: string,
+    contentType: string,
+    first: Buffer,
+    second: Buffer,
+    rest: AsyncGenerator<Buffer>,
+  ): Promise<PutResult> {
     const target = { Bucket: this.settings.bucket, Key: this.physical(key) };
-    const { UploadId } = await this.client.send(new CreateMultipartUploadCommand({ ...target, ContentType: contentType }));
+    const { UploadId } = await this.client.send(
+      new CreateMultipartUploadCommand({ ...target, ContentType: contentType }),
+    );
     const parts: { PartNumber: number; ETag: string | undefined }[] = [];
     let size = 0;
     const upload = async (body: Buffer) => {
       const PartNumber = parts.length + 1;
-      const out = await this.client.send(new UploadPartCommand({ ...target, UploadId, PartNumber, Body: body, ContentLength: body.length }));
+      const out = await this.client.send(
+        new UploadPartCommand({ ...target, UploadId, PartNumber, Body: body, ContentLength: body.length }),
+      );
       parts.push({ PartNumber, ETag: out.ETag });
       size += body.length;
     };
@@ -178,7 +216,9 @@ export class S3ObjectStore extends ObjectStore implements OnModuleDestroy {
       await upload(first);
       await upload(second);
       for (let next = await rest.next(); !next.done; next = await rest.next()) await upload(next.value);
-      await this.client.send(new CompleteMultipartUploadCommand({ ...target, UploadId, MultipartUpload: { Parts: parts } }));
+      await this.client.send(
+        new CompleteMultipartUploadCommand({ ...target, UploadId, MultipartUpload: { Parts: parts } }),
+      );
       return { key, size };
     } catch (error) {
       // Uploaded parts cost storage until aborted (a bucket lifecycle rule is the backstop).

@@ -2,7 +2,13 @@ import { streamParts } from './stream-parts';
 
 async function collect(chunks: (Buffer | string)[], size: number): Promise<Buffer[]> {
   const parts: Buffer[] = [];
-  for await (const part of streamParts((async function* () { yield* chunks; })(), size)) parts.push(part);
+  for await (const part of streamParts(
+    (async function* () {
+      yield* chunks;
+    })(),
+    size,
+  ))
+    parts.push(part);
   return parts;
 }
 
@@ -22,7 +28,8 @@ describe('streamParts', () => {
     const data = Buffer.from(Array.from({ length: 10_000 }, (_, i) => (i * 7919) % 256));
     for (const size of [1, 3, 1000, 4096, 20_000]) {
       const chunks: Buffer[] = [];
-      for (let at = 0, n = 1; at < data.length; at += n, n = (n * 31 + 17) % 2000 || 1) chunks.push(data.subarray(at, at + n));
+      for (let at = 0, n = 1; at < data.length; at += n, n = (n * 31 + 17) % 2000 || 1)
+        chunks.push(data.subarray(at, at + n));
       const parts = await collect(chunks, size);
       expect(Buffer.concat(parts).equals(data)).toBe(true);
       expect(parts.slice(0, -1).every((p) => p.length === size)).toBe(true);

@@ -20,7 +20,11 @@ const TTL = 3600;
 const START = Date.UTC(2030, 0, 1);
 
 /** A GET (or HEAD) of the path exactly as written: fetch and URL would resolve "..". */
-function raw(baseUrl: string, path: string, method = 'GET'): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+function raw(
+  baseUrl: string,
+  path: string,
+  method = 'GET',
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const { hostname, port } = new URL(baseUrl);
     const req = request({ hostname, port, path, method }, (res) => {
@@ -89,7 +93,9 @@ describe.each([['local folder'], ['s3rver']])('signed download links: %s', (back
     const content = JSON.stringify({ distinct_id: 'user-1', events: [1, 2, 3] });
     await store.put('retrievals/42/task-1.json', Buffer.from(content), { contentType: 'application/json' });
     const url = links.url('retrievals/42/task-1.json');
-    expect(url).toBe(`${PUBLIC_URL}/downloads/retrievals/42/task-1.json?expires=${START / 1000 + TTL}&signature=${url.split('signature=')[1]}`);
+    expect(url).toBe(
+      `${PUBLIC_URL}/downloads/retrievals/42/task-1.json?expires=${START / 1000 + TTL}&signature=${url.split('signature=')[1]}`,
+    );
     const response = await get(local(url));
     expect(response.status).toBe(200);
     expect(response.body.toString()).toBe(content);
@@ -146,7 +152,10 @@ describe.each([['local folder'], ['s3rver']])('signed download links: %s', (back
     ]) {
       const response = await get(path);
       expect({ path, status: response.status }).toEqual({ path, status: 403 });
-      expect(JSON.parse(response.body.toString())).toEqual({ status: 'error', error: 'invalid download link signature' });
+      expect(JSON.parse(response.body.toString())).toEqual({
+        status: 'error',
+        error: 'invalid download link signature',
+      });
     }
   });
 
@@ -156,7 +165,10 @@ describe.each([['local folder'], ['s3rver']])('signed download links: %s', (back
     await store.delete('retrievals/42/deleted.json');
     const response = await get(path);
     expect(response.status).toBe(404);
-    expect(JSON.parse(response.body.toString())).toEqual({ status: 'error', error: expect.stringContaining('file not found') });
+    expect(JSON.parse(response.body.toString())).toEqual({
+      status: 'error',
+      error: expect.stringContaining('file not found'),
+    });
   });
 
   it('never serves a path outside the store, even under a valid signature', async () => {

@@ -15,7 +15,10 @@ describe('local folder store', () => {
   it('serves files written into the folder by others (ClickHouse file()), typed by extension', async () => {
     mkdirSync(join(root, 'pipelines', '7'), { recursive: true });
     writeFileSync(join(root, 'pipelines', '7', 'part-1.parquet'), 'PAR1');
-    expect(await store.head('pipelines/7/part-1.parquet')).toMatchObject({ size: 4, contentType: 'application/vnd.apache.parquet' });
+    expect(await store.head('pipelines/7/part-1.parquet')).toMatchObject({
+      size: 4,
+      contentType: 'application/vnd.apache.parquet',
+    });
     expect((await store.list('pipelines/')).map((e) => e.key)).toEqual(['pipelines/7/part-1.parquet']);
   });
 
@@ -27,13 +30,20 @@ describe('local folder store', () => {
     const { renameSync } = await import('node:fs');
     renameSync(join(root, 'typed', 'data.new'), join(root, 'typed', 'data'));
     expect((await store.head('typed/data'))?.contentType).toBe('application/octet-stream');
-    expect((await store.list()).map((e) => e.key).filter((k) => k.includes('.meta') || k.includes('.partial'))).toEqual([]);
+    expect((await store.list()).map((e) => e.key).filter((k) => k.includes('.meta') || k.includes('.partial'))).toEqual(
+      [],
+    );
   });
 
   it('refuses a key where a folder or a file of another key stands (S3 allows both)', async () => {
     await store.put('conflict/a/b.txt', Buffer.from('x'));
-    await expect(store.put('conflict/a', Buffer.from('y'))).rejects.toMatchObject({ code: ObjectStoreErrorCode.KeyConflict, status: 409 });
-    await expect(store.put('conflict/a/b.txt/c', Buffer.from('z'))).rejects.toMatchObject({ code: ObjectStoreErrorCode.KeyConflict });
+    await expect(store.put('conflict/a', Buffer.from('y'))).rejects.toMatchObject({
+      code: ObjectStoreErrorCode.KeyConflict,
+      status: 409,
+    });
+    await expect(store.put('conflict/a/b.txt/c', Buffer.from('z'))).rejects.toMatchObject({
+      code: ObjectStoreErrorCode.KeyConflict,
+    });
     expect(readFileSync(join(root, 'conflict', 'a', 'b.txt'), 'utf8')).toBe('x');
     // Deleting the "folder" key deletes nothing.
     await store.delete('conflict/a');

@@ -91,7 +91,9 @@ describe.each(backends)('object store contract: %s', (_name, start) => {
 
   it('puts a buffer and gets it back with its size, type and time', async () => {
     const before = Date.now() - 2_000;
-    expect(await store.put('basic/hello.txt', Buffer.from('hello, world'), { contentType: 'text/plain; charset=utf-8' })).toEqual({
+    expect(
+      await store.put('basic/hello.txt', Buffer.from('hello, world'), { contentType: 'text/plain; charset=utf-8' }),
+    ).toEqual({
       key: 'basic/hello.txt',
       size: 12,
     });
@@ -120,7 +122,10 @@ describe.each(backends)('object store contract: %s', (_name, start) => {
 
   it('streams a 12 MiB object in and out unchanged', async () => {
     const { stream, sha256 } = generated(12 * MiB + 12_345);
-    expect(await store.put('big/export.ndjson', stream, { contentType: 'application/x-ndjson' })).toEqual({ key: 'big/export.ndjson', size: 12 * MiB + 12_345 });
+    expect(await store.put('big/export.ndjson', stream, { contentType: 'application/x-ndjson' })).toEqual({
+      key: 'big/export.ndjson',
+      size: 12 * MiB + 12_345,
+    });
     const object = await store.get('big/export.ndjson');
     expect(object).toMatchObject({ size: 12 * MiB + 12_345, contentType: 'application/x-ndjson' });
     expect(await digest(object!.body)).toEqual({ sha256, bytes: 12 * MiB + 12_345 });
@@ -158,7 +163,14 @@ describe.each(backends)('object store contract: %s', (_name, start) => {
   });
 
   it('lists by prefix in key order, a prefix being a string prefix and not a folder', async () => {
-    for (const key of ['list/a/2.txt', 'list/a/1.txt', 'list/ab.txt', 'list/a-b/x.txt', 'list/b/deep/er/z.txt', 'other/a.txt']) {
+    for (const key of [
+      'list/a/2.txt',
+      'list/a/1.txt',
+      'list/ab.txt',
+      'list/a-b/x.txt',
+      'list/b/deep/er/z.txt',
+      'other/a.txt',
+    ]) {
       await store.put(key, Buffer.from(key));
     }
     const keys = async (prefix?: string) => (await store.list(prefix)).map((e) => e.key);
@@ -174,7 +186,8 @@ describe.each(backends)('object store contract: %s', (_name, start) => {
   });
 
   it('deletes one object, idempotently, and by prefix, leaving the rest', async () => {
-    for (const key of ['del/one.txt', 'del/keep.txt', 'del/tree/1.txt', 'del/tree/2/3.txt', 'del/treetop.txt']) await store.put(key, Buffer.from('x'));
+    for (const key of ['del/one.txt', 'del/keep.txt', 'del/tree/1.txt', 'del/tree/2/3.txt', 'del/treetop.txt'])
+      await store.put(key, Buffer.from('x'));
     await store.delete('del/one.txt');
     await store.delete('del/one.txt');
     expect(await store.exists('del/one.txt')).toBe(false);
@@ -191,22 +204,29 @@ describe.each(backends)('object store contract: %s', (_name, start) => {
     expect(await store.exists('basic/hello.txt')).toBe(true);
   });
 
-  it.each(['../escape.txt', '../../etc/passwd', '/tmp/absolute.txt', 'a/../../escape.txt', 'a/./b', 'nul\0.txt', '.hidden', 'a//b', 'back\\slash'])(
-    'refuses the unsafe key %j in every operation and writes nothing',
-    async (key) => {
-      const refused = { code: ObjectStoreErrorCode.InvalidKey, status: 400 };
-      await expect(store.put(key, Buffer.from('evil'))).rejects.toMatchObject(refused);
-      await expect(store.put(key, Readable.from([Buffer.from('evil')]))).rejects.toMatchObject(refused);
-      await expect(store.get(key)).rejects.toMatchObject(refused);
-      await expect(store.head(key)).rejects.toMatchObject(refused);
-      await expect(store.delete(key)).rejects.toMatchObject(refused);
-      await expect(store.deletePrefix(key)).rejects.toMatchObject(refused);
-      await expect(store.list(`${key}/`)).rejects.toMatchObject(refused);
-      if (backend.folder) {
-        expect(existsSync(join(backend.folder, '..', 'escape.txt'))).toBe(false);
-        expect(existsSync(join(dirname(backend.folder), '..', 'escape.txt'))).toBe(false);
-        expect(existsSync('/tmp/absolute.txt')).toBe(false);
-      }
-    },
-  );
+  it.each([
+    '../escape.txt',
+    '../../etc/passwd',
+    '/tmp/absolute.txt',
+    'a/../../escape.txt',
+    'a/./b',
+    'nul\0.txt',
+    '.hidden',
+    'a//b',
+    'back\\slash',
+  ])('refuses the unsafe key %j in every operation and writes nothing', async (key) => {
+    const refused = { code: ObjectStoreErrorCode.InvalidKey, status: 400 };
+    await expect(store.put(key, Buffer.from('evil'))).rejects.toMatchObject(refused);
+    await expect(store.put(key, Readable.from([Buffer.from('evil')]))).rejects.toMatchObject(refused);
+    await expect(store.get(key)).rejects.toMatchObject(refused);
+    await expect(store.head(key)).rejects.toMatchObject(refused);
+    await expect(store.delete(key)).rejects.toMatchObject(refused);
+    await expect(store.deletePrefix(key)).rejects.toMatchObject(refused);
+    await expect(store.list(`${key}/`)).rejects.toMatchObject(refused);
+    if (backend.folder) {
+      expect(existsSync(join(backend.folder, '..', 'escape.txt'))).toBe(false);
+      expect(existsSync(join(dirname(backend.folder), '..', 'escape.txt'))).toBe(false);
+      expect(existsSync('/tmp/absolute.txt')).toBe(false);
+    }
+  });
 });

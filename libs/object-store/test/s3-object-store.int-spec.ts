@@ -12,7 +12,10 @@ describe('S3 store under a prefix', () => {
 
   beforeAll(async () => {
     s3 = await startTestS3();
-    const store = (prefix?: string) => createObjectStore(loadConfig({ ...s3.env, ...(prefix ? { S3_PREFIX: prefix } : {}) }).objectStore) as S3ObjectStore;
+    const store = (prefix?: string) =>
+      createObjectStore(
+        loadConfig({ ...s3.env, ...(prefix ? { S3_PREFIX: prefix } : {}) }).objectStore,
+      ) as S3ObjectStore;
     first = store('installs/first');
     second = store('installs/second/');
     whole = store();
@@ -40,7 +43,8 @@ describe('S3 store under a prefix', () => {
 
   it('deletes by prefix past one listing page (1000 keys)', async () => {
     const keys = Array.from({ length: 1005 }, (_, i) => `many/${String(i).padStart(4, '0')}.txt`);
-    for (let at = 0; at < keys.length; at += 50) await Promise.all(keys.slice(at, at + 50).map((key) => second.put(key, Buffer.from('x'))));
+    for (let at = 0; at < keys.length; at += 50)
+      await Promise.all(keys.slice(at, at + 50).map((key) => second.put(key, Buffer.from('x'))));
     expect((await second.list('many/')).length).toBe(1005);
     expect(await second.deletePrefix('many/')).toBe(1005);
     expect(await second.list('many/')).toEqual([]);

@@ -18,7 +18,13 @@ export interface TestS3 {
 /** A real S3-compatible server (s3rver) on 127.0.0.1, a free port and a temporary folder, with one bucket. */
 export async function startTestS3(bucket = 'test-objects'): Promise<TestS3> {
   const directory = temporaryDirectory('test-s3rver');
-  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: directory.path, configureBuckets: [{ name: bucket, configs: [] }] });
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory: directory.path,
+    configureBuckets: [{ name: bucket, configs: [] }],
+  });
   const { port } = await server.run();
   return {
     env: {

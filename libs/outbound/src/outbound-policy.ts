@@ -19,7 +19,8 @@ function blockList(networks: readonly string[]): BlockList {
 /** Resolves a host name to every address it has now; an address literal is its own answer. */
 export type Resolve = (host: string) => Promise<string[]>;
 
-const resolveAll: Resolve = async (host) => (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
+const resolveAll: Resolve = async (host) =>
+  (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
 
 /**
  * Which addresses the platform's outbound requests (pipeline destinations, warehouse sources) may
@@ -55,7 +56,9 @@ export class OutboundPolicy {
     try {
       addresses = isIP(bare) ? [bare] : await this.resolve(bare);
     } catch (error) {
-      throw new OutboundRefused(`${what}: the host ${bare} could not be resolved (${(error as NodeJS.ErrnoException).code ?? 'lookup failed'})`);
+      throw new OutboundRefused(
+        `${what}: the host ${bare} could not be resolved (${(error as NodeJS.ErrnoException).code ?? 'lookup failed'})`,
+      );
     }
     if (!addresses.length) throw new OutboundRefused(`${what}: the host ${bare} has no address`);
     const refused = addresses.find((address) => !this.allows(address));

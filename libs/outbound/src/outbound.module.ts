@@ -4,7 +4,13 @@ import { OutboundPolicy } from './outbound-policy';
 
 /** The installation's outbound policy, from OUTBOUND_ALLOWED_NETWORKS. */
 @Module({
-  providers: [{ provide: OutboundPolicy, useFactory: (config: AppConfig) => new OutboundPolicy(config.outboundAllowedNetworks), inject: [AppConfig] }],
+  providers: [
+    {
+      provide: OutboundPolicy,
+      useFactory: (config: AppConfig) => new OutboundPolicy(config.outboundAllowedNetworks),
+      inject: [AppConfig],
+    },
+  ],
   exports: [OutboundPolicy],
 })
 export class OutboundModule {}

@@ -1,6 +1,14 @@
 /** What a pipeline is: the fields of `POST /create`, validated, in the shape the rest of the lib uses. */
 
-export const PIPELINE_TYPES = ['s3-raw', 'gcs-raw', 'azure-raw', 'bigquery', 'snowflake', 'warehouse_a', 'warehouse_b'] as const;
+export const PIPELINE_TYPES = [
+  's3-raw',
+  'gcs-raw',
+  'azure-raw',
+  'bigquery',
+  'snowflake',
+  'warehouse_a',
+  'warehouse_b',
+] as const;
 export type PipelineType = (typeof PIPELINE_TYPES)[number];
 export type SchemaType = 'monoschema' | 'multischema';
 export type DataSource = 'events' | 'people';
@@ -52,7 +60,9 @@ export interface Pipeline extends PipelineDefinition {
 }
 
 /** The real API's name: `[trial-]<source>-<frequency>-<type>-<schema>`. */
-export function pipelineName(d: Pick<PipelineDefinition, 'trial' | 'dataSource' | 'frequency' | 'type' | 'schemaType'>): string {
+export function pipelineName(
+  d: Pick<PipelineDefinition, 'trial' | 'dataSource' | 'frequency' | 'type' | 'schemaType'>,
+): string {
   return `${d.trial ? 'trial-' : ''}${d.dataSource}-${d.frequency}-${d.type}-${d.schemaType}`;
 }
 

@@ -18,4 +18,5 @@ const STATUS: Readonly<Record<PipelineErrorCode, 400 | 404>> = {
 
 export class PipelineError extends domainErrorOf(STATUS) {}
 
-export const invalidField = (field: string, message: string) => new PipelineError(PipelineErrorCode.InvalidParameter, `${field}: ${message}`);
+export const invalidField = (field: string, message: string) =>
+  new PipelineError(PipelineErrorCode.InvalidParameter, `${field}: ${message}`);

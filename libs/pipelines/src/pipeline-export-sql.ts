@@ -1,7 +1,16 @@
 import { clickhouseDateTime } from '@analytics/clickhouse';
 import { EVENTS_TABLE, exportedEventLineSql } from '@analytics/event-store';
 import { userProfilesSql } from '@analytics/profile-store';
-import { ChBoundQuery, chCompiled, chIdent, chParam, ChSql, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
+import {
+  ChBoundQuery,
+  chCompiled,
+  chIdent,
+  chParam,
+  ChSql,
+  chSql,
+  ProjectScope,
+  renderChSql,
+} from '@analytics/tenancy';
 import { DestinationAccess, objectUrl } from './destination';
 import { DataFormat, MASTER_EVENT_TABLE } from './pipeline-definition';
 import { PipelineWindow } from './pipeline-windows';
@@ -27,28 +36,46 @@ const eventColumns = (withName: boolean) =>
  * dead endpoint: the job's retries with backoff do that instead. Snappy: the Parquet codec every
  * reader and warehouse loader has.
  */
-const WRITE_SETTINGS = "SETTINGS s3_truncate_on_insert = 1, s3_retry_attempts = 2, s3_connect_timeout_ms = 5000, output_format_parquet_compression_method = 'snappy'";
+const WRITE_SETTINGS =
+  "SETTINGS s3_truncate_on_insert = 1, s3_retry_attempts = 2, s3_connect_timeout_ms = 5000, output_format_parquet_compression_method = 'snappy'";
 
 const PROFILE_LINE = `concat('{"$distinct_id":', toJSONString(profile_id), ',"$properties":', properties, '}')`;
 
 /** `INSERT INTO FUNCTION s3(…)` of one object; the URL and the key pair are bound parameters. */
-function target(access: DestinationAccess, key: string, format: string, structure?: string, compression?: string): ChSql {
+function target(
+  access: DestinationAccess,
+  key: string,
+  format: string,
+  structure?: string,
+  compression?: string,
+): ChSql {
   const credentials = access.destination.accessKeyId ? '{accessKeyId:String}, {secretAccessKey:String}, ' : '';
-  const args = [`'${format}'`, structure && `'${structure}'`, compression && `'${compression}'`].filter(Boolean).join(', ');
+  const args = [`'${format}'`, structure && `'${structure}'`, compression && `'${compression}'`]
+    .filter(Boolean)
+    .join(', ');
   const params: Record<string, unknown> = { url: objectUrl(access.destination, key) };
-  if (access.destination.accessKeyId) Object.assign(params, { accessKeyId: access.destination.accessKeyId, secretAccessKey: access.secretAccessKey ?? '' });
+  if (access.destination.accessKeyId)
+    Object.assign(params, {
+      accessKeyId: access.destination.accessKeyId,
+      secretAccessKey: access.secretAccessKey ?? '',
+    });
   return chCompiled(`INSERT INTO FUNCTION s3({url:String}, ${credentials}${args})`, params);
 }
 
 /** `select`'s rows into one object: typed Parquet, or gzip lines. */
 function writeSql(access: DestinationAccess, key: string, format: DataFormat, select: ChSql): ChBoundQuery {
-  const into = format === 'parquet' ? target(access, key, 'Parquet') : target(access, key, 'TabSeparatedRaw', 'line String', 'gzip');
+  const into =
+    format === 'parquet'
+      ? target(access, key, 'Parquet')
+      : target(access, key, 'TabSeparatedRaw', 'line String', 'gzip');
   return renderChSql(chSql`${into} ${select} ${chCompiled(WRITE_SETTINGS)}`);
 }
 
 /** Distinct event names of the window, for multischema's one table per event. */
 export function windowEventNamesSql(scope: ProjectScope, window: PipelineWindow): ChBoundQuery {
-  return renderChSql(chSql`SELECT DISTINCT toString(event) AS event FROM ${EVENTS} WHERE ${inWindow(scope, window)} ORDER BY event`);
+  return renderChSql(
+    chSql`SELECT DISTINCT toString(event) AS event FROM ${EVENTS} WHERE ${inWindow(scope, window)} ORDER BY event`,
+  );
 }
 
 /** Rows and the latest ingestion time of every non-empty window of `lengthMs` in [from, to), keyed by window start (ms). */
@@ -61,15 +88,37 @@ export function windowFingerprintsSql(scope: ProjectScope, lengthMs: number, fro
 }
 
 /** One table's rows of the window (`events`: only those events) into one object. */
-export function writeEventsSql(scope: ProjectScope, format: DataFormat, access: DestinationAccess, key: string, table: string, events: string[] | undefined, window: PipelineWindow): ChBoundQuery {
-  const columns = chCompiled(format === 'parquet' ? eventColumns(table === MASTER_EVENT_TABLE) : `${EVENT_LINE} AS line`);
+export function writeEventsSql(
+  scope: ProjectScope,
+  format: DataFormat,
+  access: DestinationAccess,
+  key: string,
+  table: string,
+  events: string[] | undefined,
+  window: PipelineWindow,
+): ChBoundQuery {
+  const columns = chCompiled(
+    format === 'parquet' ? eventColumns(table === MASTER_EVENT_TABLE) : `${EVENT_LINE} AS line`,
+  );
   const filter = events ? chSql`${inWindow(scope, window)} AND event IN ${chParam(events)}` : inWindow(scope, window);
-  return writeSql(access, key, format, chSql`SELECT ${columns} FROM ${EVENTS} FINAL WHERE ${filter} ORDER BY time, insert_id`);
+  return writeSql(
+    access,
+    key,
+    format,
+    chSql`SELECT ${columns} FROM ${EVENTS} FINAL WHERE ${filter} ORDER BY time, insert_id`,
+  );
 }
 
 /** The whole of the project's user profiles into one object. */
-export function writePeopleSql(scope: ProjectScope, format: DataFormat, access: DestinationAccess, key: string): ChBoundQuery {
-  const columns = chCompiled(format === 'parquet' ? 'profile_id AS distinct_id, properties' : `${PROFILE_LINE} AS line`);
+export function writePeopleSql(
+  scope: ProjectScope,
+  format: DataFormat,
+  access: DestinationAccess,
+  key: string,
+): ChBoundQuery {
+  const columns = chCompiled(
+    format === 'parquet' ? 'profile_id AS distinct_id, properties' : `${PROFILE_LINE} AS line`,
+  );
   return writeSql(access, key, format, chSql`SELECT ${columns} ${userProfilesSql(scope)} ORDER BY profile_id`);
 }
 
@@ -80,5 +129,8 @@ export function peopleCountSql(scope: ProjectScope): ChBoundQuery {
 
 /** A small text object (manifest, load statements) the runner made: it reads no project's rows. */
 export function writeTextSql(access: DestinationAccess, key: string, body: string): ChBoundQuery {
-  return renderChSql(chSql`${target(access, key, 'RawBLOB', 'data String')} SELECT ${chParam(body)} ${chCompiled(WRITE_SETTINGS)}`, { acrossProjects: 'writes a text, reads no table' });
+  return renderChSql(
+    chSql`${target(access, key, 'RawBLOB', 'data String')} SELECT ${chParam(body)} ${chCompiled(WRITE_SETTINGS)}`,
+    { acrossProjects: 'writes a text, reads no table' },
+  );
 }

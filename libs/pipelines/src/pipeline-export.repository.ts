@@ -3,7 +3,14 @@ import { ChBoundQuery, ProjectScope } from '@analytics/tenancy';
 import { Inject, Injectable } from '@nestjs/common';
 import { DestinationAccess } from './destination';
 import { Pipeline } from './pipeline-definition';
-import { peopleCountSql, windowEventNamesSql, windowFingerprintsSql, writeEventsSql, writePeopleSql, writeTextSql } from './pipeline-export-sql';
+import {
+  peopleCountSql,
+  windowEventNamesSql,
+  windowFingerprintsSql,
+  writeEventsSql,
+  writePeopleSql,
+  writeTextSql,
+} from './pipeline-export-sql';
 import { PipelineWindow } from './pipeline-windows';
 
 /** What a window holds in ClickHouse: rows and the latest ingestion time, which sync compares with what was written. */
@@ -26,7 +33,12 @@ export class PipelineExportRepository {
   }
 
   private async rows<T>({ sql, params }: ChBoundQuery, signal?: AbortSignal): Promise<T[]> {
-    const result = await this.clickhouse.query({ query: sql, query_params: params, format: 'JSONEachRow', abort_signal: signal });
+    const result = await this.clickhouse.query({
+      query: sql,
+      query_params: params,
+      format: 'JSONEachRow',
+      abort_signal: signal,
+    });
     return result.json<T>();
   }
 
@@ -37,13 +49,28 @@ export class PipelineExportRepository {
   }
 
   async fingerprint(scope: ProjectScope, window: PipelineWindow, signal?: AbortSignal): Promise<WindowFingerprint> {
-    const [row] = await this.fingerprints(scope, window.end.getTime() - window.start.getTime(), window.start, window.end, signal);
+    const [row] = await this.fingerprints(
+      scope,
+      window.end.getTime() - window.start.getTime(),
+      window.start,
+      window.end,
+      signal,
+    );
     return { rows: row?.rows ?? 0, fingerprint: row?.fingerprint ?? '0' };
   }
 
   /** Fingerprints of every non-empty window of `lengthMs` in [from, to), keyed by window start (ms). */
-  async fingerprints(scope: ProjectScope, lengthMs: number, from: Date, to: Date, signal?: AbortSignal): Promise<(WindowFingerprint & { start: number })[]> {
-    const rows = await this.rows<{ start: number | string; rows: number | string; fingerprint: string }>(windowFingerprintsSql(scope, lengthMs, from, to), signal);
+  async fingerprints(
+    scope: ProjectScope,
+    lengthMs: number,
+    from: Date,
+    to: Date,
+    signal?: AbortSignal,
+  ): Promise<(WindowFingerprint & { start: number })[]> {
+    const rows = await this.rows<{ start: number | string; rows: number | string; fingerprint: string }>(
+      windowFingerprintsSql(scope, lengthMs, from, to),
+      signal,
+    );
     return rows.map((r) => ({ start: Number(r.start), rows: Number(r.rows), fingerprint: r.fingerprint }));
   }
 
@@ -62,7 +89,13 @@ export class PipelineExportRepository {
   }
 
   /** The whole of the project's user profiles, replacing the previous copy. */
-  async writePeople(scope: ProjectScope, pipeline: Pipeline, access: DestinationAccess, key: string, signal?: AbortSignal): Promise<number> {
+  async writePeople(
+    scope: ProjectScope,
+    pipeline: Pipeline,
+    access: DestinationAccess,
+    key: string,
+    signal?: AbortSignal,
+  ): Promise<number> {
     await this.command(writePeopleSql(scope, pipeline.dataFormat, access, key), signal);
     return Number((await this.rows<{ rows: number }>(peopleCountSql(scope), signal))[0]?.rows ?? 0);
   }

@@ -47,7 +47,13 @@ export function day(fields: Fields, name: string, optional: boolean): string | u
   return value;
 }
 
-export function matching(fields: Fields, name: string, pattern: RegExp, what: string, isRequired: boolean): string | undefined {
+export function matching(
+  fields: Fields,
+  name: string,
+  pattern: RegExp,
+  what: string,
+  isRequired: boolean,
+): string | undefined {
   const value = isRequired ? required(fields, name) : text(fields, name);
   if (value === undefined || value === '') return undefined;
   if (!pattern.test(value)) throw invalidField(name, `must be ${what}`);

@@ -19,14 +19,16 @@ export function eventsObjectKey(pipeline: Pipeline, table: string, window: Pipel
   return `${pipeline.projectId}/${table}/${windowPath(pipeline.frequency, window)}/data.${extensionOf(pipeline.dataFormat)}`;
 }
 
-export const peopleObjectKey = (pipeline: Pipeline) => `${pipeline.projectId}/${PEOPLE_TABLE}/data.${extensionOf(pipeline.dataFormat)}`;
+export const peopleObjectKey = (pipeline: Pipeline) =>
+  `${pipeline.projectId}/${PEOPLE_TABLE}/data.${extensionOf(pipeline.dataFormat)}`;
 
 export function manifestKey(pipeline: Pipeline, window: PipelineWindow): string {
   if (pipeline.dataSource === 'people') return `${pipeline.projectId}/mp_manifest/${PEOPLE_TABLE}.json`;
   return `${pipeline.projectId}/mp_manifest/${windowPath(pipeline.frequency, window)}.json`;
 }
 
-export const loadStatementsKey = (pipeline: Pipeline, window: PipelineWindow) => manifestKey(pipeline, window).replace(/\.json$/, '.load.sql');
+export const loadStatementsKey = (pipeline: Pipeline, window: PipelineWindow) =>
+  manifestKey(pipeline, window).replace(/\.json$/, '.load.sql');
 
 /** Groups a window's event names by table: monoschema puts all in one; multischema one per cleaned name (names that clean alike share it). */
 export function tablesOf(pipeline: Pipeline, events: string[]): Map<string, string[]> {

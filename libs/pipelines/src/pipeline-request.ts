@@ -1,13 +1,32 @@
 import { invalidField } from './pipeline-error';
 import { day, Fields, flag, matching, oneOf, required, text } from './pipeline-fields';
-import { BucketDestination, PIPELINE_TYPES, PipelineDefinition, PipelineType, pipelineName, Warehouse } from './pipeline-definition';
+import {
+  BucketDestination,
+  PIPELINE_TYPES,
+  PipelineDefinition,
+  PipelineType,
+  pipelineName,
+  Warehouse,
+} from './pipeline-definition';
 
 /** A trial pipeline exports at most this many days from its `from_date`. */
 export const TRIAL_DAYS = 30;
 
-const addDays = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+const addDays = (day: string, days: number) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
-const COMMON = ['project_id', 'type', 'trial', 'schema_type', 'data_source', 'sync', 'from_date', 'to_date', 'frequency', 'data_format'];
+const COMMON = [
+  'project_id',
+  'type',
+  'trial',
+  'schema_type',
+  'data_source',
+  'sync',
+  'from_date',
+  'to_date',
+  'frequency',
+  'data_format',
+];
 const KEYS = ['s3_endpoint', 's3_access_key_id', 's3_secret_access_key', 's3_force_path_style'];
 const S3 = ['s3_bucket', 's3_region', 's3_prefix', 's3_role', ...KEYS];
 const GCS = ['gcs_bucket', 'gcs_region', 'gcs_prefix', ...KEYS];
@@ -38,19 +57,46 @@ function endpoint(fields: Fields): string | undefined {
   } catch {
     throw invalidField('s3_endpoint', `must be an http(s)://host[:port] URL, got "${value}"`);
   }
-  if (!['http:', 'https:'].includes(url.protocol) || url.pathname !== '/' || url.search || url.hash || url.username || url.password || value.includes("'")) {
-    throw invalidField('s3_endpoint', `must be an http(s)://host[:port] URL without path, query or credentials, got "${value}"`);
+  if (
+    !['http:', 'https:'].includes(url.protocol) ||
+    url.pathname !== '/' ||
+    url.search ||
+    url.hash ||
+    url.username ||
+    url.password ||
+    value.includes("'")
+  ) {
+    throw invalidField(
+      's3_endpoint',
+      `must be an http(s)://host[:port] URL without path, query or credentials, got "${value}"`,
+    );
   }
   return url.origin;
 }
 
-function bucket(fields: Fields, kind: 's3' | 'gcs', type: PipelineType): { destination: BucketDestination; secret?: string } {
+function bucket(
+  fields: Fields,
+  kind: 's3' | 'gcs',
+  type: PipelineType,
+): { destination: BucketDestination; secret?: string } {
   const accessKeyId = matching(fields, 's3_access_key_id', ACCESS_KEY, '3 to 256 printable characters', false);
   const secret = matching(fields, 's3_secret_access_key', ACCESS_KEY, '3 to 256 printable characters', false);
-  if (Boolean(accessKeyId) !== Boolean(secret)) throw invalidField(accessKeyId ? 's3_secret_access_key' : 's3_access_key_id', 'is required with the other key (both or neither)');
+  if (Boolean(accessKeyId) !== Boolean(secret))
+    throw invalidField(
+      accessKeyId ? 's3_secret_access_key' : 's3_access_key_id',
+      'is required with the other key (both or neither)',
+    );
   // GCS has no default credential chain for its XML API: HMAC keys are the only way in.
-  if (kind === 'gcs' && !accessKeyId) throw invalidField('s3_access_key_id', `is required for ${type} (a GCS HMAC key pair)`);
-  const prefix = matching(fields, `${kind}_prefix`, PREFIX, 'letters, digits, ".", "_", "=", "-" in "/"-separated segments', false) ?? '';
+  if (kind === 'gcs' && !accessKeyId)
+    throw invalidField('s3_access_key_id', `is required for ${type} (a GCS HMAC key pair)`);
+  const prefix =
+    matching(
+      fields,
+      `${kind}_prefix`,
+      PREFIX,
+      'letters, digits, ".", "_", "=", "-" in "/"-separated segments',
+      false,
+    ) ?? '';
   const end = endpoint(fields);
   return {
     destination: {
@@ -67,17 +113,38 @@ function bucket(fields: Fields, kind: 's3' | 'gcs', type: PipelineType): { desti
 }
 
 function warehouse(fields: Fields, type: PipelineType, projectId: number): Warehouse | undefined {
-  const id = (name: string, isRequired = false) => matching(fields, name, IDENTIFIER, 'letters, digits and "_", not starting with a digit', isRequired);
+  const id = (name: string, isRequired = false) =>
+    matching(fields, name, IDENTIFIER, 'letters, digits and "_", not starting with a digit', isRequired);
   const region = (name: string) => matching(fields, name, REGION, 'a region name', true)!;
   switch (type) {
     case 'bigquery':
-      return { kind: 'bigquery', region: region('bq_region'), cloudProject: text(fields, 'gcp_project') || undefined, dataset: id('bq_dataset_name') ?? `mixpanel_${projectId}` };
+      return {
+        kind: 'bigquery',
+        region: region('bq_region'),
+        cloudProject: text(fields, 'gcp_project') || undefined,
+        dataset: id('bq_dataset_name') ?? `mixpanel_${projectId}`,
+      };
     case 'warehouse_a':
-      return { kind: 'bigquery', region: region('wha_region'), cloudProject: text(fields, 'wha_cloud_project') || undefined, dataset: id('wha_dataset_name') ?? `mixpanel_${projectId}` };
+      return {
+        kind: 'bigquery',
+        region: region('wha_region'),
+        cloudProject: text(fields, 'wha_cloud_project') || undefined,
+        dataset: id('wha_dataset_name') ?? `mixpanel_${projectId}`,
+      };
     case 'snowflake':
-      return { kind: 'snowflake', region: region('snowflake_region'), shareWith: id('snowflake_share_with', true)!, tablePrefix: id('snowflake_prefix') ?? '' };
+      return {
+        kind: 'snowflake',
+        region: region('snowflake_region'),
+        shareWith: id('snowflake_share_with', true)!,
+        tablePrefix: id('snowflake_prefix') ?? '',
+      };
     case 'warehouse_b':
-      return { kind: 'snowflake', region: region('whb_region'), shareWith: id('whb_share_with', true)!, tablePrefix: id('whb_prefix') ?? '' };
+      return {
+        kind: 'snowflake',
+        region: region('whb_region'),
+        shareWith: id('whb_share_with', true)!,
+        tablePrefix: id('whb_prefix') ?? '',
+      };
     default:
       return undefined;
   }
@@ -107,14 +174,21 @@ export function parseCreatePipeline(fields: Fields, projectId: number, today: st
   const allowed = new Set([...COMMON, ...TYPE_FIELDS[type]]);
   const unknown = Object.keys(fields).find((name) => !allowed.has(name));
   if (unknown) throw invalidField(unknown, `is not a field of ${type} pipelines`);
-  if (type === 'azure-raw') throw invalidField('type', 'azure-raw is not available here: the installation writes to S3-compatible stores only');
+  if (type === 'azure-raw')
+    throw invalidField('type', 'azure-raw is not available here: the installation writes to S3-compatible stores only');
   const trial = flag(fields, 'trial', false);
-  const { fromDate, toDate } = trial ? trialDays(fields, today) : { fromDate: day(fields, 'from_date', false)!, toDate: day(fields, 'to_date', true) };
-  if (toDate !== undefined && toDate < fromDate) throw invalidField('to_date', `${toDate} is before from_date ${fromDate}`);
+  const { fromDate, toDate } = trial
+    ? trialDays(fields, today)
+    : { fromDate: day(fields, 'from_date', false)!, toDate: day(fields, 'to_date', true) };
+  if (toDate !== undefined && toDate < fromDate)
+    throw invalidField('to_date', `${toDate} is before from_date ${fromDate}`);
   if (fromDate > today) throw invalidField('from_date', 'cannot be later than today');
   const kind = ['gcs-raw', 'bigquery', 'warehouse_a'].includes(type) ? 'gcs' : 's3';
   const { destination, secret } = bucket(fields, kind, type);
-  const sources = trial && !text(fields, 'data_source') ? (['events', 'people'] as const) : [oneOf(fields, 'data_source', ['events', 'people'] as const, 'events')];
+  const sources =
+    trial && !text(fields, 'data_source')
+      ? (['events', 'people'] as const)
+      : [oneOf(fields, 'data_source', ['events', 'people'] as const, 'events')];
   const common = {
     trial,
     type,
@@ -130,7 +204,12 @@ export function parseCreatePipeline(fields: Fields, projectId: number, today: st
     destination,
     warehouse: warehouse(fields, type, projectId),
   };
-  const definitions = sources.map((dataSource): PipelineDefinition => ({ ...rest, name: pipelineName({ ...common, dataSource }), ...common, dataSource }));
+  const definitions = sources.map((dataSource): PipelineDefinition => ({
+    ...rest,
+    name: pipelineName({ ...common, dataSource }),
+    ...common,
+    dataSource,
+  }));
   return { definitions, secret };
 }
 

@@ -41,11 +41,21 @@ export class PipelineRunner implements OnModuleInit {
 
   async onModuleInit(): Promise<void> {
     const s = this.settings;
-    await this.queue.define(PIPELINE_WINDOW_QUEUE, { retryLimit: s.retryLimit, retryDelaySeconds: s.retryDelaySeconds, retryBackoff: true, expireInSeconds: s.expireInSeconds });
+    await this.queue.define(PIPELINE_WINDOW_QUEUE, {
+      retryLimit: s.retryLimit,
+      retryDelaySeconds: s.retryDelaySeconds,
+      retryBackoff: true,
+      expireInSeconds: s.expireInSeconds,
+    });
     await this.queue.define(PIPELINE_TICK_QUEUE, { retryLimit: 0, expireInSeconds: 300 });
     if (!s.work) return;
-    await this.queue.work<WindowJob>(PIPELINE_WINDOW_QUEUE, (job) => this.run(job), { concurrency: s.concurrency, pollingIntervalSeconds: s.pollingIntervalSeconds });
-    await this.queue.work<object>(PIPELINE_TICK_QUEUE, () => this.tick(), { pollingIntervalSeconds: s.pollingIntervalSeconds });
+    await this.queue.work<WindowJob>(PIPELINE_WINDOW_QUEUE, (job) => this.run(job), {
+      concurrency: s.concurrency,
+      pollingIntervalSeconds: s.pollingIntervalSeconds,
+    });
+    await this.queue.work<object>(PIPELINE_TICK_QUEUE, () => this.tick(), {
+      pollingIntervalSeconds: s.pollingIntervalSeconds,
+    });
     // Windows are due at :30 (hourly) or 00:30 (daily); a minute tick keeps a late replica's catch-up short.
     await this.queue.schedule(PIPELINE_TICK_QUEUE, '* * * * *', {});
   }
@@ -68,12 +78,22 @@ export class PipelineRunner implements OnModuleInit {
     let due = dueWindows(pipeline, pipeline.createdAt, now, { after: latest });
     // People are a snapshot of the whole table: only the latest due window needs writing.
     if (pipeline.dataSource === 'people' && due.length) due = due.slice(-1);
-    await this.windows.ensure(pipeline.id, due.map((w) => w.start));
+    await this.windows.ensure(
+      pipeline.id,
+      due.map((w) => w.start),
+    );
     const jobs = (await this.windows.unfinished(pipeline.id))
       .filter((window) => window.status !== 'running' && window.status !== 'retrying')
       .map((window) => {
-        const startAfter = window.status === 'failed' ? new Date(window.updatedAt.getTime() + this.settings.failedWindowDelaySeconds * 1000) : undefined;
-        const payload: WindowJob = { pipelineId: pipeline.id, start: window.start.toISOString(), generation: window.generation };
+        const startAfter =
+          window.status === 'failed'
+            ? new Date(window.updatedAt.getTime() + this.settings.failedWindowDelaySeconds * 1000)
+            : undefined;
+        const payload: WindowJob = {
+          pipelineId: pipeline.id,
+          start: window.start.toISOString(),
+          generation: window.generation,
+        };
         return { payload, key: `${payload.pipelineId}/${payload.start}/${payload.generation}`, startAfter };
       });
     await this.queue.enqueueMany(PIPELINE_WINDOW_QUEUE, jobs);
@@ -82,14 +102,28 @@ export class PipelineRunner implements OnModuleInit {
   /** Windows of the last SYNC_LOOKBACK_DAYS whose rows changed since they were written (late events, deletions). */
   async resyncChanged(pipeline: Pipeline): Promise<number> {
     const now = this.clock.now();
-    const since = new Date(Math.max(Date.parse(`${pipeline.fromDate}T00:00:00Z`), Math.floor(now / DAY) * DAY - SYNC_LOOKBACK_DAYS * DAY));
+    const since = new Date(
+      Math.max(Date.parse(`${pipeline.fromDate}T00:00:00Z`), Math.floor(now / DAY) * DAY - SYNC_LOOKBACK_DAYS * DAY),
+    );
     const written = await this.windows.doneSince(pipeline.id, since);
     if (!written.length) return 0;
     const length = windowLength(pipeline.frequency);
-    const current = new Map((await this.exports.fingerprints(projectScope(pipeline.projectId), length, since, new Date(written[written.length - 1].start.getTime() + length))).map((f) => [f.start, f.fingerprint]));
-    const changed = written.filter((w) => (current.get(w.start.getTime()) ?? '0') !== w.fingerprint).map((w) => w.start);
+    const current = new Map(
+      (
+        await this.exports.fingerprints(
+          projectScope(pipeline.projectId),
+          length,
+          since,
+          new Date(written[written.length - 1].start.getTime() + length),
+        )
+      ).map((f) => [f.start, f.fingerprint]),
+    );
+    const changed = written
+      .filter((w) => (current.get(w.start.getTime()) ?? '0') !== w.fingerprint)
+      .map((w) => w.start);
     const resynced = await this.windows.resync(pipeline.id, changed);
-    if (resynced) this.logger.log(`pipeline ${pipeline.id}: ${resynced} window(s) changed since written; exporting them again`);
+    if (resynced)
+      this.logger.log(`pipeline ${pipeline.id}: ${resynced} window(s) changed since written; exporting them again`);
     return resynced;
   }
 
@@ -104,7 +138,14 @@ export class PipelineRunner implements OnModuleInit {
     const window = { start, end: new Date(start.getTime() + windowLength(pipeline.frequency)) };
     try {
       // A job for the pipeline's stored row, which names its project.
-      const result = await this.exporter.export(projectScope(pipeline.projectId), pipeline, sealedSecret, window, this.clock.date(), job.signal);
+      const result = await this.exporter.export(
+        projectScope(pipeline.projectId),
+        pipeline,
+        sealedSecret,
+        window,
+        this.clock.date(),
+        job.signal,
+      );
       await this.windows.complete(pipelineId, start, generation, result, this.clock.date());
     } catch (error) {
       const message = (error as Error).message;

@@ -32,7 +32,9 @@ interface Row {
 }
 
 /** Selected as JSON: both drivers hand it back parsed, with ISO times. */
-const COLUMNS = sql.raw('pipeline_id, window_start, status, generation, attempts, rows, fingerprint, to_json(synced_at) as synced_at, error, updated_at');
+const COLUMNS = sql.raw(
+  'pipeline_id, window_start, status, generation, attempts, rows, fingerprint, to_json(synced_at) as synced_at, error, updated_at',
+);
 
 const toRecord = (row: Row): WindowRecord => ({
   pipelineId: row.pipeline_id,
@@ -64,19 +66,29 @@ export class PipelineWindowsRepository {
   /** Records the windows as due (existing ones are left as they are). */
   async ensure(pipelineId: number, starts: Date[]): Promise<void> {
     if (!starts.length) return;
-    const values = sql.join(starts.map((start) => sql`(${pipelineId}, ${iso(start)}::timestamptz, 'pending')`), sql`, `);
-    await this.postgres.db.execute(sql`insert into pipeline_windows (pipeline_id, window_start, status) values ${values} on conflict do nothing`);
+    const values = sql.join(
+      starts.map((start) => sql`(${pipelineId}, ${iso(start)}::timestamptz, 'pending')`),
+      sql`, `,
+    );
+    await this.postgres.db.execute(
+      sql`insert into pipeline_windows (pipeline_id, window_start, status) values ${values} on conflict do nothing`,
+    );
   }
 
   /** Windows still to export (not `done`), oldest first. */
   async unfinished(pipelineId: number, limit = 500): Promise<WindowRecord[]> {
-    return this.rows(sql`select ${COLUMNS} from pipeline_windows where pipeline_id = ${pipelineId} and status <> 'done' order by window_start limit ${limit}`);
+    return this.rows(
+      sql`select ${COLUMNS} from pipeline_windows where pipeline_id = ${pipelineId} and status <> 'done' order by window_start limit ${limit}`,
+    );
   }
 
   /** Per pipeline, the last time any of its windows was written (pipelines never written are absent). */
   async lastSynced(pipelineIds: number[]): Promise<Map<number, Date>> {
     if (!pipelineIds.length) return new Map();
-    const ids = sql.join(pipelineIds.map((id) => sql`${id}`), sql`, `);
+    const ids = sql.join(
+      pipelineIds.map((id) => sql`${id}`),
+      sql`, `,
+    );
     const rows = await selectRows<{ pipeline_id: number; last: string | Date }>(
       this.postgres.db,
       sql`select pipeline_id, max(at) as last from pipeline_windows, unnest(synced_at) as at where pipeline_id in (${ids}) group by pipeline_id`,
@@ -85,17 +97,24 @@ export class PipelineWindowsRepository {
   }
 
   async latestStart(pipelineId: number): Promise<Date | undefined> {
-    const [row] = await selectRows<{ latest: string | Date | null }>(this.postgres.db, sql`select max(window_start) as latest from pipeline_windows where pipeline_id = ${pipelineId}`);
+    const [row] = await selectRows<{ latest: string | Date | null }>(
+      this.postgres.db,
+      sql`select max(window_start) as latest from pipeline_windows where pipeline_id = ${pipelineId}`,
+    );
     return row?.latest ? new Date(row.latest) : undefined;
   }
 
   async all(pipelineId: number): Promise<WindowRecord[]> {
-    return this.rows(sql`select ${COLUMNS} from pipeline_windows where pipeline_id = ${pipelineId} order by window_start`);
+    return this.rows(
+      sql`select ${COLUMNS} from pipeline_windows where pipeline_id = ${pipelineId} order by window_start`,
+    );
   }
 
   /** Exported windows starting at or after `since`, for the sync check. */
   async doneSince(pipelineId: number, since: Date): Promise<WindowRecord[]> {
-    return this.rows(sql`select ${COLUMNS} from pipeline_windows where pipeline_id = ${pipelineId} and status = 'done' and window_start >= ${iso(since)}::timestamptz order by window_start`);
+    return this.rows(
+      sql`select ${COLUMNS} from pipeline_windows where pipeline_id = ${pipelineId} and status = 'done' and window_start >= ${iso(since)}::timestamptz order by window_start`,
+    );
   }
 
   /** Takes the window for one attempt; false for a stale job (the window moved on to another generation, or is done). */
@@ -108,7 +127,13 @@ export class PipelineWindowsRepository {
     return rows.length > 0;
   }
 
-  async complete(pipelineId: number, start: Date, generation: number, result: { rows: number; fingerprint: string; objects: string[] }, at: Date): Promise<boolean> {
+  async complete(
+    pipelineId: number,
+    start: Date,
+    generation: number,
+    result: { rows: number; fingerprint: string; objects: string[] },
+    at: Date,
+  ): Promise<boolean> {
     const rows = await selectRows<{ n: number }>(
       this.postgres.db,
       sql`update pipeline_windows set status = 'done', rows = ${result.rows}, fingerprint = ${result.fingerprint}, objects = ${JSON.stringify(result.objects)}::jsonb,
@@ -143,7 +168,10 @@ export class PipelineWindowsRepository {
     const rows = await selectRows<{ n: number }>(
       this.postgres.db,
       sql`update pipeline_windows set status = 'pending', generation = generation + 1, updated_at = now()
-          where pipeline_id = ${pipelineId} and status = 'done' and window_start in (${sql.join(starts.map((s) => sql`${iso(s)}::timestamptz`), sql`, `)}) returning 1 as n`,
+          where pipeline_id = ${pipelineId} and status = 'done' and window_start in (${sql.join(
+            starts.map((s) => sql`${iso(s)}::timestamptz`),
+            sql`, `,
+          )}) returning 1 as n`,
     );
     return rows.length;
   }

@@ -32,11 +32,20 @@ export function windowDueAt(window: PipelineWindow, createdAt: Date): Date {
 }
 
 /** The windows of the pipeline due at `now` (after the window starting at `after`, if given), oldest first, at most `limit`. */
-export function dueWindows(pipeline: Span, createdAt: Date, now: Date, { after, limit = 1000 }: { after?: Date; limit?: number } = {}): PipelineWindow[] {
+export function dueWindows(
+  pipeline: Span,
+  createdAt: Date,
+  now: Date,
+  { after, limit = 1000 }: { after?: Date; limit?: number } = {},
+): PipelineWindow[] {
   const length = windowLength(pipeline.frequency);
   const last = Math.min(endOf(pipeline), now.getTime());
   const windows: PipelineWindow[] = [];
-  for (let start = after ? after.getTime() + length : startOf(pipeline); start + length <= last && windows.length < limit; start += length) {
+  for (
+    let start = after ? after.getTime() + length : startOf(pipeline);
+    start + length <= last && windows.length < limit;
+    start += length
+  ) {
     const window = { start: new Date(start), end: new Date(start + length) };
     if (windowDueAt(window, createdAt).getTime() <= now.getTime()) windows.push(window);
   }

@@ -65,6 +65,9 @@ export class PipelinesController {
   @RequireRole('consumer')
   @ApiOperation({ summary: 'Per day: when it was written (each re-sync too) and its status' })
   async timeline(@Query() query: Fields, @CurrentAccess() access: ProjectAccess) {
-    return { name: pipelineNameField(query), days: await this.pipelines.timeline(access.scope, pipelineNameField(query)) };
+    return {
+      name: pipelineNameField(query),
+      days: await this.pipelines.timeline(access.scope, pipelineNameField(query)),
+    };
   }
 }

@@ -18,7 +18,8 @@ import { WindowExportService } from './window-export.service';
  * Destination keys are sealed under the installation's link secret (DOWNLOAD_LINK_SECRET, or the
  * generated one): already required to be one value on every replica, so no new setting is needed.
  */
-const secretBox = async (config: AppConfig) => new SecretBox(await installationSecret(config), 'pipeline-destination-keys');
+const secretBox = async (config: AppConfig) =>
+  new SecretBox(await installationSecret(config), 'pipeline-destination-keys');
 
 /**
  * Data pipelines: /api/2.0/nessie/pipeline/* and the window exports behind them. Needs JobsModule

@@ -23,7 +23,8 @@ interface PipelineRow {
   created_at: string | Date;
 }
 
-const day = (value: string | Date) => (typeof value === 'string' ? value.slice(0, 10) : value.toISOString().slice(0, 10));
+const day = (value: string | Date) =>
+  typeof value === 'string' ? value.slice(0, 10) : value.toISOString().slice(0, 10);
 
 const toPipeline = (row: PipelineRow): Pipeline => ({
   id: row.id,
@@ -51,7 +52,9 @@ class NameTaken extends Error {
   }
 }
 
-const COLUMNS = sql.raw('id, project_id, name, type, trial, schema_type, data_source, frequency, data_format, sync, from_date::text as from_date, to_date::text as to_date, destination, warehouse, state, created_at');
+const COLUMNS = sql.raw(
+  'id, project_id, name, type, trial, schema_type, data_source, frequency, data_format, sync, from_date::text as from_date, to_date::text as to_date, destination, warehouse, state, created_at',
+);
 
 /** Pipeline definitions; every query a caller makes takes the project's scope (the workers' go by id). */
 @Injectable()
@@ -62,7 +65,12 @@ export class PipelinesRepository {
    * The new pipelines, all or none (a trial creates two): `taken` names the first whose name a live
    * pipeline of the project already has.
    */
-  async insertAll(scope: ProjectScope, definitions: PipelineDefinition[], secretSealed: string | undefined, createdAt: Date): Promise<{ pipelines: Pipeline[] } | { taken: string }> {
+  async insertAll(
+    scope: ProjectScope,
+    definitions: PipelineDefinition[],
+    secretSealed: string | undefined,
+    createdAt: Date,
+  ): Promise<{ pipelines: Pipeline[] } | { taken: string }> {
     const pipelines: Pipeline[] = [];
     try {
       await this.postgres.db.transaction(async (tx) => {
@@ -88,25 +96,37 @@ export class PipelinesRepository {
   }
 
   async list(scope: ProjectScope): Promise<Pipeline[]> {
-    const rows = await selectRows<PipelineRow>(this.postgres.db, pgSql`select ${COLUMNS} from pipelines where ${scope} and state <> 'cancelled' order by id`);
+    const rows = await selectRows<PipelineRow>(
+      this.postgres.db,
+      pgSql`select ${COLUMNS} from pipelines where ${scope} and state <> 'cancelled' order by id`,
+    );
     return rows.map(toPipeline);
   }
 
   /** The live pipeline of that name. */
   async find(scope: ProjectScope, name: string): Promise<Pipeline | undefined> {
-    const [row] = await selectRows<PipelineRow>(this.postgres.db, pgSql`select ${COLUMNS} from pipelines where ${scope} and name = ${name} and state <> 'cancelled'`);
+    const [row] = await selectRows<PipelineRow>(
+      this.postgres.db,
+      pgSql`select ${COLUMNS} from pipelines where ${scope} and name = ${name} and state <> 'cancelled'`,
+    );
     return row && toPipeline(row);
   }
 
   /** The pipeline with its sealed destination secret, for the worker only. */
   async forWorker(id: number): Promise<{ pipeline: Pipeline; sealedSecret?: string } | undefined> {
-    const [row] = await selectRows<PipelineRow & { secret_sealed: string | null }>(this.postgres.db, sql`select ${COLUMNS}, secret_sealed from pipelines where id = ${id}`);
+    const [row] = await selectRows<PipelineRow & { secret_sealed: string | null }>(
+      this.postgres.db,
+      sql`select ${COLUMNS}, secret_sealed from pipelines where id = ${id}`,
+    );
     return row && { pipeline: toPipeline(row), sealedSecret: row.secret_sealed ?? undefined };
   }
 
   /** Pipelines the scheduler looks at: every active one. */
   async active(): Promise<Pipeline[]> {
-    const rows = await selectRows<PipelineRow>(this.postgres.db, sql`select ${COLUMNS} from pipelines where state = 'active' order by id`);
+    const rows = await selectRows<PipelineRow>(
+      this.postgres.db,
+      sql`select ${COLUMNS} from pipelines where state = 'active' order by id`,
+    );
     return rows.map(toPipeline);
   }
 
@@ -114,7 +134,10 @@ export class PipelinesRepository {
   async setState(id: number, from: readonly PipelineState[], to: PipelineState): Promise<boolean> {
     const rows = await selectRows<{ id: number }>(
       this.postgres.db,
-      sql`update pipelines set state = ${to}, updated_at = now() where id = ${id} and state in (${sql.join(from.map((s) => sql`${s}`), sql`, `)}) returning id`,
+      sql`update pipelines set state = ${to}, updated_at = now() where id = ${id} and state in (${sql.join(
+        from.map((s) => sql`${s}`),
+        sql`, `,
+      )}) returning id`,
     );
     return rows.length > 0;
   }

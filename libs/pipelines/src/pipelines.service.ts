@@ -25,7 +25,15 @@ export interface PipelineView {
   data_format: string;
   from_date: string;
   to_date: string | null;
-  destination: { bucket: string; region: string; prefix: string; endpoint: string | null; force_path_style: boolean; access_key_id: string | null; role: string | null };
+  destination: {
+    bucket: string;
+    region: string;
+    prefix: string;
+    endpoint: string | null;
+    force_path_style: boolean;
+    access_key_id: string | null;
+    role: string | null;
+  };
   warehouse: Pipeline['warehouse'] | null;
 }
 
@@ -46,8 +54,17 @@ export class PipelinesService {
     const now = this.clock.date();
     const { definitions, secret } = parseCreatePipeline(fields, scope.projectId, now.toISOString().slice(0, 10));
     await this.checkDestination(definitions[0], fields.s3_endpoint ? 's3_endpoint' : 'destination');
-    const created = await this.pipelines.insertAll(scope, definitions, secret === undefined ? undefined : this.secrets.seal(secret), now);
-    if ('taken' in created) throw new PipelineError(PipelineErrorCode.DuplicateName, `name: a pipeline named ${created.taken} already exists in project ${scope.projectId}`);
+    const created = await this.pipelines.insertAll(
+      scope,
+      definitions,
+      secret === undefined ? undefined : this.secrets.seal(secret),
+      now,
+    );
+    if ('taken' in created)
+      throw new PipelineError(
+        PipelineErrorCode.DuplicateName,
+        `name: a pipeline named ${created.taken} already exists in project ${scope.projectId}`,
+      );
     // The backfill starts now rather than at the next tick.
     for (const pipeline of created.pipelines) await this.runner.enqueueDue(pipeline);
     return created.pipelines.map((pipeline) => pipeline.name);
@@ -71,7 +88,8 @@ export class PipelinesService {
 
   private async find(scope: ProjectScope, name: string): Promise<Pipeline> {
     const pipeline = await this.pipelines.find(scope, name);
-    if (!pipeline) throw new PipelineError(PipelineErrorCode.NotFound, `no pipeline named ${name} in project ${scope.projectId}`);
+    if (!pipeline)
+      throw new PipelineError(PipelineErrorCode.NotFound, `no pipeline named ${name} in project ${scope.projectId}`);
     return pipeline;
   }
 
@@ -83,7 +101,8 @@ export class PipelinesService {
   /** Continues where it stopped: parked windows first, oldest first. */
   async resume(scope: ProjectScope, name: string): Promise<void> {
     const pipeline = await this.find(scope, name);
-    if (await this.pipelines.setState(pipeline.id, ['paused', 'active'], 'active')) await this.runner.enqueueDue({ ...pipeline, state: 'active' });
+    if (await this.pipelines.setState(pipeline.id, ['paused', 'active'], 'active'))
+      await this.runner.enqueueDue({ ...pipeline, state: 'active' });
   }
 
   /** For good: no window runs after this (a running one finishes); the name is free again. Exported objects stay. */
@@ -96,13 +115,20 @@ export class PipelinesService {
     const pipeline = await this.find(scope, name);
     const windows = await this.windows.all(pipeline.id);
     const last = windows.filter((w) => w.syncedAt.length).at(-1);
-    const failing = windows.filter((w) => w.error !== null).sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime())[0];
+    const failing = windows
+      .filter((w) => w.error !== null)
+      .sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime())[0];
     return {
       name: pipeline.name,
       state: pipeline.state,
       last_run: last ? { window_start: iso(last.start), synced_at: iso(last.syncedAt.at(-1)), rows: last.rows } : null,
-      last_error: failing ? { window_start: iso(failing.start), error: failing.error, at: iso(failing.updatedAt) } : null,
-      windows: { done: windows.filter((w) => w.status === 'done').length, waiting: windows.filter((w) => w.status !== 'done').length },
+      last_error: failing
+        ? { window_start: iso(failing.start), error: failing.error, at: iso(failing.updatedAt) }
+        : null,
+      windows: {
+        done: windows.filter((w) => w.status === 'done').length,
+        waiting: windows.filter((w) => w.status !== 'done').length,
+      },
       next_run: pipeline.state === 'active' ? iso(this.nextRun(pipeline, windows)) : null,
     };
   }
@@ -119,11 +145,19 @@ export class PipelinesService {
     const pipeline = await this.find(scope, name);
     const windows = await this.windows.all(pipeline.id);
     const days = new Map<string, WindowRecord[]>();
-    for (const w of windows) days.set(w.start.toISOString().slice(0, 10), [...(days.get(w.start.toISOString().slice(0, 10)) ?? []), w]);
+    for (const w of windows)
+      days.set(w.start.toISOString().slice(0, 10), [...(days.get(w.start.toISOString().slice(0, 10)) ?? []), w]);
     return [...days].map(([day, list]) => ({
       date: day,
-      status: list.some((w) => w.status === 'failed' || w.status === 'retrying') ? 'failing' : list.every((w) => w.status === 'done') ? 'synced' : 'pending',
-      synced_at: list.flatMap((w) => w.syncedAt).sort((a, b) => a.getTime() - b.getTime()).map((d) => d.toISOString()),
+      status: list.some((w) => w.status === 'failed' || w.status === 'retrying')
+        ? 'failing'
+        : list.every((w) => w.status === 'done')
+          ? 'synced'
+          : 'pending',
+      synced_at: list
+        .flatMap((w) => w.syncedAt)
+        .sort((a, b) => a.getTime() - b.getTime())
+        .map((d) => d.toISOString()),
       resyncs: list.reduce((n, w) => n + Math.max(0, w.syncedAt.length - 1), 0),
       rows: list.reduce((n, w) => n + (w.rows ?? 0), 0),
     }));
@@ -143,7 +177,15 @@ export class PipelinesService {
       data_format: pipeline.dataFormat,
       from_date: pipeline.fromDate,
       to_date: pipeline.toDate ?? null,
-      destination: { bucket: d.bucket, region: d.region, prefix: d.prefix, endpoint: d.endpoint ?? null, force_path_style: d.forcePathStyle, access_key_id: d.accessKeyId ?? null, role: d.role ?? null },
+      destination: {
+        bucket: d.bucket,
+        region: d.region,
+        prefix: d.prefix,
+        endpoint: d.endpoint ?? null,
+        force_path_style: d.forcePathStyle,
+        access_key_id: d.accessKeyId ?? null,
+        role: d.role ?? null,
+      },
       warehouse: pipeline.warehouse ?? null,
     };
   }

@@ -20,24 +20,61 @@ const pipeline = (fields: Record<string, string>): Pipeline => ({
   createdAt: new Date('2026-11-24T00:00:00Z'),
 });
 const window = { start: new Date('2026-11-02T00:00:00Z'), end: new Date('2026-11-03T00:00:00Z') };
-const objects = (p: Pipeline, events: string[]) => [...tablesOf(p, events).keys()].map((table) => ({ table, key: eventsObjectKey(p, table, window) }));
+const objects = (p: Pipeline, events: string[]) =>
+  [...tablesOf(p, events).keys()].map((table) => ({ table, key: eventsObjectKey(p, table, window) }));
 
 describe('warehouse load statements', () => {
   it('BigQuery: load the staged Parquet file, merge it into the table replacing the window', () => {
-    const p = pipeline({ type: 'bigquery', gcs_bucket: 'staging-bucket', gcs_prefix: 'mp', bq_region: 'US', gcp_project: 'acme', data_format: 'parquet', ...KEYS });
+    const p = pipeline({
+      type: 'bigquery',
+      gcs_bucket: 'staging-bucket',
+      gcs_prefix: 'mp',
+      bq_region: 'US',
+      gcp_project: 'acme',
+      data_format: 'parquet',
+      ...KEYS,
+    });
     golden('bigquery-monoschema-parquet.sql', loadStatements(p, window, objects(p, ['Signed up', 'Purchase'])));
   });
 
   it('BigQuery (warehouse_a): multischema JSON, one table per cleaned event name', () => {
-    const p = pipeline({ type: 'warehouse_a', gcs_bucket: 'staging-bucket', wha_region: 'EU', wha_dataset_name: 'analytics', schema_type: 'multischema', ...KEYS });
-    golden('warehouse_a-multischema-json.sql', loadStatements(p, window, objects(p, ['Signed up', '$mp_web_page_view'])));
+    const p = pipeline({
+      type: 'warehouse_a',
+      gcs_bucket: 'staging-bucket',
+      wha_region: 'EU',
+      wha_dataset_name: 'analytics',
+      schema_type: 'multischema',
+      ...KEYS,
+    });
+    golden(
+      'warehouse_a-multischema-json.sql',
+      loadStatements(p, window, objects(p, ['Signed up', '$mp_web_page_view'])),
+    );
   });
 
   it('Snowflake: copy from the stage after deleting the window, in one transaction; people replace the table', () => {
-    const p = pipeline({ type: 'snowflake', s3_bucket: 'stage-bucket', s3_region: 'us-east-1', snowflake_share_with: 'ACME', snowflake_region: 'us-east-aws', data_format: 'parquet' });
+    const p = pipeline({
+      type: 'snowflake',
+      s3_bucket: 'stage-bucket',
+      s3_region: 'us-east-1',
+      snowflake_share_with: 'ACME',
+      snowflake_region: 'us-east-aws',
+      data_format: 'parquet',
+    });
     golden('snowflake-monoschema-parquet.sql', loadStatements(p, window, objects(p, ['Signed up'])));
-    const people = pipeline({ type: 'warehouse_b', s3_bucket: 'stage-bucket', s3_region: 'us-east-1', whb_share_with: 'ACME', whb_region: 'us-east-aws', whb_prefix: 'mp_', data_source: 'people' });
-    golden('warehouse_b-people-json.sql', loadStatements(people, window, [{ table: 'mp_people_data', key: peopleObjectKey(people) }]));
+    const people = pipeline({
+      type: 'warehouse_b',
+      s3_bucket: 'stage-bucket',
+      s3_region: 'us-east-1',
+      whb_share_with: 'ACME',
+      whb_region: 'us-east-aws',
+      whb_prefix: 'mp_',
+      data_source: 'people',
+    });
+    golden(
+      'warehouse_b-people-json.sql',
+      loadStatements(people, window, [{ table: 'mp_people_data', key: peopleObjectKey(people) }]),
+    );
   });
 
   it('raw bucket types have none', () => {

@@ -11,7 +11,13 @@ import { PipelineWindow } from './pipeline-windows';
 export function loadStatements(pipeline: Pipeline, window: PipelineWindow, objects: PipelineObject[]): string {
   const warehouse = pipeline.warehouse;
   if (!warehouse) return '';
-  return objects.map((object) => (warehouse.kind === 'bigquery' ? bigQuery(pipeline, warehouse, window, object) : snowflake(pipeline, warehouse, window, object))).join('\n');
+  return objects
+    .map((object) =>
+      warehouse.kind === 'bigquery'
+        ? bigQuery(pipeline, warehouse, window, object)
+        : snowflake(pipeline, warehouse, window, object),
+    )
+    .join('\n');
 }
 
 const ts = (date: Date) => date.toISOString().replace('T', ' ').replace('.000Z', '');
@@ -20,10 +26,17 @@ const parquet = (pipeline: Pipeline) => pipeline.dataFormat === 'parquet';
 /** The column a row's time is read from: a Parquet column, or the raw line's `properties.time` (seconds). */
 function timeOf(pipeline: Pipeline, engine: 'bigquery' | 'snowflake', alias: string): string {
   if (parquet(pipeline)) return `${alias}.time`;
-  return engine === 'bigquery' ? `TIMESTAMP_SECONDS(CAST(JSON_VALUE(${alias}.properties, '$.time') AS INT64))` : `TO_TIMESTAMP(${alias}.properties:time::NUMBER)`;
+  return engine === 'bigquery'
+    ? `TIMESTAMP_SECONDS(CAST(JSON_VALUE(${alias}.properties, '$.time') AS INT64))`
+    : `TO_TIMESTAMP(${alias}.properties:time::NUMBER)`;
 }
 
-function bigQuery(pipeline: Pipeline, warehouse: Extract<Warehouse, { kind: 'bigquery' }>, window: PipelineWindow, object: PipelineObject): string {
+function bigQuery(
+  pipeline: Pipeline,
+  warehouse: Extract<Warehouse, { kind: 'bigquery' }>,
+  window: PipelineWindow,
+  object: PipelineObject,
+): string {
   const dataset = warehouse.cloudProject ? `${warehouse.cloudProject}.${warehouse.dataset}` : warehouse.dataset;
   const table = `\`${dataset}.${object.table}\``;
   const format = parquet(pipeline) ? 'PARQUET' : 'JSON';
@@ -47,13 +60,27 @@ function bigQuery(pipeline: Pipeline, warehouse: Extract<Warehouse, { kind: 'big
   ].join('\n');
 }
 
-function snowflake(pipeline: Pipeline, warehouse: Extract<Warehouse, { kind: 'snowflake' }>, window: PipelineWindow, object: PipelineObject): string {
+function snowflake(
+  pipeline: Pipeline,
+  warehouse: Extract<Warehouse, { kind: 'snowflake' }>,
+  window: PipelineWindow,
+  object: PipelineObject,
+): string {
   const table = `${warehouse.tablePrefix}${object.table}`.toUpperCase();
-  const format = parquet(pipeline) ? "(TYPE = PARQUET) MATCH_BY_COLUMN_NAME = CASE_INSENSITIVE" : "(TYPE = JSON COMPRESSION = GZIP) MATCH_BY_COLUMN_NAME = CASE_INSENSITIVE";
+  const format = parquet(pipeline)
+    ? '(TYPE = PARQUET) MATCH_BY_COLUMN_NAME = CASE_INSENSITIVE'
+    : '(TYPE = JSON COMPRESSION = GZIP) MATCH_BY_COLUMN_NAME = CASE_INSENSITIVE';
   // The operator's stage points at the bucket and prefix (docs/pipelines.md); the path below is the object's key.
   const from = `@MIXPANEL_PIPELINE_STAGE/${object.key}`;
   if (object.table === PEOPLE_TABLE) {
-    return [`-- ${object.table}: the whole table, replaced`, 'BEGIN;', `TRUNCATE TABLE IF EXISTS ${table};`, `COPY INTO ${table} FROM ${from} FILE_FORMAT = ${format};`, 'COMMIT;', ''].join('\n');
+    return [
+      `-- ${object.table}: the whole table, replaced`,
+      'BEGIN;',
+      `TRUNCATE TABLE IF EXISTS ${table};`,
+      `COPY INTO ${table} FROM ${from} FILE_FORMAT = ${format};`,
+      'COMMIT;',
+      '',
+    ].join('\n');
   }
   const inWindow = `${timeOf(pipeline, 'snowflake', table)} >= '${ts(window.start)}'::TIMESTAMP_NTZ AND ${timeOf(pipeline, 'snowflake', table)} < '${ts(window.end)}'::TIMESTAMP_NTZ`;
   return [

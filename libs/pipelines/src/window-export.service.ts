@@ -5,7 +5,14 @@ import { Injectable } from '@nestjs/common';
 import { destinationHost, DestinationAccess } from './destination';
 import { PEOPLE_TABLE, Pipeline } from './pipeline-definition';
 import { PipelineExportRepository } from './pipeline-export.repository';
-import { eventsObjectKey, loadStatementsKey, manifestKey, peopleObjectKey, PipelineObject, tablesOf } from './pipeline-layout';
+import {
+  eventsObjectKey,
+  loadStatementsKey,
+  manifestKey,
+  peopleObjectKey,
+  PipelineObject,
+  tablesOf,
+} from './pipeline-layout';
 import { PipelineWindow } from './pipeline-windows';
 import { loadStatements } from './warehouse-statements';
 
@@ -29,10 +36,20 @@ export class WindowExportService {
   ) {}
 
   /** `scope`: the pipeline's project, made by the runner from the pipeline's stored row. */
-  async export(scope: ProjectScope, pipeline: Pipeline, sealedSecret: string | undefined, window: PipelineWindow, at: Date, signal?: AbortSignal): Promise<WindowResult> {
+  async export(
+    scope: ProjectScope,
+    pipeline: Pipeline,
+    sealedSecret: string | undefined,
+    window: PipelineWindow,
+    at: Date,
+    signal?: AbortSignal,
+  ): Promise<WindowResult> {
     // Again at each run: the name may resolve elsewhere than when the pipeline was created, or the allowlist may have changed.
     await this.outbound.check(destinationHost(pipeline.destination), 'destination');
-    const access: DestinationAccess = { destination: pipeline.destination, secretAccessKey: sealedSecret ? this.secrets.open(sealedSecret) : undefined };
+    const access: DestinationAccess = {
+      destination: pipeline.destination,
+      secretAccessKey: sealedSecret ? this.secrets.open(sealedSecret) : undefined,
+    };
     let objects: PipelineObject[];
     let rows: number;
     let fingerprint: string;
@@ -44,11 +61,23 @@ export class WindowExportService {
     } else {
       // Taken before the data: rows that land during the export make the next sync check differ, never hide.
       ({ rows, fingerprint } = await this.exports.fingerprint(scope, window, signal));
-      const tables = tablesOf(pipeline, pipeline.schemaType === 'monoschema' ? ['*'] : await this.exports.eventNames(scope, window, signal));
+      const tables = tablesOf(
+        pipeline,
+        pipeline.schemaType === 'monoschema' ? ['*'] : await this.exports.eventNames(scope, window, signal),
+      );
       objects = [];
       for (const [table, events] of tables) {
         const key = eventsObjectKey(pipeline, table, window);
-        await this.exports.writeEvents(scope, pipeline, access, key, table, pipeline.schemaType === 'monoschema' ? undefined : events, window, signal);
+        await this.exports.writeEvents(
+          scope,
+          pipeline,
+          access,
+          key,
+          table,
+          pipeline.schemaType === 'monoschema' ? undefined : events,
+          window,
+          signal,
+        );
         objects.push({ table, key });
       }
     }
@@ -63,7 +92,12 @@ export class WindowExportService {
       exported_at: at.toISOString(),
       objects: objects.map((o) => ({ table: o.table, key: `${pipeline.destination.prefix}${o.key}` })),
     };
-    await this.exports.writeText(access, manifestKey(pipeline, window), `${JSON.stringify(manifest, null, 2)}\n`, signal);
+    await this.exports.writeText(
+      access,
+      manifestKey(pipeline, window),
+      `${JSON.stringify(manifest, null, 2)}\n`,
+      signal,
+    );
     return { rows, fingerprint, objects: objects.map((o) => o.key) };
   }
 }

@@ -26,8 +26,12 @@ describe('a window whose worker died mid-run', () => {
   it('is exported by the next attempt once the lease expired', async () => {
     const p = await h.project('lease');
     const day = daysAgo(1);
-    await h.import(p.auth, [{ event: 'Seen', properties: { time: at(day, '10:00:00'), distinct_id: 'ann', $insert_id: 'k1' } }]);
-    const name = (await h.call('POST', 'create', p.auth, { ...h.destination('exports/lease'), from_date: day, to_date: day })).body.pipeline_names[0];
+    await h.import(p.auth, [
+      { event: 'Seen', properties: { time: at(day, '10:00:00'), distinct_id: 'ann', $insert_id: 'k1' } },
+    ]);
+    const name = (
+      await h.call('POST', 'create', p.auth, { ...h.destination('exports/lease'), from_date: day, to_date: day })
+    ).body.pipeline_names[0];
     const pipeline = (await h.app.get(PipelinesRepository).find(projectScope(p.id), name))!;
     const windows = h.app.get(PipelineWindowsRepository);
 
@@ -45,7 +49,10 @@ describe('a window whose worker died mid-run', () => {
     );
 
     await eventually(async () => expect((await windows.all(pipeline.id)).map((w) => w.status)).toEqual(['running']));
-    await eventually(async () => expect((await windows.all(pipeline.id)).map((w) => [w.status, w.attempts])).toEqual([['done', 2]]), { timeoutMs: 30_000 });
+    await eventually(
+      async () => expect((await windows.all(pipeline.id)).map((w) => [w.status, w.attempts])).toEqual([['done', 2]]),
+      { timeoutMs: 30_000 },
+    );
     expect(attempts).toEqual([1, 2]);
     const key = `exports/lease/${p.id}/mp_master_event/${day.replace(/-/g, '/')}/data.json.gz`;
     expect(byInsertId(await h.jsonLines(key))).toEqual(byInsertId(await h.rawExport(p.auth, day, day)));

@@ -18,7 +18,10 @@ import { PipelineSettings } from '../src/pipeline-settings';
 
 // s3rver ships no types.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const S3rver = require('s3rver') as new (options: object) => { run(): Promise<{ port: number }>; close(): Promise<void> };
+const S3rver = require('s3rver') as new (options: object) => {
+  run(): Promise<{ port: number }>;
+  close(): Promise<void>;
+};
 
 export const BUCKET = 'pipeline-destination';
 /** s3rver listens on loopback, which the default outbound policy refuses: the tests allow it, and only it. */
@@ -47,10 +50,18 @@ export class PipelinesHarness {
 
   static async start(settings: Partial<PipelineSettings> = {}): Promise<PipelinesHarness> {
     const directory = temporaryDirectory('pipelines-s3rver');
-    const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: directory.path, configureBuckets: [{ name: BUCKET, configs: [] }] });
+    const server = new S3rver({
+      address: '127.0.0.1',
+      port: 0,
+      silent: true,
+      directory: directory.path,
+      configureBuckets: [{ name: BUCKET, configs: [] }],
+    });
     const { port } = await server.run();
     const endpoint = `http://127.0.0.1:${port}`;
-    const environment = await createTestEnvironment({ env: { EXPORT_LIMIT_PER_SECOND: '1000', EXPORT_LIMIT_PER_HOUR: '10000', OUTBOUND_ALLOWED_NETWORKS: LOOPBACK } });
+    const environment = await createTestEnvironment({
+      env: { EXPORT_LIMIT_PER_SECOND: '1000', EXPORT_LIMIT_PER_HOUR: '10000', OUTBOUND_ALLOWED_NETWORKS: LOOPBACK },
+    });
     const clock = new ManualClock(Date.now());
     const config: AppConfig = environment.config;
     const moduleRef = await Test.createTestingModule({
@@ -69,7 +80,15 @@ export class PipelinesHarness {
     const app = moduleRef.createNestApplication({ bodyParser: false, logger: false });
     app.enableShutdownHooks();
     await app.listen(0, '127.0.0.1');
-    const bucket = new S3ObjectStore({ kind: 's3', bucket: BUCKET, region: 'us-east-1', endpoint, forcePathStyle: true, prefix: '', credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+    const bucket = new S3ObjectStore({
+      kind: 's3',
+      bucket: BUCKET,
+      region: 'us-east-1',
+      endpoint,
+      forcePathStyle: true,
+      prefix: '',
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    });
     const baseUrl = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
     return new PipelinesHarness(environment, app, baseUrl, clock, endpoint, bucket, async () => {
       await server.close();
@@ -97,20 +116,41 @@ export class PipelinesHarness {
 
   /** The destination fields of a pipeline into the test bucket. */
   destination(prefix: string): Record<string, string> {
-    return { type: 's3-raw', s3_bucket: BUCKET, s3_region: 'us-east-1', s3_prefix: prefix, s3_endpoint: this.endpoint, s3_force_path_style: 'true', s3_access_key_id: 'S3RVER', s3_secret_access_key: 'S3RVER' };
+    return {
+      type: 's3-raw',
+      s3_bucket: BUCKET,
+      s3_region: 'us-east-1',
+      s3_prefix: prefix,
+      s3_endpoint: this.endpoint,
+      s3_force_path_style: 'true',
+      s3_access_key_id: 'S3RVER',
+      s3_secret_access_key: 'S3RVER',
+    };
   }
 
   async import(auth: string, events: RawEvent[]): Promise<void> {
-    const response = await fetch(`${this.baseUrl}/import?strict=1`, { method: 'POST', body: JSON.stringify(events), headers: { Authorization: auth, 'Content-Type': 'application/json' } });
+    const response = await fetch(`${this.baseUrl}/import?strict=1`, {
+      method: 'POST',
+      body: JSON.stringify(events),
+      headers: { Authorization: auth, 'Content-Type': 'application/json' },
+    });
     if (response.status !== 200) throw new Error(`import: ${response.status} ${await response.text()}`);
   }
 
-  async call(method: 'GET' | 'POST', path: string, auth: string, fields: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+  async call(
+    method: 'GET' | 'POST',
+    path: string,
+    auth: string,
+    fields: Record<string, string> = {},
+  ): Promise<{ status: number; body: any }> {
     const form = new URLSearchParams(fields).toString();
     const url = `${this.baseUrl}/api/2.0/nessie/pipeline/${path}${method === 'GET' ? `?${form}` : ''}`;
     const response = await fetch(url, {
       method,
-      headers: { Authorization: auth, ...(method === 'POST' ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}) },
+      headers: {
+        Authorization: auth,
+        ...(method === 'POST' ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}),
+      },
       body: method === 'POST' ? form : undefined,
     });
     const text = await response.text();
@@ -118,10 +158,17 @@ export class PipelinesHarness {
   }
 
   async rawExport(auth: string, fromDate: string, toDate: string): Promise<RawEvent[]> {
-    const response = await fetch(`${this.baseUrl}/api/2.0/export?from_date=${fromDate}&to_date=${toDate}`, { headers: { Authorization: auth } });
+    const response = await fetch(`${this.baseUrl}/api/2.0/export?from_date=${fromDate}&to_date=${toDate}`, {
+      headers: { Authorization: auth },
+    });
     const text = await response.text();
     if (response.status !== 200) throw new Error(`export: ${response.status} ${text}`);
-    return text === '' ? [] : text.trimEnd().split('\n').map((line) => JSON.parse(line) as RawEvent);
+    return text === ''
+      ? []
+      : text
+          .trimEnd()
+          .split('\n')
+          .map((line) => JSON.parse(line) as RawEvent);
   }
 
   async objectKeys(prefix: string): Promise<string[]> {
@@ -138,11 +185,17 @@ export class PipelinesHarness {
 
   async jsonLines(key: string): Promise<RawEvent[]> {
     const text = gunzipSync(await this.object(key)).toString();
-    return text === '' ? [] : text.trimEnd().split('\n').map((line) => JSON.parse(line) as RawEvent);
+    return text === ''
+      ? []
+      : text
+          .trimEnd()
+          .split('\n')
+          .map((line) => JSON.parse(line) as RawEvent);
   }
 }
 
 export const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
 export const at = (day: string, time: string) => Date.parse(`${day}T${time}Z`) / 1000;
 /** Events in the export's order-independent form, for comparing sets of rows. */
-export const byInsertId = (events: RawEvent[]) => [...events].sort((a, b) => a.properties.$insert_id.localeCompare(b.properties.$insert_id));
+export const byInsertId = (events: RawEvent[]) =>
+  [...events].sort((a, b) => a.properties.$insert_id.localeCompare(b.properties.$insert_id));

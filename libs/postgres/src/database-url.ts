@@ -7,6 +7,7 @@ export function parseDatabaseUrl(value: string): DatabaseTarget {
     if (!path) throw new Error('DATABASE_URL pglite: needs a directory (or memory:), as in pglite:./data/postgres');
     return { kind: 'pglite', path };
   }
-  if (!/^postgres(ql)?:\/\//.test(value)) throw new Error('DATABASE_URL must start with postgres://, postgresql:// or pglite:');
+  if (!/^postgres(ql)?:\/\//.test(value))
+    throw new Error('DATABASE_URL must start with postgres://, postgresql:// or pglite:');
   return { kind: 'server', url: value };
 }

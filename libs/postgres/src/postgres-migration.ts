@@ -42,7 +42,9 @@ export class PostgresMigrationLedger implements MigrationLedger<Database> {
       const existing = await selectRows(db, sql`select 1 from schema_migrations where version = ${migration.version}`);
       if (existing.length) return; // another replica applied it while we waited for the lock
       await migration.up(db);
-      await tx.execute(sql`insert into schema_migrations (version, name) values (${migration.version}, ${migration.name})`);
+      await tx.execute(
+        sql`insert into schema_migrations (version, name) values (${migration.version}, ${migration.name})`,
+      );
     });
   }
 }

@@ -6,7 +6,10 @@ import { PostgresMigrator } from './postgres-migrator';
 /** One Postgres connection (pool or PGlite) per process, from DATABASE_URL. */
 @Global()
 @Module({
-  providers: [{ provide: Postgres, useFactory: (config: AppConfig) => Postgres.connect(config.databaseUrl), inject: [AppConfig] }, PostgresMigrator],
+  providers: [
+    { provide: Postgres, useFactory: (config: AppConfig) => Postgres.connect(config.databaseUrl), inject: [AppConfig] },
+    PostgresMigrator,
+  ],
   exports: [Postgres, PostgresMigrator],
 })
 export class PostgresModule implements OnApplicationShutdown {

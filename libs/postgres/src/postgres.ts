@@ -33,7 +33,9 @@ export class Postgres {
       // An idle connection ended under us (restart, failover) is an 'error' event; unheard, it would end
       // the process. The pool drops that connection and opens a new one for the next query.
       const logger = new Logger('Postgres');
-      pool.on('error', (error) => logger.warn(`an idle connection was lost (${error.message}); the next query opens a new one`));
+      pool.on('error', (error) =>
+        logger.warn(`an idle connection was lost (${error.message}); the next query opens a new one`),
+      );
       return new Postgres(drizzleNodePostgres({ client: pool }) as unknown as Database, 'server', () => pool.end());
     }
     // Loaded only when asked for: PGlite is an optional dependency, absent from the server image.

@@ -27,7 +27,10 @@ describe('Postgres connection loss', () => {
     await admin.connect();
     try {
       const name = new URL(database.url).pathname.slice(1);
-      const result = await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name]);
+      const result = await admin.query(
+        'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+        [name],
+      );
       return result.rowCount ?? 0;
     } finally {
       await admin.end();

@@ -1,5 +1,15 @@
 import { CompiledSql } from '@analytics/expression';
-import { ChBoundQuery, chCompiled, chIdent, chJoin, chParam, ChSql, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
+import {
+  ChBoundQuery,
+  chCompiled,
+  chIdent,
+  chJoin,
+  chParam,
+  ChSql,
+  chSql,
+  ProjectScope,
+  renderChSql,
+} from '@analytics/tenancy';
 import { PROFILES_MIRROR_TABLE } from './profiles-tables';
 
 /** The mirror's statements, built apart from the client so that they render without I/O (libs/profile-store/sql/). */
@@ -14,7 +24,8 @@ export const PROFILES_MIRROR_INSERT = `INSERT INTO ${PROFILES_MIRROR_TABLE} FORM
  * The read source of the project's user profiles, the live version of each (`FROM …`, to extend
  * with `AND …`): what a pipeline's people export and a compliance retrieval read.
  */
-export const userProfilesSql = (scope: ProjectScope): ChSql => chSql`FROM ${PROFILES} FINAL WHERE ${scope} AND group_key = ''`;
+export const userProfilesSql = (scope: ProjectScope): ChSql =>
+  chSql`FROM ${PROFILES} FINAL WHERE ${scope} AND group_key = ''`;
 
 /** One page of the profile query. Every query is scoped to a project and a kind of profile. */
 export interface MirrorQuery {
@@ -69,7 +80,9 @@ function mirrorFilter(query: MirrorQuery): { source: ChSql; conditions: ChSql } 
 /** One page of the query's profiles in distinct-id order, the live (highest) version of each. */
 export function mirrorPageSql(query: MirrorQuery, offset: number, limit: number): ChBoundQuery {
   const { source, conditions } = mirrorFilter(query);
-  return renderChSql(chSql`SELECT profile_id, properties FROM ${source} WHERE ${conditions} ORDER BY profile_id LIMIT ${chParam(limit, 'UInt32')} OFFSET ${chParam(offset, 'UInt64')}`);
+  return renderChSql(
+    chSql`SELECT profile_id, properties FROM ${source} WHERE ${conditions} ORDER BY profile_id LIMIT ${chParam(limit, 'UInt32')} OFFSET ${chParam(offset, 'UInt64')}`,
+  );
 }
 
 /** How many profiles the query has. */

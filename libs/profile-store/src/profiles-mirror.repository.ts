@@ -47,13 +47,23 @@ export class ProfilesMirrorRepository {
   /** The query's profiles in distinct-id order, the live (highest) version of each. */
   async page(query: MirrorQuery, offset: number, limit: number, limits?: ReadLimits): Promise<MirroredProperties[]> {
     const { sql, params } = mirrorPageSql(query, offset, limit);
-    const result = await this.clickhouse.query({ query: sql, query_params: params, format: 'JSONEachRow', ...readSettings(limits) });
+    const result = await this.clickhouse.query({
+      query: sql,
+      query_params: params,
+      format: 'JSONEachRow',
+      ...readSettings(limits),
+    });
     return result.json<MirroredProperties>();
   }
 
   async count(query: MirrorQuery, limits?: ReadLimits): Promise<number> {
     const { sql, params } = mirrorCountSql(query);
-    const result = await this.clickhouse.query({ query: sql, query_params: params, format: 'JSONEachRow', ...readSettings(limits) });
+    const result = await this.clickhouse.query({
+      query: sql,
+      query_params: params,
+      format: 'JSONEachRow',
+      ...readSettings(limits),
+    });
     const [row] = await result.json<{ total: number | string }>();
     return Number(row?.total ?? 0);
   }

@@ -64,7 +64,15 @@ interface WrittenRow {
 
 /** Profile keys as one bound JSON parameter, expanded by `jsonb_to_recordset` (no statement grows with the batch), each with its group's project. */
 const profileKeys = (groups: ScopedRows<ProfileKey>[]) =>
-  JSON.stringify(groups.flatMap(({ scope, rows }) => rows.map(({ groupKey, profileId }) => ({ project_id: scope.projectId, group_key: groupKey, profile_id: profileId }))));
+  JSON.stringify(
+    groups.flatMap(({ scope, rows }) =>
+      rows.map(({ groupKey, profileId }) => ({
+        project_id: scope.projectId,
+        group_key: groupKey,
+        profile_id: profileId,
+      })),
+    ),
+  );
 
 const scopesOf = (groups: ScopedRows<unknown>[]) => groups.map(({ scope }) => scope);
 const isEmpty = (groups: ScopedRows<unknown>[]) => groups.every(({ rows }) => rows.length === 0);
@@ -103,7 +111,9 @@ export class ProfilesTransaction {
     const ids = [...new Set(projects.map((scope) => scope.projectId))].sort((a, b) => a - b);
     if (!ids.length) return;
     const lock = sql.raw(mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock');
-    await this.db.execute(sql`select ${lock}(${FOLD_LOCK_CLASS}::int, p) from (select p from unnest(${`{${ids.join(',')}}`}::int[]) as p order by p) as ordered`);
+    await this.db.execute(
+      sql`select ${lock}(${FOLD_LOCK_CLASS}::int, p) from (select p from unnest(${`{${ids.join(',')}}`}::int[]) as p order by p) as ordered`,
+    );
   }
 
   /**
@@ -146,7 +156,8 @@ export class ProfilesTransaction {
    */
   async save(groups: ScopedRows<ProfileWrite>[]): Promise<WrittenProfile[]> {
     const written: WrittenProfile[] = [];
-    for (const rows of statementsOf(groups)) written.push(...(await this.saveRows(scopesOf(groups), `[${rows.join(',')}]`)));
+    for (const rows of statementsOf(groups))
+      written.push(...(await this.saveRows(scopesOf(groups), `[${rows.join(',')}]`)));
     return written;
   }
 
@@ -171,8 +182,15 @@ export class ProfilesTransaction {
     const written = await this.save(saved);
     const deleted = await this.delete(gone);
     // RETURNING promises no order: each row finds its state by its identity (its project, its group's).
-    const states = new Map(saved.flatMap(({ scope, rows }) => rows.map((p) => [identityKey({ ...p, projectId: scope.projectId }), p.properties] as const)));
-    return [...written.map((row) => ({ ...row, properties: states.get(identityKey(row)) })), ...deleted.map((row) => ({ ...row, properties: undefined }))];
+    const states = new Map(
+      saved.flatMap(({ scope, rows }) =>
+        rows.map((p) => [identityKey({ ...p, projectId: scope.projectId }), p.properties] as const),
+      ),
+    );
+    return [
+      ...written.map((row) => ({ ...row, properties: states.get(identityKey(row)) })),
+      ...deleted.map((row) => ({ ...row, properties: undefined })),
+    ];
   }
 
   /** Deletes the rows for good; each deletion gets a version above the row's, for the mirror's tombstone. */
@@ -192,7 +210,10 @@ export class ProfilesTransaction {
   /** Fresh versions for tombstones of profiles that are not (or no longer) stored. */
   async tombstoneVersions(count: number): Promise<string[]> {
     if (count === 0) return [];
-    const rows = await selectRows<{ version: string }>(this.db, sql`select nextval('profile_versions')::text as version from generate_series(1, ${count}::integer)`);
+    const rows = await selectRows<{ version: string }>(
+      this.db,
+      sql`select nextval('profile_versions')::text as version from generate_series(1, ${count}::integer)`,
+    );
     return rows.map((row) => String(row.version));
   }
 
@@ -216,12 +237,19 @@ export class ProfilesTransaction {
           order by o.topic, o.kafka_partition
           for update of o`,
     );
-    return new Map(rows.map((row) => [partitionKey({ topic: row.topic, partition: Number(row.kafka_partition) }), BigInt(row.next_offset)]));
+    return new Map(
+      rows.map((row) => [
+        partitionKey({ topic: row.topic, partition: Number(row.kafka_partition) }),
+        BigInt(row.next_offset),
+      ]),
+    );
   }
 
   async advanceCheckpoints(next: { topic: string; partition: number; nextOffset: bigint }[]): Promise<void> {
     if (!next.length) return;
-    const rows = JSON.stringify(next.map((n) => ({ topic: n.topic, kafka_partition: n.partition, next_offset: n.nextOffset.toString() })));
+    const rows = JSON.stringify(
+      next.map((n) => ({ topic: n.topic, kafka_partition: n.partition, next_offset: n.nextOffset.toString() })),
+    );
     await this.db.execute(
       sql`update ${OFFSETS} o set next_offset = greatest(o.next_offset, c.next_offset)
           from jsonb_to_recordset(${rows}::jsonb) as c(topic text, kafka_partition integer, next_offset bigint)
@@ -243,6 +271,9 @@ export class ProfilesRepository {
 
   /** One project's stored profiles of one kind (user profiles: group key ''), for reading outside a batch. */
   async find(scope: ProjectScope, groupKey: string, profileIds: string[]): Promise<StoredProfile[]> {
-    return new ProfilesTransaction(this.postgres.db).read(scope, profileIds.map((profileId) => ({ groupKey, profileId })));
+    return new ProfilesTransaction(this.postgres.db).read(
+      scope,
+      profileIds.map((profileId) => ({ groupKey, profileId })),
+    );
   }
 }

@@ -18,7 +18,11 @@ const TOUCHING = new Set<OperationName>(['$set', '$add', '$append']);
  * `current`, so a record that fails changes nothing. The writer keeps one draft per profile for a
  * whole batch instead (see {@link applyToDraft}).
  */
-export function applyProfileUpdate(current: ProfileState | undefined, update: ProfileUpdate, limits: ProfileLimits = DEFAULT_PROFILE_LIMITS): ApplyOutcome {
+export function applyProfileUpdate(
+  current: ProfileState | undefined,
+  update: ProfileUpdate,
+  limits: ProfileLimits = DEFAULT_PROFILE_LIMITS,
+): ApplyOutcome {
   const draft = new ProfileDraft(current, limits);
   const refusal = applyToDraft(draft, update);
   return refusal ? { ok: false, message: refusal.message } : { ok: true, state: draft.state() };
@@ -49,16 +53,19 @@ function touch(draft: ProfileDraft, timeMs: number): void {
 }
 
 /** An update with a `$time` older than the property's last write must not overwrite it. */
-const isStale = (draft: ProfileDraft, name: string, update: ProfileUpdate) => update.timed && (draft.stampOf(name) ?? -Infinity) > update.timeMs;
+const isStale = (draft: ProfileDraft, name: string, update: ProfileUpdate) =>
+  update.timed && (draft.stampOf(name) ?? -Infinity) > update.timeMs;
 
 function applyOperation(draft: ProfileDraft, update: ProfileUpdate): void {
   const { timeMs } = update;
   switch (update.op) {
     case '$set':
-      for (const [name, value] of Object.entries(update.properties)) if (!isStale(draft, name, update)) draft.write(name, value, timeMs);
+      for (const [name, value] of Object.entries(update.properties))
+        if (!isStale(draft, name, update)) draft.write(name, value, timeMs);
       return;
     case '$set_once':
-      for (const [name, value] of Object.entries(update.properties)) if (!draft.has(name)) draft.write(name, value, timeMs);
+      for (const [name, value] of Object.entries(update.properties))
+        if (!draft.has(name)) draft.write(name, value, timeMs);
       return;
     case '$unset':
       for (const name of update.names) if (!isStale(draft, name, update)) draft.write(name, undefined, timeMs);

@@ -1,8 +1,14 @@
 import { foldProfileStates } from './fold-profiles';
 
 describe('folding profiles into the canonical one', () => {
-  const device = { properties: { plan: 'free', utm_source: 'ad', $created: '2024-01-01T00:00:00' }, stamps: { plan: 1, utm_source: 1 } };
-  const user = { properties: { plan: 'pro', name: 'Ada', $created: '2024-02-01T00:00:00' }, stamps: { plan: 5, name: 5 } };
+  const device = {
+    properties: { plan: 'free', utm_source: 'ad', $created: '2024-01-01T00:00:00' },
+    stamps: { plan: 1, utm_source: 1 },
+  };
+  const user = {
+    properties: { plan: 'pro', name: 'Ada', $created: '2024-02-01T00:00:00' },
+    stamps: { plan: 5, name: 5 },
+  };
 
   it("keeps the canonical profile's values and copies what it lacks, with the write times", () => {
     expect(foldProfileStates(user, [device])).toEqual({
@@ -13,7 +19,12 @@ describe('folding profiles into the canonical one', () => {
 
   it('takes a property several folded profiles hold from the first given (the oldest)', () => {
     const phone = { properties: { utm_source: 'mail', os: 'ios' }, stamps: {} };
-    expect(foldProfileStates(undefined, [device, phone]).properties).toEqual({ plan: 'free', utm_source: 'ad', os: 'ios', $created: '2024-01-01T00:00:00' });
+    expect(foldProfileStates(undefined, [device, phone]).properties).toEqual({
+      plan: 'free',
+      utm_source: 'ad',
+      os: 'ios',
+      $created: '2024-01-01T00:00:00',
+    });
   });
 
   it('changes nothing when folded again, and leaves its inputs alone', () => {

@@ -75,7 +75,9 @@ export class ListDraft {
 
   /** The list as stored: the live items in order. */
   items(): PropertyValue[] {
-    return this.live === this.slots.length ? [...(this.slots as PropertyValue[])] : (this.slots.filter((slot) => slot !== REMOVED) as PropertyValue[]);
+    return this.live === this.slots.length
+      ? [...(this.slots as PropertyValue[])]
+      : (this.slots.filter((slot) => slot !== REMOVED) as PropertyValue[]);
   }
 
   private index(): Map<string, number[]> {

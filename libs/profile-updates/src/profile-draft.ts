@@ -219,14 +219,24 @@ export class ProfileDraft {
     for (const [name, before] of this.touched) {
       const size = this.has(name) ? this.sizeOf(name) : 0;
       if (size > maxPropertyBytes && size > (before ?? 0)) {
-        return new Inapplicable(`${op}: "${name}" would hold ${size} bytes; a property holds at most ${maxPropertyBytes}`, 'property_bytes');
+        return new Inapplicable(
+          `${op}: "${name}" would hold ${size} bytes; a property holds at most ${maxPropertyBytes}`,
+          'property_bytes',
+        );
       }
     }
     if (this.count > maxProperties && this.count > countBefore) {
-      return new Inapplicable(`${op}: the profile would have ${this.count} properties; at most ${maxProperties} are allowed`, 'properties');
+      return new Inapplicable(
+        `${op}: the profile would have ${this.count} properties; at most ${maxProperties} are allowed`,
+        'properties',
+      );
     }
     const bytes = this.profileBytes();
-    if (bytes > maxProfileBytes && bytes > bytesBefore) return new Inapplicable(`${op}: the profile would hold ${bytes} bytes; at most ${maxProfileBytes} are allowed`, 'profile_bytes');
+    if (bytes > maxProfileBytes && bytes > bytesBefore)
+      return new Inapplicable(
+        `${op}: the profile would hold ${bytes} bytes; at most ${maxProfileBytes} are allowed`,
+        'profile_bytes',
+      );
     return undefined;
   }
 }

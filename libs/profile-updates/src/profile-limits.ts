@@ -9,4 +9,8 @@ export interface ProfileLimits {
 }
 
 /** The settings' defaults: Mixpanel's 2,000 properties and 256 KB per list or object property; 1 MiB a profile. */
-export const DEFAULT_PROFILE_LIMITS: ProfileLimits = { maxProperties: 2000, maxPropertyBytes: 262_144, maxProfileBytes: 1_048_576 };
+export const DEFAULT_PROFILE_LIMITS: ProfileLimits = {
+  maxProperties: 2000,
+  maxPropertyBytes: 262_144,
+  maxProfileBytes: 1_048_576,
+};

@@ -1,6 +1,13 @@
 import { decodeProfileUpdate } from './profile-update';
 
-const update = { projectId: 7, groupKey: '', profileId: 'u1', op: '$set', properties: { plan: 'pro' }, timeMs: 1_700_000_000_000 };
+const update = {
+  projectId: 7,
+  groupKey: '',
+  profileId: 'u1',
+  op: '$set',
+  properties: { plan: 'pro' },
+  timeMs: 1_700_000_000_000,
+};
 
 describe('a profile update decoded from its Kafka message', () => {
   it('is the update the gateway wrote', () => {

@@ -32,9 +32,25 @@ export type ProfileOperation =
 
 export type OperationName = ProfileOperation['op'];
 
-export const USER_OPERATIONS: readonly OperationName[] = ['$set', '$set_once', '$add', '$union', '$append', '$remove', '$unset', '$delete'];
+export const USER_OPERATIONS: readonly OperationName[] = [
+  '$set',
+  '$set_once',
+  '$add',
+  '$union',
+  '$append',
+  '$remove',
+  '$unset',
+  '$delete',
+];
 /** The real API offers groups no `$add` and no `$append`. */
-export const GROUP_OPERATIONS: readonly OperationName[] = ['$set', '$set_once', '$unset', '$union', '$remove', '$delete'];
+export const GROUP_OPERATIONS: readonly OperationName[] = [
+  '$set',
+  '$set_once',
+  '$unset',
+  '$union',
+  '$remove',
+  '$delete',
+];
 
 export interface UpdateTiming {
   /** `$time`, else the time the gateway received the update (ms since the epoch). */
@@ -69,7 +85,10 @@ const isOperation = (value: unknown): value is OperationName => USER_OPERATIONS.
  */
 export function decodeProfileUpdate(value: unknown): ProfileUpdate {
   const update = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
-  const operand = update.op === '$unset' ? Array.isArray(update.names) : update.op === '$delete' || (typeof update.properties === 'object' && update.properties !== null);
+  const operand =
+    update.op === '$unset'
+      ? Array.isArray(update.names)
+      : update.op === '$delete' || (typeof update.properties === 'object' && update.properties !== null);
   const wellFormed =
     isProjectId(update.projectId) &&
     typeof update.groupKey === 'string' &&

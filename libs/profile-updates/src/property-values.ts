@@ -31,16 +31,22 @@ export const isPlainObject = (value: unknown): value is Record<string, unknown> 
 /** A property value as stored: the events' limits on nesting and sizes, long strings truncated. */
 export function cleanValue(value: unknown, path: string, depth = 0): PropertyValue {
   if (typeof value === 'string') return truncate(storableText(value));
-  if (value === null || typeof value === 'number' || typeof value === 'boolean' || JSON.isRawJSON(value)) return value as PropertyValue;
+  if (value === null || typeof value === 'number' || typeof value === 'boolean' || JSON.isRawJSON(value))
+    return value as PropertyValue;
   if (typeof value !== 'object') throw new InvalidRecord(`${path} is not a JSON value`);
-  if (depth >= EVENT_LIMITS.maxNestingDepth) throw new InvalidRecord(`${path} is nested deeper than ${EVENT_LIMITS.maxNestingDepth} levels`);
+  if (depth >= EVENT_LIMITS.maxNestingDepth)
+    throw new InvalidRecord(`${path} is nested deeper than ${EVENT_LIMITS.maxNestingDepth} levels`);
   if (Array.isArray(value)) {
-    if (value.length > EVENT_LIMITS.maxListItems) throw new InvalidRecord(`${path} has ${value.length} items; fewer than 255 allowed`);
+    if (value.length > EVENT_LIMITS.maxListItems)
+      throw new InvalidRecord(`${path} has ${value.length} items; fewer than 255 allowed`);
     return value.map((item) => cleanValue(item, path, depth + 1));
   }
   const entries = Object.entries(value);
-  if (entries.length > EVENT_LIMITS.maxObjectKeys) throw new InvalidRecord(`${path} has ${entries.length} keys; fewer than 255 allowed`);
-  return Object.fromEntries(entries.map(([key, item]) => [storableText(key), cleanValue(item, `${path}.${key}`, depth + 1)]));
+  if (entries.length > EVENT_LIMITS.maxObjectKeys)
+    throw new InvalidRecord(`${path} has ${entries.length} keys; fewer than 255 allowed`);
+  return Object.fromEntries(
+    entries.map(([key, item]) => [storableText(key), cleanValue(item, `${path}.${key}`, depth + 1)]),
+  );
 }
 
 /** The number a property holds, or undefined when it holds something else. Big integers count. */
@@ -65,7 +71,8 @@ export function valueKey(value: PropertyValue): string {
   if (typeof value === 'string') return JSON.stringify(value);
   if (typeof value === 'number') return numberKey(value);
   if (value === null || typeof value === 'boolean') return String(value);
-  if (JSON.isRawJSON(value)) return /^-?\d+$/.test(value.rawJSON) ? BigInt(value.rawJSON).toString() : numberKey(Number(value.rawJSON));
+  if (JSON.isRawJSON(value))
+    return /^-?\d+$/.test(value.rawJSON) ? BigInt(value.rawJSON).toString() : numberKey(Number(value.rawJSON));
   if (Array.isArray(value)) return `[${value.map(valueKey).join(',')}]`;
   const keys = Object.keys(value).sort();
   return `{${keys.map((key) => `${JSON.stringify(key)}:${valueKey(value[key])}`).join(',')}}`;

@@ -31,7 +31,12 @@ describe('validateProfileRecord', () => {
   });
 
   it('reads a group update; a numeric id becomes a string', () => {
-    expect(accepted({ $group_key: 'company', $group_id: 42, $unset: ['a'] }, group).update).toMatchObject({ groupKey: 'company', profileId: '42', op: '$unset', names: ['a'] });
+    expect(accepted({ $group_key: 'company', $group_id: 42, $unset: ['a'] }, group).update).toMatchObject({
+      groupKey: 'company',
+      profileId: '42',
+      op: '$unset',
+      names: ['a'],
+    });
   });
 
   it.each([
@@ -39,7 +44,10 @@ describe('validateProfileRecord', () => {
     [{ $distinct_id: '', $set: {} }, '$distinct_id, missing or empty'],
     [{ $distinct_id: 'anonymous', $set: {} }, '"anonymous" is not allowed as $distinct_id'],
     [{ $distinct_id: 'x'.repeat(256), $set: {} }, '$distinct_id is longer than 255 characters'],
-    [{ $distinct_id: 'u' }, 'no operation: send one of $set, $set_once, $add, $union, $append, $remove, $unset, $delete'],
+    [
+      { $distinct_id: 'u' },
+      'no operation: send one of $set, $set_once, $add, $union, $append, $remove, $unset, $delete',
+    ],
     [{ $distinct_id: 'u', $set: {}, $add: {} }, 'more than one operation ($set, $add): send one per record'],
     [{ $distinct_id: 'u', $set: [] }, '$set must be an object of properties'],
     [{ $distinct_id: 'u', $add: { n: '1' } }, '$add.n must be a number'],
@@ -48,7 +56,10 @@ describe('validateProfileRecord', () => {
     [{ $distinct_id: 'u', $set: { '': 1 } }, 'property names must not be empty'],
     [{ $distinct_id: 'u', $set: JSON.parse('{"__proto__": 1}') }, '"__proto__" is not allowed as a property name'],
     [{ $distinct_id: 'u', $set: { a: [[[[1]]]] } }, '$set.a is nested deeper than 3 levels'],
-    [{ $distinct_id: 'u', $set: {}, $time: 'yesterday' }, '$time must be seconds or milliseconds since the epoch, or an ISO date'],
+    [
+      { $distinct_id: 'u', $set: {}, $time: 'yesterday' },
+      '$time must be seconds or milliseconds since the epoch, or an ISO date',
+    ],
     [{ $distinct_id: 'u', $set: {}, $latitude: 91, $longitude: 0 }, '$latitude must be a number from -90 to 90'],
     [{ $distinct_id: 'u', $set: {}, $latitude: 1 }, '$latitude and $longitude go together'],
     ['not an object', 'each update must be a JSON object'],
@@ -65,9 +76,20 @@ describe('validateProfileRecord', () => {
   });
 
   it('stores custom $ names as sent, except in strict mode; reserved and SDK-sent $ names pass both', () => {
-    const sdkSet = { $email: 'a@b.c', $os: 'Mac OS X', $browser: 'Chrome', $browser_version: 120, $android_app_version: '1.0', $transactions: [] };
-    expect(accepted({ $distinct_id: 'u', $set: { ...sdkSet, $custom: 1 } }).update).toMatchObject({ properties: { $custom: 1 } });
-    expect(message({ $distinct_id: 'u', $set: { $custom: 1 } }, strict)).toBe('"$custom": custom property names must not start with $');
+    const sdkSet = {
+      $email: 'a@b.c',
+      $os: 'Mac OS X',
+      $browser: 'Chrome',
+      $browser_version: 120,
+      $android_app_version: '1.0',
+      $transactions: [],
+    };
+    expect(accepted({ $distinct_id: 'u', $set: { ...sdkSet, $custom: 1 } }).update).toMatchObject({
+      properties: { $custom: 1 },
+    });
+    expect(message({ $distinct_id: 'u', $set: { $custom: 1 } }, strict)).toBe(
+      '"$custom": custom property names must not start with $',
+    );
     expect(message({ $distinct_id: 'u', $set: sdkSet }, strict)).toBeUndefined();
   });
 
@@ -81,28 +103,59 @@ describe('validateProfileRecord', () => {
   });
 
   it('reads the modifiers beside the operation', () => {
-    const outcome = accepted({ $distinct_id: 'u', $delete: null, $ignore_alias: true, $ignore_time: 'true', $ip: '203.0.113.9', $latitude: 48.85, $longitude: 2.35 });
+    const outcome = accepted({
+      $distinct_id: 'u',
+      $delete: null,
+      $ignore_alias: true,
+      $ignore_time: 'true',
+      $ip: '203.0.113.9',
+      $latitude: 48.85,
+      $longitude: 2.35,
+    });
     expect(outcome.update).toMatchObject({ op: '$delete', ignoreAlias: true, ignoreTime: true });
     expect(outcome.location).toEqual({ ip: '203.0.113.9', latitude: 48.85, longitude: 2.35 });
     expect(accepted({ $distinct_id: 'u', $set: {}, $ip: '0' }).location.ip).toBe(false);
   });
 
   it('truncates long strings and makes text storable in Postgres jsonb', () => {
-    const { update } = accepted({ $distinct_id: 'u', $set: { long: 'é'.repeat(300), nul: 'a\u0000b', lone: 'x\ud800y', 'k\u0000ey': 1 } });
+    const { update } = accepted({
+      $distinct_id: 'u',
+      $set: { long: 'é'.repeat(300), nul: 'a\u0000b', lone: 'x\ud800y', 'k\u0000ey': 1 },
+    });
     expect(update).toMatchObject({ properties: { long: 'é'.repeat(255), nul: 'ab', lone: 'x\ufffdy', key: 1 } });
   });
 
   it('refuses a record that alone would pass a profile limit, before it is acknowledged', () => {
-    const small: RecordContext = { ...user, limits: { maxProperties: 2000, maxPropertyBytes: 1024, maxProfileBytes: 4096 } };
+    const small: RecordContext = {
+      ...user,
+      limits: { maxProperties: 2000, maxPropertyBytes: 1024, maxProfileBytes: 4096 },
+    };
     const list = Array.from({ length: 200 }, (_, i) => i * 1000);
     const bytes = Buffer.byteLength(JSON.stringify(list));
-    expect(message({ $distinct_id: 'u', $union: { l: list } }, small)).toBe(`$union.l would hold ${bytes} bytes; a profile property holds at most 1024`);
+    expect(message({ $distinct_id: 'u', $union: { l: list } }, small)).toBe(
+      `$union.l would hold ${bytes} bytes; a profile property holds at most 1024`,
+    );
     expect(message({ $distinct_id: 'u', $set: { l: list } }, small)).toMatch(/^\$set\.l would hold/);
-    expect(message({ $distinct_id: 'u', $append: { l: 'x'.repeat(250).split('').map(() => 'abcd') } }, small)).toMatch(/^\$append\.l would hold/);
+    expect(
+      message(
+        {
+          $distinct_id: 'u',
+          $append: {
+            l: 'x'
+              .repeat(250)
+              .split('')
+              .map(() => 'abcd'),
+          },
+        },
+        small,
+      ),
+    ).toMatch(/^\$append\.l would hold/);
     // Removing never grows a list.
     expect(message({ $distinct_id: 'u', $remove: { l: list } }, small)).toBeUndefined();
     const wide = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`p${i}`, list.slice(0, 100)]));
-    expect(message({ $distinct_id: 'u', $set: wide }, small)).toMatch(/^\$set holds \d+ bytes of properties; a profile holds at most 4096$/);
+    expect(message({ $distinct_id: 'u', $set: wide }, small)).toMatch(
+      /^\$set holds \d+ bytes of properties; a profile holds at most 4096$/,
+    );
     expect(message({ $distinct_id: 'u', $union: { l: list.slice(0, 100) } }, small)).toBeUndefined();
   });
 });

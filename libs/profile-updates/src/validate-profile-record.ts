@@ -1,7 +1,17 @@
 import { EVENT_LIMITS, FORBIDDEN_IDS } from '@analytics/events';
 import { ProfileLimits } from './profile-limits';
 import { parseUpdateTime } from './profile-time';
-import { GROUP_OPERATIONS, OperationName, ProfileIdentity, ProfileOperation, ProfileUpdate, PropertyValue, UpdateTiming, USER_OPERATIONS, USER_PROFILES } from './profile-update';
+import {
+  GROUP_OPERATIONS,
+  OperationName,
+  ProfileIdentity,
+  ProfileOperation,
+  ProfileUpdate,
+  PropertyValue,
+  UpdateTiming,
+  USER_OPERATIONS,
+  USER_PROFILES,
+} from './profile-update';
 import { cleanValue, InvalidRecord, isPlainObject, jsonBytes, numericValue, storableText } from './property-values';
 
 export type ProfileScope = 'user' | 'group';
@@ -55,7 +65,8 @@ export interface LocationHint {
   longitude?: number;
 }
 
-export type RecordOutcome = { ok: true; update: ProfileUpdate; location: LocationHint } | { ok: false; message: string };
+export type RecordOutcome =
+  { ok: true; update: ProfileUpdate; location: LocationHint } | { ok: false; message: string };
 
 const isTrue = (value: unknown) => value === true || value === 'true';
 
@@ -63,7 +74,8 @@ const isTrue = (value: unknown) => value === true || value === 'true';
 export function validateProfileRecord(raw: unknown, context: RecordContext): RecordOutcome {
   try {
     if (!isPlainObject(raw)) throw new InvalidRecord('each update must be a JSON object');
-    const identity = context.scope === 'user' ? userIdentity(raw, context.projectId) : groupIdentity(raw, context.projectId);
+    const identity =
+      context.scope === 'user' ? userIdentity(raw, context.projectId) : groupIdentity(raw, context.projectId);
     const operation = readOperation(raw, context);
     const update: ProfileUpdate = { ...identity, ...operation, ...readTiming(raw, context.nowMs) };
     return { ok: true, update, location: readLocation(raw) };
@@ -77,7 +89,9 @@ export function validateProfileRecord(raw: unknown, context: RecordContext): Rec
 export function recordIdentity(raw: unknown, scope: ProfileScope): Record<string, string> {
   if (!isPlainObject(raw)) return {};
   const fields = scope === 'user' ? ['$distinct_id'] : ['$group_key', '$group_id'];
-  return Object.fromEntries(fields.filter((f) => typeof raw[f] === 'string' || typeof raw[f] === 'number').map((f) => [f, String(raw[f])]));
+  return Object.fromEntries(
+    fields.filter((f) => typeof raw[f] === 'string' || typeof raw[f] === 'number').map((f) => [f, String(raw[f])]),
+  );
 }
 
 function readId(value: unknown, field: string): string {
@@ -90,7 +104,8 @@ function readId(value: unknown, field: string): string {
 function userIdentity(raw: Record<string, unknown>, projectId: number): ProfileIdentity {
   const profileId = readId(raw.$distinct_id, '$distinct_id');
   // SDK placeholders ("anonymous", "null", …) would merge strangers into one profile.
-  if (FORBIDDEN_IDS.has(profileId.trim().toLowerCase())) throw new InvalidRecord(`"${profileId}" is not allowed as $distinct_id`);
+  if (FORBIDDEN_IDS.has(profileId.trim().toLowerCase()))
+    throw new InvalidRecord(`"${profileId}" is not allowed as $distinct_id`);
   return { projectId, groupKey: USER_PROFILES, profileId };
 }
 
@@ -103,9 +118,11 @@ function readOperation(raw: Record<string, unknown>, context: RecordContext): Pr
   const allowed = context.scope === 'user' ? USER_OPERATIONS : GROUP_OPERATIONS;
   const present = USER_OPERATIONS.filter((op) => Object.hasOwn(raw, op));
   if (present.length === 0) throw new InvalidRecord(`no operation: send one of ${allowed.join(', ')}`);
-  if (present.length > 1) throw new InvalidRecord(`more than one operation (${present.join(', ')}): send one per record`);
+  if (present.length > 1)
+    throw new InvalidRecord(`more than one operation (${present.join(', ')}): send one per record`);
   const [op] = present;
-  if (!allowed.includes(op)) throw new InvalidRecord(`${op} is not an operation of group profiles: use one of ${allowed.join(', ')}`);
+  if (!allowed.includes(op))
+    throw new InvalidRecord(`${op} is not an operation of group profiles: use one of ${allowed.join(', ')}`);
   const operation = OPERATION_READERS[op](raw[op], raw, context);
   checkSize(operation, context.limits);
   return operation;
@@ -123,30 +140,51 @@ function checkSize(operation: ProfileOperation, { maxPropertyBytes, maxProfileBy
   for (const [name, value] of Object.entries(operation.properties)) {
     // An appended item sits in a list: its brackets count.
     const bytes = jsonBytes(value) + (op === '$append' ? 2 : 0);
-    if (op !== '$remove' && bytes > maxPropertyBytes) throw new InvalidRecord(`${op}.${name} would hold ${bytes} bytes; a profile property holds at most ${maxPropertyBytes}`);
+    if (op !== '$remove' && bytes > maxPropertyBytes)
+      throw new InvalidRecord(
+        `${op}.${name} would hold ${bytes} bytes; a profile property holds at most ${maxPropertyBytes}`,
+      );
     total += jsonBytes(name) + bytes + 2;
   }
-  if (op !== '$remove' && total > maxProfileBytes) throw new InvalidRecord(`${op} holds ${total} bytes of properties; a profile holds at most ${maxProfileBytes}`);
+  if (op !== '$remove' && total > maxProfileBytes)
+    throw new InvalidRecord(`${op} holds ${total} bytes of properties; a profile holds at most ${maxProfileBytes}`);
 }
 
 type OperationReader = (value: unknown, raw: Record<string, unknown>, context: RecordContext) => ProfileOperation;
 
 const OPERATION_READERS: Record<OperationName, OperationReader> = {
   $set: (value, _, context) => ({ op: '$set', properties: readProperties(value, '$set', context, cleanValue) }),
-  $set_once: (value, _, context) => ({ op: '$set_once', properties: readProperties(value, '$set_once', context, cleanValue) }),
-  $append: (value, _, context) => ({ op: '$append', properties: readProperties(value, '$append', context, cleanValue) }),
-  $remove: (value, _, context) => ({ op: '$remove', properties: readProperties(value, '$remove', context, cleanValue) }),
+  $set_once: (value, _, context) => ({
+    op: '$set_once',
+    properties: readProperties(value, '$set_once', context, cleanValue),
+  }),
+  $append: (value, _, context) => ({
+    op: '$append',
+    properties: readProperties(value, '$append', context, cleanValue),
+  }),
+  $remove: (value, _, context) => ({
+    op: '$remove',
+    properties: readProperties(value, '$remove', context, cleanValue),
+  }),
   $add: (value, _, context) => ({ op: '$add', properties: readProperties(value, '$add', context, readNumber) }),
   $union: (value, _, context) => ({ op: '$union', properties: readProperties(value, '$union', context, readList) }),
   $unset: (value) => ({ op: '$unset', names: readNames(value) }),
   $delete: (_, raw) => ({ op: '$delete', ignoreAlias: isTrue(raw.$ignore_alias) }),
 };
 
-function readProperties<T>(value: unknown, op: string, context: RecordContext, read: (value: unknown, path: string) => T): Record<string, T> {
+function readProperties<T>(
+  value: unknown,
+  op: string,
+  context: RecordContext,
+  read: (value: unknown, path: string) => T,
+): Record<string, T> {
   if (!isPlainObject(value)) throw new InvalidRecord(`${op} must be an object of properties`);
   const entries = Object.entries(value);
-  if (entries.length > EVENT_LIMITS.maxProperties) throw new InvalidRecord(`${op} has ${entries.length} properties; fewer than 255 allowed`);
-  return Object.fromEntries(entries.map(([name, item]) => [propertyName(name, context.strict), read(item, `${op}.${name}`)]));
+  if (entries.length > EVENT_LIMITS.maxProperties)
+    throw new InvalidRecord(`${op} has ${entries.length} properties; fewer than 255 allowed`);
+  return Object.fromEntries(
+    entries.map(([name, item]) => [propertyName(name, context.strict), read(item, `${op}.${name}`)]),
+  );
 }
 
 function propertyName(name: string, strict: boolean): string {
@@ -159,7 +197,8 @@ function propertyName(name: string, strict: boolean): string {
 
 function checkName(name: string): void {
   if (name === '') throw new InvalidRecord('property names must not be empty');
-  if (name.length > EVENT_LIMITS.maxStringLength) throw new InvalidRecord('property names must be at most 255 characters');
+  if (name.length > EVENT_LIMITS.maxStringLength)
+    throw new InvalidRecord('property names must be at most 255 characters');
   // Would reach the prototype of the plain objects profiles are kept in.
   if (name === '__proto__') throw new InvalidRecord('"__proto__" is not allowed as a property name');
 }
@@ -187,7 +226,8 @@ function readTiming(raw: Record<string, unknown>, nowMs: number): UpdateTiming {
   const ignoreTime = isTrue(raw.$ignore_time);
   if (raw.$time === undefined || raw.$time === null) return { timeMs: nowMs, timed: false, ignoreTime };
   const timeMs = parseUpdateTime(raw.$time, nowMs);
-  if (timeMs === undefined) throw new InvalidRecord('$time must be seconds or milliseconds since the epoch, or an ISO date');
+  if (timeMs === undefined)
+    throw new InvalidRecord('$time must be seconds or milliseconds since the epoch, or an ISO date');
   return { timeMs, timed: true, ignoreTime };
 }
 
@@ -202,7 +242,9 @@ function readCoordinate(value: unknown, name: string, limit: number): number | u
 function readLocation(raw: Record<string, unknown>): LocationHint {
   const latitude = readCoordinate(raw.$latitude, '$latitude', 90);
   const longitude = readCoordinate(raw.$longitude, '$longitude', 180);
-  if ((latitude === undefined) !== (longitude === undefined)) throw new InvalidRecord('$latitude and $longitude go together');
-  const ip = raw.$ip === 0 || raw.$ip === '0' ? false : typeof raw.$ip === 'string' && raw.$ip !== '' ? raw.$ip : undefined;
+  if ((latitude === undefined) !== (longitude === undefined))
+    throw new InvalidRecord('$latitude and $longitude go together');
+  const ip =
+    raw.$ip === 0 || raw.$ip === '0' ? false : typeof raw.$ip === 'string' && raw.$ip !== '' ? raw.$ip : undefined;
   return { ip, latitude, longitude };
 }

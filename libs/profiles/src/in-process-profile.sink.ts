@@ -19,7 +19,9 @@ interface RequestPosition {
  */
 @Injectable()
 export class InProcessProfileSink extends ProfileUpdateSink {
-  private readonly queue = new CoalescingQueue<ProfileUpdate, RefusedUpdate[]>((requests) => this.applyTogether(requests));
+  private readonly queue = new CoalescingQueue<ProfileUpdate, RefusedUpdate[]>((requests) =>
+    this.applyTogether(requests),
+  );
 
   constructor(private readonly writer: ProfileWriter) {
     super();
@@ -30,7 +32,9 @@ export class InProcessProfileSink extends ProfileUpdateSink {
   }
 
   private async applyTogether(requests: ProfileUpdate[][]): Promise<RefusedUpdate[][]> {
-    const pending = requests.flatMap((updates, request) => updates.map((update, position) => ({ update, ref: { request, position } as RequestPosition })));
+    const pending = requests.flatMap((updates, request) =>
+      updates.map((update, position) => ({ update, ref: { request, position } as RequestPosition })),
+    );
     let rejected;
     try {
       rejected = await this.writer.apply(pending);

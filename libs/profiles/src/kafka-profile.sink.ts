@@ -35,7 +35,8 @@ export class KafkaProfileSink extends ProfileUpdateSink implements OnApplication
     const messages: PartitionedMessage[] = [];
     updates.forEach((update, position) => {
       const value = JSON.stringify(update);
-      if (Buffer.byteLength(value) > MAX_SEND_BYTES) refused.push({ position, message: 'update is larger than 900 kB' });
+      if (Buffer.byteLength(value) > MAX_SEND_BYTES)
+        refused.push({ position, message: 'update is larger than 900 kB' });
       else {
         const key = identityKey(update);
         messages.push({ key, value, partition: this.publisher.partitionOfKey(key) });
@@ -44,7 +45,10 @@ export class KafkaProfileSink extends ProfileUpdateSink implements OnApplication
     try {
       await this.publisher.publish(messages);
     } catch (error) {
-      const reason = error instanceof PublisherFullError ? `too many updates wait for it on this gateway (${error.message}); retry shortly` : (error as Error).message;
+      const reason =
+        error instanceof PublisherFullError
+          ? `too many updates wait for it on this gateway (${error.message}); retry shortly`
+          : (error as Error).message;
       throw new SinkUnavailableError(`profile broker unavailable: ${reason}`);
     }
     return refused;

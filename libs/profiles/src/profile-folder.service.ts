@@ -32,12 +32,18 @@ export class ProfileFolder extends IdentityMergeHook {
   }
 
   async merged(scope: ProjectScope, ids: MergedId[]): Promise<void> {
-    const user = (profileId: string): ProfileIdentity => ({ projectId: scope.projectId, groupKey: USER_PROFILES, profileId });
+    const user = (profileId: string): ProfileIdentity => ({
+      projectId: scope.projectId,
+      groupKey: USER_PROFILES,
+      profileId,
+    });
     const targets = targetsOf(ids);
     await this.profiles.transaction(async (tx) => {
       await tx.lockProjects([scope], 'exclusive');
       const wanted = [...new Set([...targets.keys(), ...targets.values()])].map(user);
-      const stored = new Map((await tx.lockProfiles([{ scope, rows: wanted }])).map((profile) => [profile.profileId, profile]));
+      const stored = new Map(
+        (await tx.lockProfiles([{ scope, rows: wanted }])).map((profile) => [profile.profileId, profile]),
+      );
       const into = new Map<string, StoredProfile[]>();
       for (const [distinctId, target] of targets) {
         const profile = stored.get(distinctId);
@@ -48,9 +54,18 @@ export class ProfileFolder extends IdentityMergeHook {
         folded.sort((x, y) => x.createdMs - y.createdMs || (x.profileId < y.profileId ? -1 : 1));
         const canonical = stored.get(target);
         // A person without a profile gets the oldest folded one's creation time: it existed since then.
-        return { ...user(target), ...foldProfileStates(canonical, folded), createdAt: (canonical ?? folded[0]).createdAt };
+        return {
+          ...user(target),
+          ...foldProfileStates(canonical, folded),
+          createdAt: (canonical ?? folded[0]).createdAt,
+        };
       });
-      await this.mirror.insert(await tx.replace([{ scope, rows: writes }], [{ scope, rows: [...into.values()].flat().map((profile) => user(profile.profileId)) }]));
+      await this.mirror.insert(
+        await tx.replace(
+          [{ scope, rows: writes }],
+          [{ scope, rows: [...into.values()].flat().map((profile) => user(profile.profileId)) }],
+        ),
+      );
     });
   }
 }

@@ -1,7 +1,16 @@
 import { ProjectAuthenticator } from '@analytics/auth';
 import { AppConfig } from '@analytics/config';
 import { EVENT_LIMITS } from '@analytics/events';
-import { isPlainObject, LocationHint, ProfileLimits, ProfileScope, ProfileUpdate, recordIdentity, RecordOutcome, validateProfileRecord } from '@analytics/profile-updates';
+import {
+  isPlainObject,
+  LocationHint,
+  ProfileLimits,
+  ProfileScope,
+  ProfileUpdate,
+  recordIdentity,
+  RecordOutcome,
+  validateProfileRecord,
+} from '@analytics/profile-updates';
 import { IngestError, SinkUnavailableError } from '@analytics/sdk-transport';
 import { GroupKeysService, Project } from '@analytics/projects';
 import { RateLimit, RateLimiterFactory } from '@analytics/rate-limits';
@@ -56,18 +65,26 @@ export class ProfileIngestService {
     private readonly metrics: ProfileMetrics,
   ) {
     this.limits = config.profiles;
-    this.rateLimit = rateLimits.create({ name: 'ingest-profiles', points: config.ingest.eventsPerMinute, durationSeconds: 60 });
+    this.rateLimit = rateLimits.create({
+      name: 'ingest-profiles',
+      points: config.ingest.eventsPerMinute,
+      durationSeconds: 60,
+    });
   }
 
   async receive(scope: ProfileScope, records: unknown[], options: ProfileIngestOptions): Promise<ProfileIngestOutcome> {
     if (records.length > EVENT_LIMITS.maxEventsPerRequest) {
-      throw new IngestError(400, `request has ${records.length} updates; at most ${EVENT_LIMITS.maxEventsPerRequest} are allowed`);
+      throw new IngestError(
+        400,
+        `request has ${records.length} updates; at most ${EVENT_LIMITS.maxEventsPerRequest} are allowed`,
+      );
     }
     const { nowMs } = options;
     const failed: FailedProfileRecord[] = [];
     const accepted: { index: number; update: ProfileUpdate }[] = [];
     const projects = new Map<string, Promise<Project | undefined>>();
-    const fail = (index: number, message: string) => failed.push({ index, ...recordIdentity(records[index], scope), message });
+    const fail = (index: number, message: string) =>
+      failed.push({ index, ...recordIdentity(records[index], scope), message });
     const slices = new TimeSlices();
     for (const [index, record] of records.entries()) {
       await slices.pause();
@@ -98,8 +115,20 @@ export class ProfileIngestService {
     return { accepted: records.length - failed.length, failed: failed.sort((a, b) => a.index - b.index) };
   }
 
-  private async validate(record: unknown, scope: ProfileScope, project: Project, options: ProfileIngestOptions, nowMs: number): Promise<RecordOutcome> {
-    const outcome = validateProfileRecord(record, { scope, projectId: project.id, strict: options.strict, nowMs, limits: this.limits });
+  private async validate(
+    record: unknown,
+    scope: ProfileScope,
+    project: Project,
+    options: ProfileIngestOptions,
+    nowMs: number,
+  ): Promise<RecordOutcome> {
+    const outcome = validateProfileRecord(record, {
+      scope,
+      projectId: project.id,
+      strict: options.strict,
+      nowMs,
+      limits: this.limits,
+    });
     if (!outcome.ok) return outcome;
     const { update } = outcome;
     if (scope === 'group' && !(await this.groupKeys.isDefined(projectScope(project.id), update.groupKey))) {
@@ -117,7 +146,12 @@ export class ProfileIngestService {
     for (const { projectId } of updates) perProject.set(projectId, (perProject.get(projectId) ?? 0) + 1);
     for (const [projectId, count] of perProject) {
       const decision = await this.rateLimit.consume(projectId, count);
-      if (!decision.allowed) throw new IngestError(429, 'project exceeded its ingestion rate limit; retry with backoff', decision.retryAfterSeconds);
+      if (!decision.allowed)
+        throw new IngestError(
+          429,
+          'project exceeded its ingestion rate limit; retry with backoff',
+          decision.retryAfterSeconds,
+        );
     }
   }
 

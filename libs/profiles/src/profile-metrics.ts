@@ -20,7 +20,11 @@ export class ProfileMetrics {
       labelNames: ['endpoint', 'outcome'] as const,
       registers,
     });
-    this.applied = new Counter({ name: 'analytics_profiles_updates_applied_total', help: 'Profile updates applied to Postgres', registers });
+    this.applied = new Counter({
+      name: 'analytics_profiles_updates_applied_total',
+      help: 'Profile updates applied to Postgres',
+      registers,
+    });
     this.inapplicable = new Counter({
       name: 'analytics_profiles_updates_inapplicable_total',
       help: 'Profile updates that could not apply to the stored profile (e.g. $add to a string, or past a profile limit)',
@@ -38,7 +42,15 @@ export class ProfileMetrics {
       buckets: [0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
       registers,
     });
-    this.retries = new Counter({ name: 'analytics_profiles_apply_retries_total', help: 'Profile batches retried after a passing failure', registers });
-    this.deadLetters = new Counter({ name: 'analytics_profiles_dead_letters_total', help: 'Profile updates sent to the dead-letter topic', registers });
+    this.retries = new Counter({
+      name: 'analytics_profiles_apply_retries_total',
+      help: 'Profile batches retried after a passing failure',
+      registers,
+    });
+    this.deadLetters = new Counter({
+      name: 'analytics_profiles_dead_letters_total',
+      help: 'Profile updates sent to the dead-letter topic',
+      registers,
+    });
   }
 }

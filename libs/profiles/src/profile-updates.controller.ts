@@ -58,7 +58,17 @@ export class ProfileUpdatesController {
       fields = request.fields;
       if (!request.records) throw new IngestError(400, 'no data: send the updates in a `data` field');
       const requestIp = flag(fields, 'ip') ? req.ip : undefined;
-      send(res, profileReply(await this.profiles.receive(scope, request.records, { strict: flag(fields, 'strict'), requestIp, nowMs: this.clock.now() }), options()));
+      send(
+        res,
+        profileReply(
+          await this.profiles.receive(scope, request.records, {
+            strict: flag(fields, 'strict'),
+            requestIp,
+            nowMs: this.clock.now(),
+          }),
+          options(),
+        ),
+      );
     } catch (error) {
       if (!(error instanceof IngestError)) throw error;
       send(res, profileFailureReply(error, options()));

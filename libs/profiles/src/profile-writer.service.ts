@@ -1,8 +1,25 @@
 import { Clock } from '@analytics/clock';
 import { AppConfig } from '@analytics/config';
 import { IdentityRepository } from '@analytics/identity';
-import { KafkaPartition, MirrorProfile, partitionKey, ProfilesMirrorRepository, ProfilesRepository, ProfilesTransaction, ProfileWrite, StoredProfile } from '@analytics/profile-store';
-import { applyToDraft, identityKey, ProfileDraft, ProfileIdentity, ProfileLimits, ProfileUpdate, USER_PROFILES } from '@analytics/profile-updates';
+import {
+  KafkaPartition,
+  MirrorProfile,
+  partitionKey,
+  ProfilesMirrorRepository,
+  ProfilesRepository,
+  ProfilesTransaction,
+  ProfileWrite,
+  StoredProfile,
+} from '@analytics/profile-store';
+import {
+  applyToDraft,
+  identityKey,
+  ProfileDraft,
+  ProfileIdentity,
+  ProfileLimits,
+  ProfileUpdate,
+  USER_PROFILES,
+} from '@analytics/profile-updates';
 import { projectScope, ScopedRows } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
 import { ProfileMetrics } from './profile-metrics';
@@ -40,7 +57,11 @@ interface Change {
   applied: boolean;
 }
 
-const identityOf = ({ projectId, groupKey, profileId }: ProfileIdentity): ProfileIdentity => ({ projectId, groupKey, profileId });
+const identityOf = ({ projectId, groupKey, profileId }: ProfileIdentity): ProfileIdentity => ({
+  projectId,
+  groupKey,
+  profileId,
+});
 
 function uniqueIdentities(identities: ProfileIdentity[]): ProfileIdentity[] {
   return [...new Map(identities.map((identity) => [identityKey(identity), identityOf(identity)])).values()];
@@ -89,12 +110,24 @@ export class ProfileWriter {
    * `ProfilesTransaction.lockProjects`), so a merge's profile fold never misses what this batch stores.
    */
   private async resolved<R>(tx: ProfilesTransaction, pending: PendingUpdate<R>[]): Promise<PendingUpdate<R>[]> {
-    const follows = ({ update }: PendingUpdate<R>) => update.groupKey === USER_PROFILES && !(update.op === '$delete' && update.ignoreAlias);
+    const follows = ({ update }: PendingUpdate<R>) =>
+      update.groupKey === USER_PROFILES && !(update.op === '$delete' && update.ignoreAlias);
     const projects = byProject(pending.filter(follows).map((item) => item.update));
-    await tx.lockProjects(projects.map(({ scope }) => scope), 'shared');
+    await tx.lockProjects(
+      projects.map(({ scope }) => scope),
+      'shared',
+    );
     // One lookup per project, all at once: the shared locks are held while they run.
     const canonical = new Map(
-      await Promise.all(projects.map(async ({ scope, rows }) => [scope.projectId, await this.identities.resolve(scope, [...new Set(rows.map((u) => u.profileId))])] as const)),
+      await Promise.all(
+        projects.map(
+          async ({ scope, rows }) =>
+            [
+              scope.projectId,
+              await this.identities.resolve(scope, [...new Set(rows.map((u) => u.profileId))]),
+            ] as const,
+        ),
+      ),
     );
     return pending.map((item) => {
       const profileId = follows(item) ? canonical.get(item.update.projectId)?.get(item.update.profileId) : undefined;
@@ -105,7 +138,9 @@ export class ProfileWriter {
   /** Without a broker: the gateway's batch, stored and mirrored before it answers. */
   async apply<R>(updates: PendingUpdate<R>[]): Promise<Rejection<R>[]> {
     const stop = this.metrics.applySeconds.startTimer();
-    const { rejected, mirrored } = await this.profiles.transaction(async (tx) => this.fold(tx, await this.resolved(tx, updates), []));
+    const { rejected, mirrored } = await this.profiles.transaction(async (tx) =>
+      this.fold(tx, await this.resolved(tx, updates), []),
+    );
     stop();
     await this.mirror.insert(mirrored);
     return rejected;
@@ -127,7 +162,10 @@ export class ProfileWriter {
   async store(batches: PartitionUpdates[]): Promise<{ rejected: Rejection<KafkaRef>[]; mirrored: MirrorProfile[] }> {
     const stop = this.metrics.applySeconds.startTimer();
     const result = await this.profiles.transaction(async (tx) => {
-      const resolved = await this.resolved(tx, batches.flatMap((batch) => batch.updates));
+      const resolved = await this.resolved(
+        tx,
+        batches.flatMap((batch) => batch.updates),
+      );
       let at = 0;
       batches = batches.map((batch) => ({ ...batch, updates: resolved.slice(at, (at += batch.updates.length)) }));
       const checkpoints = await tx.lockCheckpoints(batches);
@@ -141,7 +179,9 @@ export class ProfileWriter {
         }
       }
       const folded = await this.fold(tx, fresh, replayed);
-      await tx.advanceCheckpoints(batches.map(({ topic, partition, nextOffset }) => ({ topic, partition, nextOffset })));
+      await tx.advanceCheckpoints(
+        batches.map(({ topic, partition, nextOffset }) => ({ topic, partition, nextOffset })),
+      );
       return folded;
     });
     stop();
@@ -153,9 +193,15 @@ export class ProfileWriter {
     return this.mirror.insert(profiles);
   }
 
-  private async fold<R>(tx: ProfilesTransaction, updates: PendingUpdate<R>[], republish: ProfileIdentity[]): Promise<{ rejected: Rejection<R>[]; mirrored: MirrorProfile[] }> {
+  private async fold<R>(
+    tx: ProfilesTransaction,
+    updates: PendingUpdate<R>[],
+    republish: ProfileIdentity[],
+  ): Promise<{ rejected: Rejection<R>[]; mirrored: MirrorProfile[] }> {
     const stored = new Map<string, StoredProfile>();
-    for (const profile of await tx.lockProfiles(byProject(uniqueIdentities([...updates.map((u) => u.update), ...republish])))) {
+    for (const profile of await tx.lockProfiles(
+      byProject(uniqueIdentities([...updates.map((u) => u.update), ...republish])),
+    )) {
       stored.set(identityKey(profile), profile);
     }
     const changes = new Map<string, Change>();
@@ -165,7 +211,16 @@ export class ProfileWriter {
       await slices.pause();
       const key = identityKey(update);
       let change = changes.get(key);
-      if (!change) changes.set(key, (change = { identity: identityOf(update), draft: new ProfileDraft(stored.get(key), this.limits), continues: stored.has(key), applied: false }));
+      if (!change)
+        changes.set(
+          key,
+          (change = {
+            identity: identityOf(update),
+            draft: new ProfileDraft(stored.get(key), this.limits),
+            continues: stored.has(key),
+            applied: false,
+          }),
+        );
       const refusal = applyToDraft(change.draft, update);
       if (refusal) {
         rejected.push({ ref, message: refusal.message });
@@ -177,32 +232,60 @@ export class ProfileWriter {
     }
     this.metrics.applied.inc(updates.length - rejected.length);
     this.metrics.inapplicable.inc(rejected.length);
-    const written = await this.write(tx, [...changes.values()].filter((c) => c.applied), stored);
-    const again = await this.republished(tx, republish.filter((identity) => !changes.get(identityKey(identity))?.applied), stored);
+    const written = await this.write(
+      tx,
+      [...changes.values()].filter((c) => c.applied),
+      stored,
+    );
+    const again = await this.republished(
+      tx,
+      republish.filter((identity) => !changes.get(identityKey(identity))?.applied),
+      stored,
+    );
     return { rejected, mirrored: [...written, ...again] };
   }
 
   /** Saves the profiles that exist after the batch, deletes the stored ones that do not. */
-  private async write(tx: ProfilesTransaction, changes: Change[], stored: Map<string, StoredProfile>): Promise<MirrorProfile[]> {
+  private async write(
+    tx: ProfilesTransaction,
+    changes: Change[],
+    stored: Map<string, StoredProfile>,
+  ): Promise<MirrorProfile[]> {
     const saved = byProject(
       changes.flatMap(({ identity, draft, continues }): (ProfileWrite & ProfileIdentity)[] => {
         const state = draft.state();
-        return state ? [{ ...identity, ...state, createdAt: continues ? stored.get(identityKey(identity))!.createdAt : undefined }] : [];
+        return state
+          ? [{ ...identity, ...state, createdAt: continues ? stored.get(identityKey(identity))!.createdAt : undefined }]
+          : [];
       }),
     );
-    const gone = byProject(changes.filter((c) => !c.draft.exists && stored.has(identityKey(c.identity))).map((c) => c.identity));
+    const gone = byProject(
+      changes.filter((c) => !c.draft.exists && stored.has(identityKey(c.identity))).map((c) => c.identity),
+    );
     return tx.replace(saved, gone);
   }
 
   /** The stored state of profiles whose updates were applied before; a tombstone for those no longer stored. */
-  private async republished(tx: ProfilesTransaction, identities: ProfileIdentity[], stored: Map<string, StoredProfile>): Promise<MirrorProfile[]> {
+  private async republished(
+    tx: ProfilesTransaction,
+    identities: ProfileIdentity[],
+    stored: Map<string, StoredProfile>,
+  ): Promise<MirrorProfile[]> {
     const unique = uniqueIdentities(identities);
     const gone = unique.filter((identity) => !stored.has(identityKey(identity)));
     const versions = await tx.tombstoneVersions(gone.length);
     const now = this.clock.now();
     return [
-      ...unique.filter((identity) => stored.has(identityKey(identity))).map((identity) => stored.get(identityKey(identity))!),
-      ...gone.map((identity, i) => ({ ...identity, properties: undefined, version: versions[i], createdMs: now, updatedMs: now })),
+      ...unique
+        .filter((identity) => stored.has(identityKey(identity)))
+        .map((identity) => stored.get(identityKey(identity))!),
+      ...gone.map((identity, i) => ({
+        ...identity,
+        properties: undefined,
+        version: versions[i],
+        createdMs: now,
+        updatedMs: now,
+      })),
     ];
   }
 }

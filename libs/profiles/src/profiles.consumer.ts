@@ -1,6 +1,17 @@
 import { AppConfig } from '@analytics/config';
 import { parseJson } from '@analytics/events';
-import { Attempter, BatchContext, BatchOutcome, BatchPart, BatchSubscriptions, CONSUMER_GROUPS, DeadLetter, IDLE_FETCH_WAIT_MS, KAFKA_BATCHES, TOPICS } from '@analytics/kafka';
+import {
+  Attempter,
+  BatchContext,
+  BatchOutcome,
+  BatchPart,
+  BatchSubscriptions,
+  CONSUMER_GROUPS,
+  DeadLetter,
+  IDLE_FETCH_WAIT_MS,
+  KAFKA_BATCHES,
+  TOPICS,
+} from '@analytics/kafka';
 import { MirrorProfile } from '@analytics/profile-store';
 import { decodeProfileUpdate } from '@analytics/profile-updates';
 import { Controller, Logger } from '@nestjs/common';
@@ -55,7 +66,8 @@ export class ProfilesConsumer {
     const poison: DeadLetter[] = [];
     const batches = parts.map((part) => this.decode(part, poison));
     const stored = await attempt(() => this.writer.store(batches));
-    const { rejected, mirrored } = stored.outcome === 'done' ? stored.value : await this.storeOneByOne(batches, attempt);
+    const { rejected, mirrored } =
+      stored.outcome === 'done' ? stored.value : await this.storeOneByOne(batches, attempt);
     return {
       deadLetters: [...poison, ...rejected.map(({ ref, message }) => ({ ref, reason: message }))],
       settle: () => this.writer.publish(mirrored),
@@ -77,14 +89,20 @@ export class ProfilesConsumer {
   }
 
   /** Postgres refused the batch's data: each update alone, so only the ones at fault are dead-lettered. */
-  private async storeOneByOne(batches: PartitionUpdates[], attempt: Attempter): Promise<{ rejected: Rejection<KafkaRef>[]; mirrored: MirrorProfile[] }> {
+  private async storeOneByOne(
+    batches: PartitionUpdates[],
+    attempt: Attempter,
+  ): Promise<{ rejected: Rejection<KafkaRef>[]; mirrored: MirrorProfile[] }> {
     const rejected: Rejection<KafkaRef>[] = [];
     const mirrored: MirrorProfile[] = [];
     for (const batch of batches) {
       for (const pending of batch.updates) {
         const single = { ...batch, updates: [pending], nextOffset: BigInt(pending.ref.offset) + 1n };
-        const stored = await attempt(() => this.writer.store([single]).catch((error: unknown) => Promise.reject(postgresRefusal(error))));
-        if (stored.outcome === 'dead-letter') rejected.push({ ref: pending.ref, message: `Postgres refused the update: ${stored.reason}` });
+        const stored = await attempt(() =>
+          this.writer.store([single]).catch((error: unknown) => Promise.reject(postgresRefusal(error))),
+        );
+        if (stored.outcome === 'dead-letter')
+          rejected.push({ ref: pending.ref, message: `Postgres refused the update: ${stored.reason}` });
         else {
           rejected.push(...stored.value.rejected);
           mirrored.push(...stored.value.mirrored);

@@ -53,21 +53,33 @@ export class ProfileIntakeModule {
    * One module object per transport, so the gateway and a worker in one process share one intake.
    * `broker`: updates go to Kafka; without one they are applied in-process (the service map decides).
    */
-  static readonly forRoot = oncePerIntake(
-    ({ broker }): DynamicModule => ({
-      module: ProfileIntakeModule,
-      imports: [AuthModule, RateLimitsModule, ProfileMetricsModule, GroupKeyRegistryModule, ...(broker ? [] : [ApplyProfileUpdatesModule])],
-      providers: [ProfileIngestService, ProfileGeolocator, { provide: ProfileUpdateSink, useClass: broker ? KafkaProfileSink : InProcessProfileSink }],
-      exports: [ProfileIngestService],
-    }),
-  );
+  static readonly forRoot = oncePerIntake(({ broker }): DynamicModule => ({
+    module: ProfileIntakeModule,
+    imports: [
+      AuthModule,
+      RateLimitsModule,
+      ProfileMetricsModule,
+      GroupKeyRegistryModule,
+      ...(broker ? [] : [ApplyProfileUpdatesModule]),
+    ],
+    providers: [
+      ProfileIngestService,
+      ProfileGeolocator,
+      { provide: ProfileUpdateSink, useClass: broker ? KafkaProfileSink : InProcessProfileSink },
+    ],
+    exports: [ProfileIngestService],
+  }));
 }
 
 /** The gateway's /engage and /groups: to Kafka, or without a broker applied in-process before answering. */
 @Module({})
 export class ProfilesIngestModule {
   static forRoot(intake: IntakeOptions): DynamicModule {
-    return { module: ProfilesIngestModule, imports: [ProfileIntakeModule.forRoot(intake)], controllers: [ProfileUpdatesController] };
+    return {
+      module: ProfilesIngestModule,
+      imports: [ProfileIntakeModule.forRoot(intake)],
+      controllers: [ProfileUpdatesController],
+    };
   }
 }
 

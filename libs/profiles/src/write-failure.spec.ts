@@ -13,8 +13,11 @@ describe('classifyWriteFailure', () => {
     expect(classifyWriteFailure(new Error('timeout'))).toBe('retry');
   });
 
-  it('names the Postgres error under the driver\'s wrapping, and classifies the same', () => {
-    const wrapped = { message: 'Failed query: insert into profiles … params: …', cause: { code: '54000', message: 'index row size 3224 exceeds btree version 4 maximum 2704' } };
+  it("names the Postgres error under the driver's wrapping, and classifies the same", () => {
+    const wrapped = {
+      message: 'Failed query: insert into profiles … params: …',
+      cause: { code: '54000', message: 'index row size 3224 exceeds btree version 4 maximum 2704' },
+    };
     const refusal = postgresRefusal(wrapped);
     expect(refusal.message).toBe('SQLSTATE 54000: index row size 3224 exceeds btree version 4 maximum 2704');
     expect(classifyWriteFailure(refusal)).toBe('dead-letter');

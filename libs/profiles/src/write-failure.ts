@@ -15,7 +15,8 @@ function* causes(error: unknown): Generator<Failure> {
  * else (connection lost, timeouts, serialization) is passing and retried.
  */
 export function classifyWriteFailure(error: unknown): FailureOutcome {
-  for (const e of causes(error)) if (typeof e.code === 'string' && /^(22|23|54)[0-9A-Z]{3}$/.test(e.code)) return 'dead-letter';
+  for (const e of causes(error))
+    if (typeof e.code === 'string' && /^(22|23|54)[0-9A-Z]{3}$/.test(e.code)) return 'dead-letter';
   return 'retry';
 }
 
@@ -25,7 +26,8 @@ export function classifyWriteFailure(error: unknown): FailureOutcome {
  */
 export function postgresRefusal(error: unknown): Error {
   for (const e of causes(error)) {
-    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code) && typeof e.message === 'string') return new Error(`SQLSTATE ${e.code}: ${e.message}`, { cause: error });
+    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code) && typeof e.message === 'string')
+      return new Error(`SQLSTATE ${e.code}: ${e.message}`, { cause: error });
   }
   return error instanceof Error ? error : new Error(String(error));
 }

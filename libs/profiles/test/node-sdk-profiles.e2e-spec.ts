@@ -2,7 +2,8 @@ import Mixpanel from 'mixpanel';
 import { ProfilesHarness, queried, startProfilesHarness } from './profiles-harness';
 
 /** What the SDK handed its callback: nothing on success, an Error otherwise. */
-const outcome = (send: (callback: (error: Error | undefined) => void) => void) => new Promise<Error | undefined>((resolve) => send(resolve));
+const outcome = (send: (callback: (error: Error | undefined) => void) => void) =>
+  new Promise<Error | undefined>((resolve) => send(resolve));
 const quietLogger = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/;
 /** The SDK's typings say string, but it takes a Date (sent as ms) or a number, and throws on a string. */
@@ -21,13 +22,25 @@ describe('mixpanel-node (the official server SDK) people.* and groups.* against 
     { mode: 'default', verbose: false },
     { mode: 'verbose', verbose: true },
   ])('answering the $mode way', ({ mode, verbose }) => {
-    const client = () => Mixpanel.init(h.project.token, { host: new URL(h.app.baseUrl).host, protocol: 'http', verbose, logger: quietLogger });
+    const client = () =>
+      Mixpanel.init(h.project.token, {
+        host: new URL(h.app.baseUrl).host,
+        protocol: 'http',
+        verbose,
+        logger: quietLogger,
+      });
 
     it('people.*: every call succeeds and the profile reads back exactly as the calls made it', async () => {
       const mixpanel = client();
       const [user, other] = [`${mode}-ada`, `${mode}-bob`];
       const calls: ((done: (error: Error | undefined) => void) => void)[] = [
-        (done) => mixpanel.people.set(user, { plan: 'pro', $email: 'ada@example.com', $name: 'Ada', ip: '203.0.113.9' }, { $time: FIRST_TIME }, done),
+        (done) =>
+          mixpanel.people.set(
+            user,
+            { plan: 'pro', $email: 'ada@example.com', $name: 'Ada', ip: '203.0.113.9' },
+            { $time: FIRST_TIME },
+            done,
+          ),
         (done) => mixpanel.people.set(user, 'single', 'value', done),
         (done) => mixpanel.people.set_once(user, { plan: 'free', first_plan: 'pro' }, done),
         (done) => mixpanel.people.increment(user, 'logins', 1, done),
@@ -40,7 +53,8 @@ describe('mixpanel-node (the official server SDK) people.* and groups.* against 
         (done) => mixpanel.people.remove(user, { tags: 'a' }, done),
         (done) => mixpanel.people.unset(user, 'single', done),
         (done) => mixpanel.people.unset(user, ['nothing'], done),
-        (done) => mixpanel.people.track_charge(user, 9.99, { $time: new Date('2024-05-02T00:00:00Z'), sku: 'x1' }, done),
+        (done) =>
+          mixpanel.people.track_charge(user, 9.99, { $time: new Date('2024-05-02T00:00:00Z'), sku: 'x1' }, done),
         (done) => mixpanel.people.set(other, { plan: 'free' }, { $ignore_time: true }, done),
         (done) => mixpanel.people.track_charge(other, 5, done),
         (done) => mixpanel.people.clear_charges(other, done),
@@ -66,7 +80,12 @@ describe('mixpanel-node (the official server SDK) people.* and groups.* against 
       });
       expect(String(profiles.get(user)!.$last_seen) > '2024-05-01T10:00:00').toBe(true);
       // $ignore_time on the creating $set: no $last_seen until an $append moved it.
-      expect(profiles.get(other)).toEqual({ plan: 'free', $transactions: [], $created: expect.stringMatching(TIMESTAMP), $last_seen: expect.stringMatching(TIMESTAMP) });
+      expect(profiles.get(other)).toEqual({
+        plan: 'free',
+        $transactions: [],
+        $created: expect.stringMatching(TIMESTAMP),
+        $last_seen: expect.stringMatching(TIMESTAMP),
+      });
     });
 
     it('groups.*: every call succeeds and the group profile reads back exactly', async () => {
@@ -86,14 +105,26 @@ describe('mixpanel-node (the official server SDK) people.* and groups.* against 
 
       const groups = await queried(h, [acme, gone], { data_group_id: 'company' });
       expect([...groups.entries()]).toEqual([
-        [acme, { $name: 'Acme Inc.', industry: 'anvils', founded: 1949, products: ['rocket'], $created: expect.stringMatching(TIMESTAMP), $last_seen: expect.stringMatching(TIMESTAMP) }],
+        [
+          acme,
+          {
+            $name: 'Acme Inc.',
+            industry: 'anvils',
+            founded: 1949,
+            products: ['rocket'],
+            $created: expect.stringMatching(TIMESTAMP),
+            $last_seen: expect.stringMatching(TIMESTAMP),
+          },
+        ],
       ]);
     });
 
     it('reports a refused update as an error', async () => {
       const mixpanel = client();
       const error = await outcome((done) => mixpanel.groups.set('undefined-key', 'x', { a: 1 }, done));
-      expect(error?.message).toMatch(verbose ? /\$group_key "undefined-key" is not defined/ : /Mixpanel Server Error: 0/);
+      expect(error?.message).toMatch(
+        verbose ? /\$group_key "undefined-key" is not defined/ : /Mixpanel Server Error: 0/,
+      );
     });
   });
 });

@@ -20,9 +20,18 @@ describe.each([
   });
   afterAll(() => h?.close());
 
-  const engage = async (record: object) => expect((await h.send('engage', [{ $token: h.project.token, ...record }])).status).toBe(200);
+  const engage = async (record: object) =>
+    expect((await h.send('engage', [{ $token: h.project.token, ...record }])).status).toBe(200);
   const link = async (insertId: string) => {
-    const event = { event: 'Signed in', properties: { time: Math.floor(Date.now() / 1000) - 10, $device_id: 'abc', $user_id: 'user-1', $insert_id: insertId } };
+    const event = {
+      event: 'Signed in',
+      properties: {
+        time: Math.floor(Date.now() / 1000) - 10,
+        $device_id: 'abc',
+        $user_id: 'user-1',
+        $insert_id: insertId,
+      },
+    };
     const response = await fetch(`${h.app.baseUrl}/import?strict=1`, {
       method: 'POST',
       headers: { Authorization: h.project.basic, 'Content-Type': 'application/json' },
@@ -40,13 +49,19 @@ describe.each([
     // Simplified (a new project's mode): an anonymous device profile, and the user's own.
     await engage({ $distinct_id: '$device:abc', $set: { utm_source: 'ad', plan: 'free' } });
     await engage({ $distinct_id: 'user-1', $set: { plan: 'pro' } });
-    await eventually(async () => expect([...(await h.stored(['$device:abc', 'user-1'])).keys()].sort()).toEqual(['$device:abc', 'user-1']));
+    await eventually(async () =>
+      expect([...(await h.stored(['$device:abc', 'user-1'])).keys()].sort()).toEqual(['$device:abc', 'user-1']),
+    );
 
     await link('link-1');
     await eventually(async () => expect([...(await h.stored(['$device:abc', 'user-1'])).keys()]).toEqual(['user-1']));
     expect((await h.stored(['user-1'])).get('user-1')).toMatchObject({ plan: 'pro', utm_source: 'ad' });
     // The mirror follows: one profile in the whole project, found under either id.
-    await eventually(async () => expect(await queried()).toEqual([{ $distinct_id: 'user-1', $properties: expect.objectContaining({ plan: 'pro', utm_source: 'ad' }) }]));
+    await eventually(async () =>
+      expect(await queried()).toEqual([
+        { $distinct_id: 'user-1', $properties: expect.objectContaining({ plan: 'pro', utm_source: 'ad' }) },
+      ]),
+    );
     expect((await queried({ distinct_id: '$device:abc' })).map((r) => r.$distinct_id)).toEqual(['user-1']);
     const device = await h.mirrorRows(['$device:abc']);
     expect(device.at(-1)).toMatchObject({ is_deleted: 1 });
@@ -58,7 +73,9 @@ describe.each([
     // The link arrives again (a retried request, a redelivered batch); later profile updates land on the user.
     await link('link-2');
     await engage({ $distinct_id: '$device:abc', $set: { seen_again: true } });
-    await eventually(async () => expect((await h.stored(['user-1'])).get('user-1')).toMatchObject({ seen_again: true }));
+    await eventually(async () =>
+      expect((await h.stored(['user-1'])).get('user-1')).toMatchObject({ seen_again: true }),
+    );
     expect((await h.stored(['user-1'])).get('user-1')).not.toHaveProperty('utm_source');
     expect([...(await h.stored(['$device:abc'])).keys()]).toEqual([]);
   });

@@ -12,8 +12,18 @@ describe('/engage on merged ids', () => {
 
   beforeAll(async () => {
     h = await startProfilesHarness();
-    const link = (a: string, b: string, identified?: string): IdentityLink => ({ projectId: h.project.id, mode: 'original', a, b, timeMs: 1, ...(identified && { identified }) });
-    const writer = new IdentityWriter(new IdentityRepository(h.app.app.get(ClickHouseClient)), new IdentityMetrics({ registry: new Registry() } as unknown as MetricsService));
+    const link = (a: string, b: string, identified?: string): IdentityLink => ({
+      projectId: h.project.id,
+      mode: 'original',
+      a,
+      b,
+      timeMs: 1,
+      ...(identified && { identified }),
+    });
+    const writer = new IdentityWriter(
+      new IdentityRepository(h.app.app.get(ClickHouseClient)),
+      new IdentityMetrics({ registry: new Registry() } as unknown as MetricsService),
+    );
     await writer.apply([link('anon-1', 'user-1', 'user-1'), link('anon-2', 'anon-1')]);
   });
   afterAll(() => h?.close());

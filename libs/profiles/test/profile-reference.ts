@@ -29,7 +29,11 @@ function sameJson(a: unknown, b: unknown): boolean {
     Array.isArray(value)
       ? value.map(canonical)
       : value !== null && typeof value === 'object'
-        ? Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])]))
+        ? Object.fromEntries(
+            Object.keys(value)
+              .sort()
+              .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
+          )
         : value;
   return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
 }
@@ -51,7 +55,8 @@ export class ReferenceProfiles {
       ? { properties: { ...existing.properties }, lastWrite: { ...existing.lastWrite } }
       : { properties: { $created: timestamp(time) }, lastWrite: {} };
     const p = profile.properties;
-    const written = (name: string) => (profile.lastWrite[name] = Math.max(profile.lastWrite[name] ?? time * 1000, time * 1000));
+    const written = (name: string) =>
+      (profile.lastWrite[name] = Math.max(profile.lastWrite[name] ?? time * 1000, time * 1000));
     const olderThanLastWrite = (name: string) => (profile.lastWrite[name] ?? -Infinity) > time * 1000;
 
     if ((record.$set || record.$add || record.$append) && !record.$ignore_time) {
@@ -111,15 +116,30 @@ export class ReferenceProfiles {
 }
 
 const NAMES = ['a', 'b', 'list'];
-const scalar = fc.oneof(fc.integer({ min: -5, max: 5 }), fc.constantFrom('x', 'y', 'é', '🚀'), fc.boolean(), fc.constant(null));
-const value = fc.oneof({ weight: 4, arbitrary: scalar }, fc.array(scalar, { maxLength: 3 }), fc.dictionary(fc.constantFrom('k', 'l'), scalar, { maxKeys: 2 }));
-const properties = <T>(item: fc.Arbitrary<T>) => fc.dictionary(fc.constantFrom(...NAMES), item, { minKeys: 1, maxKeys: 2 });
+const scalar = fc.oneof(
+  fc.integer({ min: -5, max: 5 }),
+  fc.constantFrom('x', 'y', 'é', '🚀'),
+  fc.boolean(),
+  fc.constant(null),
+);
+const value = fc.oneof(
+  { weight: 4, arbitrary: scalar },
+  fc.array(scalar, { maxLength: 3 }),
+  fc.dictionary(fc.constantFrom('k', 'l'), scalar, { maxKeys: 2 }),
+);
+const properties = <T>(item: fc.Arbitrary<T>) =>
+  fc.dictionary(fc.constantFrom(...NAMES), item, { minKeys: 1, maxKeys: 2 });
 
 /** One operation, shaped as sent: the generated values make every operation meet every kind of stored value. */
 const operation = fc.oneof(
   { weight: 3, arbitrary: properties(value).map(($set) => ({ $set })) },
   properties(value).map(($set_once) => ({ $set_once })),
-  { weight: 2, arbitrary: properties(fc.oneof(fc.integer({ min: -3, max: 3 }), fc.constantFrom(0.5, 1.25))).map(($add) => ({ $add })) },
+  {
+    weight: 2,
+    arbitrary: properties(fc.oneof(fc.integer({ min: -3, max: 3 }), fc.constantFrom(0.5, 1.25))).map(($add) => ({
+      $add,
+    })),
+  },
   { weight: 2, arbitrary: properties(value).map(($append) => ({ $append })) },
   { weight: 2, arbitrary: properties(fc.array(scalar, { maxLength: 3 })).map(($union) => ({ $union })) },
   properties(scalar).map(($remove) => ({ $remove })),
@@ -141,7 +161,10 @@ export const recordSequence = (profiles: number) =>
     { minLength: 1, maxLength: 40 },
   );
 
-export function toRecords(prefix: string, generated: { profile: number; operation: object; second: number; ignoreTime: boolean }[]): SentRecord[] {
+export function toRecords(
+  prefix: string,
+  generated: { profile: number; operation: object; second: number; ignoreTime: boolean }[],
+): SentRecord[] {
   return generated.map(({ profile, operation: op, second, ignoreTime }) => ({
     $distinct_id: `${prefix}-${profile}`,
     $time: BASE_SECONDS + second,

@@ -6,7 +6,13 @@ import { ProjectsModule, ProjectsService } from '@analytics/projects';
 import { PlatformModule } from '@analytics/runtime';
 import { engineNeeds, intakeOf, servicesModule } from '@analytics/service-map';
 import { projectScope } from '@analytics/tenancy';
-import { createTestEnvironment, startTestApp, TestApp, TestEnvironment, TestEnvironmentOptions } from '@analytics/testing';
+import {
+  createTestEnvironment,
+  startTestApp,
+  TestApp,
+  TestEnvironment,
+  TestEnvironmentOptions,
+} from '@analytics/testing';
 import { DynamicModule } from '@nestjs/common';
 import { ProfilesQueryModule } from '@analytics/query';
 import { GroupKeysModule, ProfilesIngestModule, ProfilesWriterModule } from '../src';
@@ -66,7 +72,12 @@ function profilesApp(events: boolean) {
       ProjectsModule,
       ...(events
         ? [servicesModule(config, SERVICES)]
-        : [ProfilesIngestModule.forRoot(intakeOf(config)), ...(config.kafka ? [ProfilesWriterModule] : []), ProfilesQueryModule, GroupKeysModule]),
+        : [
+            ProfilesIngestModule.forRoot(intakeOf(config)),
+            ...(config.kafka ? [ProfilesWriterModule] : []),
+            ProfilesQueryModule,
+            GroupKeysModule,
+          ]),
     ],
   });
 }
@@ -75,18 +86,34 @@ function profilesApp(events: boolean) {
  * Tests poll the profile query far faster than the query API's quota allows (3 a second, 60 an
  * hour, 5 at once per project); the quota is tested apart, and a test's own environment wins.
  */
-const POLLING_LIMITS = { QUERY_LIMIT_PER_HOUR: '1000000', QUERY_LIMIT_PER_SECOND: '100000', QUERY_LIMIT_CONCURRENT: '1000' };
+const POLLING_LIMITS = {
+  QUERY_LIMIT_PER_HOUR: '1000000',
+  QUERY_LIMIT_PER_SECOND: '100000',
+  QUERY_LIMIT_CONCURRENT: '1000',
+};
 
 /** The profile services of one process (gateway, writer, query, management) on fresh engines, with a project. */
-export async function startProfilesHarness(options: TestEnvironmentOptions = {}, existing?: TestEnvironment, mount: { events?: boolean } = {}): Promise<ProfilesHarness> {
+export async function startProfilesHarness(
+  options: TestEnvironmentOptions = {},
+  existing?: TestEnvironment,
+  mount: { events?: boolean } = {},
+): Promise<ProfilesHarness> {
   const environment = existing ?? (await createTestEnvironment(options));
-  const app = await startTestApp(profilesApp(mount.events ?? false), loadConfig({ ...POLLING_LIMITS, ...environment.env }));
+  const app = await startTestApp(
+    profilesApp(mount.events ?? false),
+    loadConfig({ ...POLLING_LIMITS, ...environment.env }),
+  );
   const projects = app.app.get(ProjectsService);
   const clickhouse = app.app.get(ClickHouseClient);
   const organization = await projects.createOrganization('Test');
   const createProject = async (name = 'Test'): Promise<TestProject> => {
     const { project, secret } = await projects.createProject(organization.id, name);
-    return { id: project.id, token: project.token, secret, basic: `Basic ${Buffer.from(`${secret}:`).toString('base64')}` };
+    return {
+      id: project.id,
+      token: project.token,
+      secret,
+      basic: `Basic ${Buffer.from(`${secret}:`).toString('base64')}`,
+    };
   };
   const project = await createProject();
   return {
@@ -138,7 +165,12 @@ export async function startProfilesHarness(options: TestEnvironmentOptions = {},
 }
 
 /** The profile query's answer for these profiles, as identity → properties. */
-export async function queried(harness: ProfilesHarness, profileIds: string[], extra: Record<string, string> = {}, project?: TestProject): Promise<Map<string, Properties>> {
+export async function queried(
+  harness: ProfilesHarness,
+  profileIds: string[],
+  extra: Record<string, string> = {},
+  project?: TestProject,
+): Promise<Map<string, Properties>> {
   const { status, body } = await harness.query({ distinct_ids: JSON.stringify(profileIds), ...extra }, project);
   if (status !== 200) throw new Error(`profile query answered ${status}: ${JSON.stringify(body)}`);
   return new Map(body.results.map((r) => [r.$distinct_id, r.$properties]));

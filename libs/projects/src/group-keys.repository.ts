@@ -10,11 +10,18 @@ export class GroupKeysRepository {
   constructor(private readonly postgres: Postgres) {}
 
   list(scope: ProjectScope): Promise<GroupKey[]> {
-    return this.postgres.db.select().from(groupKeys).where(pgScopeEq(groupKeys.projectId, scope)).orderBy(groupKeys.name);
+    return this.postgres.db
+      .select()
+      .from(groupKeys)
+      .where(pgScopeEq(groupKeys.projectId, scope))
+      .orderBy(groupKeys.name);
   }
 
   async find(scope: ProjectScope, name: string): Promise<GroupKey | undefined> {
-    const [row] = await this.postgres.db.select().from(groupKeys).where(and(pgScopeEq(groupKeys.projectId, scope), eq(groupKeys.name, name)));
+    const [row] = await this.postgres.db
+      .select()
+      .from(groupKeys)
+      .where(and(pgScopeEq(groupKeys.projectId, scope), eq(groupKeys.name, name)));
     return row;
   }
 

@@ -37,7 +37,10 @@ export class GroupKeysService {
   /** Group profiles of a removed key stay; new updates for it are refused. */
   async remove(scope: ProjectScope, name: string): Promise<void> {
     if (!(await this.repository.remove(scope, name))) {
-      throw new GroupKeysError(GroupKeysErrorCode.UnknownGroupKey, `group key "${name}" is not defined in project ${scope.projectId}`);
+      throw new GroupKeysError(
+        GroupKeysErrorCode.UnknownGroupKey,
+        `group key "${name}" is not defined in project ${scope.projectId}`,
+      );
     }
     this.defined.delete(cacheKey(scope, name));
   }
@@ -58,6 +61,9 @@ const cacheKey = (scope: ProjectScope, name: string) => `${scope.projectId}:${na
 /** A key is an event property name: not empty, at most 255 characters, no control characters. */
 function checkName(name: string): void {
   if (name === '' || name.length > EVENT_LIMITS.maxStringLength || CONTROL_CHARACTERS.test(name)) {
-    throw new GroupKeysError(GroupKeysErrorCode.InvalidGroupKey, 'name must be 1 to 255 characters without control characters');
+    throw new GroupKeysError(
+      GroupKeysErrorCode.InvalidGroupKey,
+      'name must be 1 to 255 characters without control characters',
+    );
   }
 }

@@ -47,7 +47,10 @@ export class ProjectsRepository {
   }
 
   /** Changes the project's own row: a write on behalf of the project, so it takes the project's scope. */
-  async update(scope: ProjectScope, changes: Partial<Pick<Project, 'name' | 'region' | 'identityMerge' | 'secretHash' | 'secretLookup'>>): Promise<Project | undefined> {
+  async update(
+    scope: ProjectScope,
+    changes: Partial<Pick<Project, 'name' | 'region' | 'identityMerge' | 'secretHash' | 'secretLookup'>>,
+  ): Promise<Project | undefined> {
     const [row] = await this.db.update(projects).set(changes).where(pgScopeEq(projects.id, scope)).returning();
     return row;
   }

@@ -64,13 +64,19 @@ export class ProjectsService {
   /** A new secret; the old one stops working (at once here, within the auth cache's 30 s elsewhere). */
   async rotateSecret(scope: ProjectScope): Promise<CreatedProject | undefined> {
     const secret = generateCredential();
-    const project = await this.repository.update(scope, { secretHash: await hashSecret(secret), secretLookup: secretLookupKey(secret) });
+    const project = await this.repository.update(scope, {
+      secretHash: await hashSecret(secret),
+      secretLookup: secretLookupKey(secret),
+    });
     this.notify('changed');
     return project && { project, secret };
   }
 
   /** Changes what is given; an empty change (every field optional) changes nothing and answers the project. */
-  async update(scope: ProjectScope, changes: { name?: string; region?: DataRegion; identityMerge?: IdentityMode }): Promise<Project | undefined> {
+  async update(
+    scope: ProjectScope,
+    changes: { name?: string; region?: DataRegion; identityMerge?: IdentityMode },
+  ): Promise<Project | undefined> {
     const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
     if (!Object.keys(given).length) return this.repository.findById(scope.projectId);
     const project = await this.repository.update(scope, given);

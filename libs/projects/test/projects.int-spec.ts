@@ -45,7 +45,9 @@ describe.each(kinds)('projects storage on Postgres (%s)', (kind) => {
     const organization = await projects.createOrganization('Identity');
     const { project } = await projects.createProject(organization.id, 'Merged');
     expect(project.identityMerge).toBe('simplified');
-    expect((await projects.update(projectScope(project.id), { identityMerge: 'disabled' }))?.identityMerge).toBe('disabled');
+    expect((await projects.update(projectScope(project.id), { identityMerge: 'disabled' }))?.identityMerge).toBe(
+      'disabled',
+    );
     expect((await projects.findById(project.id))?.identityMerge).toBe('disabled');
   });
 

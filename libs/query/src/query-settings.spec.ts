@@ -2,12 +2,25 @@ import { loadQuerySettings } from './query-settings';
 
 describe('loadQuerySettings', () => {
   it("defaults to the spec's 60 an hour, 3 a second, 5 at once", () => {
-    expect(loadQuerySettings({})).toEqual({ limits: { perHour: 60, perSecond: 3, concurrent: 5 }, maxExecutionSeconds: 60, identityLookup: true });
+    expect(loadQuerySettings({})).toEqual({
+      limits: { perHour: 60, perSecond: 3, concurrent: 5 },
+      maxExecutionSeconds: 60,
+      identityLookup: true,
+    });
   });
 
   it('reads the environment, empty values counting as unset', () => {
-    const settings = loadQuerySettings({ QUERY_LIMIT_PER_HOUR: '600', QUERY_LIMIT_PER_SECOND: '', QUERY_LIMIT_CONCURRENT: ' 7 ', QUERY_MAX_EXECUTION_SECONDS: '30' });
-    expect(settings).toEqual({ limits: { perHour: 600, perSecond: 3, concurrent: 7 }, maxExecutionSeconds: 30, identityLookup: true });
+    const settings = loadQuerySettings({
+      QUERY_LIMIT_PER_HOUR: '600',
+      QUERY_LIMIT_PER_SECOND: '',
+      QUERY_LIMIT_CONCURRENT: ' 7 ',
+      QUERY_MAX_EXECUTION_SECONDS: '30',
+    });
+    expect(settings).toEqual({
+      limits: { perHour: 600, perSecond: 3, concurrent: 7 },
+      maxExecutionSeconds: 30,
+      identityLookup: true,
+    });
   });
 
   it('resolves unique counts through identity_lookup on one server only, not on a cluster', () => {

@@ -29,7 +29,14 @@ import { SegmentationController } from './segmentation/segmentation.controller';
 import { SegmentationRepository } from './segmentation/segmentation.repository';
 import { SegmentationService } from './segmentation/segmentation.service';
 
-const controllers = [FunnelsController, RetentionController, SegmentationController, EventCatalogController, InsightsController, CohortsListController];
+const controllers = [
+  FunnelsController,
+  RetentionController,
+  SegmentationController,
+  EventCatalogController,
+  InsightsController,
+  CohortsListController,
+];
 
 /** What every report runs on: the settings (from the environment for now), the clock, the ClickHouse runner. */
 @Module({
@@ -39,7 +46,11 @@ const controllers = [FunnelsController, RetentionController, SegmentationControl
 export class QueryEngineModule {}
 
 /** Cohort membership without the query API's routes: for the profile query's `filter_by_cohort`. */
-@Module({ imports: [QueryEngineModule, SavedReportsStoreModule], providers: [CohortMembership], exports: [CohortMembership] })
+@Module({
+  imports: [QueryEngineModule, SavedReportsStoreModule],
+  providers: [CohortMembership],
+  exports: [CohortMembership],
+})
 export class CohortMembershipModule {}
 
 /**

@@ -11,16 +11,32 @@ const HOSTS = { US: 'api.example.test', EU: 'eu.example.test', IN: 'in.example.t
 const REGIONS: DataRegion[] = ['US', 'EU', 'IN'];
 
 /** One request with the given Host header, as a client of that public host sends it. */
-function send(baseUrl: string, host: string, method: string, path: string, authorization: string, body?: string): Promise<{ status: number; body: unknown }> {
+function send(
+  baseUrl: string,
+  host: string,
+  method: string,
+  path: string,
+  authorization: string,
+  body?: string,
+): Promise<{ status: number; body: unknown }> {
   const url = new URL(path, baseUrl);
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { host, authorization };
-    if (body !== undefined) Object.assign(headers, { 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(Buffer.byteLength(body)) });
-    const req = request({ hostname: url.hostname, port: url.port, method, path: url.pathname + url.search, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown }));
-    });
+    if (body !== undefined)
+      Object.assign(headers, {
+        'content-type': 'application/x-www-form-urlencoded',
+        'content-length': String(Buffer.byteLength(body)),
+      });
+    const req = request(
+      { hostname: url.hostname, port: url.port, method, path: url.pathname + url.search, headers },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -41,7 +57,12 @@ describe('data residency: each regional query host answers only for its regionâ€
     });
     const app = (): DynamicModule => ({
       module: class DataResidencyTestModule {},
-      imports: [PlatformModule.forRoot(config, engineNeeds(config, ['query'])), ProjectsModule, QueryModule, ProfilesQueryModule],
+      imports: [
+        PlatformModule.forRoot(config, engineNeeds(config, ['query'])),
+        ProjectsModule,
+        QueryModule,
+        ProfilesQueryModule,
+      ],
     });
     service = await startTestApp(app, config);
     const store = service.app.get(ProjectsService);
@@ -67,7 +88,14 @@ describe('data residency: each regional query host answers only for its regionâ€
       const project = projects.get(region)!;
       for (const hostRegion of REGIONS) {
         const host = HOSTS[hostRegion];
-        const answer = await send(service.baseUrl, host, method, `${path}?project_id=${project.id}`, project.basic, method === 'POST' ? '' : undefined);
+        const answer = await send(
+          service.baseUrl,
+          host,
+          method,
+          `${path}?project_id=${project.id}`,
+          project.basic,
+          method === 'POST' ? '' : undefined,
+        );
         if (hostRegion === region) {
           expect({ host, region, status: answer.status }).toEqual({ host, region, status: 200 });
         } else {
@@ -88,11 +116,41 @@ describe('data residency: each regional query host answers only for its regionâ€
   it('a host the setting does not name (an internal address) serves every region; the host name is matched case-insensitively, port ignored', async () => {
     for (const region of REGIONS) {
       const project = projects.get(region)!;
-      expect((await send(service.baseUrl, '127.0.0.1', 'GET', `/api/query/events/names?project_id=${project.id}`, project.basic)).status).toBe(200);
+      expect(
+        (
+          await send(
+            service.baseUrl,
+            '127.0.0.1',
+            'GET',
+            `/api/query/events/names?project_id=${project.id}`,
+            project.basic,
+          )
+        ).status,
+      ).toBe(200);
     }
     const eu = projects.get('EU')!;
-    expect((await send(service.baseUrl, 'EU.Example.Test:8443', 'GET', `/api/query/events/names?project_id=${eu.id}`, eu.basic)).status).toBe(200);
-    expect((await send(service.baseUrl, 'API.example.test:8443', 'GET', `/api/query/events/names?project_id=${eu.id}`, eu.basic)).status).toBe(403);
+    expect(
+      (
+        await send(
+          service.baseUrl,
+          'EU.Example.Test:8443',
+          'GET',
+          `/api/query/events/names?project_id=${eu.id}`,
+          eu.basic,
+        )
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await send(
+          service.baseUrl,
+          'API.example.test:8443',
+          'GET',
+          `/api/query/events/names?project_id=${eu.id}`,
+          eu.basic,
+        )
+      ).status,
+    ).toBe(403);
   });
 
   it('checks credentials before the region: a wrong secret is 401 on every host, and says nothing of the project', async () => {

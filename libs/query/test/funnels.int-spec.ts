@@ -40,7 +40,10 @@ function scenario(random: Random, project: number): Scenario {
   const fromDay = random.pick(PLAN_DAYS);
   const toDay = fromDay + random.int(0, 4);
   const windowMs = random.pick(WINDOWS);
-  const steps = Array.from({ length: random.int(2, 4) }, (_, i) => ({ event: random.pick(EVENT_NAMES.slice(0, 3)), where: maybeWhere(random, 0.2, `steps[${i}].where`) }));
+  const steps = Array.from({ length: random.int(2, 4) }, (_, i) => ({
+    event: random.pick(EVENT_NAMES.slice(0, 3)),
+    where: maybeWhere(random, 0.2, `steps[${i}].where`),
+  }));
   const spec: FunnelSpec = {
     steps,
     filters: [maybeWhere(random, 0.15), maybeWhere(random, 0.1)].filter((e) => e !== undefined),
@@ -52,9 +55,19 @@ function scenario(random: Random, project: number): Scenario {
     limit: random.pick([1, 2, 255]),
   };
   const users = project === LIMIT_PROJECT ? random.int(4, 12) : random.int(1, 12);
-  const events = generateEvents(random, { fromDay, toDay, users, maxEventsPerUser: random.int(1, 9), names: EVENT_NAMES, windowMs });
+  const events = generateEvents(random, {
+    fromDay,
+    toDay,
+    users,
+    maxEventsPerUser: random.int(1, 9),
+    names: EVENT_NAMES,
+    windowMs,
+  });
   // A stream of its own, so the scenarios stay what they were without merges.
-  const links = project === LIMIT_PROJECT ? fullClusterLinks(project) : generateLinks(new Random(SEED + project * 7), project, users, fromDay);
+  const links =
+    project === LIMIT_PROJECT
+      ? fullClusterLinks(project)
+      : generateLinks(new Random(SEED + project * 7), project, users, fromDay);
   return { project, spec, events, links };
 }
 
@@ -63,10 +76,15 @@ async function disagreements(runner: QueryRunner, scenarios: readonly Scenario[]
   const repository = new FunnelsRepository(runner);
   const failures: string[] = [];
   for (const { project, spec, events, links } of scenarios) {
-    const expected = funnelResult(spec, referenceFunnel(resolveIdentities(deduplicate(events), identitiesOf(links)), spec));
+    const expected = funnelResult(
+      spec,
+      referenceFunnel(resolveIdentities(deduplicate(events), identitiesOf(links)), spec),
+    );
     const actual = funnelResult(spec, await repository.tally(projectScope(project), spec));
     if (JSON.stringify(actual) !== JSON.stringify(expected)) {
-      failures.push(`QUERY_SEED=${SEED} scenario ${project - 1000}\nspec ${JSON.stringify(spec)}\nevents ${JSON.stringify(events)}\nlinks ${JSON.stringify(links.slice(0, 50))}\nreference ${JSON.stringify(expected)}\nSQL ${JSON.stringify(actual)}`);
+      failures.push(
+        `QUERY_SEED=${SEED} scenario ${project - 1000}\nspec ${JSON.stringify(spec)}\nevents ${JSON.stringify(events)}\nlinks ${JSON.stringify(links.slice(0, 50))}\nreference ${JSON.stringify(expected)}\nSQL ${JSON.stringify(actual)}`,
+      );
     }
   }
   return failures.slice(0, 2);
@@ -79,27 +97,50 @@ describe(`funnels: SQL and reference (QUERY_SEED=${SEED})`, () => {
   beforeAll(async () => {
     store = await EventsStore.create();
     const random = new Random(SEED);
-    await store.insert(arrivalBatches(random, scenarios.flatMap(({ project, events }) => events.map((event) => [project, event] as const))));
+    await store.insert(
+      arrivalBatches(
+        random,
+        scenarios.flatMap(({ project, events }) => events.map((event) => [project, event] as const)),
+      ),
+    );
     const [limited, ...others] = scenarios;
     await applyLinks(store, random, limited.links, true);
-    await applyLinks(store, random, others.flatMap((s) => s.links));
+    await applyLinks(
+      store,
+      random,
+      others.flatMap((s) => s.links),
+    );
   });
   afterAll(() => store?.close());
 
-  it('agree on every generated scenario', async () => {
-    expect(await disagreements(store.runner, scenarios)).toEqual([]);
-  }, Math.max(60_000, SCENARIOS * 1_000));
+  it(
+    'agree on every generated scenario',
+    async () => {
+      expect(await disagreements(store.runner, scenarios)).toEqual([]);
+    },
+    Math.max(60_000, SCENARIOS * 1_000),
+  );
 
-  it('agree on every generated scenario through the join with identity_map, as on a cluster', async () => {
-    expect(await disagreements(new QueryRunner(store.client, { ...loadQuerySettings({}), identityLookup: false }), scenarios)).toEqual([]);
-  }, Math.max(60_000, SCENARIOS * 1_000));
+  it(
+    'agree on every generated scenario through the join with identity_map, as on a cluster',
+    async () => {
+      expect(
+        await disagreements(
+          new QueryRunner(store.client, { ...loadQuerySettings({}), identityLookup: false }),
+          scenarios,
+        ),
+      ).toEqual([]);
+    },
+    Math.max(60_000, SCENARIOS * 1_000),
+  );
 
   it('the 500-id limit refused the same links in the writer as in the reference', async () => {
     const identities = identitiesOf(scenarios[0].links);
     expect(identities.clusterOf('u1')).toHaveLength(MAX_CLUSTER_IDS);
     expect([identities.resolve('u0'), identities.resolve('u2'), identities.resolve('u3')]).toEqual(['u0', 'u1', 'u3']);
     const repository = new IdentityRepository(store.client);
-    for (const id of ['u0', 'u1', 'u3']) expect(await repository.clustersOf(projectScope(LIMIT_PROJECT), [id])).toEqual(identities.clusterOf(id));
+    for (const id of ['u0', 'u1', 'u3'])
+      expect(await repository.clustersOf(projectScope(LIMIT_PROJECT), [id])).toEqual(identities.clusterOf(id));
   });
 });
 
@@ -114,7 +155,14 @@ describe(`funnels over events stored before the user_key column (QUERY_SEED=${SE
   /** Rows of a system table about the events table. */
   const countOf = async (systemTable: string, condition: string) =>
     Number(
-      (await (await store.client.query({ query: `SELECT count() AS n FROM ${systemTable} WHERE database = currentDatabase() AND table = 'events' AND ${condition}`, format: 'JSONEachRow' })).json<{ n: string }>())[0].n,
+      (
+        await (
+          await store.client.query({
+            query: `SELECT count() AS n FROM ${systemTable} WHERE database = currentDatabase() AND table = 'events' AND ${condition}`,
+            format: 'JSONEachRow',
+          })
+        ).json<{ n: string }>()
+      )[0].n,
     );
   const userKeyParts = () => countOf('system.parts_columns', "active AND column = 'user_key'");
   const pendingMutations = () => countOf('system.mutations', 'NOT is_done');
@@ -122,10 +170,19 @@ describe(`funnels over events stored before the user_key column (QUERY_SEED=${SE
   beforeAll(async () => {
     store = await EventsStore.create(CLICKHOUSE_MIGRATIONS.filter((migration) => migration.version < 5));
     const random = new Random(SEED);
-    await store.insert(arrivalBatches(random, scenarios.flatMap(({ project, events }) => events.map((event) => [project, event] as const))));
+    await store.insert(
+      arrivalBatches(
+        random,
+        scenarios.flatMap(({ project, events }) => events.map((event) => [project, event] as const)),
+      ),
+    );
     const [limited, ...others] = scenarios;
     await applyLinks(store, random, limited.links, true);
-    await applyLinks(store, random, others.flatMap((s) => s.links));
+    await applyLinks(
+      store,
+      random,
+      others.flatMap((s) => s.links),
+    );
     await store.client.command({ query: `SYSTEM STOP MERGES ${EVENTS_TABLE}` });
     await store.migrate();
   }, 180_000);
@@ -138,8 +195,14 @@ describe(`funnels over events stored before the user_key column (QUERY_SEED=${SE
 
   it('agree with the reference once the column is materialized', async () => {
     await store.client.command({ query: `SYSTEM START MERGES ${EVENTS_TABLE}` });
-    await store.client.command({ query: `ALTER TABLE ${EVENTS_TABLE} MATERIALIZE COLUMN user_key`, clickhouse_settings: { mutations_sync: '1' } });
-    expect({ parts: (await userKeyParts()) > 0, pending: await pendingMutations() }).toEqual({ parts: true, pending: 0 });
+    await store.client.command({
+      query: `ALTER TABLE ${EVENTS_TABLE} MATERIALIZE COLUMN user_key`,
+      clickhouse_settings: { mutations_sync: '1' },
+    });
+    expect({ parts: (await userKeyParts()) > 0, pending: await pendingMutations() }).toEqual({
+      parts: true,
+      pending: 0,
+    });
     expect(await disagreements(store.runner, scenarios)).toEqual([]);
   }, 180_000);
 });

@@ -19,7 +19,10 @@ const SEED = Number(process.env.QUERY_SEED ?? Math.floor(Math.random() * 2 ** 31
 const SCENARIOS = Number(process.env.INSIGHTS_SCENARIOS ?? 100);
 const NOW = Date.UTC(2024, 5, 1, 12);
 
-function scenario(random: Random, project: number): { project: number; spec: InsightsSpec; events: StoredEvent[]; links: IdentityLink[] } {
+function scenario(
+  random: Random,
+  project: number,
+): { project: number; spec: InsightsSpec; events: StoredEvent[]; links: IdentityLink[] } {
   const fromDay = random.pick(PLAN_DAYS);
   const toDay = fromDay + random.int(0, 3);
   const metrics = Array.from({ length: random.int(1, 3) }, (_, i) => {
@@ -28,13 +31,27 @@ function scenario(random: Random, project: number): { project: number; spec: Ins
       name: `m${i}`,
       event: random.pick(EVENT_NAMES),
       math,
-      property: math === 'total' || math === 'unique' ? undefined : propertyExpression('property', random.pick(['n', 'plan'])),
+      property:
+        math === 'total' || math === 'unique' ? undefined : propertyExpression('property', random.pick(['n', 'plan'])),
       where: maybeWhere(random, 0.2),
     };
   });
-  const spec: InsightsSpec = { metrics, fromDay, toDay, unit: random.pick(SERIES_UNITS), on: maybeSegment(random, 0.4), limit: random.pick([1, 2, 60]) };
+  const spec: InsightsSpec = {
+    metrics,
+    fromDay,
+    toDay,
+    unit: random.pick(SERIES_UNITS),
+    on: maybeSegment(random, 0.4),
+    limit: random.pick([1, 2, 60]),
+  };
   const users = random.int(1, 10);
-  const events = generateEvents(random, { fromDay, toDay, users, maxEventsPerUser: random.int(1, 12), names: EVENT_NAMES });
+  const events = generateEvents(random, {
+    fromDay,
+    toDay,
+    users,
+    maxEventsPerUser: random.int(1, 12),
+    names: EVENT_NAMES,
+  });
   // Identity merges from a stream of their own, so the scenarios stay what they were without them.
   return { project, spec, events, links: generateLinks(new Random(SEED + project * 7), project, users, fromDay) };
 }
@@ -45,21 +62,40 @@ describe(`insights: SQL and reference (QUERY_SEED=${SEED})`, () => {
 
   beforeAll(async () => {
     store = await EventsStore.create();
-    await store.insert(arrivalBatches(new Random(SEED), scenarios.flatMap(({ project, events }) => events.map((event) => [project, event] as const))));
-    await applyLinks(store, new Random(SEED + 1), scenarios.flatMap((s) => s.links));
+    await store.insert(
+      arrivalBatches(
+        new Random(SEED),
+        scenarios.flatMap(({ project, events }) => events.map((event) => [project, event] as const)),
+      ),
+    );
+    await applyLinks(
+      store,
+      new Random(SEED + 1),
+      scenarios.flatMap((s) => s.links),
+    );
   });
   afterAll(() => store?.close());
 
-  it('agree on every generated scenario', async () => {
-    const repository = new InsightsRepository(store.runner);
-    const failures: string[] = [];
-    for (const { project, spec, events, links } of scenarios) {
-      const expected = insightsResult(spec, referenceInsights(resolveIdentities(deduplicate(events), identitiesOf(links)), spec), NOW);
-      const actual = insightsResult(spec, await repository.tally(projectScope(project), spec), NOW);
-      if (JSON.stringify(actual) !== JSON.stringify(expected)) {
-        failures.push(`QUERY_SEED=${SEED} scenario ${project - 4000}\nspec ${JSON.stringify(spec)}\nevents ${JSON.stringify(events)}\nreference ${JSON.stringify(expected)}\nSQL ${JSON.stringify(actual)}`);
+  it(
+    'agree on every generated scenario',
+    async () => {
+      const repository = new InsightsRepository(store.runner);
+      const failures: string[] = [];
+      for (const { project, spec, events, links } of scenarios) {
+        const expected = insightsResult(
+          spec,
+          referenceInsights(resolveIdentities(deduplicate(events), identitiesOf(links)), spec),
+          NOW,
+        );
+        const actual = insightsResult(spec, await repository.tally(projectScope(project), spec), NOW);
+        if (JSON.stringify(actual) !== JSON.stringify(expected)) {
+          failures.push(
+            `QUERY_SEED=${SEED} scenario ${project - 4000}\nspec ${JSON.stringify(spec)}\nevents ${JSON.stringify(events)}\nreference ${JSON.stringify(expected)}\nSQL ${JSON.stringify(actual)}`,
+          );
+        }
       }
-    }
-    expect(failures.slice(0, 2)).toEqual([]);
-  }, Math.max(60_000, SCENARIOS * 1_000));
+      expect(failures.slice(0, 2)).toEqual([]);
+    },
+    Math.max(60_000, SCENARIOS * 1_000),
+  );
 });

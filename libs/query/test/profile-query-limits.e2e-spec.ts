@@ -31,7 +31,12 @@ describe('the profile query under the query API limits', () => {
 
   beforeAll(async () => {
     environment = await createTestEnvironment({
-      env: { SERVICES: 'query', QUERY_LIMIT_PER_HOUR: '3', QUERY_LIMIT_PER_SECOND: '1000', QUERY_MAX_EXECUTION_SECONDS: '1' },
+      env: {
+        SERVICES: 'query',
+        QUERY_LIMIT_PER_HOUR: '3',
+        QUERY_LIMIT_PER_SECOND: '1000',
+        QUERY_MAX_EXECUTION_SECONDS: '1',
+      },
     });
     service = await startTestApp((config) => ServiceRootModule.forRoot(config), environment.config);
     organizationId = (await service.app.get(ProjectsService).createOrganization('Limits')).id;
@@ -45,13 +50,21 @@ describe('the profile query under the query API limits', () => {
     const { authorization } = await project('Budget');
     const get = async (path: string, credentials = authorization) => {
       const response = await fetch(`${service.baseUrl}${path}`, { headers: { Authorization: credentials } });
-      return { status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) as Record<string, unknown> };
+      return {
+        status: response.status,
+        retryAfter: response.headers.get('retry-after'),
+        body: (await response.json()) as Record<string, unknown>,
+      };
     };
     expect((await get('/api/query/events/names?type=general')).status).toBe(200);
     expect((await get('/api/query/engage')).status).toBe(200);
     expect((await get('/api/2.0/engage')).status).toBe(200);
     const refused = await get('/api/query/engage');
-    expect(refused).toEqual({ status: 429, retryAfter: expect.stringMatching(/^[1-9]\d*$/), body: { request: '/api/query/engage', error: 'rate limit exceeded: too many queries this hour' } });
+    expect(refused).toEqual({
+      status: 429,
+      retryAfter: expect.stringMatching(/^[1-9]\d*$/),
+      body: { request: '/api/query/engage', error: 'rate limit exceeded: too many queries this hour' },
+    });
     expect((await get('/api/query/events/names?type=general')).status).toBe(429);
     expect((await get('/api/query/engage', (await project('Other')).authorization)).status).toBe(200);
   });
@@ -77,7 +90,9 @@ describe('the profile query under the query API limits', () => {
 
     it('stops a query at QUERY_MAX_EXECUTION_SECONDS', async () => {
       const profiles = service.app.get(ProfileQueryService);
-      await expect(profiles.query(projectScope(projectId), parseProfileQuery({ where: SLOW_WHERE }, Date.now()))).rejects.toThrow(/Timeout exceeded/);
+      await expect(
+        profiles.query(projectScope(projectId), parseProfileQuery({ where: SLOW_WHERE }, Date.now())),
+      ).rejects.toThrow(/Timeout exceeded/);
     });
 
     it('answers a query past its time limit with 400 in the query shape, never 500', async () => {
@@ -92,7 +107,13 @@ describe('the profile query under the query API limits', () => {
 
     it('stops a query whose client went away', async () => {
       const profiles = service.app.get(ProfileQueryService);
-      await expect(profiles.query(projectScope(projectId), parseProfileQuery({ where: SLOW_WHERE }, Date.now()), AbortSignal.abort())).rejects.toThrow(/abort/i);
+      await expect(
+        profiles.query(
+          projectScope(projectId),
+          parseProfileQuery({ where: SLOW_WHERE }, Date.now()),
+          AbortSignal.abort(),
+        ),
+      ).rejects.toThrow(/abort/i);
     });
   });
 });

@@ -28,7 +28,14 @@ export const FUNNEL_SQL: RenderedQuery[] = [
   {
     builder: 'funnelSql',
     inputs: `${rangeText}; steps Viewed page, Signed up, Purchased; window 7 days; daily buckets; limit 255; merged ids, identity_lookup`,
-    query: funnelSql(scope, { steps, filters: [], windowMs: 604_800_000, ...range, buckets: { kind: 'days', days: 1 }, limit: 255 }),
+    query: funnelSql(scope, {
+      steps,
+      filters: [],
+      windowMs: 604_800_000,
+      ...range,
+      buckets: { kind: 'days', days: 1 },
+      limit: 255,
+    }),
   },
   {
     builder: 'funnelSql',
@@ -46,12 +53,28 @@ export const FUNNEL_SQL: RenderedQuery[] = [
   {
     builder: 'funnelSql',
     inputs: `${rangeText}; steps Viewed page, Signed up, Purchased; window 7 days; monthly; limit 255; merged ids on a cluster (the identity_map join)`,
-    query: funnelSql(scope, { steps, filters: [], windowMs: 604_800_000, ...range, buckets: { kind: 'month' }, limit: 255 }, true, false),
+    query: funnelSql(
+      scope,
+      { steps, filters: [], windowMs: 604_800_000, ...range, buckets: { kind: 'month' }, limit: 255 },
+      true,
+      false,
+    ),
   },
   {
     builder: 'funnelSql',
     inputs: `${rangeText}; steps Viewed page, Viewed page; window 1 hour; 3-day buckets; limit 255; no merged id`,
-    query: funnelSql(scope, { steps: [{ event: 'Viewed page' }, { event: 'Viewed page' }], filters: [], windowMs: 3_600_000, ...range, buckets: { kind: 'days', days: 3 }, limit: 255 }, false),
+    query: funnelSql(
+      scope,
+      {
+        steps: [{ event: 'Viewed page' }, { event: 'Viewed page' }],
+        filters: [],
+        windowMs: 3_600_000,
+        ...range,
+        buckets: { kind: 'days', days: 3 },
+        limit: 255,
+      },
+      false,
+    ),
   },
 ];
 
@@ -59,12 +82,32 @@ export const RETENTION_SQL: RenderedQuery[] = [
   {
     builder: 'retentionSql',
     inputs: `${rangeText}; birth: born Signed up, returns Purchased; daily; 7 intervals, bounded; merged ids`,
-    query: retentionSql(scope, { type: 'birth', bornEvent: 'Signed up', event: 'Purchased', ...range, buckets: { kind: 'days', days: 1 }, intervalCount: 7, unbounded: false }),
+    query: retentionSql(scope, {
+      type: 'birth',
+      bornEvent: 'Signed up',
+      event: 'Purchased',
+      ...range,
+      buckets: { kind: 'days', days: 1 },
+      intervalCount: 7,
+      unbounded: false,
+    }),
   },
   {
     builder: 'retentionSql',
     inputs: `${rangeText}; compounded: Opened where n > 1; monthly; 3 intervals, unbounded; no merged id`,
-    query: retentionSql(scope, { type: 'compounded', event: 'Opened', where: where('properties["n"] > 1'), ...range, buckets: { kind: 'month' }, intervalCount: 3, unbounded: true }, false),
+    query: retentionSql(
+      scope,
+      {
+        type: 'compounded',
+        event: 'Opened',
+        where: where('properties["n"] > 1'),
+        ...range,
+        buckets: { kind: 'month' },
+        intervalCount: 3,
+        unbounded: true,
+      },
+      false,
+    ),
   },
 ];
 
@@ -85,22 +128,55 @@ export const SEGMENTATION_SQL: RenderedQuery[] = [
   {
     builder: 'segmentationSql',
     inputs: `${rangeText}; Opened; unique; hourly; where plan = "pro"; on $browser, limit 60; no merged id`,
-    query: segmentationSql(scope, { events: ['Opened'], ...range, unit: 'hour', type: 'unique', where: where('properties["plan"] == "pro"'), on: where('properties["$browser"]'), limit: 60 }, false),
+    query: segmentationSql(
+      scope,
+      {
+        events: ['Opened'],
+        ...range,
+        unit: 'hour',
+        type: 'unique',
+        where: where('properties["plan"] == "pro"'),
+        on: where('properties["$browser"]'),
+        limit: 60,
+      },
+      false,
+    ),
   },
 ];
 
-const amountSpec = { events: ['Paid'], ...range, unit: 'day' as const, type: 'general' as const, on: where('properties["amount"]'), limit: 60 };
+const amountSpec = {
+  events: ['Paid'],
+  ...range,
+  unit: 'day' as const,
+  type: 'general' as const,
+  on: where('properties["amount"]'),
+  limit: 60,
+};
 
 export const NUMERIC_BUCKETS_SQL: RenderedQuery[] = [
-  { builder: 'numericRangeSql', inputs: `${rangeText}; Paid on amount; merged ids`, query: numericRangeSql(scope, amountSpec) },
-  { builder: 'numericSlotsSql', inputs: `${rangeText}; Paid on amount, slots 5 wide; merged ids`, query: numericSlotsSql(scope, amountSpec, 5) },
+  {
+    builder: 'numericRangeSql',
+    inputs: `${rangeText}; Paid on amount; merged ids`,
+    query: numericRangeSql(scope, amountSpec),
+  },
+  {
+    builder: 'numericSlotsSql',
+    inputs: `${rangeText}; Paid on amount, slots 5 wide; merged ids`,
+    query: numericSlotsSql(scope, amountSpec, 5),
+  },
 ];
 
 export const NUMERIC_SUM_SQL: RenderedQuery[] = [
   {
     builder: 'numericSeriesSql',
     inputs: `${rangeText}; Paid; sum of amount; weekly; where plan = "pro"`,
-    query: numericSeriesSql(scope, { event: 'Paid', ...range, unit: 'week', on: where('properties["amount"]'), where: where('properties["plan"] == "pro"') }),
+    query: numericSeriesSql(scope, {
+      event: 'Paid',
+      ...range,
+      unit: 'week',
+      on: where('properties["amount"]'),
+      where: where('properties["plan"] == "pro"'),
+    }),
   },
 ];
 
@@ -123,8 +199,16 @@ export const INSIGHTS_SQL: RenderedQuery[] = [
 ];
 
 export const EVENT_CATALOG_SQL: RenderedQuery[] = [
-  { builder: 'topEventNamesSql', inputs: 'project 1; general; limit 10; since 2024-03-03', query: topEventNamesSql(scope, 'general', 10, NOW_MS - 30 * 86_400_000) },
-  { builder: 'topPropertiesSql', inputs: 'project 1; Opened; limit 10; since 2024-03-03', query: topPropertiesSql(scope, 'Opened', 10, NOW_MS - 30 * 86_400_000) },
+  {
+    builder: 'topEventNamesSql',
+    inputs: 'project 1; general; limit 10; since 2024-03-03',
+    query: topEventNamesSql(scope, 'general', 10, NOW_MS - 30 * 86_400_000),
+  },
+  {
+    builder: 'topPropertiesSql',
+    inputs: 'project 1; Opened; limit 10; since 2024-03-03',
+    query: topPropertiesSql(scope, 'Opened', 10, NOW_MS - 30 * 86_400_000),
+  },
   {
     builder: 'topValuesSql',
     inputs: 'project 1; Opened; values of $browser; limit 10; since 2024-03-03',
@@ -135,7 +219,19 @@ export const EVENT_CATALOG_SQL: RenderedQuery[] = [
 const behavior = { behavior: { event: 'Purchased', where: 'properties["amount"] > 10', min_count: 2, last_days: 30 } };
 
 export const COHORT_MEMBERS_SQL: RenderedQuery[] = [
-  { builder: 'cohortMembersSql', inputs: 'project 1; Purchased where amount > 10 at least twice in the last 30 days, at 2024-04-03; merged ids', query: renderChSql(cohortMembersSql(scope, behavior, NOW_MS)) },
-  { builder: 'cohortMembersSql', inputs: 'project 1; profiles where plan = "pro", at 2024-04-03', query: renderChSql(cohortMembersSql(scope, { where: 'properties["plan"] == "pro"' }, NOW_MS)) },
-  { builder: 'cohortCountSql', inputs: 'project 1; the behaviour cohort above; no merged id', query: cohortCountSql(scope, behavior, NOW_MS, false) },
+  {
+    builder: 'cohortMembersSql',
+    inputs: 'project 1; Purchased where amount > 10 at least twice in the last 30 days, at 2024-04-03; merged ids',
+    query: renderChSql(cohortMembersSql(scope, behavior, NOW_MS)),
+  },
+  {
+    builder: 'cohortMembersSql',
+    inputs: 'project 1; profiles where plan = "pro", at 2024-04-03',
+    query: renderChSql(cohortMembersSql(scope, { where: 'properties["plan"] == "pro"' }, NOW_MS)),
+  },
+  {
+    builder: 'cohortCountSql',
+    inputs: 'project 1; the behaviour cohort above; no merged id',
+    query: cohortCountSql(scope, behavior, NOW_MS, false),
+  },
 ];

@@ -47,10 +47,23 @@ function scenario(random: Random, project: number): Scenario {
     unbounded: random.chance(0.4),
   };
   const users = random.int(1, 10);
-  const events = generateEvents(random, { fromDay: fromDay - 3, toDay: toDay + 8, users, maxEventsPerUser: random.int(1, 10), names: EVENT_NAMES });
+  const events = generateEvents(random, {
+    fromDay: fromDay - 3,
+    toDay: toDay + 8,
+    users,
+    maxEventsPerUser: random.int(1, 10),
+    names: EVENT_NAMES,
+  });
   // Identity merges from a stream of their own, so the scenarios stay what they were without them.
   const links = generateLinks(new Random(SEED + project * 7), project, users, fromDay);
-  const addiction: AddictionSpec = { event: spec.event, where: spec.where, fromDay, toDay, unit: random.pick(['day', 'week', 'month'] as const), addictionUnit: random.pick(['hour', 'day'] as const) };
+  const addiction: AddictionSpec = {
+    event: spec.event,
+    where: spec.where,
+    fromDay,
+    toDay,
+    unit: random.pick(['day', 'week', 'month'] as const),
+    addictionUnit: random.pick(['hour', 'day'] as const),
+  };
   return { project, spec, addiction, events, links };
 }
 
@@ -60,26 +73,47 @@ describe(`retention: SQL and reference (QUERY_SEED=${SEED})`, () => {
 
   beforeAll(async () => {
     store = await EventsStore.create();
-    await store.insert(arrivalBatches(new Random(SEED), scenarios.flatMap(({ project, events }) => events.map((event) => [project, event] as const))));
-    await applyLinks(store, new Random(SEED + 1), scenarios.flatMap((s) => s.links));
+    await store.insert(
+      arrivalBatches(
+        new Random(SEED),
+        scenarios.flatMap(({ project, events }) => events.map((event) => [project, event] as const)),
+      ),
+    );
+    await applyLinks(
+      store,
+      new Random(SEED + 1),
+      scenarios.flatMap((s) => s.links),
+    );
   });
   afterAll(() => store?.close());
 
-  it('agree on every generated scenario', async () => {
-    const repository = new RetentionRepository(store.runner);
-    const failures: string[] = [];
-    for (const { project, spec, addiction, events, links } of scenarios) {
-      const deduplicated = resolveIdentities(deduplicate(events), identitiesOf(links));
-      const pairs = [
-        [retentionResult(spec, await repository.cohorts(projectScope(project), spec)), retentionResult(spec, referenceRetention(deduplicated, spec))],
-        [addictionResult(addiction, await repository.addiction(projectScope(project), addiction)), addictionResult(addiction, referenceAddiction(deduplicated, addiction))],
-      ];
-      for (const [actual, expected] of pairs) {
-        if (JSON.stringify(actual) !== JSON.stringify(expected)) {
-          failures.push(`QUERY_SEED=${SEED} scenario ${project - 2000}\nspec ${JSON.stringify(spec)}\nevents ${JSON.stringify(events)}\nreference ${JSON.stringify(expected)}\nSQL ${JSON.stringify(actual)}`);
+  it(
+    'agree on every generated scenario',
+    async () => {
+      const repository = new RetentionRepository(store.runner);
+      const failures: string[] = [];
+      for (const { project, spec, addiction, events, links } of scenarios) {
+        const deduplicated = resolveIdentities(deduplicate(events), identitiesOf(links));
+        const pairs = [
+          [
+            retentionResult(spec, await repository.cohorts(projectScope(project), spec)),
+            retentionResult(spec, referenceRetention(deduplicated, spec)),
+          ],
+          [
+            addictionResult(addiction, await repository.addiction(projectScope(project), addiction)),
+            addictionResult(addiction, referenceAddiction(deduplicated, addiction)),
+          ],
+        ];
+        for (const [actual, expected] of pairs) {
+          if (JSON.stringify(actual) !== JSON.stringify(expected)) {
+            failures.push(
+              `QUERY_SEED=${SEED} scenario ${project - 2000}\nspec ${JSON.stringify(spec)}\nevents ${JSON.stringify(events)}\nreference ${JSON.stringify(expected)}\nSQL ${JSON.stringify(actual)}`,
+            );
+          }
         }
       }
-    }
-    expect(failures.slice(0, 2)).toEqual([]);
-  }, Math.max(60_000, SCENARIOS * 1_000));
+      expect(failures.slice(0, 2)).toEqual([]);
+    },
+    Math.max(60_000, SCENARIOS * 1_000),
+  );
 });

@@ -27,9 +27,15 @@ import { deduplicate, EventsStore, StoredEvent } from './support/stored-events';
 const ROOT = join(__dirname, 'scenarios');
 const NOW = Date.UTC(2024, 5, 1, 12);
 
-const files = readdirSync(ROOT, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.scenario.ts')).sort();
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const scenarios = files.map((file, i) => ({ file, project: 5000 + i, scenario: (require(join(ROOT, file)) as { default: Scenario }).default }));
+const files = readdirSync(ROOT, { recursive: true, encoding: 'utf8' })
+  .filter((file) => file.endsWith('.scenario.ts'))
+  .sort();
+const scenarios = files.map((file, i) => ({
+  file,
+  project: 5000 + i,
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  scenario: (require(join(ROOT, file)) as { default: Scenario }).default,
+}));
 
 const params = (query: Record<string, string>) => new QueryParams(new URLSearchParams(query));
 
@@ -38,28 +44,46 @@ async function answers(store: EventsStore, project: number, scenario: Scenario):
   const events = deduplicate(scenario.events);
   switch (scenario.kind) {
     case 'funnel': {
-      const spec = funnelSpec(validateFunnelDefinition(scenario.funnel), parseFunnelQuery(params({ funnel_id: '1', ...scenario.query })));
-      return [funnelResult(spec, await new FunnelsRepository(store.runner).tally(projectScope(project), spec)), funnelResult(spec, referenceFunnel(events, spec))];
+      const spec = funnelSpec(
+        validateFunnelDefinition(scenario.funnel),
+        parseFunnelQuery(params({ funnel_id: '1', ...scenario.query })),
+      );
+      return [
+        funnelResult(spec, await new FunnelsRepository(store.runner).tally(projectScope(project), spec)),
+        funnelResult(spec, referenceFunnel(events, spec)),
+      ];
     }
     case 'retention': {
       const spec = parseRetentionQuery(params(scenario.query));
-      return [retentionResult(spec, await new RetentionRepository(store.runner).cohorts(projectScope(project), spec)), retentionResult(spec, referenceRetention(events, spec))];
+      return [
+        retentionResult(spec, await new RetentionRepository(store.runner).cohorts(projectScope(project), spec)),
+        retentionResult(spec, referenceRetention(events, spec)),
+      ];
     }
     case 'segmentation': {
       const spec = parseSegmentationQuery(params(scenario.query));
       const sql = await new SegmentationRepository(store.runner).cells(projectScope(project), spec);
       const reference = referenceSegmentation(events, spec);
-      return [segmentationResult(spec, sql.cells, shownSeries(spec, sql.ranked)), segmentationResult(spec, reference.cells, shownSeries(spec, reference.ranked))];
+      return [
+        segmentationResult(spec, sql.cells, shownSeries(spec, sql.ranked)),
+        segmentationResult(spec, reference.cells, shownSeries(spec, reference.ranked)),
+      ];
     }
     case 'numeric': {
       const spec = parseNumericBucketsQuery(params(scenario.query));
       const sql = await new SegmentationRepository(store.runner).numericBuckets(projectScope(project), spec);
       const reference = referenceNumericBuckets(events, spec);
-      return [segmentationResult(spec, sql.cells, sql.ranked), segmentationResult(spec, reference.cells, reference.ranked)];
+      return [
+        segmentationResult(spec, sql.cells, sql.ranked),
+        segmentationResult(spec, reference.cells, reference.ranked),
+      ];
     }
     case 'insights': {
       const spec = insightsSpec(validateInsightsParams(scenario.params), NOW);
-      return [insightsResult(spec, await new InsightsRepository(store.runner).tally(projectScope(project), spec), NOW), insightsResult(spec, referenceInsights(events, spec), NOW)];
+      return [
+        insightsResult(spec, await new InsightsRepository(store.runner).tally(projectScope(project), spec), NOW),
+        insightsResult(spec, referenceInsights(events, spec), NOW),
+      ];
     }
   }
 }
@@ -70,7 +94,9 @@ describe('hand-written scenarios', () => {
   beforeAll(async () => {
     store = await EventsStore.create();
     // Reversed, in two inserts: arrival order never matters.
-    const rows = scenarios.flatMap(({ project, scenario }) => [...scenario.events].reverse().map((event) => [project, event] as [number, StoredEvent]));
+    const rows = scenarios.flatMap(({ project, scenario }) =>
+      [...scenario.events].reverse().map((event) => [project, event] as [number, StoredEvent]),
+    );
     await store.insert([rows.filter((_, i) => i % 2 === 0), rows.filter((_, i) => i % 2 === 1)]);
   });
   afterAll(() => store?.close());

@@ -16,7 +16,10 @@ export function clientAddressKey(ip: string | undefined): string {
 
 /** The eight 16-bit groups of an IPv6 address, `::` filled in (an embedded IPv4 tail as two groups). */
 function expandIPv6(ip: string): string[] {
-  const withoutV4 = ip.replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (_, a, b, c, d) => `${((+a << 8) | +b).toString(16)}:${((+c << 8) | +d).toString(16)}`);
+  const withoutV4 = ip.replace(
+    /(\d+)\.(\d+)\.(\d+)\.(\d+)$/,
+    (_, a, b, c, d) => `${((+a << 8) | +b).toString(16)}:${((+c << 8) | +d).toString(16)}`,
+  );
   const [head, tail] = withoutV4.split('::');
   const left = head ? head.split(':') : [];
   const right = tail === undefined ? [] : tail ? tail.split(':') : [];

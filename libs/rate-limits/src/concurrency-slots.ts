@@ -52,7 +52,10 @@ export class ConcurrencySlots {
     const shared = await this.acquireShared(slotKey, id);
     const taken = shared ?? this.acquireLocal(slotKey, id);
     if (!taken) return undefined;
-    const renewal = setInterval(() => void this.renew(slotKey, id, shared !== undefined), Math.max(50, this.options.leaseMs / 3));
+    const renewal = setInterval(
+      () => void this.renew(slotKey, id, shared !== undefined),
+      Math.max(50, this.options.leaseMs / 3),
+    );
     renewal.unref();
     this.renewals.add(renewal);
     let released = false;
@@ -79,7 +82,16 @@ export class ConcurrencySlots {
     if (!this.redis) return undefined;
     const now = this.clock.now();
     try {
-      const taken = await this.redis.eval(ACQUIRE, 1, slotKey, now, now + this.options.leaseMs, this.options.limit, id, this.options.leaseMs * 2);
+      const taken = await this.redis.eval(
+        ACQUIRE,
+        1,
+        slotKey,
+        now,
+        now + this.options.leaseMs,
+        this.options.limit,
+        id,
+        this.options.leaseMs * 2,
+      );
       return taken === 1;
     } catch {
       return undefined;

@@ -55,7 +55,8 @@ export interface QuotaRule {
   slotLeaseMs?: number;
 }
 
-export type QuotaDecision = { allowed: true; release(): Promise<void> } | { allowed: false; retryAfterSeconds: number; reason: string };
+export type QuotaDecision =
+  { allowed: true; release(): Promise<void> } | { allowed: false; retryAfterSeconds: number; reason: string };
 
 /** The reading APIs' limits per project: queries per hour, per second, and at once. */
 export class RequestQuota {
@@ -99,7 +100,9 @@ export class RateLimiterFactory implements OnModuleInit, OnApplicationShutdown {
     private readonly clock: Clock,
     private readonly ids: IdSource,
   ) {
-    this.redis = config.redisUrl ? new Redis(config.redisUrl, { enableOfflineQueue: false, lazyConnect: false, maxRetriesPerRequest: 1 }) : undefined;
+    this.redis = config.redisUrl
+      ? new Redis(config.redisUrl, { enableOfflineQueue: false, lazyConnect: false, maxRetriesPerRequest: 1 })
+      : undefined;
     this.redis?.on('error', () => undefined); // the insurance limiter takes over; ioredis reconnects
   }
 
@@ -137,7 +140,9 @@ export class RateLimiterFactory implements OnModuleInit, OnApplicationShutdown {
   private make(rule: RateLimitRule): RateLimit {
     const options = { keyPrefix: `rl:${rule.name}`, points: rule.points, duration: rule.durationSeconds };
     const memory = new RateLimiterMemory(options);
-    return new RateLimit(this.redis ? new RateLimiterRedis({ ...options, storeClient: this.redis, insuranceLimiter: memory }) : memory);
+    return new RateLimit(
+      this.redis ? new RateLimiterRedis({ ...options, storeClient: this.redis, insuranceLimiter: memory }) : memory,
+    );
   }
 
   private makeQuota(rule: QuotaRule): RequestQuota {
@@ -145,7 +150,12 @@ export class RateLimiterFactory implements OnModuleInit, OnApplicationShutdown {
       this.create({ name: `${rule.name}-hour`, points: rule.perHour, durationSeconds: 3600 }),
       this.create({ name: `${rule.name}-second`, points: rule.perSecond, durationSeconds: 1 }),
       // Leases, not counters: a process killed mid-query cannot hold its slots forever.
-      new ConcurrencySlots({ name: `${rule.name}-concurrent`, limit: rule.concurrent, leaseMs: rule.slotLeaseMs ?? 30_000 }, this.clock, this.ids, this.redis),
+      new ConcurrencySlots(
+        { name: `${rule.name}-concurrent`, limit: rule.concurrent, leaseMs: rule.slotLeaseMs ?? 30_000 },
+        this.clock,
+        this.ids,
+        this.redis,
+      ),
     );
   }
 

@@ -22,7 +22,11 @@ describe('RequestQuota (in memory)', () => {
       const slot = await quota.acquire(7);
       if (slot.allowed) await slot.release();
     }
-    expect(await quota.acquire(7)).toEqual({ allowed: false, reason: 'too many queries per second', retryAfterSeconds: 1 });
+    expect(await quota.acquire(7)).toEqual({
+      allowed: false,
+      reason: 'too many queries per second',
+      retryAfterSeconds: 1,
+    });
   });
 
   it('refuses past the hourly budget', async () => {

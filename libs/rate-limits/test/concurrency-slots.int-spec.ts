@@ -28,7 +28,12 @@ describe.each(['redis', 'memory'] as const)('concurrency slots (%s)', (store) =>
   });
 
   const replica = (leaseMs: number) => {
-    const slots = new ConcurrencySlots({ name: `${name}-${leaseMs}`, limit: 2, leaseMs }, new SystemClock(), new RandomIds(), redis);
+    const slots = new ConcurrencySlots(
+      { name: `${name}-${leaseMs}`, limit: 2, leaseMs },
+      new SystemClock(),
+      new RandomIds(),
+      redis,
+    );
     replicas.push(slots);
     return slots;
   };
@@ -61,7 +66,15 @@ describe.each(['redis', 'memory'] as const)('concurrency slots (%s)', (store) =>
     expect(await dying.acquire(4)).toBeDefined();
     dying.abandon(); // killed: no release, no renewal
     // Shared through Redis, another replica sees the dead one's slots; in memory, only the same process would.
-    const survivor = store === 'redis' ? new ConcurrencySlots({ name: `${name}-400`, limit: 2, leaseMs: 400 }, new SystemClock(), new RandomIds(), redis) : dying;
+    const survivor =
+      store === 'redis'
+        ? new ConcurrencySlots(
+            { name: `${name}-400`, limit: 2, leaseMs: 400 },
+            new SystemClock(),
+            new RandomIds(),
+            redis,
+          )
+        : dying;
     replicas.push(survivor);
     expect(await survivor.acquire(4)).toBeUndefined();
     await eventually(async () => expect(await survivor.acquire(4)).toBeDefined(), { timeoutMs: 5_000 });

@@ -19,7 +19,8 @@ export function isBehaviorCohort(definition: CohortDefinition): definition is { 
 }
 
 function checkBehavior(behavior: CohortBehavior): CohortBehavior {
-  if (!Number.isInteger(behavior.min_count) || behavior.min_count < 1) throw invalidDefinition('definition.behavior.min_count must be a whole number of at least 1');
+  if (!Number.isInteger(behavior.min_count) || behavior.min_count < 1)
+    throw invalidDefinition('definition.behavior.min_count must be a whole number of at least 1');
   if (!Number.isInteger(behavior.last_days) || behavior.last_days < 1 || behavior.last_days > MAX_LAST_DAYS) {
     throw invalidDefinition(`definition.behavior.last_days must be a whole number from 1 to ${MAX_LAST_DAYS}`);
   }
@@ -33,7 +34,8 @@ function checkBehavior(behavior: CohortBehavior): CohortBehavior {
 
 export function validateCohortDefinition(definition: { where?: string; behavior?: CohortBehavior }): CohortDefinition {
   const { where, behavior } = definition;
-  if ((where === undefined) === (behavior === undefined)) throw invalidDefinition('definition needs exactly one of where (a profile expression) or behavior');
+  if ((where === undefined) === (behavior === undefined))
+    throw invalidDefinition('definition needs exactly one of where (a profile expression) or behavior');
   if (behavior !== undefined) return { behavior: checkBehavior(behavior) };
   return { where: checkExpression('definition.where', where!, 'profiles') };
 }

@@ -10,7 +10,12 @@ const SCOPES = { events: eventsScope(), profiles: profilesScope() };
  * Compiles an expression once at save time, so a report that was saved always runs: a bad one is a
  * 400 naming the field and the position.
  */
-export function checkExpression(field: string, text: string, source: ExpressionSource, use: 'where' | 'on' = 'where'): string {
+export function checkExpression(
+  field: string,
+  text: string,
+  source: ExpressionSource,
+  use: 'where' | 'on' = 'where',
+): string {
   try {
     (use === 'where' ? compileWhere : compileSegment)(text, SCOPES[source], { prefix: 'check' });
     return text;
@@ -21,6 +26,11 @@ export function checkExpression(field: string, text: string, source: ExpressionS
 }
 
 /** Absent and empty expressions mean "none". */
-export function checkOptionalExpression(field: string, text: string | undefined, source: ExpressionSource, use: 'where' | 'on' = 'where'): string | undefined {
+export function checkOptionalExpression(
+  field: string,
+  text: string | undefined,
+  source: ExpressionSource,
+  use: 'where' | 'on' = 'where',
+): string | undefined {
   return text === undefined || text === '' ? undefined : checkExpression(field, text, source, use);
 }

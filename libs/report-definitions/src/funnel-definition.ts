@@ -5,7 +5,12 @@ import { optional } from './optional';
 export const LENGTH_UNITS = ['second', 'minute', 'hour', 'day'] as const;
 export type LengthUnit = (typeof LENGTH_UNITS)[number];
 
-const UNIT_MS: Readonly<Record<LengthUnit, number>> = { second: 1_000, minute: 60_000, hour: 3_600_000, day: 86_400_000 };
+const UNIT_MS: Readonly<Record<LengthUnit, number>> = {
+  second: 1_000,
+  minute: 60_000,
+  hour: 3_600_000,
+  day: 86_400_000,
+};
 
 /** The spec's cap on the conversion window. */
 export const MAX_FUNNEL_WINDOW_MS = 90 * UNIT_MS.day;
@@ -34,7 +39,8 @@ export function funnelWindowMs(length: number, unit: LengthUnit): number {
 /** The window rule shared by saved funnels and the query's overrides. */
 export function checkFunnelWindow(length: number, unit: LengthUnit): void {
   if (!Number.isInteger(length) || length < 1) throw invalidDefinition('length must be a whole number of at least 1');
-  if (funnelWindowMs(length, unit) > MAX_FUNNEL_WINDOW_MS) throw invalidDefinition(`length ${length} ${unit}(s) is longer than 90 days`);
+  if (funnelWindowMs(length, unit) > MAX_FUNNEL_WINDOW_MS)
+    throw invalidDefinition(`length ${length} ${unit}(s) is longer than 90 days`);
 }
 
 /** The definition as stored: validated, expressions compiled once, empty optional fields dropped. */
@@ -55,4 +61,3 @@ export function validateFunnelDefinition(definition: FunnelDefinition): FunnelDe
     ...optional('where', checkOptionalExpression('where', definition.where, 'events')),
   };
 }
-

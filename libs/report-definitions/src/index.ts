@@ -1,5 +1,13 @@
 export { CohortBehavior, CohortDefinition, isBehaviorCohort, validateCohortDefinition } from './cohort-definition';
-export { checkFunnelWindow, FunnelDefinition, funnelWindowMs, LENGTH_UNITS, LengthUnit, MAX_FUNNEL_STEPS, validateFunnelDefinition } from './funnel-definition';
+export {
+  checkFunnelWindow,
+  FunnelDefinition,
+  funnelWindowMs,
+  LENGTH_UNITS,
+  LengthUnit,
+  MAX_FUNNEL_STEPS,
+  validateFunnelDefinition,
+} from './funnel-definition';
 export {
   DEFAULT_INSIGHTS_LIMIT,
   INSIGHTS_MATH,

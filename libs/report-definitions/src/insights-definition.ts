@@ -48,18 +48,22 @@ function checkDay(field: string, value: string): string {
 function checkRange(params: InsightsParams): Pick<InsightsParams, 'from_date' | 'to_date' | 'last_days'> {
   const { from_date: from, to_date: to, last_days: lastDays } = params;
   if (lastDays !== undefined) {
-    if (from !== undefined || to !== undefined) throw invalidDefinition('give either last_days or from_date and to_date, not both');
-    if (!Number.isInteger(lastDays) || lastDays < 1 || lastDays > MAX_LAST_DAYS) throw invalidDefinition(`last_days must be a whole number from 1 to ${MAX_LAST_DAYS}`);
+    if (from !== undefined || to !== undefined)
+      throw invalidDefinition('give either last_days or from_date and to_date, not both');
+    if (!Number.isInteger(lastDays) || lastDays < 1 || lastDays > MAX_LAST_DAYS)
+      throw invalidDefinition(`last_days must be a whole number from 1 to ${MAX_LAST_DAYS}`);
     return { last_days: lastDays };
   }
   if (from === undefined || to === undefined) throw invalidDefinition('give from_date and to_date, or last_days');
-  if (checkDay('from_date', from) > checkDay('to_date', to)) throw invalidDefinition(`from_date ${from} is after to_date ${to}`);
+  if (checkDay('from_date', from) > checkDay('to_date', to))
+    throw invalidDefinition(`from_date ${from} is after to_date ${to}`);
   return { from_date: from, to_date: to };
 }
 
 function checkMetric(metric: InsightsMetric, i: number): InsightsMetric {
   const needsProperty = PROPERTY_MATH.includes(metric.math);
-  if (needsProperty && !metric.property) throw invalidDefinition(`events[${i}].property is required with math "${metric.math}"`);
+  if (needsProperty && !metric.property)
+    throw invalidDefinition(`events[${i}].property is required with math "${metric.math}"`);
   return {
     event: metric.event,
     math: metric.math,
@@ -69,8 +73,12 @@ function checkMetric(metric: InsightsMetric, i: number): InsightsMetric {
 }
 
 export function validateInsightsParams(params: InsightsParams): InsightsParams {
-  if (params.events.length < 1 || params.events.length > MAX_INSIGHTS_METRICS) throw invalidDefinition(`events must hold 1 to ${MAX_INSIGHTS_METRICS} metrics`);
-  if (params.limit !== undefined && (!Number.isInteger(params.limit) || params.limit < 1 || params.limit > MAX_INSIGHTS_LIMIT)) {
+  if (params.events.length < 1 || params.events.length > MAX_INSIGHTS_METRICS)
+    throw invalidDefinition(`events must hold 1 to ${MAX_INSIGHTS_METRICS} metrics`);
+  if (
+    params.limit !== undefined &&
+    (!Number.isInteger(params.limit) || params.limit < 1 || params.limit > MAX_INSIGHTS_LIMIT)
+  ) {
     throw invalidDefinition(`limit must be a whole number from 1 to ${MAX_INSIGHTS_LIMIT}`);
   }
   return {

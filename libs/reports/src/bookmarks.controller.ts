@@ -22,7 +22,14 @@ export class BookmarksController {
   @RequireRole('analyst')
   @ApiOperation({ summary: 'Save an insights report; its id is the bookmark_id of GET /api/query/insights' })
   async create(@CurrentAccess() access: ProjectAccess, @Body() body: CreateBookmarkDto) {
-    return ok(bookmarkJson(await this.reports.create(access.scope, 'bookmark', { name: body.name, definition: body.params as InsightsParams })));
+    return ok(
+      bookmarkJson(
+        await this.reports.create(access.scope, 'bookmark', {
+          name: body.name,
+          definition: body.params as InsightsParams,
+        }),
+      ),
+    );
   }
 
   @Get(':id')
@@ -33,8 +40,19 @@ export class BookmarksController {
 
   @Patch(':id')
   @RequireRole('analyst')
-  async update(@CurrentAccess() access: ProjectAccess, @Param('id', IdPipe) id: number, @Body() body: UpdateBookmarkDto) {
-    return ok(bookmarkJson(await this.reports.update(access.scope, 'bookmark', id, { name: body.name, definition: body.params as Partial<InsightsParams> | undefined })));
+  async update(
+    @CurrentAccess() access: ProjectAccess,
+    @Param('id', IdPipe) id: number,
+    @Body() body: UpdateBookmarkDto,
+  ) {
+    return ok(
+      bookmarkJson(
+        await this.reports.update(access.scope, 'bookmark', id, {
+          name: body.name,
+          definition: body.params as Partial<InsightsParams> | undefined,
+        }),
+      ),
+    );
   }
 
   @Delete(':id')

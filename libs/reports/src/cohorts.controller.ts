@@ -22,7 +22,12 @@ export class CohortsController {
   @RequireRole('analyst')
   @ApiOperation({ summary: 'Save a cohort: a profile expression or a behaviour over events' })
   async create(@CurrentAccess() access: ProjectAccess, @Body() body: CreateCohortDto) {
-    const report = { name: body.name, description: body.description, isVisible: body.is_visible, definition: body.definition as CohortDefinition };
+    const report = {
+      name: body.name,
+      description: body.description,
+      isVisible: body.is_visible,
+      definition: body.definition as CohortDefinition,
+    };
     return ok(cohortJson(await this.reports.create(access.scope, 'cohort', report)));
   }
 
@@ -35,7 +40,12 @@ export class CohortsController {
   @Patch(':id')
   @RequireRole('analyst')
   async update(@CurrentAccess() access: ProjectAccess, @Param('id', IdPipe) id: number, @Body() body: UpdateCohortDto) {
-    const update = { name: body.name, description: body.description, isVisible: body.is_visible, definition: body.definition as CohortDefinition | undefined };
+    const update = {
+      name: body.name,
+      description: body.description,
+      isVisible: body.is_visible,
+      definition: body.definition as CohortDefinition | undefined,
+    };
     return ok(cohortJson(await this.reports.update(access.scope, 'cohort', id, update)));
   }
 

@@ -32,9 +32,17 @@ export class SavedFunnelsController {
 
   @Patch(':funnelId')
   @RequireRole('analyst')
-  async update(@CurrentAccess() access: ProjectAccess, @Param('funnelId', IdPipe) id: number, @Body() { name, ...definition }: UpdateFunnelDto) {
+  async update(
+    @CurrentAccess() access: ProjectAccess,
+    @Param('funnelId', IdPipe) id: number,
+    @Body() { name, ...definition }: UpdateFunnelDto,
+  ) {
     const changed = Object.values(definition).some((value) => value !== undefined);
-    return ok(funnelJson(await this.reports.update(access.scope, 'funnel', id, { name, definition: changed ? definition : undefined })));
+    return ok(
+      funnelJson(
+        await this.reports.update(access.scope, 'funnel', id, { name, definition: changed ? definition : undefined }),
+      ),
+    );
   }
 
   @Delete(':funnelId')

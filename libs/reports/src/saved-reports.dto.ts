@@ -1,13 +1,37 @@
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, MaxLength, MinLength, ValidateNested } from 'class-validator';
-import { INSIGHTS_MATH, INSIGHTS_UNITS, InsightsMath, InsightsUnit, LENGTH_UNITS, LengthUnit, MAX_FUNNEL_STEPS, MAX_INSIGHTS_METRICS } from '@analytics/report-definitions';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  MaxLength,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
+import {
+  INSIGHTS_MATH,
+  INSIGHTS_UNITS,
+  InsightsMath,
+  InsightsUnit,
+  LENGTH_UNITS,
+  LengthUnit,
+  MAX_FUNNEL_STEPS,
+  MAX_INSIGHTS_METRICS,
+} from '@analytics/report-definitions';
 
 /** Shapes of the management bodies; the rules beyond shape (windows, expressions, ranges) live in @analytics/report-definitions. */
 
 const NAME = [IsString(), MinLength(1), MaxLength(255)];
 const EVENT_NAME = [IsString(), MinLength(1), MaxLength(255)];
 const EXPRESSION = [IsOptional(), IsString(), MaxLength(10_000)];
-const apply = (...decorators: PropertyDecorator[]): PropertyDecorator => (target, key) => decorators.forEach((d) => d(target, key));
+const apply =
+  (...decorators: PropertyDecorator[]): PropertyDecorator =>
+  (target, key) =>
+    decorators.forEach((d) => d(target, key));
 
 export class InsightsMetricDto {
   @apply(...EVENT_NAME) event!: string;
@@ -17,7 +41,11 @@ export class InsightsMetricDto {
 }
 
 export class InsightsParamsDto {
-  @IsArray() @ArrayMaxSize(MAX_INSIGHTS_METRICS) @ValidateNested({ each: true }) @Type(() => InsightsMetricDto) events!: InsightsMetricDto[];
+  @IsArray()
+  @ArrayMaxSize(MAX_INSIGHTS_METRICS)
+  @ValidateNested({ each: true })
+  @Type(() => InsightsMetricDto)
+  events!: InsightsMetricDto[];
   @IsOptional() @IsString() from_date?: string;
   @IsOptional() @IsString() to_date?: string;
   @IsOptional() @IsInt() last_days?: number;
@@ -27,7 +55,12 @@ export class InsightsParamsDto {
 }
 
 export class PartialInsightsParamsDto {
-  @IsOptional() @IsArray() @ArrayMaxSize(MAX_INSIGHTS_METRICS) @ValidateNested({ each: true }) @Type(() => InsightsMetricDto) events?: InsightsMetricDto[];
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_INSIGHTS_METRICS)
+  @ValidateNested({ each: true })
+  @Type(() => InsightsMetricDto)
+  events?: InsightsMetricDto[];
   @IsOptional() @IsString() from_date?: string;
   @IsOptional() @IsString() to_date?: string;
   @IsOptional() @IsInt() last_days?: number;
@@ -54,7 +87,11 @@ export class FunnelStepDto {
 
 export class CreateFunnelDto {
   @apply(...NAME) name!: string;
-  @IsArray() @ArrayMaxSize(MAX_FUNNEL_STEPS) @ValidateNested({ each: true }) @Type(() => FunnelStepDto) steps!: FunnelStepDto[];
+  @IsArray()
+  @ArrayMaxSize(MAX_FUNNEL_STEPS)
+  @ValidateNested({ each: true })
+  @Type(() => FunnelStepDto)
+  steps!: FunnelStepDto[];
   @IsInt() length!: number;
   @IsIn(LENGTH_UNITS) length_unit!: LengthUnit;
   @apply(...EXPRESSION) where?: string;
@@ -62,7 +99,12 @@ export class CreateFunnelDto {
 
 export class UpdateFunnelDto {
   @IsOptional() @apply(...NAME) name?: string;
-  @IsOptional() @IsArray() @ArrayMaxSize(MAX_FUNNEL_STEPS) @ValidateNested({ each: true }) @Type(() => FunnelStepDto) steps?: FunnelStepDto[];
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_FUNNEL_STEPS)
+  @ValidateNested({ each: true })
+  @Type(() => FunnelStepDto)
+  steps?: FunnelStepDto[];
   @IsOptional() @IsInt() length?: number;
   @IsOptional() @IsIn(LENGTH_UNITS) length_unit?: LengthUnit;
   @apply(...EXPRESSION) where?: string;

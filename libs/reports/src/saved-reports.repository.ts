@@ -30,16 +30,27 @@ export class SavedReportsRepository {
   }
 
   async find(scope: ProjectScope, kind: ReportKind, id: number): Promise<SavedReportRow | undefined> {
-    const [row] = await this.db.select().from(savedReports).where(this.where(scope, kind, id));
+    const [row] = await this.db
+      .select()
+      .from(savedReports)
+      .where(this.where(scope, kind, id));
     return row;
   }
 
   async create(scope: ProjectScope, report: Omit<NewSavedReportRow, 'projectId'>): Promise<SavedReportRow> {
-    const [row] = await this.db.insert(savedReports).values({ ...report, projectId: scope.projectId }).returning();
+    const [row] = await this.db
+      .insert(savedReports)
+      .values({ ...report, projectId: scope.projectId })
+      .returning();
     return row;
   }
 
-  async update(scope: ProjectScope, kind: ReportKind, id: number, changes: SavedReportChanges): Promise<SavedReportRow | undefined> {
+  async update(
+    scope: ProjectScope,
+    kind: ReportKind,
+    id: number,
+    changes: SavedReportChanges,
+  ): Promise<SavedReportRow | undefined> {
     const [row] = await this.db
       .update(savedReports)
       .set({ ...changes, updatedAt: this.clock.date() })
@@ -49,7 +60,10 @@ export class SavedReportsRepository {
   }
 
   async delete(scope: ProjectScope, kind: ReportKind, id: number): Promise<boolean> {
-    const deleted = await this.db.delete(savedReports).where(this.where(scope, kind, id)).returning({ id: savedReports.id });
+    const deleted = await this.db
+      .delete(savedReports)
+      .where(this.where(scope, kind, id))
+      .returning({ id: savedReports.id });
     return deleted.length > 0;
   }
 }

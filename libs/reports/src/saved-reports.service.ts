@@ -80,11 +80,22 @@ export class SavedReportsService {
 
   async create<K extends ReportKind>(scope: ProjectScope, kind: K, report: NewSavedReport<K>): Promise<SavedReport<K>> {
     const definition = RULES[kind].validate(report.definition);
-    const row = await this.repository.create(scope, { kind, name: report.name, description: report.description ?? '', isVisible: report.isVisible ?? true, definition });
+    const row = await this.repository.create(scope, {
+      kind,
+      name: report.name,
+      description: report.description ?? '',
+      isVisible: report.isVisible ?? true,
+      definition,
+    });
     return toReport<K>(row);
   }
 
-  async update<K extends ReportKind>(scope: ProjectScope, kind: K, id: number, update: SavedReportUpdate<K>): Promise<SavedReport<K>> {
+  async update<K extends ReportKind>(
+    scope: ProjectScope,
+    kind: K,
+    id: number,
+    update: SavedReportUpdate<K>,
+  ): Promise<SavedReport<K>> {
     const rules = RULES[kind];
     let definition: DefinitionOf[K] | undefined;
     if (update.definition !== undefined) {

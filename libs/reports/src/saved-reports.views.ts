@@ -2,7 +2,10 @@ import { SavedReport } from './saved-reports.service';
 
 /** Saved reports as the app API shows them. */
 
-const stamps = (report: SavedReport) => ({ created: report.createdAt.toISOString(), modified: report.updatedAt.toISOString() });
+const stamps = (report: SavedReport) => ({
+  created: report.createdAt.toISOString(),
+  modified: report.updatedAt.toISOString(),
+});
 
 export function bookmarkJson(report: SavedReport<'bookmark'>) {
   return { id: report.id, name: report.name, params: report.definition, ...stamps(report) };
@@ -13,7 +16,14 @@ export function funnelJson(report: SavedReport<'funnel'>) {
 }
 
 export function cohortJson(report: SavedReport<'cohort'>) {
-  return { id: report.id, name: report.name, description: report.description, is_visible: report.isVisible, definition: report.definition, ...stamps(report) };
+  return {
+    id: report.id,
+    name: report.name,
+    description: report.description,
+    is_visible: report.isVisible,
+    definition: report.definition,
+    ...stamps(report),
+  };
 }
 
 export const ok = <T>(results: T) => ({ status: 'ok' as const, results });

@@ -2,7 +2,7 @@ import { ClickHouseDdl } from '@analytics/clickhouse';
 import { CLICKHOUSE_MIGRATIONS } from './clickhouse-migrations';
 
 describe('CLICKHOUSE_MIGRATIONS', () => {
-  it('is the ledger as shipped: the owners\' lists merged, every version and name unchanged', () => {
+  it("is the ledger as shipped: the owners' lists merged, every version and name unchanged", () => {
     expect(CLICKHOUSE_MIGRATIONS.map(({ version, name }) => `${version}_${name}`)).toEqual([
       '1_events',
       '2_profiles',

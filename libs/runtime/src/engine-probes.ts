@@ -15,7 +15,10 @@ const PROBE_TIMEOUT_MS = 3_000;
 function withTimeout(engine: string, work: Promise<void>): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${engine} did not answer within ${PROBE_TIMEOUT_MS} ms`)), PROBE_TIMEOUT_MS);
+    timer = setTimeout(
+      () => reject(new Error(`${engine} did not answer within ${PROBE_TIMEOUT_MS} ms`)),
+      PROBE_TIMEOUT_MS,
+    );
   });
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
@@ -65,7 +68,12 @@ export class EngineProbes {
           await withTimeout(engine, check());
           return { engine, up: true, seconds: Number(process.hrtime.bigint() - started) / 1e9 };
         } catch (error) {
-          return { engine, up: false, seconds: Number(process.hrtime.bigint() - started) / 1e9, error: (error as Error).message };
+          return {
+            engine,
+            up: false,
+            seconds: Number(process.hrtime.bigint() - started) / 1e9,
+            error: (error as Error).message,
+          };
         }
       }),
     );

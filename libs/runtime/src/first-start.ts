@@ -5,12 +5,20 @@ import { BootstrappedProject, ProjectBootstrapService } from '@analytics/project
 import { INestApplicationContext } from '@nestjs/common';
 
 /** The first-start message at `nowMs`: the credentials (the secret is never shown again) and two curls that work. */
-export function welcomeMessage({ organization, project, secret }: BootstrappedProject, owner: BootstrappedAccount | undefined, config: AppConfig, nowMs: number): string {
+export function welcomeMessage(
+  { organization, project, secret }: BootstrappedProject,
+  owner: BootstrappedAccount | undefined,
+  config: AppConfig,
+  nowMs: number,
+): string {
   const base = `http://localhost:${config.port}`;
   const now = Math.floor(nowMs / 1000);
   const today = new Date(nowMs).toISOString().slice(0, 10);
   const event = JSON.stringify([
-    { event: 'Signed up', properties: { time: now, distinct_id: 'user-1', $insert_id: `welcome-${now}`, plan: 'free' } },
+    {
+      event: 'Signed up',
+      properties: { time: now, distinct_id: 'user-1', $insert_id: `welcome-${now}`, plan: 'free' },
+    },
   ]);
   return [
     '',
@@ -22,7 +30,9 @@ export function welcomeMessage({ organization, project, secret }: BootstrappedPr
     ...(owner
       ? [
           `  owner service account  ${owner.username}`,
-          owner.generated ? `  its secret             ${owner.secret}    <- shown only now; keep it` : '  its secret             (BOOTSTRAP_SERVICE_ACCOUNT_SECRET)',
+          owner.generated
+            ? `  its secret             ${owner.secret}    <- shown only now; keep it`
+            : '  its secret             (BOOTSTRAP_SERVICE_ACCOUNT_SECRET)',
         ]
       : []),
     '',
@@ -30,7 +40,12 @@ export function welcomeMessage({ organization, project, secret }: BootstrappedPr
     `  curl -s -u '${secret}:' -H 'Content-Type: application/json' '${base}/import?strict=1' -d '${event}'`,
     'Read it back:',
     `  curl -s -u '${secret}:' '${base}/api/2.0/export?from_date=${today}&to_date=${today}'`,
-    ...(owner ? ['Who am I:', `  curl -s -u '${owner.username}:${owner.generated ? owner.secret : '<secret>'}' '${base}/api/app/me'`] : []),
+    ...(owner
+      ? [
+          'Who am I:',
+          `  curl -s -u '${owner.username}:${owner.generated ? owner.secret : '<secret>'}' '${base}/api/app/me'`,
+        ]
+      : []),
     '',
   ].join('\n');
 }

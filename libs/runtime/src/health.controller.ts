@@ -29,7 +29,9 @@ export class HealthController {
       async () => {
         const outcomes = await this.probes.probe();
         const results = outcomes.map((o) =>
-          o.up ? this.indicators.check(o.engine).up() : this.indicators.check(o.engine).down({ message: o.error ?? 'down' }),
+          o.up
+            ? this.indicators.check(o.engine).up()
+            : this.indicators.check(o.engine).down({ message: o.error ?? 'down' }),
         );
         return Object.assign({}, ...results) as HealthIndicatorResult;
       },

@@ -14,7 +14,10 @@ export class HttpMetricsMiddleware implements NestMiddleware {
     const end = this.metrics.httpRequestDuration.startTimer({ method: req.method });
     res.on('finish', () => {
       const route = (req.route as { path?: string } | undefined)?.path;
-      end({ route: route && !CATCH_ALL.test(route) ? `${req.baseUrl}${route}` : 'unmatched', status: String(res.statusCode) });
+      end({
+        route: route && !CATCH_ALL.test(route) ? `${req.baseUrl}${route}` : 'unmatched',
+        status: String(res.statusCode),
+      });
     });
     next();
   }

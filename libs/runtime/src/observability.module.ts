@@ -25,7 +25,12 @@ function logDestination(): NodeJS.WritableStream {
     ignore: 'pid,hostname,req,res,responseTime,context,service',
     // Request lines read as requests; everything else as "[context] message".
     messageFormat: (log, messageKey) => {
-      const { req, res, responseTime, context } = log as { req?: { method: string; url: string }; res?: { statusCode: number }; responseTime?: number; context?: string };
+      const { req, res, responseTime, context } = log as {
+        req?: { method: string; url: string };
+        res?: { statusCode: number };
+        responseTime?: number;
+        context?: string;
+      };
       if (req && res) return `${req.method} ${req.url} ${res.statusCode} ${responseTime ?? '?'} ms`;
       return context ? `[${context}] ${String(log[messageKey])}` : String(log[messageKey]);
     },
@@ -51,7 +56,12 @@ export class ObservabilityModule implements NestModule {
                 genReqId: requestIds(ids),
                 redact: ['req.headers.authorization', 'req.headers.cookie', 'req.query.token', 'req.query.signature'],
                 // A download link's signature is a bearer credential until it expires: keep it out of logged URLs.
-                serializers: { req: (req: { url?: string }) => ({ ...req, url: req.url?.replace(/([?&]signature=)[^&]*/g, '$1[Redacted]') }) },
+                serializers: {
+                  req: (req: { url?: string }) => ({
+                    ...req,
+                    url: req.url?.replace(/([?&]signature=)[^&]*/g, '$1[Redacted]'),
+                  }),
+                },
                 // Probes and scrapes every few seconds would drown the request log.
                 autoLogging: { ignore: (req) => ['/healthz', '/readyz', '/metrics'].includes(req.url ?? '') },
                 customProps: () => ({ service: config.services.length === 1 ? config.services[0] : 'standalone' }),

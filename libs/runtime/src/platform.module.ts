@@ -18,7 +18,11 @@ export interface EngineNeeds {
 @Module({})
 export class PlatformModule {
   static forRoot(config: AppConfig, needs: EngineNeeds): DynamicModule {
-    const imports: (DynamicModule | Type<unknown>)[] = [ConfigModule.forRoot(config), ClockModule, ObservabilityModule.forRoot(config)];
+    const imports: (DynamicModule | Type<unknown>)[] = [
+      ConfigModule.forRoot(config),
+      ClockModule,
+      ObservabilityModule.forRoot(config),
+    ];
     if (needs.clickhouse) imports.push(ClickHouseModule);
     if (needs.postgres) imports.push(PostgresModule);
     if (needs.kafka) imports.push(KafkaModule.forRoot(config));

@@ -11,7 +11,11 @@ import { LimitedExpressAdapter } from './limited-express-adapter';
 export type RootModuleFactory = (config: AppConfig) => DynamicModule | Type<unknown>;
 
 /** Builds a service's HTTP application: JSON logger, OpenAPI at /api/docs, nothing listening yet. */
-export async function createServiceApp(root: RootModuleFactory, config: AppConfig, title: string): Promise<INestApplication> {
+export async function createServiceApp(
+  root: RootModuleFactory,
+  config: AppConfig,
+  title: string,
+): Promise<INestApplication> {
   // abortOnError off: a failed start reaches runService, which prints one clear line instead of a stack.
   // Body parsing is left to each feature: ingestion streams raw bodies under a size limit.
   const app = await NestFactory.create<NestExpressApplication>(root(config), new LimitedExpressAdapter(config.http), {
@@ -26,7 +30,9 @@ export async function createServiceApp(root: RootModuleFactory, config: AppConfi
     app,
     new DocumentBuilder()
       .setTitle(title)
-      .setDescription('Product-analytics HTTP API compatible with the Mixpanel API; every endpoint is described in docs/api.md of the project repository.')
+      .setDescription(
+        'Product-analytics HTTP API compatible with the Mixpanel API; every endpoint is described in docs/api.md of the project repository.',
+      )
       .addBasicAuth()
       .build(),
   );
@@ -94,7 +100,9 @@ export async function runService(
     await startKafkaBatches(app);
     await app.listen(config.port, config.host);
     const { port } = (app.getHttpServer() as Server).address() as AddressInfo; // the real one when PORT=0
-    app.get(Logger).log(`${title} listening on ${config.host}:${port}; settings ${JSON.stringify(describeEnvironment())}`);
+    app
+      .get(Logger)
+      .log(`${title} listening on ${config.host}:${port}; settings ${JSON.stringify(describeEnvironment())}`);
   } catch (error) {
     process.stderr.write(`${title} could not start: ${(error as Error).message}\n`);
     process.exit(1);

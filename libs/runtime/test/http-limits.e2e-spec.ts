@@ -24,7 +24,12 @@ describe('HTTP server limits', () => {
   const dataDir = temporaryDirectory('http-limits');
 
   beforeAll(async () => {
-    const config = loadConfig({ DATA_DIR: join(dataDir.path, 'data'), LOG_LEVEL: 'silent', HTTP_HEADERS_TIMEOUT_MS: '1000', HTTP_MAX_HEADER_BYTES: '4096' });
+    const config = loadConfig({
+      DATA_DIR: join(dataDir.path, 'data'),
+      LOG_LEVEL: 'silent',
+      HTTP_HEADERS_TIMEOUT_MS: '1000',
+      HTTP_MAX_HEADER_BYTES: '4096',
+    });
     service = await startTestApp((c) => PlatformModule.forRoot(c, {}), config);
     port = Number(new URL(service.baseUrl).port);
   });
@@ -40,7 +45,10 @@ describe('HTTP server limits', () => {
     const trickle = setInterval(() => client.socket.writable && client.socket.write('X'), 100);
     // The 15 s wait is cleared once the race is over: left running, it held the jest worker's event loop for 15 s more.
     let wait: NodeJS.Timeout | undefined;
-    const outcome = await Promise.race([client.closed.then(() => 'closed'), new Promise((resolve) => (wait = setTimeout(() => resolve('still open'), 15_000)))]);
+    const outcome = await Promise.race([
+      client.closed.then(() => 'closed'),
+      new Promise((resolve) => (wait = setTimeout(() => resolve('still open'), 15_000))),
+    ]);
     clearTimeout(wait);
     clearInterval(trickle);
     client.socket.destroy();
@@ -49,7 +57,9 @@ describe('HTTP server limits', () => {
   });
 
   it('answers 431 to request headers above the limit, and serves normal ones', async () => {
-    const big = await fetch(`${service.baseUrl}/healthz`, { headers: { 'X-Padding': 'x'.repeat(8_000) } }).catch((error: Error) => error);
+    const big = await fetch(`${service.baseUrl}/healthz`, { headers: { 'X-Padding': 'x'.repeat(8_000) } }).catch(
+      (error: Error) => error,
+    );
     const status = big instanceof Error ? undefined : big.status;
     if (status === undefined) {
       // fetch may see the connection closed before reading the answer; the raw answer says 431.
@@ -60,6 +70,8 @@ describe('HTTP server limits', () => {
     } else {
       expect(status).toBe(431);
     }
-    expect((await fetch(`${service.baseUrl}/healthz`, { headers: { 'X-Padding': 'x'.repeat(1_000) } })).status).toBe(200);
+    expect((await fetch(`${service.baseUrl}/healthz`, { headers: { 'X-Padding': 'x'.repeat(1_000) } })).status).toBe(
+      200,
+    );
   });
 });

@@ -12,7 +12,10 @@ describe('observability endpoints', () => {
 
   beforeAll(async () => {
     environment = await createTestEnvironment();
-    service = await startTestApp((config) => PlatformModule.forRoot(config, { clickhouse: true, postgres: true }), environment.config);
+    service = await startTestApp(
+      (config) => PlatformModule.forRoot(config, { clickhouse: true, postgres: true }),
+      environment.config,
+    );
   });
   afterAll(async () => {
     await service.close();
@@ -22,7 +25,10 @@ describe('observability endpoints', () => {
   it('answers /readyz with each engine up', async () => {
     const response = await fetch(`${service.baseUrl}/readyz`);
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ status: 'ok', info: { clickhouse: { status: 'up' }, postgres: { status: 'up' } } });
+    expect(await response.json()).toMatchObject({
+      status: 'ok',
+      info: { clickhouse: { status: 'up' }, postgres: { status: 'up' } },
+    });
   });
 
   it('serves valid Prometheus text with HTTP and engine metrics', async () => {
@@ -58,7 +64,11 @@ describe('observability endpoints', () => {
 
 describe('readiness with an unreachable engine', () => {
   it('answers 503 naming the engine while /healthz stays 200', async () => {
-    const config = loadConfig({ DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', MIGRATE_ON_START: 'false', LOG_LEVEL: 'silent' });
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
+      MIGRATE_ON_START: 'false',
+      LOG_LEVEL: 'silent',
+    });
     const service = await startTestApp((c) => PlatformModule.forRoot(c, { postgres: true }), config);
     try {
       const ready = await fetch(`${service.baseUrl}/readyz`);

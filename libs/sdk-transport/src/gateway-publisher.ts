@@ -13,7 +13,11 @@ export const GATEWAY_PRODUCERS = 4;
  * INGEST_KAFKA_SEND_TIMEOUT_MS for each, at most INGEST_KAFKA_MAX_PENDING_BYTES waiting. `shareSends`
  * only where a message written twice is harmless (events: the dedup key collapses it).
  */
-export function createGatewayPublisher(config: AppConfig, topic: TopicKey, { shareSends }: { shareSends: boolean }): PartitionPublisher {
+export function createGatewayPublisher(
+  config: AppConfig,
+  topic: TopicKey,
+  { shareSends }: { shareSends: boolean },
+): PartitionPublisher {
   return new PartitionPublisher(createPublishingClient(config.kafka!), {
     topic: topicName(config.kafka!, topic),
     sendTimeoutMs: config.ingest.kafkaSendTimeoutMs,

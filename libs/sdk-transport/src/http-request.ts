@@ -5,7 +5,11 @@ export function send(res: Response, reply: Reply): void {
   // Answered before the body was read to its end (oversize, refused early): the rest of it would
   // hold the connection, so close it rather than leave a keep-alive client waiting behind it.
   if (!res.req.complete) res.set('Connection', 'close');
-  res.status(reply.status).set(reply.headers ?? {}).type(reply.contentType).send(reply.body);
+  res
+    .status(reply.status)
+    .set(reply.headers ?? {})
+    .type(reply.contentType)
+    .send(reply.body);
 }
 
 export function queryOf(req: Request): URLSearchParams {

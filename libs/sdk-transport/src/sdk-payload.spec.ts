@@ -20,10 +20,16 @@ describe('the SDK transport payload', () => {
   it('finds data in the query, a form body of any content type, or a JSON body', () => {
     const data = JSON.stringify({ event: 'x' });
     expect(readSdkRequest(new URLSearchParams({ data }), Buffer.alloc(0), undefined).records).toEqual([{ event: 'x' }]);
-    const form = readSdkRequest(new URLSearchParams('verbose=0'), Buffer.from(`data=${encodeURIComponent(data)}&verbose=1`), 'text/plain');
+    const form = readSdkRequest(
+      new URLSearchParams('verbose=0'),
+      Buffer.from(`data=${encodeURIComponent(data)}&verbose=1`),
+      'text/plain',
+    );
     expect(form.records).toEqual([{ event: 'x' }]);
     expect(form.fields.get('verbose')).toBe('1');
-    expect(readSdkRequest(new URLSearchParams(), Buffer.from(`[${data}]`), 'application/json').records).toEqual([{ event: 'x' }]);
+    expect(readSdkRequest(new URLSearchParams(), Buffer.from(`[${data}]`), 'application/json').records).toEqual([
+      { event: 'x' },
+    ]);
     expect(readSdkRequest(new URLSearchParams(), Buffer.alloc(0), undefined).records).toBeUndefined();
   });
 });

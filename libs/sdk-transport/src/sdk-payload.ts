@@ -38,7 +38,13 @@ export function decodeUtf8RepairingSurrogates(bytes: Buffer): string {
   let length = 0;
   for (let i = 0; i < bytes.length; i++) {
     const b = bytes[i];
-    if (b === 0xed && i + 5 < bytes.length && (bytes[i + 1] & 0xf0) === 0xa0 && bytes[i + 3] === 0xed && (bytes[i + 4] & 0xf0) === 0xb0) {
+    if (
+      b === 0xed &&
+      i + 5 < bytes.length &&
+      (bytes[i + 1] & 0xf0) === 0xa0 &&
+      bytes[i + 3] === 0xed &&
+      (bytes[i + 4] & 0xf0) === 0xb0
+    ) {
       const high = 0xd800 + ((bytes[i + 1] & 0x0f) << 6) + (bytes[i + 2] & 0x3f);
       const low = 0xdc00 + ((bytes[i + 4] & 0x0f) << 6) + (bytes[i + 5] & 0x3f);
       const codePoint = 0x10000 + ((high - 0xd800) << 10) + (low - 0xdc00);
@@ -63,7 +69,9 @@ export function decodeDataField(data: string): unknown[] {
   const json =
     text.startsWith('{') || text.startsWith('[')
       ? text
-      : decodeUtf8RepairingSurrogates(Buffer.from(text.replace(/ /g, '+').replace(/-/g, '+').replace(/_/g, '/'), 'base64'));
+      : decodeUtf8RepairingSurrogates(
+          Buffer.from(text.replace(/ /g, '+').replace(/-/g, '+').replace(/_/g, '/'), 'base64'),
+        );
   try {
     const parsed = parseJson(json);
     if (Array.isArray(parsed)) return parsed;
@@ -93,7 +101,11 @@ export function readSdkRequest(query: URLSearchParams, body: Buffer, contentType
   if (trimmed !== '' && isJson) {
     const records = parseEventsJson(text, false);
     const [first] = records;
-    const wrapped = records.length === 1 && typeof first === 'object' && first !== null && typeof (first as { data?: unknown }).data === 'string';
+    const wrapped =
+      records.length === 1 &&
+      typeof first === 'object' &&
+      first !== null &&
+      typeof (first as { data?: unknown }).data === 'string';
     return { records: wrapped ? decodeDataField((first as { data: string }).data) : records, fields };
   }
   if (trimmed !== '') new URLSearchParams(text).forEach((value, key) => fields.set(key, value));

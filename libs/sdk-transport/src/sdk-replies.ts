@@ -27,7 +27,8 @@ export const jsonReply = (status: number, body: object, headers?: Record<string,
 });
 
 /** The Retry-After header of an error that carries one. */
-export const retryAfterHeader = (error: IngestError) => (error.retryAfterSeconds ? { 'Retry-After': String(error.retryAfterSeconds) } : undefined);
+export const retryAfterHeader = (error: IngestError) =>
+  error.retryAfterSeconds ? { 'Retry-After': String(error.retryAfterSeconds) } : undefined;
 
 /** A 1×1 transparent GIF, for `img=1` requests from <img> tags. */
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
@@ -44,18 +45,36 @@ export interface SdkReplyOptions {
  * verbose, `{"error":…,"status":…}`, even on rejection, as the SDKs expect. Throttling, oversize and
  * outages keep their status codes (429, 413, 503) because the SDKs retry or split on them.
  */
-export function sdkReply(outcome: { ok: true } | { ok: false; error: string; status?: number; retryAfterSeconds?: number }, options: SdkReplyOptions): Reply {
+export function sdkReply(
+  outcome: { ok: true } | { ok: false; error: string; status?: number; retryAfterSeconds?: number },
+  options: SdkReplyOptions,
+): Reply {
   const status = outcome.ok ? 200 : (outcome.status ?? 200);
-  const headers = !outcome.ok && outcome.retryAfterSeconds ? { 'Retry-After': String(outcome.retryAfterSeconds) } : undefined;
+  const headers =
+    !outcome.ok && outcome.retryAfterSeconds ? { 'Retry-After': String(outcome.retryAfterSeconds) } : undefined;
   if (options.img) return { status, body: PIXEL, contentType: 'image/gif', headers };
-  const value = options.verbose ? JSON.stringify(outcome.ok ? { error: null, status: 1 } : { error: outcome.error, status: 0 }) : outcome.ok ? '1' : '0';
+  const value = options.verbose
+    ? JSON.stringify(outcome.ok ? { error: null, status: 1 } : { error: outcome.error, status: 0 })
+    : outcome.ok
+      ? '1'
+      : '0';
   if (options.callback && CALLBACK_NAME.test(options.callback)) {
     return { status, body: `${options.callback}(${value});`, contentType: 'application/javascript', headers };
   }
   return { status, body: value, contentType: options.verbose ? 'application/json' : 'text/plain', headers };
 }
 
-export function sdkFailure(error: IngestError): { ok: false; error: string; status?: number; retryAfterSeconds?: number } {
+export function sdkFailure(error: IngestError): {
+  ok: false;
+  error: string;
+  status?: number;
+  retryAfterSeconds?: number;
+} {
   const keepStatus = error.status !== 400;
-  return { ok: false, error: error.message, status: keepStatus ? error.status : undefined, retryAfterSeconds: error.retryAfterSeconds };
+  return {
+    ok: false,
+    error: error.message,
+    status: keepStatus ? error.status : undefined,
+    retryAfterSeconds: error.retryAfterSeconds,
+  };
 }

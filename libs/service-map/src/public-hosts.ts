@@ -27,7 +27,8 @@ const underPrefix = (path: string, prefix: string) => path === prefix || path.st
  * (`/api/2.0/export` is the data host's), the base hosts do not carry it.
  */
 export function publicHostsOf(path: string): PublicHost[] {
-  const longest = (host: PublicHost) => Math.max(-1, ...PUBLIC_HOSTS[host].filter((p) => underPrefix(path, p)).map((p) => p.length));
+  const longest = (host: PublicHost) =>
+    Math.max(-1, ...PUBLIC_HOSTS[host].filter((p) => underPrefix(path, p)).map((p) => p.length));
   const best = Math.max(...(Object.keys(PUBLIC_HOSTS) as PublicHost[]).map(longest));
   return best < 0 ? [] : (Object.keys(PUBLIC_HOSTS) as PublicHost[]).filter((host) => longest(host) === best);
 }

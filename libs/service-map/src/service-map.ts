@@ -40,7 +40,10 @@ export const SERVICE_MAP: Record<ServiceName, ServiceDefinition> = {
     title: 'Ingestion gateway',
     engines: { postgres: true, kafka: true },
     modules: async (config) => {
-      const [{ IngestModule }, { ProfilesIngestModule }] = await Promise.all([import('@analytics/ingest'), import('@analytics/profiles')]);
+      const [{ IngestModule }, { ProfilesIngestModule }] = await Promise.all([
+        import('@analytics/ingest'),
+        import('@analytics/profiles'),
+      ]);
       return [IngestModule.forRoot(intakeOf(config)), ProfilesIngestModule.forRoot(intakeOf(config))];
     },
   },
@@ -50,7 +53,12 @@ export const SERVICE_MAP: Record<ServiceName, ServiceDefinition> = {
     // Without a broker there is nothing to consume: the gateway writes in-process. Warehouse-import
     // runs are jobs here, in the role that reaches Kafka.
     modules: async (config) => {
-      const [{ EventsConsumerModule }, { ProfilesWriterModule }, { IdentitiesConsumerModule }, { WarehouseImportsWorkerModule }] = await Promise.all([
+      const [
+        { EventsConsumerModule },
+        { ProfilesWriterModule },
+        { IdentitiesConsumerModule },
+        { WarehouseImportsWorkerModule },
+      ] = await Promise.all([
         import('@analytics/event-writer'),
         import('@analytics/profiles'),
         import('@analytics/identity'),
@@ -89,15 +97,29 @@ export const SERVICE_MAP: Record<ServiceName, ServiceDefinition> = {
     // The job queue (Postgres only) lets a manual sync file its run job at once; the web console's
     // static files ride with the app API (docs/console.md).
     modules: async (config) => {
-      const [{ ManagementModule, DictionaryModule, ConsoleModule }, { AnnotationsModule }, { SavedReportsModule }, { GroupKeysModule }, { WarehouseImportsModule }] =
-        await Promise.all([
-          import('@analytics/management'),
-          import('@analytics/annotations'),
-          import('@analytics/reports'),
-          import('@analytics/profiles'),
-          import('@analytics/warehouse-imports'),
-        ]);
-      return [ManagementModule, AnnotationsModule, DictionaryModule, SavedReportsModule, GroupKeysModule, await jobsModule(config), WarehouseImportsModule, ConsoleModule];
+      const [
+        { ManagementModule, DictionaryModule, ConsoleModule },
+        { AnnotationsModule },
+        { SavedReportsModule },
+        { GroupKeysModule },
+        { WarehouseImportsModule },
+      ] = await Promise.all([
+        import('@analytics/management'),
+        import('@analytics/annotations'),
+        import('@analytics/reports'),
+        import('@analytics/profiles'),
+        import('@analytics/warehouse-imports'),
+      ]);
+      return [
+        ManagementModule,
+        AnnotationsModule,
+        DictionaryModule,
+        SavedReportsModule,
+        GroupKeysModule,
+        await jobsModule(config),
+        WarehouseImportsModule,
+        ConsoleModule,
+      ];
     },
   },
   compliance: {
@@ -107,14 +129,20 @@ export const SERVICE_MAP: Record<ServiceName, ServiceDefinition> = {
       const { ComplianceModule } = await import('@analytics/compliance');
       return [
         await jobsModule(config),
-        ComplianceModule.forRoot({ linkTtlSeconds: config.complianceLinkTtlSeconds, heartbeatSeconds: config.complianceHeartbeatSeconds }),
+        ComplianceModule.forRoot({
+          linkTtlSeconds: config.complianceLinkTtlSeconds,
+          heartbeatSeconds: config.complianceHeartbeatSeconds,
+        }),
       ];
     },
   },
 };
 
 /** The modules of these services, in the map's order (a module two rows share appears twice: Nest mounts it once). */
-export async function serviceModules(config: AppConfig, services: readonly ServiceName[] = config.services): Promise<ServiceModule[]> {
+export async function serviceModules(
+  config: AppConfig,
+  services: readonly ServiceName[] = config.services,
+): Promise<ServiceModule[]> {
   const rows = (Object.keys(SERVICE_MAP) as ServiceName[]).filter((service) => services.includes(service));
   const modules = await Promise.all(rows.map((service) => SERVICE_MAP[service].modules(config)));
   return modules.flat();
@@ -125,6 +153,9 @@ export async function serviceModules(config: AppConfig, services: readonly Servi
 class ServicesModule {}
 
 /** These services' modules as one import of a root module, loaded when Nest builds the application. */
-export function servicesModule(config: AppConfig, services: readonly ServiceName[] = config.services): Promise<DynamicModule> {
+export function servicesModule(
+  config: AppConfig,
+  services: readonly ServiceName[] = config.services,
+): Promise<DynamicModule> {
   return serviceModules(config, services).then((modules) => ({ module: ServicesModule, imports: modules }));
 }

@@ -5,4 +5,3 @@ import { exitUnlessSupportedNode } from './supported-node';
  * an unsupported Node is refused with one line even where loading the app would already fail.
  */
 exitUnlessSupportedNode();
-

@@ -5,7 +5,9 @@ const withoutRawJson = { parse: JSON.parse, stringify: JSON.stringify } as unkno
 
 describe('unsupportedNodeReason', () => {
   it('accepts the required major with JSON.rawJSON and JSON.isRawJSON', () => {
-    expect(unsupportedNodeReason({ version: `v${REQUIRED_NODE_MAJOR}.0.0`, execPath: '/opt/node', json: withRawJson })).toBeUndefined();
+    expect(
+      unsupportedNodeReason({ version: `v${REQUIRED_NODE_MAJOR}.0.0`, execPath: '/opt/node', json: withRawJson }),
+    ).toBeUndefined();
     expect(unsupportedNodeReason({ version: 'v26.1.0', execPath: '/opt/node', json: withRawJson })).toBeUndefined();
   });
 
@@ -19,7 +21,11 @@ describe('unsupportedNodeReason', () => {
   });
 
   it('refuses an older major even when the features are there, and a new major without them', () => {
-    expect(unsupportedNodeReason({ version: 'v22.12.0', execPath: '/usr/bin/node', json: withRawJson })).toMatch(/^This platform needs Node\.js 24 or later, but was started with Node\.js v22\.12\.0 at \/usr\/bin\/node: /);
-    expect(unsupportedNodeReason({ version: 'v24.0.0', execPath: '/opt/node', json: withoutRawJson })).toContain('(it lacks JSON.rawJSON and JSON.isRawJSON)');
+    expect(unsupportedNodeReason({ version: 'v22.12.0', execPath: '/usr/bin/node', json: withRawJson })).toMatch(
+      /^This platform needs Node\.js 24 or later, but was started with Node\.js v22\.12\.0 at \/usr\/bin\/node: /,
+    );
+    expect(unsupportedNodeReason({ version: 'v24.0.0', execPath: '/opt/node', json: withoutRawJson })).toContain(
+      '(it lacks JSON.rawJSON and JSON.isRawJSON)',
+    );
   });
 });

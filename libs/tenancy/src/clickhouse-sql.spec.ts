@@ -41,7 +41,7 @@ describe('chSql', () => {
 
   it('keeps the names of compiled SQL and gives its own placeholders other names', () => {
     const compiled = chCompiled('JSONExtractRaw(properties, {p0:String}) = {w_1:String}', { p0: 'plan', w_1: 'free' });
-    const query = chSql`SELECT 1 FROM events WHERE ${scope} AND ${compiled} AND ${chCompiled('{w_1:String} != \'\'', { w_1: 'free' })}`;
+    const query = chSql`SELECT 1 FROM events WHERE ${scope} AND ${compiled} AND ${chCompiled("{w_1:String} != ''", { w_1: 'free' })}`;
 
     expect(renderChSql(query)).toEqual({
       sql: "SELECT 1 FROM events WHERE project_id = {p1:UInt32} AND JSONExtractRaw(properties, {p0:String}) = {w_1:String} AND {w_1:String} != ''",
@@ -62,14 +62,20 @@ describe('chSql', () => {
       sql: 'SELECT 1 FROM events WHERE project_id = {p1:UInt32} AND time >= {fromMs:Int64} AND event = {p2:String}',
       params: { fromMs: 5, p0: 'taken', p1: 7, p2: 'a' },
     });
-    expect(() => renderChSql(chSql`${scope}${chCompiled('', { fromMs: 6 })}`, { params: { fromMs: 5 } })).toThrow(/fromMs is bound to two different values/);
+    expect(() => renderChSql(chSql`${scope}${chCompiled('', { fromMs: 6 })}`, { params: { fromMs: 5 } })).toThrow(
+      /fromMs is bound to two different values/,
+    );
   });
 
   it('joins fragments with a fragment between them', () => {
     const columns = chJoin(['event', 'time'].map(chIdent), chSql`, `);
 
-    expect(renderChSql(chSql`SELECT ${columns} FROM events WHERE ${scope}`).sql).toBe('SELECT event, time FROM events WHERE project_id = {p0:UInt32}');
-    expect(renderChSql(chSql`SELECT 1 WHERE ${scope}${chJoin([], chSql`, `)}`).sql).toBe('SELECT 1 WHERE project_id = {p0:UInt32}');
+    expect(renderChSql(chSql`SELECT ${columns} FROM events WHERE ${scope}`).sql).toBe(
+      'SELECT event, time FROM events WHERE project_id = {p0:UInt32}',
+    );
+    expect(renderChSql(chSql`SELECT 1 WHERE ${scope}${chJoin([], chSql`, `)}`).sql).toBe(
+      'SELECT 1 WHERE project_id = {p0:UInt32}',
+    );
   });
 
   it('refuses a raw string in a slot, at type level and at run time', () => {
@@ -91,7 +97,9 @@ describe('chSql', () => {
 
   it('refuses a query without the project predicate, unless it says why it reads every project', () => {
     expect(() => renderChSql(chSql`SELECT count() FROM events`)).toThrow(/no project predicate/);
-    expect(renderChSql(chSql`SELECT count() FROM events`, { acrossProjects: 'the retention sweep reads every project' })).toEqual({
+    expect(
+      renderChSql(chSql`SELECT count() FROM events`, { acrossProjects: 'the retention sweep reads every project' }),
+    ).toEqual({
       sql: 'SELECT count() FROM events',
       params: {},
     });
@@ -100,7 +108,9 @@ describe('chSql', () => {
   it('infers the type of a string, boolean, whole number and string array, and asks for any other', () => {
     const typed = chSql`${scope} ${chParam('a')} ${chParam(true)} ${chParam(-3)} ${chParam(['a', 'b'])} ${chParam(1.5, 'Float64')} ${chParam([1, 2], 'Array(UInt64)')}`;
 
-    expect(renderChSql(typed).sql).toBe('project_id = {p0:UInt32} {p1:String} {p2:Bool} {p3:Int64} {p4:Array(String)} {p5:Float64} {p6:Array(UInt64)}');
+    expect(renderChSql(typed).sql).toBe(
+      'project_id = {p0:UInt32} {p1:String} {p2:Bool} {p3:Int64} {p4:Array(String)} {p5:Float64} {p6:Array(UInt64)}',
+    );
     expect(() => chParam(1.5)).toThrow(/cannot infer the ClickHouse type of a number \(1.5\)/);
     expect(() => chParam(new Date(0) as never)).toThrow(/cannot infer/);
     // @ts-expect-error a type this tag does not know
@@ -108,9 +118,10 @@ describe('chSql', () => {
   });
 
   it('takes only plain identifiers and aliases', () => {
-    expect(renderChSql(chSql`SELECT ${chIdent('ev.time')} FROM ${chIdent('events')} AS ev WHERE ${chScope(scope, 'ev')}`).sql).toBe(
-      'SELECT ev.time FROM events AS ev WHERE ev.project_id = {p0:UInt32}',
-    );
+    expect(
+      renderChSql(chSql`SELECT ${chIdent('ev.time')} FROM ${chIdent('events')} AS ev WHERE ${chScope(scope, 'ev')}`)
+        .sql,
+    ).toBe('SELECT ev.time FROM events AS ev WHERE ev.project_id = {p0:UInt32}');
     expect(() => chIdent('events; DROP TABLE events')).toThrow(/is not a plain identifier/);
     expect(() => chIdent('')).toThrow(/is not a plain identifier/);
     expect(() => chScope(scope, 'a.b')).toThrow(/is not a table alias/);
@@ -118,7 +129,9 @@ describe('chSql', () => {
   });
 
   it('renders what QueryRunner and the client take', () => {
-    const bound: { sql: string; params: Record<string, unknown> } = renderChSql(chSql`SELECT 1 FROM events WHERE ${scope}`);
+    const bound: { sql: string; params: Record<string, unknown> } = renderChSql(
+      chSql`SELECT 1 FROM events WHERE ${scope}`,
+    );
 
     expect(bound.params).toEqual({ p0: 7 });
   });

@@ -79,7 +79,8 @@ function isChSql(value: unknown): value is ChSql {
 }
 
 function describe(value: unknown): string {
-  if (typeof value === 'string') return `string (${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)})`;
+  if (typeof value === 'string')
+    return `string (${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)})`;
   return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
 }
 
@@ -109,14 +110,17 @@ function inferredType(value: unknown): ChType {
   if (typeof value === 'boolean') return 'Bool';
   if (typeof value === 'number' && Number.isSafeInteger(value)) return 'Int64';
   if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return 'Array(String)';
-  throw new ChSqlError(`chParam cannot infer the ClickHouse type of a ${describe(value)}${typeof value === 'number' ? ` (${value})` : ''}: name it, chParam(value, 'Float64')`);
+  throw new ChSqlError(
+    `chParam cannot infer the ClickHouse type of a ${describe(value)}${typeof value === 'number' ? ` (${value})` : ''}: name it, chParam(value, 'Float64')`,
+  );
 }
 
 /** A value, bound as a placeholder; its type inferred (string, boolean, whole number, string[]) or named. */
 export function chParam(value: string | boolean | number | readonly string[]): ChSql;
 export function chParam(value: unknown, type: ChType): ChSql;
 export function chParam(value: unknown, type?: ChType): ChSql {
-  if (type !== undefined && !CH_TYPES.has(type)) throw new ChSqlError(`chParam: ${JSON.stringify(type)} is not a ClickHouse type this tag binds`);
+  if (type !== undefined && !CH_TYPES.has(type))
+    throw new ChSqlError(`chParam: ${JSON.stringify(type)} is not a ClickHouse type this tag binds`);
   return fragment([{ kind: 'value', value, type: type ?? inferredType(value) }]);
 }
 
@@ -124,14 +128,16 @@ const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$/;
 
 /** A table, column or alias name of ours (`events`, `ev.time`), checked to be a plain identifier. */
 export function chIdent(name: string): ChSql {
-  if (typeof name !== 'string' || !IDENTIFIER.test(name)) throw new ChSqlError(`chIdent: ${JSON.stringify(name)} is not a plain identifier`);
+  if (typeof name !== 'string' || !IDENTIFIER.test(name))
+    throw new ChSqlError(`chIdent: ${JSON.stringify(name)} is not a plain identifier`);
   return fragment([{ kind: 'text', text: name }]);
 }
 
 /** The tenant predicate on a table alias: `<alias>.project_id = {pN:UInt32}`. */
 export function chScope(scope: ProjectScope, alias: string): ChSql {
   if (!isProjectScope(scope)) throw new ChSqlError(`chScope takes a ProjectScope, got a ${describe(scope)}`);
-  if (!IDENTIFIER.test(alias) || alias.includes('.')) throw new ChSqlError(`chScope: ${JSON.stringify(alias)} is not a table alias`);
+  if (!IDENTIFIER.test(alias) || alias.includes('.'))
+    throw new ChSqlError(`chScope: ${JSON.stringify(alias)} is not a table alias`);
   return fragment([{ kind: 'scope', projectId: scope.projectId, alias }]);
 }
 
@@ -183,10 +189,15 @@ export function renderChSql(query: ChSql, options: RenderOptions = {}): ChBoundQ
   if (!isChSql(query)) throw new ChSqlError(`renderChSql takes a fragment, got a ${describe(query)}`);
   const parts = query[PARTS];
   if (!options.acrossProjects && !parts.some((part) => part.kind === 'scope')) {
-    throw new ChSqlError('this ClickHouse query has no project predicate: put the ProjectScope in it (`WHERE ${scope}`)');
+    throw new ChSqlError(
+      'this ClickHouse query has no project predicate: put the ProjectScope in it (`WHERE ${scope}`)',
+    );
   }
   const projects = new Set(parts.flatMap((part) => (part.kind === 'scope' ? [part.projectId] : [])));
-  if (projects.size > 1) throw new ChSqlError(`this ClickHouse query names ${projects.size} projects (${[...projects].join(', ')}): a query reads one project`);
+  if (projects.size > 1)
+    throw new ChSqlError(
+      `this ClickHouse query names ${projects.size} projects (${[...projects].join(', ')}): a query reads one project`,
+    );
   const params = namedParams(parts, options.params ?? {});
   let scopeName: string | undefined;
   let next = 0;

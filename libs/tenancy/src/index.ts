@@ -1,3 +1,13 @@
-export { ChBoundQuery, chCompiled, chIdent, chJoin, chParam, chScope, ChSql, chSql, renderChSql } from './clickhouse-sql';
+export {
+  ChBoundQuery,
+  chCompiled,
+  chIdent,
+  chJoin,
+  chParam,
+  chScope,
+  ChSql,
+  chSql,
+  renderChSql,
+} from './clickhouse-sql';
 export { pgScope, pgScopeEq, pgScopes, pgSql } from './postgres-sql';
 export { isProjectId, ProjectScope, projectScope, ScopedRows } from './project-scope';

@@ -32,12 +32,21 @@ describe('pgSql', () => {
   });
 
   it('gives drizzle query builders the predicate on a column', () => {
-    expect(rendered(sql`${pgScopeEq(pipelines.projectId, scope)}`)).toEqual({ sql: '"pipelines"."project_id" = $1', params: [7] });
+    expect(rendered(sql`${pgScopeEq(pipelines.projectId, scope)}`)).toEqual({
+      sql: '"pipelines"."project_id" = $1',
+      params: [7],
+    });
   });
 
   it('writes one predicate for the rows of several projects, matched to the keys of their own project', () => {
-    expect(rendered(sql`${pgScopes([scope, projectScope(3), scope], 'p')}`)).toEqual({ sql: '"p".project_id = any($1::int[])', params: ['{7,3}'] });
-    expect(rendered(sql`${pgScopes([scope], 'p', 'k')}`)).toEqual({ sql: '"p".project_id = any($1::int[]) and "p".project_id = "k".project_id', params: ['{7}'] });
+    expect(rendered(sql`${pgScopes([scope, projectScope(3), scope], 'p')}`)).toEqual({
+      sql: '"p".project_id = any($1::int[])',
+      params: ['{7,3}'],
+    });
+    expect(rendered(sql`${pgScopes([scope], 'p', 'k')}`)).toEqual({
+      sql: '"p".project_id = any($1::int[]) and "p".project_id = "k".project_id',
+      params: ['{7}'],
+    });
   });
 
   it('refuses what only looks like a scope, and a statement of no project', () => {

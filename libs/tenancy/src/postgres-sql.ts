@@ -36,5 +36,7 @@ export function pgScopes(scopes: readonly ProjectScope[], alias: string, keysAli
   const ids = [...new Set(scopes.map((scope) => scope.projectId))];
   const column = sql`${sql.identifier(alias)}.project_id`;
   const predicate = sql`${column} = any(${`{${ids.join(',')}}`}::int[])`;
-  return keysAlias === undefined ? predicate : sql`${predicate} and ${column} = ${sql.identifier(keysAlias)}.project_id`;
+  return keysAlias === undefined
+    ? predicate
+    : sql`${predicate} and ${column} = ${sql.identifier(keysAlias)}.project_id`;
 }

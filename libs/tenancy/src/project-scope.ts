@@ -29,7 +29,9 @@ export function isProjectId(value: unknown): value is number {
 /** The scope of one project; only the files the architecture test allows may call this. */
 export function projectScope(projectId: number): ProjectScope {
   if (!isProjectId(projectId)) {
-    throw new RangeError(`a project scope needs a project id (a whole number from 1 to ${MAX_PROJECT_ID}), got ${projectId}`);
+    throw new RangeError(
+      `a project scope needs a project id (a whole number from 1 to ${MAX_PROJECT_ID}), got ${projectId}`,
+    );
   }
   return Object.freeze({ projectId, [PROJECT_SCOPE]: true as const });
 }

@@ -12,7 +12,8 @@ export function useTestClickHouseClient(options: { migrate?: boolean } = {}): { 
   beforeAll(async () => {
     resource = await createTestClickHouse();
     handle.client = createClickHouseClient(resource.url);
-    if (options.migrate) await new ClickHouseMigrator(handle.client, new ClickHouseDdl()).migrate(CLICKHOUSE_MIGRATIONS);
+    if (options.migrate)
+      await new ClickHouseMigrator(handle.client, new ClickHouseDdl()).migrate(CLICKHOUSE_MIGRATIONS);
   });
   afterAll(async () => {
     await handle.client?.close();

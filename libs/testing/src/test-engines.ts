@@ -43,7 +43,9 @@ export async function createPostgresDatabase(adminUrl: string, name: string): Pr
 }
 
 /** A fresh, empty database for one test file: on the server when there is one, otherwise PGlite. */
-export async function createTestDatabase(kind: PostgresKind = postgresServerAvailable() ? 'server' : 'pglite'): Promise<TestResource> {
+export async function createTestDatabase(
+  kind: PostgresKind = postgresServerAvailable() ? 'server' : 'pglite',
+): Promise<TestResource> {
   if (kind === 'pglite') {
     const dir = temporaryDirectory('test-pglite');
     return { url: `pglite:${join(dir.path, 'postgres')}`, dispose: async () => dir.remove() };

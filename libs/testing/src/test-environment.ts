@@ -1,6 +1,13 @@
 import { AppConfig, loadConfig } from '@analytics/config';
 import { join } from 'node:path';
-import { createTestClickHouse, createTestDatabase, PostgresKind, temporaryDirectory, testKafkaBrokers, uniqueTopicPrefix } from './test-engines';
+import {
+  createTestClickHouse,
+  createTestDatabase,
+  PostgresKind,
+  temporaryDirectory,
+  testKafkaBrokers,
+  uniqueTopicPrefix,
+} from './test-engines';
 
 export interface TestEnvironmentOptions {
   /** Use the real broker (KAFKA_BROKERS set) instead of the in-process hand-off. */
@@ -28,7 +35,14 @@ export async function createTestEnvironment(options: TestEnvironmentOptions = {}
     CLICKHOUSE_URL: clickhouse.url,
     DATABASE_URL: postgres.url,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    ...(options.kafka ? { KAFKA_BROKERS: testKafkaBrokers(), KAFKA_TOPIC_PREFIX: uniqueTopicPrefix(), KAFKA_EVENTS_PARTITIONS: '4', KAFKA_PROFILES_PARTITIONS: '4' } : {}),
+    ...(options.kafka
+      ? {
+          KAFKA_BROKERS: testKafkaBrokers(),
+          KAFKA_TOPIC_PREFIX: uniqueTopicPrefix(),
+          KAFKA_EVENTS_PARTITIONS: '4',
+          KAFKA_PROFILES_PARTITIONS: '4',
+        }
+      : {}),
     ...options.env,
   };
   return {

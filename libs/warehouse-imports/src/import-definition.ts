@@ -50,19 +50,23 @@ const COLUMN_FIELDS = [
   'group_id_column_name',
 ] as const;
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A name that reaches the source as a quoted identifier: Postgres's length, no NUL. */
 function identifier(value: unknown, field: string): string | undefined {
   if (value === undefined || value === null || value === '') return undefined;
-  if (typeof value !== 'string' || value.length > 63 || value.includes('\0')) throw invalid(`${field} must be a column or table name of at most 63 characters`);
+  if (typeof value !== 'string' || value.length > 63 || value.includes('\0'))
+    throw invalid(`${field} must be a column or table name of at most 63 characters`);
   return value;
 }
 
 export function parseRunEvery(value: unknown): number {
   const ns = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
   if (!RUN_EVERY_NS.includes(ns as (typeof RUN_EVERY_NS)[number])) {
-    throw invalid(`run_every must be one of ${RUN_EVERY_NS.join(', ')} (nanoseconds: API-triggered only, hourly, daily, weekly)`);
+    throw invalid(
+      `run_every must be one of ${RUN_EVERY_NS.join(', ')} (nanoseconds: API-triggered only, hourly, daily, weekly)`,
+    );
   }
   return ns as number;
 }
@@ -70,7 +74,8 @@ export function parseRunEvery(value: unknown): number {
 function parseTableParams(value: unknown): TableParams {
   if (!isObject(value)) throw invalid('table_params is required: {"table_name", "schema"} or {"query"}');
   if (value.query !== undefined) {
-    if (typeof value.query !== 'string' || !value.query.trim() || value.query.length > 65_536) throw invalid('table_params.query must be a non-empty SQL query');
+    if (typeof value.query !== 'string' || !value.query.trim() || value.query.length > 65_536)
+      throw invalid('table_params.query must be a non-empty SQL query');
     if (value.table_name !== undefined) throw invalid('table_params takes a table_name or a query, not both');
     return { query: value.query };
   }
@@ -84,7 +89,8 @@ function parseTableParams(value: unknown): TableParams {
 export function parseImportDefinition(kind: ImportKind, body: unknown, sourceType: SourceType): ImportDefinition {
   if (!isObject(body)) throw invalid('the body must be a JSON object');
   const { name } = body;
-  if (typeof name !== 'string' || !name.trim() || name.length > 255) throw invalid('name is required: a string of at most 255 characters');
+  if (typeof name !== 'string' || !name.trim() || name.length > 255)
+    throw invalid('name is required: a string of at most 255 characters');
   const syncMode = body.sync_mode ?? 'time_based';
   if (syncMode === 'mirror_mode') {
     if (sourceType === 'postgres') throw invalid('sync_mode mirror_mode is not supported for Postgres sources');
@@ -97,7 +103,8 @@ export function parseImportDefinition(kind: ImportKind, body: unknown, sourceTyp
     if (column) mapping[field] = column;
   }
   if (body.event_name !== undefined) {
-    if (typeof body.event_name !== 'string' || !body.event_name || body.event_name.length > 255) throw invalid('event_name must be a non-empty string');
+    if (typeof body.event_name !== 'string' || !body.event_name || body.event_name.length > 255)
+      throw invalid('event_name must be a non-empty string');
     mapping.event_name = body.event_name;
   }
   if (body.group_key !== undefined) {
@@ -118,7 +125,8 @@ export function parseImportDefinition(kind: ImportKind, body: unknown, sourceTyp
 
 function parseSourceId(value: unknown): number {
   const id = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
-  if (!Number.isSafeInteger(id) || (id as number) < 1) throw invalid('warehouse_source_id is required: the id of a warehouse source of this project');
+  if (!Number.isSafeInteger(id) || (id as number) < 1)
+    throw invalid('warehouse_source_id is required: the id of a warehouse source of this project');
   return id as number;
 }
 
@@ -126,11 +134,17 @@ function requireColumns(kind: ImportKind, syncMode: SyncMode, mapping: ColumnMap
   const need = (field: keyof ColumnMapping, why = '') => {
     if (!mapping[field]) throw invalid(`${field} is required${why}`);
   };
-  if (syncMode === 'time_based') need('insert_time_column_name', ' with sync_mode time_based: rows are read in its order from the last one imported');
+  if (syncMode === 'time_based')
+    need(
+      'insert_time_column_name',
+      ' with sync_mode time_based: rows are read in its order from the last one imported',
+    );
   if (kind === 'event-stream') {
     need('time_column_name');
-    if (!mapping.event_name === !mapping.event_column_name) throw invalid('exactly one of event_name (a constant) and event_column_name is required');
-    if (!mapping.user_column_name && !mapping.device_column_name) throw invalid('user_column_name or device_column_name is required');
+    if (!mapping.event_name === !mapping.event_column_name)
+      throw invalid('exactly one of event_name (a constant) and event_column_name is required');
+    if (!mapping.user_column_name && !mapping.device_column_name)
+      throw invalid('user_column_name or device_column_name is required');
   } else if (kind === 'people') {
     need('user_column_name');
   } else {

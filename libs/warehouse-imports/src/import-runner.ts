@@ -28,7 +28,14 @@ const NS_PER_MS = 1_000_000;
 /** The column that orders the reading: the insert time, else the column that identifies the record. */
 function orderColumn(item: StoredImport): string {
   const m = item.mapping;
-  return m.insert_time_column_name ?? (item.kind === 'event-stream' ? m.time_column_name! : item.kind === 'people' ? m.user_column_name! : m.group_id_column_name!);
+  return (
+    m.insert_time_column_name ??
+    (item.kind === 'event-stream'
+      ? m.time_column_name!
+      : item.kind === 'people'
+        ? m.user_column_name!
+        : m.group_id_column_name!)
+  );
 }
 
 /**
@@ -57,7 +64,12 @@ export class ImportRunner {
     const started = this.clock.date();
     // Before the claim, while a dead run's lease is still the expired one.
     await this.repository.failAbandonedRuns(started, importId);
-    const lease = await this.repository.claim(importId, started, new Date(started.getTime() + this.settings.leaseSeconds * 1000), { dueOnly: onlyIfDue });
+    const lease = await this.repository.claim(
+      importId,
+      started,
+      new Date(started.getTime() + this.settings.leaseSeconds * 1000),
+      { dueOnly: onlyIfDue },
+    );
     if (!lease) return onlyIfDue ? 'skipped' : 'busy';
     const { item, owner } = lease;
     const manual = item.manualRequested;
@@ -78,19 +90,32 @@ export class ImportRunner {
     await this.repository.finishRun(runId, counts, status, this.clock.date(), error);
     // A failed run waits for the next occurrence of its schedule (manual-only imports: the next manual sync).
     const once = item.syncMode === 'one_time';
-    const nextRunAt = item.runEveryNs > 0 && !(once && status === 'SUCCEEDED') ? new Date(started.getTime() + item.runEveryNs / NS_PER_MS) : undefined;
+    const nextRunAt =
+      item.runEveryNs > 0 && !(once && status === 'SUCCEEDED')
+        ? new Date(started.getTime() + item.runEveryNs / NS_PER_MS)
+        : undefined;
     await this.repository.release(importId, owner, { nextRunAt, succeeded: status === 'SUCCEEDED', manual });
     return status;
   }
 
-  private async readAll(item: StoredImport, owner: string, counts: RunCounts, runId: number, signal?: AbortSignal): Promise<void> {
+  private async readAll(
+    item: StoredImport,
+    owner: string,
+    counts: RunCounts,
+    runId: number,
+    signal?: AbortSignal,
+  ): Promise<void> {
     const project = await this.projects.byId(item.projectId);
     if (!project) throw new Error(`project ${item.projectId} no longer exists`);
     const source = await this.repository.sourceById(item.sourceId);
     if (!source) throw new Error(`warehouse source ${item.sourceId} no longer exists`);
     const reader = await this.readers.open(source);
     const incremental = item.syncMode === 'time_based';
-    const order: SourceOrder = { table: item.tableParams, orderColumn: orderColumn(item), keyColumn: item.mapping.unique_key_column_name };
+    const order: SourceOrder = {
+      table: item.tableParams,
+      orderColumn: orderColumn(item),
+      keyColumn: item.mapping.unique_key_column_name,
+    };
     const seen = new Set<string>();
     try {
       let cursor = incremental ? await this.resume(reader, order, item.watermark) : undefined;
@@ -102,7 +127,8 @@ export class ImportRunner {
         const position = advance(cursor, page.positions);
         // Acknowledged, not yet committed: a stop here re-reads the page next time, which dedup absorbs.
         if (signal?.aborted) throw new RunCancelled();
-        if (incremental && !(await this.repository.commitWatermark(item.id, owner, watermarkText(position)))) throw new Error('the run lost its lease to another worker');
+        if (incremental && !(await this.repository.commitWatermark(item.id, owner, watermarkText(position))))
+          throw new Error('the run lost its lease to another worker');
         cursor = position;
         await this.repository.recordProgress(runId, counts);
       }
@@ -113,13 +139,24 @@ export class ImportRunner {
   }
 
   /** The committed position, or its insert time again from the first key when rows arrived there since. */
-  private async resume(reader: WarehouseReader, order: SourceOrder, watermark: string | undefined): Promise<SourceCursor | undefined> {
+  private async resume(
+    reader: WarehouseReader,
+    order: SourceOrder,
+    watermark: string | undefined,
+  ): Promise<SourceCursor | undefined> {
     const committed = parseWatermark(watermark);
     const rowsNow = committed?.key === undefined ? undefined : await reader.rowsUpTo(order, committed);
     return resumeCursor(committed, rowsNow);
   }
 
-  private async deliver(item: StoredImport, project: Project, warehouseType: string, rows: SourceRow[], counts: RunCounts, seen: Set<string>): Promise<void> {
+  private async deliver(
+    item: StoredImport,
+    project: Project,
+    warehouseType: string,
+    rows: SourceRow[],
+    counts: RunCounts,
+    seen: Set<string>,
+  ): Promise<void> {
     const stamp = { importId: item.id, warehouseType };
     // The intake takes at most a request's worth of records at a time, like /import.
     for (let start = 0; start < rows.length; start += EVENT_LIMITS.maxEventsPerRequest) {
@@ -127,13 +164,20 @@ export class ImportRunner {
       counts.read += chunk.length;
       if (item.kind === 'event-stream') {
         const records = chunk.map((row) => rowToEvent(row, item.mapping, stamp));
-        const outcome = await this.events.importEvents(project, records, { strict: true, requireInsertId: true, nowMs: this.clock.now() });
+        const outcome = await this.events.importEvents(project, records, {
+          strict: true,
+          requireInsertId: true,
+          nowMs: this.clock.now(),
+        });
         counts.imported += outcome.imported;
         counts.failed += outcome.failed.length;
       } else {
         const records = chunk.map((row) => rowToProfileUpdate(row, item.mapping, stamp, project.token));
         for (const record of records) seen.add(String(record.$distinct_id ?? record.$group_id));
-        const outcome = await this.profiles.receive(item.kind === 'people' ? 'user' : 'group', records, { strict: false, nowMs: this.clock.now() });
+        const outcome = await this.profiles.receive(item.kind === 'people' ? 'user' : 'group', records, {
+          strict: false,
+          nowMs: this.clock.now(),
+        });
         counts.imported += outcome.accepted;
         counts.failed += outcome.failed.length;
       }
@@ -144,7 +188,9 @@ export class ImportRunner {
   private async removeVanished(item: StoredImport, project: Project, seen: Set<string>): Promise<void> {
     const groupKey = item.kind === 'groups' ? item.mapping.group_key! : '';
     // A run is a job for a stored import: the import's row names the project.
-    const gone = (await this.data.profileIds(projectScope(item.projectId), item.id, groupKey)).filter((id) => !seen.has(id));
+    const gone = (await this.data.profileIds(projectScope(item.projectId), item.id, groupKey)).filter(
+      (id) => !seen.has(id),
+    );
     await this.deleteProfiles(project, item.kind === 'groups' ? groupKey : undefined, gone);
   }
 
@@ -152,8 +198,15 @@ export class ImportRunner {
   async deleteProfiles(project: Project, groupKey: string | undefined, ids: string[]): Promise<void> {
     for (let start = 0; start < ids.length; start += EVENT_LIMITS.maxEventsPerRequest) {
       const chunk = ids.slice(start, start + EVENT_LIMITS.maxEventsPerRequest);
-      const records = chunk.map((id) => (groupKey === undefined ? { $token: project.token, $distinct_id: id, $delete: '' } : { $token: project.token, $group_key: groupKey, $group_id: id, $delete: '' }));
-      const outcome = await this.profiles.receive(groupKey === undefined ? 'user' : 'group', records, { strict: false, nowMs: this.clock.now() });
+      const records = chunk.map((id) =>
+        groupKey === undefined
+          ? { $token: project.token, $distinct_id: id, $delete: '' }
+          : { $token: project.token, $group_key: groupKey, $group_id: id, $delete: '' },
+      );
+      const outcome = await this.profiles.receive(groupKey === undefined ? 'user' : 'group', records, {
+        strict: false,
+        nowMs: this.clock.now(),
+      });
       if (outcome.failed.length) throw new Error(`profile deletion refused: ${outcome.failed[0].message}`);
     }
   }

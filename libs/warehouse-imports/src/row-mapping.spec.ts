@@ -1,10 +1,25 @@
 import { eventTime, rowInsertId, rowToEvent, rowToProfileUpdate } from './row-mapping';
 
 const stamp = { importId: 12, warehouseType: 'postgres' };
-const mapping = { time_column_name: 'ts', event_column_name: 'kind', user_column_name: 'user_id', device_column_name: 'device', json_properties_column_name: 'props', insert_time_column_name: 'inserted_at' };
+const mapping = {
+  time_column_name: 'ts',
+  event_column_name: 'kind',
+  user_column_name: 'user_id',
+  device_column_name: 'device',
+  json_properties_column_name: 'props',
+  insert_time_column_name: 'inserted_at',
+};
 
 describe('row mapping', () => {
-  const row = { kind: 'Ordered', ts: new Date('2026-03-01T10:00:00Z'), user_id: 'u1', device: 'd1', props: { plan: 'pro', nested: { a: 1 } }, amount: 30, inserted_at: new Date('2026-03-01T10:00:05Z') };
+  const row = {
+    kind: 'Ordered',
+    ts: new Date('2026-03-01T10:00:00Z'),
+    user_id: 'u1',
+    device: 'd1',
+    props: { plan: 'pro', nested: { a: 1 } },
+    amount: 30,
+    inserted_at: new Date('2026-03-01T10:00:05Z'),
+  };
 
   it('maps a row to an /import event: names, time, ids, the JSON column flattened, every other column, the stamp', () => {
     expect(rowToEvent(row, mapping, stamp)).toEqual({
@@ -32,7 +47,9 @@ describe('row mapping', () => {
   });
 
   it('falls back to the device as distinct id, and leaves a missing time for the intake to refuse', () => {
-    const event = rowToEvent({ ...row, user_id: null, ts: null }, mapping, stamp) as { properties: Record<string, unknown> };
+    const event = rowToEvent({ ...row, user_id: null, ts: null }, mapping, stamp) as {
+      properties: Record<string, unknown>;
+    };
     expect(event.properties.distinct_id).toBe('$device:d1');
     expect(event.properties).not.toHaveProperty('time');
   });
@@ -50,7 +67,14 @@ describe('row mapping', () => {
       $ignore_time: true,
       $set: { plan: 'pro', $warehouse_import_id: '12', $warehouse_type: 'postgres' },
     });
-    expect(rowToProfileUpdate({ company_id: 7, size: 40 }, { group_key: 'company', group_id_column_name: 'company_id' }, stamp, 'tok')).toEqual({
+    expect(
+      rowToProfileUpdate(
+        { company_id: 7, size: 40 },
+        { group_key: 'company', group_id_column_name: 'company_id' },
+        stamp,
+        'tok',
+      ),
+    ).toEqual({
       $token: 'tok',
       $group_key: 'company',
       $group_id: '7',

@@ -9,7 +9,8 @@ export interface ImportStamp {
   warehouseType: string;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
 
 /** A property value as JSON can carry it: timestamps as ISO text, everything else as the driver read it. */
 function propertyValue(value: unknown): unknown {
@@ -50,27 +51,45 @@ function jsonProperties(value: unknown): Record<string, unknown> {
  * retried page, a re-run) gets the same `$insert_id`, so the store's dedup key collapses it.
  */
 export function rowInsertId(importId: number, row: SourceRow): string {
-  const columns = Object.keys(row).sort().map((name) => [name, propertyValue(row[name])]);
-  return createHash('sha256').update(`${importId}\n${JSON.stringify(columns)}`).digest('hex').slice(0, 32);
+  const columns = Object.keys(row)
+    .sort()
+    .map((name) => [name, propertyValue(row[name])]);
+  return createHash('sha256')
+    .update(`${importId}\n${JSON.stringify(columns)}`)
+    .digest('hex')
+    .slice(0, 32);
 }
 
 /** Every column not mapped to something else, plus the JSON column flattened, plus the import's stamp. */
-function otherProperties(row: SourceRow, mapped: (string | undefined)[], mapping: ColumnMapping, stamp: ImportStamp): Record<string, unknown> {
+function otherProperties(
+  row: SourceRow,
+  mapped: (string | undefined)[],
+  mapping: ColumnMapping,
+  stamp: ImportStamp,
+): Record<string, unknown> {
   const properties: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(row)) if (!mapped.includes(name)) properties[name] = propertyValue(value);
-  if (mapping.json_properties_column_name) Object.assign(properties, jsonProperties(row[mapping.json_properties_column_name]));
+  if (mapping.json_properties_column_name)
+    Object.assign(properties, jsonProperties(row[mapping.json_properties_column_name]));
   properties.$warehouse_import_id = String(stamp.importId);
   properties.$warehouse_type = stamp.warehouseType;
   return properties;
 }
 
-const text = (value: unknown): string | undefined => (value === null || value === undefined || value === '' ? undefined : String(propertyValue(value)));
+const text = (value: unknown): string | undefined =>
+  value === null || value === undefined || value === '' ? undefined : String(propertyValue(value));
 
 /** One source row as an `/import` event record (the intake validates it like any other). */
 export function rowToEvent(row: SourceRow, mapping: ColumnMapping, stamp: ImportStamp): Record<string, unknown> {
   const user = text(mapping.user_column_name && row[mapping.user_column_name]);
   const device = text(mapping.device_column_name && row[mapping.device_column_name]);
-  const mapped = [mapping.time_column_name, mapping.event_column_name, mapping.user_column_name, mapping.device_column_name, mapping.json_properties_column_name];
+  const mapped = [
+    mapping.time_column_name,
+    mapping.event_column_name,
+    mapping.user_column_name,
+    mapping.device_column_name,
+    mapping.json_properties_column_name,
+  ];
   const properties: Record<string, unknown> = {
     ...otherProperties(row, mapped, mapping, stamp),
     time: eventTime(row[mapping.time_column_name!]),
@@ -84,11 +103,26 @@ export function rowToEvent(row: SourceRow, mapping: ColumnMapping, stamp: Import
 }
 
 /** One source row as an `/engage` (`kind` people) or `/groups` `$set`. */
-export function rowToProfileUpdate(row: SourceRow, mapping: ColumnMapping, stamp: ImportStamp, token: string): Record<string, unknown> {
+export function rowToProfileUpdate(
+  row: SourceRow,
+  mapping: ColumnMapping,
+  stamp: ImportStamp,
+  token: string,
+): Record<string, unknown> {
   if (mapping.group_key) {
     const mapped = [mapping.group_id_column_name, mapping.json_properties_column_name];
-    return { $token: token, $group_key: mapping.group_key, $group_id: text(row[mapping.group_id_column_name!]), $set: otherProperties(row, mapped, mapping, stamp) };
+    return {
+      $token: token,
+      $group_key: mapping.group_key,
+      $group_id: text(row[mapping.group_id_column_name!]),
+      $set: otherProperties(row, mapped, mapping, stamp),
+    };
   }
   const mapped = [mapping.user_column_name, mapping.json_properties_column_name];
-  return { $token: token, $distinct_id: text(row[mapping.user_column_name!]), $ignore_time: true, $set: otherProperties(row, mapped, mapping, stamp) };
+  return {
+    $token: token,
+    $distinct_id: text(row[mapping.user_column_name!]),
+    $ignore_time: true,
+    $set: otherProperties(row, mapped, mapping, stamp),
+  };
 }

@@ -47,7 +47,10 @@ export function parseWatermark(text: string | undefined): SourceCursor | undefin
  * number of rows at that time up to the key, the run reads that time again from its first key.
  * Rows older than the watermark are not looked for (docs/warehouse-imports.md).
  */
-export function resumeCursor(committed: SourceCursor | undefined, rowsNowUpToKey: number | undefined): SourceCursor | undefined {
+export function resumeCursor(
+  committed: SourceCursor | undefined,
+  rowsNowUpToKey: number | undefined,
+): SourceCursor | undefined {
   if (!committed || committed.key === undefined) return committed;
   return rowsNowUpToKey === committed.rowsAtTime ? committed : { time: committed.time, rowsAtTime: 0 };
 }

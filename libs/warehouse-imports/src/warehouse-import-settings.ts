@@ -9,7 +9,12 @@ export interface WarehouseImportSettings {
   pollingIntervalSeconds: number;
 }
 
-export const DEFAULT_WAREHOUSE_IMPORT_SETTINGS: WarehouseImportSettings = { pageSize: 2000, leaseSeconds: 3600, schedule: true, pollingIntervalSeconds: 2 };
+export const DEFAULT_WAREHOUSE_IMPORT_SETTINGS: WarehouseImportSettings = {
+  pageSize: 2000,
+  leaseSeconds: 3600,
+  schedule: true,
+  pollingIntervalSeconds: 2,
+};
 export const WAREHOUSE_IMPORT_SETTINGS = Symbol('WAREHOUSE_IMPORT_SETTINGS');
 
 /** Queue names (pg-boss): the minute tick, and one job per due run. */

@@ -9,10 +9,14 @@ import { importJson, runJson, sourceJson } from './warehouse-imports.views';
 type Json = Record<string, unknown>;
 
 /** `true`/`false` from a query string, as clients send `?delete_data=true`. */
-const queryFlag = (value: string | undefined) => (value === undefined ? undefined : value === 'true' ? true : value === 'false' ? false : value);
+const queryFlag = (value: string | undefined) =>
+  value === undefined ? undefined : value === 'true' ? true : value === 'false' ? false : value;
 
 /** Mounted before {@link WarehouseSourcesController}, so `/imports` is never read as a source id. */
-@AppApiController('api/app/projects/:projectId/warehouse-sources/imports', { tag: 'warehouse imports', access: ProjectAccessGuard })
+@AppApiController('api/app/projects/:projectId/warehouse-sources/imports', {
+  tag: 'warehouse imports',
+  access: ProjectAccessGuard,
+})
 export class WarehouseImportsController {
   constructor(private readonly imports: WarehouseImportsService) {}
 
@@ -58,7 +62,9 @@ export class WarehouseImportsController {
 
   @Patch(':importId')
   @RequireRole('admin')
-  @ApiOperation({ summary: '`paused` (required) and `run_every` (0, 3600000000000, 86400000000000 or 604800000000000 ns)' })
+  @ApiOperation({
+    summary: '`paused` (required) and `run_every` (0, 3600000000000, 86400000000000 or 604800000000000 ns)',
+  })
   async update(@CurrentAccess() access: ProjectAccess, @Param('importId', IdPipe) id: number, @Body() body: Json) {
     return ok(importJson(await this.imports.updateImport(access.scope, id, body ?? {})));
   }
@@ -66,7 +72,12 @@ export class WarehouseImportsController {
   @Delete(':importId')
   @RequireRole('admin')
   @ApiOperation({ summary: 'Delete an import; `delete_data: true` also removes the events and profiles it brought' })
-  async delete(@CurrentAccess() access: ProjectAccess, @Param('importId', IdPipe) id: number, @Body() body: Json, @Query('delete_data') flag?: string) {
+  async delete(
+    @CurrentAccess() access: ProjectAccess,
+    @Param('importId', IdPipe) id: number,
+    @Body() body: Json,
+    @Query('delete_data') flag?: string,
+  ) {
     await this.imports.deleteImport(access.scope, id, body?.delete_data ?? queryFlag(flag));
     return { status: 'ok' };
   }
@@ -87,14 +98,19 @@ export class WarehouseImportsController {
   }
 }
 
-@AppApiController('api/app/projects/:projectId/warehouse-sources', { tag: 'warehouse imports', access: ProjectAccessGuard })
+@AppApiController('api/app/projects/:projectId/warehouse-sources', {
+  tag: 'warehouse imports',
+  access: ProjectAccessGuard,
+})
 export class WarehouseSourcesController {
   constructor(private readonly imports: WarehouseImportsService) {}
 
   @Post()
   @HttpCode(201)
   @RequireRole('admin')
-  @ApiOperation({ summary: 'Create a source `{name, type, connection}`; Postgres is connected to first (400 with the reason)' })
+  @ApiOperation({
+    summary: 'Create a source `{name, type, connection}`; Postgres is connected to first (400 with the reason)',
+  })
   async create(@CurrentAccess() access: ProjectAccess, @Body() body: Json) {
     return ok(sourceJson(await this.imports.createSource(access.scope, body)));
   }

@@ -14,7 +14,11 @@ import { CredentialsCipher } from './credentials-cipher';
 import { ImportedDataRepository } from './imported-data.repository';
 import { ImportRunner } from './import-runner';
 import { ImportRunsRepository } from './import-runs.repository';
-import { DEFAULT_WAREHOUSE_IMPORT_SETTINGS, WAREHOUSE_IMPORT_SETTINGS, WarehouseImportSettings } from './warehouse-import-settings';
+import {
+  DEFAULT_WAREHOUSE_IMPORT_SETTINGS,
+  WAREHOUSE_IMPORT_SETTINGS,
+  WarehouseImportSettings,
+} from './warehouse-import-settings';
 import { WarehouseImportsController, WarehouseSourcesController } from './warehouse-imports.controller';
 import { WarehouseImportsRepository } from './warehouse-imports.repository';
 import { WarehouseImportsService } from './warehouse-imports.service';
@@ -65,7 +69,14 @@ export class WarehouseImportsWorkerModule {
     if (clock) providers.push({ provide: Clock, useValue: clock });
     return {
       module: WarehouseImportsWorkerModule,
-      imports: [AuthModule, EventIntakeModule.forRoot(intake), EventStoreModule, OutboundModule, ProfileIntakeModule.forRoot(intake), ProfileStoreModule],
+      imports: [
+        AuthModule,
+        EventIntakeModule.forRoot(intake),
+        EventStoreModule,
+        OutboundModule,
+        ProfileIntakeModule.forRoot(intake),
+        ProfileStoreModule,
+      ],
       providers,
       exports: [ImportRunner, WarehouseImportsWorker],
     };

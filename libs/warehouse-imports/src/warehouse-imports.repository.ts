@@ -4,7 +4,16 @@ import { Injectable } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
 import { ImportDefinition } from './import-definition';
 import { SourceDefinition } from './warehouse-source';
-import { ImportRun, IMPORT_COLUMNS, Row, StoredImport, StoredSource, toImport, toRun, toSource } from './warehouse-imports.rows';
+import {
+  ImportRun,
+  IMPORT_COLUMNS,
+  Row,
+  StoredImport,
+  StoredSource,
+  toImport,
+  toRun,
+  toSource,
+} from './warehouse-imports.rows';
 
 export { ImportRun, RunStatus, StoredImport, StoredSource } from './warehouse-imports.rows';
 
@@ -18,7 +27,8 @@ export class WarehouseImportsRepository {
   }
 
   async createSource(scope: ProjectScope, source: SourceDefinition, sealed: string): Promise<StoredSource> {
-    const [row] = await this.rows(sql`insert into warehouse_sources (project_id, name, type, connection_public, connection_sealed)
+    const [row] = await this
+      .rows(sql`insert into warehouse_sources (project_id, name, type, connection_public, connection_sealed)
       values (${scope.projectId}, ${source.name}, ${source.type}, ${JSON.stringify(source.connectionPublic)}::jsonb, ${sealed}) returning *`);
     return toSource(row);
   }
@@ -42,7 +52,8 @@ export class WarehouseImportsRepository {
 
   async createImport(scope: ProjectScope, definition: ImportDefinition): Promise<number> {
     const mapping = JSON.stringify({ table_params: definition.tableParams, columns: definition.mapping });
-    const [row] = await this.rows(sql`insert into warehouse_imports (project_id, source_id, kind, name, mapping, sync_mode, run_every)
+    const [row] = await this
+      .rows(sql`insert into warehouse_imports (project_id, source_id, kind, name, mapping, sync_mode, run_every)
       values (${scope.projectId}, ${definition.sourceId}, ${definition.kind}, ${definition.name}, ${mapping}::jsonb, ${definition.syncMode}, ${definition.runEveryNs})
       returning id`);
     return Number(row.id);
@@ -50,16 +61,27 @@ export class WarehouseImportsRepository {
 
   /** Imports being deleted are gone for the API. */
   async listImports(scope: ProjectScope): Promise<StoredImport[]> {
-    return (await this.rows(pgSql`select ${IMPORT_COLUMNS} from warehouse_imports i where ${scope} and not deleting order by id`)).map(toImport);
+    return (
+      await this.rows(
+        pgSql`select ${IMPORT_COLUMNS} from warehouse_imports i where ${scope} and not deleting order by id`,
+      )
+    ).map(toImport);
   }
 
   async import(scope: ProjectScope, id: number): Promise<StoredImport | undefined> {
-    const [row] = await this.rows(pgSql`select ${IMPORT_COLUMNS} from warehouse_imports i where ${scope} and id = ${id} and not deleting`);
+    const [row] = await this.rows(
+      pgSql`select ${IMPORT_COLUMNS} from warehouse_imports i where ${scope} and id = ${id} and not deleting`,
+    );
     return row && toImport(row);
   }
 
   /** A changed schedule starts afresh: due at once (hourly, daily, weekly counted from that run). */
-  async updateImport(scope: ProjectScope, id: number, paused: boolean, runEveryNs: number | undefined): Promise<boolean> {
+  async updateImport(
+    scope: ProjectScope,
+    id: number,
+    paused: boolean,
+    runEveryNs: number | undefined,
+  ): Promise<boolean> {
     const result = await this.rows(pgSql`update warehouse_imports set paused = ${paused},
         run_every = coalesce(${runEveryNs ?? null}::bigint, run_every),
         next_run_at = case when ${runEveryNs ?? null}::bigint is distinct from null and ${runEveryNs ?? null}::bigint <> run_every then null else next_run_at end
@@ -68,17 +90,23 @@ export class WarehouseImportsRepository {
   }
 
   async markDeleting(scope: ProjectScope, id: number, deleteData: boolean): Promise<boolean> {
-    const result = await this.rows(pgSql`update warehouse_imports set deleting = true, paused = true, delete_data = ${deleteData}
+    const result = await this
+      .rows(pgSql`update warehouse_imports set deleting = true, paused = true, delete_data = ${deleteData}
       where ${scope} and id = ${id} and not deleting returning id`);
     return result.length > 0;
   }
 
   async requestManualSync(scope: ProjectScope, id: number): Promise<void> {
-    await this.postgres.db.execute(pgSql`update warehouse_imports set manual_requested = true where ${scope} and id = ${id}`);
+    await this.postgres.db.execute(
+      pgSql`update warehouse_imports set manual_requested = true where ${scope} and id = ${id}`,
+    );
   }
 
   async history(importId: number, limit: number): Promise<ImportRun[]> {
-    return (await this.rows(sql`select * from warehouse_import_runs where import_id = ${importId} order by id desc limit ${limit}`)).map(toRun);
+    return (
+      await this.rows(
+        sql`select * from warehouse_import_runs where import_id = ${importId} order by id desc limit ${limit}`,
+      )
+    ).map(toRun);
   }
-
 }

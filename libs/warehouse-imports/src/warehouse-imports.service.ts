@@ -17,7 +17,8 @@ export const HISTORY_LENGTH = 30;
 /** Manual syncs allowed per import and hour (429 beyond). */
 export const MANUAL_SYNCS_PER_HOUR = 5;
 
-const notFound = (what: string) => new WarehouseImportsError(WarehouseImportsErrorCode.NotFound, `${what} not found in this project`);
+const notFound = (what: string) =>
+  new WarehouseImportsError(WarehouseImportsErrorCode.NotFound, `${what} not found in this project`);
 
 /**
  * The rules of the warehouse-import API. It only writes the wish (an import, a pause, a manual
@@ -36,7 +37,11 @@ export class WarehouseImportsService {
     private readonly ids: IdSource,
     @Optional() private readonly queue?: JobQueue,
   ) {
-    this.manualSyncs = rateLimits.create({ name: 'warehouse-manual-sync', points: MANUAL_SYNCS_PER_HOUR, durationSeconds: 3600 });
+    this.manualSyncs = rateLimits.create({
+      name: 'warehouse-manual-sync',
+      points: MANUAL_SYNCS_PER_HOUR,
+      durationSeconds: 3600,
+    });
   }
 
   /** Postgres sources are connected to first: a source that cannot be reached is refused with the driver's reason. */
@@ -47,7 +52,10 @@ export class WarehouseImportsService {
         await (await PostgresReader.connect(source.connection, this.outbound)).close();
       } catch (error) {
         if (error instanceof OutboundRefused) throw invalid(error.message);
-        throw new WarehouseImportsError(WarehouseImportsErrorCode.ConnectionFailed, `connection test failed: ${(error as Error).message}`);
+        throw new WarehouseImportsError(
+          WarehouseImportsErrorCode.ConnectionFailed,
+          `connection test failed: ${(error as Error).message}`,
+        );
       }
     }
     return this.repository.createSource(scope, source, await this.cipher.seal(source.connection));
@@ -64,13 +72,19 @@ export class WarehouseImportsService {
   async deleteSource(scope: ProjectScope, id: number): Promise<void> {
     await this.source(scope, id);
     if (!(await this.repository.deleteSource(scope, id))) {
-      throw new WarehouseImportsError(WarehouseImportsErrorCode.InUse, `warehouse source ${id} still has imports: delete them first`);
+      throw new WarehouseImportsError(
+        WarehouseImportsErrorCode.InUse,
+        `warehouse source ${id} still has imports: delete them first`,
+      );
     }
   }
 
   async createImport(scope: ProjectScope, kind: ImportKind, body: unknown): Promise<number> {
     const sourceId = (body as { warehouse_source_id?: unknown } | null)?.warehouse_source_id;
-    const source = Number.isSafeInteger(Number(sourceId)) && Number(sourceId) > 0 ? await this.repository.source(scope, Number(sourceId)) : undefined;
+    const source =
+      Number.isSafeInteger(Number(sourceId)) && Number(sourceId) > 0
+        ? await this.repository.source(scope, Number(sourceId))
+        : undefined;
     if (!source) throw invalid('warehouse_source_id is required: the id of a warehouse source of this project');
     return this.repository.createImport(scope, parseImportDefinition(kind, body, source.type as SourceType));
   }
@@ -86,7 +100,8 @@ export class WarehouseImportsService {
   async updateImport(scope: ProjectScope, id: number, body: Record<string, unknown>): Promise<StoredImport> {
     if (typeof body.paused !== 'boolean') throw invalid('paused is required: true or false');
     const runEvery = body.run_every === undefined ? undefined : parseRunEvery(body.run_every);
-    if (!(await this.repository.updateImport(scope, id, body.paused, runEvery))) throw notFound(`warehouse import ${id}`);
+    if (!(await this.repository.updateImport(scope, id, body.paused, runEvery)))
+      throw notFound(`warehouse import ${id}`);
     return this.import(scope, id);
   }
 
@@ -103,10 +118,15 @@ export class WarehouseImportsService {
 
   async manualSync(scope: ProjectScope, id: number): Promise<void> {
     const found = await this.import(scope, id);
-    if (found.paused) throw invalid(`warehouse import ${id} is paused: resume it (PATCH with "paused": false) before a manual sync`);
+    if (found.paused)
+      throw invalid(`warehouse import ${id} is paused: resume it (PATCH with "paused": false) before a manual sync`);
     const decision = await this.manualSyncs.consume(`${scope.projectId}:${id}`);
     if (!decision.allowed) {
-      throw new WarehouseImportsError(WarehouseImportsErrorCode.TooManyManualSyncs, `at most ${MANUAL_SYNCS_PER_HOUR} manual syncs per import and hour`, decision.retryAfterSeconds);
+      throw new WarehouseImportsError(
+        WarehouseImportsErrorCode.TooManyManualSyncs,
+        `at most ${MANUAL_SYNCS_PER_HOUR} manual syncs per import and hour`,
+        decision.retryAfterSeconds,
+      );
     }
     await this.repository.requestManualSync(scope, id);
     // A run job now (a worker claims it within its polling interval); the minute tick is the fallback.

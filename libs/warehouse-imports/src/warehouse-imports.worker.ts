@@ -6,7 +6,12 @@ import { projectScope } from '@analytics/tenancy';
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { ImportedDataRepository } from './imported-data.repository';
 import { ImportRunner } from './import-runner';
-import { WAREHOUSE_IMPORT_SETTINGS, WAREHOUSE_RUN_QUEUE, WAREHOUSE_TICK_QUEUE, WarehouseImportSettings } from './warehouse-import-settings';
+import {
+  WAREHOUSE_IMPORT_SETTINGS,
+  WAREHOUSE_RUN_QUEUE,
+  WAREHOUSE_TICK_QUEUE,
+  WarehouseImportSettings,
+} from './warehouse-import-settings';
 import { ImportRunsRepository } from './import-runs.repository';
 
 /** Within the tick job's expiry; a deletion that waits longer is retried at the next tick. */
@@ -41,11 +46,17 @@ export class WarehouseImportsWorker implements OnModuleInit {
     const expireInSeconds = this.settings.leaseSeconds;
     await this.queue.define(WAREHOUSE_TICK_QUEUE, { retryLimit: 0, expireInSeconds: 600 });
     await this.queue.define(WAREHOUSE_RUN_QUEUE, { retryLimit: 0, expireInSeconds });
-    await this.queue.work(WAREHOUSE_TICK_QUEUE, () => this.tick().then(() => undefined), { pollingIntervalSeconds: this.settings.pollingIntervalSeconds });
-    await this.queue.work<RunItem>(WAREHOUSE_RUN_QUEUE, (job) => this.runner.run(job.payload.importId, job.signal, { onlyIfDue: true }).then(() => undefined), {
-      concurrency: 2,
+    await this.queue.work(WAREHOUSE_TICK_QUEUE, () => this.tick().then(() => undefined), {
       pollingIntervalSeconds: this.settings.pollingIntervalSeconds,
     });
+    await this.queue.work<RunItem>(
+      WAREHOUSE_RUN_QUEUE,
+      (job) => this.runner.run(job.payload.importId, job.signal, { onlyIfDue: true }).then(() => undefined),
+      {
+        concurrency: 2,
+        pollingIntervalSeconds: this.settings.pollingIntervalSeconds,
+      },
+    );
     if (this.settings.schedule) await this.queue.schedule(WAREHOUSE_TICK_QUEUE, '* * * * *', {});
   }
 
@@ -59,7 +70,10 @@ export class WarehouseImportsWorker implements OnModuleInit {
     await this.repository.failAbandonedRuns(now);
     const minute = Math.floor(now.getTime() / 60_000);
     const due = await this.repository.dueImports(now);
-    await this.queue.enqueueMany(WAREHOUSE_RUN_QUEUE, due.map((importId) => ({ payload: { importId }, key: `${importId}:${minute}` })));
+    await this.queue.enqueueMany(
+      WAREHOUSE_RUN_QUEUE,
+      due.map((importId) => ({ payload: { importId }, key: `${importId}:${minute}` })),
+    );
     return due;
   }
 
@@ -67,14 +81,22 @@ export class WarehouseImportsWorker implements OnModuleInit {
   async processDeletions(): Promise<void> {
     for (const importId of await this.repository.deletingImports()) {
       const now = this.clock.date();
-      const lease = await this.repository.claim(importId, now, new Date(now.getTime() + this.settings.leaseSeconds * 1000), { purpose: 'delete' });
+      const lease = await this.repository.claim(
+        importId,
+        now,
+        new Date(now.getTime() + this.settings.leaseSeconds * 1000),
+        { purpose: 'delete' },
+      );
       if (!lease) continue;
       const { item, owner } = lease;
       try {
-        if (item.deleteData) await this.deleteData(item.projectId, item.id, item.kind === 'groups' ? item.mapping.group_key : undefined);
+        if (item.deleteData)
+          await this.deleteData(item.projectId, item.id, item.kind === 'groups' ? item.mapping.group_key : undefined);
         await this.repository.removeImport(importId, owner);
       } catch (error) {
-        this.logger.error(`deleting the data of warehouse import ${importId} failed (retried next minute): ${(error as Error).message}`);
+        this.logger.error(
+          `deleting the data of warehouse import ${importId} failed (retried next minute): ${(error as Error).message}`,
+        );
         await this.repository.release(importId, owner, { nextRunAt: undefined, succeeded: false, manual: false });
       }
     }

@@ -35,7 +35,9 @@ export interface WarehouseReader {
 /** A source whose kind has no connector here: answers why at run time (the real product's cloud warehouses). */
 export class NoConnectorError extends Error {
   constructor(type: string) {
-    super(`no connector is installed for ${type} sources: this installation reads Postgres warehouses only; the source is stored, but its imports cannot run`);
+    super(
+      `no connector is installed for ${type} sources: this installation reads Postgres warehouses only; the source is stored, but its imports cannot run`,
+    );
   }
 }
 
@@ -43,11 +45,22 @@ function clientConfig(connection: Record<string, unknown>): ClientConfig {
   const parsed = parsePostgresConnection(connection);
   const base: ClientConfig = parsed.url
     ? { connectionString: parsed.url }
-    : { host: parsed.host, port: parsed.port ?? 5432, database: parsed.database, user: parsed.user, password: parsed.password };
+    : {
+        host: parsed.host,
+        port: parsed.port ?? 5432,
+        database: parsed.database,
+        user: parsed.user,
+        password: parsed.password,
+      };
   if (parsed.sslmode && parsed.sslmode !== 'disable' && parsed.sslmode !== 'allow' && parsed.sslmode !== 'prefer') {
     base.ssl = { rejectUnauthorized: parsed.sslmode !== 'require' };
   }
-  return { ...base, connectionTimeoutMillis: 10_000, statement_timeout: 300_000, application_name: 'analytics-warehouse-import' };
+  return {
+    ...base,
+    connectionTimeoutMillis: 10_000,
+    statement_timeout: 300_000,
+    application_name: 'analytics-warehouse-import',
+  };
 }
 
 /** The alias of the source's rows; a name no user column is likely to have, since a column would shadow it. */
@@ -57,7 +70,9 @@ const TIME = '__analytics_insert_time';
 const KEY = '__analytics_row_key';
 
 const sourceSql = (table: TableParams) =>
-  'query' in table ? `(${table.query}) as ${ROW}` : `${table.schema ? `${escapeIdentifier(table.schema)}.` : ''}${escapeIdentifier(table.table_name)} as ${ROW}`;
+  'query' in table
+    ? `(${table.query}) as ${ROW}`
+    : `${table.schema ? `${escapeIdentifier(table.schema)}.` : ''}${escapeIdentifier(table.table_name)} as ${ROW}`;
 
 /** The tiebreak: the named column, else the table's single-column primary key, else a digest of the whole row. */
 const keySql = (keyColumn: string | undefined) => (keyColumn ? escapeIdentifier(keyColumn) : `md5(${ROW}::text)`);
@@ -73,7 +88,8 @@ export class PostgresReader implements WarehouseReader {
     const client = new Client(clientConfig(connection));
     client.on('error', () => undefined);
     // The host the driver will dial, once it has read the URL and its parameters; checked at every connection.
-    if (client.host.startsWith('/')) throw new OutboundRefused('connection.host: a Unix socket is not a network address; give a host name or address');
+    if (client.host.startsWith('/'))
+      throw new OutboundRefused('connection.host: a Unix socket is not a network address; give a host name or address');
     await outbound.check(client.host, 'connection.host');
     try {
       await client.connect();
@@ -116,7 +132,11 @@ export class PostgresReader implements WarehouseReader {
     const time = escapeIdentifier(orderColumn);
     const key = keySql(keyColumn ?? (await this.primaryKey(table)));
     // Keyset on (time, key): a page holds at most pageSize rows however many share an insert time.
-    const bound = !after ? '' : after.key === undefined ? ` and ${time} >= $1` : ` and ${time} >= $1 and (${time}, ${key}) > ($1, $2)`;
+    const bound = !after
+      ? ''
+      : after.key === undefined
+        ? ` and ${time} >= $1`
+        : ` and ${time} >= $1 and (${time}, ${key}) > ($1, $2)`;
     const params = !after ? [] : after.key === undefined ? [after.time] : [after.time, after.key];
     const result = await this.readOnly(() =>
       this.client.query<SourceRow>(
@@ -128,16 +148,25 @@ export class PostgresReader implements WarehouseReader {
     if (!result.rows.length) return { rows: [], positions: undefined };
     const last = result.rows[result.rows.length - 1];
     const lastTime = String(last[TIME]);
-    const positions = { last: { time: lastTime, key: String(last[KEY]) }, rowsAtLastTime: result.rows.filter((row) => row[TIME] === lastTime).length };
+    const positions = {
+      last: { time: lastTime, key: String(last[KEY]) },
+      rowsAtLastTime: result.rows.filter((row) => row[TIME] === lastTime).length,
+    };
     const rows = result.rows.map(({ [TIME]: _time, [KEY]: _key, ...row }) => row);
     return { rows, positions };
   }
 
-  async rowsUpTo({ table, orderColumn, keyColumn }: SourceOrder, position: { time: string; key: string }): Promise<number> {
+  async rowsUpTo(
+    { table, orderColumn, keyColumn }: SourceOrder,
+    position: { time: string; key: string },
+  ): Promise<number> {
     const time = escapeIdentifier(orderColumn);
     const key = keySql(keyColumn ?? (await this.primaryKey(table)));
     const result = await this.readOnly(() =>
-      this.client.query<{ rows: string }>(`select count(*) as rows from ${sourceSql(table)} where ${time} = $1 and ${key} <= $2`, [position.time, position.key]),
+      this.client.query<{ rows: string }>(
+        `select count(*) as rows from ${sourceSql(table)} where ${time} = $1 and ${key} <= $2`,
+        [position.time, position.key],
+      ),
     );
     return Number(result.rows[0].rows);
   }

@@ -8,6 +8,14 @@ import { importedEventsSql } from '../src/imported-data.repository';
 const scope = projectScope(1);
 
 export const IMPORTED_DATA_SQL: RenderedQuery[] = [
-  { builder: "ImportedDataRepository.deleteEvents (the event store's deleteEventsSql of importedEventsSql)", inputs: 'project 1; import 7; one server', query: deleteEventsSql(new ClickHouseDdl(), importedEventsSql(scope, 7)) },
-  { builder: "ImportedDataRepository.countEvents (the event store's countEventsSql of importedEventsSql)", inputs: 'project 1; import 7', query: countEventsSql(importedEventsSql(scope, 7)) },
+  {
+    builder: "ImportedDataRepository.deleteEvents (the event store's deleteEventsSql of importedEventsSql)",
+    inputs: 'project 1; import 7; one server',
+    query: deleteEventsSql(new ClickHouseDdl(), importedEventsSql(scope, 7)),
+  },
+  {
+    builder: "ImportedDataRepository.countEvents (the event store's countEventsSql of importedEventsSql)",
+    inputs: 'project 1; import 7',
+    query: countEventsSql(importedEventsSql(scope, 7)),
+  },
 ];

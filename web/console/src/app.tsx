@@ -50,7 +50,15 @@ export function App() {
   }, []);
   if (!session) return <SignIn onSignedIn={onSignedIn} />;
   const known = signedIn?.project.id === session.projectId ? signedIn : undefined;
-  return <SignedIn key={`${session.username}:${session.projectId}`} session={session} known={known} onSession={onSwitch} onSignOut={signOut} />;
+  return (
+    <SignedIn
+      key={`${session.username}:${session.projectId}`}
+      session={session}
+      known={known}
+      onSession={onSwitch}
+      onSignOut={signOut}
+    />
+  );
 }
 
 interface SignedInProps {
@@ -91,7 +99,11 @@ function SignedIn({ session, known, onSession, onSignOut }: SignedInProps) {
 
   const context: ConsoleContext = {
     project: loaded.project,
-    account: { username: session.username, role: loaded.me?.service_account.role ?? 'admin', organizationId: loaded.me?.organization.id },
+    account: {
+      username: session.username,
+      role: loaded.me?.service_account.role ?? 'admin',
+      organizationId: loaded.me?.organization.id,
+    },
     empty,
     refreshEmpty: () => setEmptyTick((n) => n + 1),
   };

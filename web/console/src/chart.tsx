@@ -26,7 +26,20 @@ export interface ChartProps {
 }
 
 // A palette whose colours each reach 3:1 against white (WCAG non-text contrast).
-const PALETTE = ['#1d4ed8', '#b45309', '#047857', '#b91c1c', '#7c3aed', '#0e7490', '#be185d', '#4d7c0f', '#c2410c', '#4338ca', '#0f766e', '#a21caf'];
+const PALETTE = [
+  '#1d4ed8',
+  '#b45309',
+  '#047857',
+  '#b91c1c',
+  '#7c3aed',
+  '#0e7490',
+  '#be185d',
+  '#4d7c0f',
+  '#c2410c',
+  '#4338ca',
+  '#0f766e',
+  '#a21caf',
+];
 
 export function Chart({ kind, labels, series, marks = [], description }: ChartProps) {
   const element = useRef<HTMLDivElement>(null);

@@ -41,7 +41,8 @@ export function FirstStep() {
             Project <strong>{project.name}</strong> has no events yet.{' '}
           </>
         ) : null}
-        Send one from a terminal, or from a web page with the browser SDK; it shows up on <Link href="/events">Events</Link> within seconds.
+        Send one from a terminal, or from a web page with the browser SDK; it shows up on{' '}
+        <Link href="/events">Events</Link> within seconds.
       </p>
       <h3>curl</h3>
       <pre tabIndex={0}>{curl}</pre>
@@ -55,7 +56,10 @@ export function FirstStep() {
 }
 
 /** Loads data for a page: the value, the failure in words, and a way to run it again. */
-export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { value?: T; error?: unknown; loading: boolean; reload(): void } {
+export function useLoad<T>(
+  load: () => Promise<T>,
+  deps: unknown[],
+): { value?: T; error?: unknown; loading: boolean; reload(): void } {
   const [state, setState] = useState<{ value?: T; error?: unknown; loading: boolean }>({ loading: true });
   const [tick, setTick] = useState(0);
   const current = useRef(0);

@@ -17,7 +17,11 @@ export interface LiveRead<T> {
  * holds more than one read), wider while it holds fewer than `wanted`. A window wider than one
  * that fitted and came back full keeps the narrower result. At most one read per window.
  */
-export async function readNewest<T>(start: number, read: (windowS: number) => Promise<T[]>, limits: { readLimit: number; wanted: number }): Promise<LiveRead<T>> {
+export async function readNewest<T>(
+  start: number,
+  read: (windowS: number) => Promise<T[]>,
+  limits: { readLimit: number; wanted: number },
+): Promise<LiveRead<T>> {
   let window = Math.min(Math.max(start, 0), LIVE_WINDOWS_S.length - 1);
   let fitted: LiveRead<T> | undefined;
   for (;;) {

@@ -41,16 +41,24 @@ export function SignIn({ onSignedIn }: { onSignedIn(session: Session, account: S
     const secret = String(form.get('secret') ?? '');
     const projectField = String(form.get('project_id') ?? '').trim();
     setError(undefined);
-    if (!secret) return setError(new Error('Enter a secret: a service account secret, or the project secret with an empty username.'));
-    if (projectField && !/^\d+$/.test(projectField)) return setError(new Error('The project id is a number, such as 1.'));
-    if (!username && !projectField) return setError(new Error('With a project secret (empty username), enter the project id too: npm start prints it.'));
+    if (!secret)
+      return setError(
+        new Error('Enter a secret: a service account secret, or the project secret with an empty username.'),
+      );
+    if (projectField && !/^\d+$/.test(projectField))
+      return setError(new Error('The project id is a number, such as 1.'));
+    if (!username && !projectField)
+      return setError(
+        new Error('With a project secret (empty username), enter the project id too: npm start prints it.'),
+      );
     setBusy(true);
     try {
       setCredentials(username, secret);
       let account: SignedInAccount;
       if (username && !projectField) {
         const me = await results<MeAnswer>(meControllerMe());
-        if (!me.projects.length) throw new ApiError('This service account has no project yet: an organization admin can add it to one.', 403);
+        if (!me.projects.length)
+          throw new ApiError('This service account has no project yet: an organization admin can add it to one.', 403);
         account = { project: me.projects[0], me };
       } else {
         account = await readSignedInAccount(username, Number(projectField));

@@ -10,7 +10,14 @@ import { IDENTITY_MAP_TABLE } from '../tables';
 export const identityMap = ddlMigration(3, 'identity_map', (ddl) =>
   ddl.createTable({
     name: IDENTITY_MAP_TABLE,
-    columns: ['project_id UInt32', 'distinct_id String', 'person_id String', 'identified_ms Int64', 'linked_ms Int64', 'version UInt64'],
+    columns: [
+      'project_id UInt32',
+      'distinct_id String',
+      'person_id String',
+      'identified_ms Int64',
+      'linked_ms Int64',
+      'version UInt64',
+    ],
     engine: 'ReplacingMergeTree(version)',
     orderBy: '(project_id, distinct_id)',
     shardingKey: 'cityHash64(project_id)',

@@ -12,14 +12,18 @@ describe('compileWhere / compileSegment', () => {
     expect(Object.keys(where.params)).toEqual(['f1_0', 'f1_1', 'f1_2']);
     expect(where.params).toEqual({ f1_0: 'a', f1_1: 'x', f1_2: 'y' });
     expect(where.sql).toContain('AS f1_v0)');
-    expect(where.sql.match(/[a-z0-9]+_v[0-9]+|\{[a-z0-9_]+:/gi)?.every((name) => /^(f1_v\d+|\{f1_\d+:)$/.test(name))).toBe(true);
+    expect(
+      where.sql.match(/[a-z0-9]+_v[0-9]+|\{[a-z0-9_]+:/gi)?.every((name) => /^(f1_v\d+|\{f1_\d+:)$/.test(name)),
+    ).toBe(true);
   });
 
   it('carries numbers as exact decimal text', () => {
-    expect(compileWhere('properties["n"] in [1, 2.5, 1e21, 9007199254740993]', EVENTS, { prefix: 'p' }).params).toEqual({
-      p_0: 'n',
-      p_1: '[1,2.5,1e+21,9007199254740992]',
-    });
+    expect(compileWhere('properties["n"] in [1, 2.5, 1e21, 9007199254740993]', EVENTS, { prefix: 'p' }).params).toEqual(
+      {
+        p_0: 'n',
+        p_1: '[1,2.5,1e+21,9007199254740992]',
+      },
+    );
     expect(compileWhere('properties["n"] > 0.1', EVENTS, { prefix: 'p' }).params.p_1).toBe('0.1');
   });
 
@@ -51,10 +55,19 @@ describe('compileWhere / compileSegment', () => {
   });
 
   it('folds constants with the reference evaluator and sends no unused parameter', () => {
-    expect(compileWhere('1 + 1 == 2 and "a" in ["a", "b"]', EVENTS, { prefix: 'c' })).toEqual({ sql: '(1)', params: {} });
+    expect(compileWhere('1 + 1 == 2 and "a" in ["a", "b"]', EVENTS, { prefix: 'c' })).toEqual({
+      sql: '(1)',
+      params: {},
+    });
     expect(compileWhere('string(properties["x"])', EVENTS, { prefix: 'c' })).toEqual({ sql: '(0)', params: {} });
-    expect(compileSegment('1 / 0', EVENTS, { prefix: 'c' })).toEqual({ sql: '(CAST(NULL AS Nullable(String)))', params: {} });
-    expect(compileSegment('"a" + "b"', EVENTS, { prefix: 'c' })).toEqual({ sql: '({c_0:String})', params: { c_0: 'ab' } });
+    expect(compileSegment('1 / 0', EVENTS, { prefix: 'c' })).toEqual({
+      sql: '(CAST(NULL AS Nullable(String)))',
+      params: {},
+    });
+    expect(compileSegment('"a" + "b"', EVENTS, { prefix: 'c' })).toEqual({
+      sql: '({c_0:String})',
+      params: { c_0: 'ab' },
+    });
   });
 
   it('reads a property used twice once', () => {
@@ -64,9 +77,16 @@ describe('compileWhere / compileSegment', () => {
 
   it('reads the events table columns for time, distinct_id and $insert_id, qualified by the table alias', () => {
     const scope = eventsScope({ table: 'e' });
-    expect(compileSegment('properties["distinct_id"] + properties["$insert_id"]', scope, { prefix: 'w' }).sql).toBe('(concat(e.distinct_id, e.insert_id))');
-    expect(compileWhere('properties["time"] > 0', scope, { prefix: 'w' }).sql).toContain('floor(toUnixTimestamp64Milli(e.time) / 1000)');
-    expect(compileWhere('properties["$insert_id"]["x"] == null', scope, { prefix: 'w' })).toEqual({ sql: '(0)', params: {} });
+    expect(compileSegment('properties["distinct_id"] + properties["$insert_id"]', scope, { prefix: 'w' }).sql).toBe(
+      '(concat(e.distinct_id, e.insert_id))',
+    );
+    expect(compileWhere('properties["time"] > 0', scope, { prefix: 'w' }).sql).toContain(
+      'floor(toUnixTimestamp64Milli(e.time) / 1000)',
+    );
+    expect(compileWhere('properties["$insert_id"]["x"] == null', scope, { prefix: 'w' })).toEqual({
+      sql: '(0)',
+      params: {},
+    });
     expect(() => eventsScope({ table: 'e; DROP' })).toThrow(/alias/);
   });
 
@@ -84,7 +104,10 @@ describe('compileWhere / compileSegment', () => {
       code: ExpressionErrorCode.Unavailable,
       message: 'at position 5: expected an event property (no user profile is joined in this query)',
     });
-    expect(error('event["$time"] > 0', profilesScope())).toMatchObject({ position: 0, code: ExpressionErrorCode.Unavailable });
+    expect(error('event["$time"] > 0', profilesScope())).toMatchObject({
+      position: 0,
+      code: ExpressionErrorCode.Unavailable,
+    });
     expect(error('(1')).toMatchObject({ position: 2, code: ExpressionErrorCode.Syntax });
   });
 

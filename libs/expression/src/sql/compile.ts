@@ -27,7 +27,11 @@ export interface CompileOptions {
 const PREFIX = /^[A-Za-z][A-Za-z0-9]{0,31}$/;
 
 /** A `where` (or `born_where`): a UInt8 condition, true exactly for the rows the expression keeps. */
-export function compileWhere(expression: Expression | string, scope: ExpressionScope, options: CompileOptions): CompiledSql {
+export function compileWhere(
+  expression: Expression | string,
+  scope: ExpressionScope,
+  options: CompileOptions,
+): CompiledSql {
   return compile(expression, scope, options, isTrue);
 }
 
@@ -35,7 +39,11 @@ export function compileWhere(expression: Expression | string, scope: ExpressionS
  * An `on`: the row's segment key as a Nullable(String), `string()` of the value; NULL where that
  * is undefined (undefined values, lists, objects), so callers can drop those rows.
  */
-export function compileSegment(expression: Expression | string, scope: ExpressionScope, options: CompileOptions): CompiledSql {
+export function compileSegment(
+  expression: Expression | string,
+  scope: ExpressionScope,
+  options: CompileOptions,
+): CompiledSql {
   return compile(expression, scope, options, segmentKeySql);
 }
 
@@ -49,14 +57,23 @@ function segmentKeySql(value: SqlValue): Sql {
   return key === NULL ? NO_SEGMENT : key;
 }
 
-function compile(expression: Expression | string, scope: ExpressionScope, options: CompileOptions, finish: (value: SqlValue) => Sql): CompiledSql {
+function compile(
+  expression: Expression | string,
+  scope: ExpressionScope,
+  options: CompileOptions,
+  finish: (value: SqlValue) => Sql,
+): CompiledSql {
   if (!PREFIX.test(options.prefix)) throw new Error(`Not a parameter prefix (letters and digits): ${options.prefix}`);
   const tree = typeof expression === 'string' ? parseExpression(expression) : expression;
   const parameters = new QueryParameters(options.prefix);
   // Parenthesised, so it can stand beside the caller's own conditions.
   const root = sql`(${finish(new ExpressionCompiler(scope, parameters).compile(tree))})`;
   if (expandedSize(root) > MAX_COMPILED_SIZE) {
-    throw new ExpressionError(tree.start, `a simpler expression (this one compiles to over ${MAX_COMPILED_SIZE} SQL elements)`, ExpressionErrorCode.TooComplex);
+    throw new ExpressionError(
+      tree.start,
+      `a simpler expression (this one compiles to over ${MAX_COMPILED_SIZE} SQL elements)`,
+      ExpressionErrorCode.TooComplex,
+    );
   }
   const text = renderSql(root, `${options.prefix}_v`);
   // A parameter bound for a branch that static kinds then dropped is not sent.

@@ -119,15 +119,24 @@ export class ExpressionCompiler {
   private readProperty({ source, path, start }: PropertyReference): SqlValue {
     if (source === 'user') {
       if (this.scope.userPropertiesJson === undefined) {
-        throw new ExpressionError(start, 'an event property (no user profile is joined in this query)', ExpressionErrorCode.Unavailable);
+        throw new ExpressionError(
+          start,
+          'an event property (no user profile is joined in this query)',
+          ExpressionErrorCode.Unavailable,
+        );
       }
       return this.jsonProperty(trusted(this.scope.userPropertiesJson), path);
     }
-    const column = this.scope.propertyColumns && Object.hasOwn(this.scope.propertyColumns, path[0]) ? this.scope.propertyColumns[path[0]] : undefined;
+    const column =
+      this.scope.propertyColumns && Object.hasOwn(this.scope.propertyColumns, path[0])
+        ? this.scope.propertyColumns[path[0]]
+        : undefined;
     if (column === undefined) return this.jsonProperty(trusted(this.scope.propertiesJson), path);
     if (path.length > 1) return certain(Kind.Undefined, {});
     if (column.type === 'string') return certain(Kind.String, { string: trusted(column.column) });
-    return certain(Kind.Number, { number: shared(sql`floor(toUnixTimestamp64Milli(${trusted(column.column)}) / 1000)`) });
+    return certain(Kind.Number, {
+      number: shared(sql`floor(toUnixTimestamp64Milli(${trusted(column.column)}) / 1000)`),
+    });
   }
 
   /**
@@ -151,9 +160,15 @@ export class ExpressionCompiler {
 
   private eventTime({ start }: EventTime): SqlValue {
     if (this.scope.eventTime === undefined) {
-      throw new ExpressionError(start, 'a profile property (event["$time"] is only available in event queries)', ExpressionErrorCode.Unavailable);
+      throw new ExpressionError(
+        start,
+        'a profile property (event["$time"] is only available in event queries)',
+        ExpressionErrorCode.Unavailable,
+      );
     }
-    return certain(Kind.DateTime, { dateTime: shared(sql`toFloat64(toUnixTimestamp64Milli(${trusted(this.scope.eventTime)}))`) });
+    return certain(Kind.DateTime, {
+      dateTime: shared(sql`toFloat64(toUnixTimestamp64Milli(${trusted(this.scope.eventTime)}))`),
+    });
   }
 }
 

@@ -30,9 +30,17 @@ export function eventsScope(options: EventsScopeOptions = {}): ExpressionScope {
   if (table !== undefined && !IDENTIFIER.test(table)) throw new Error(`Not a table alias: ${table}`);
   const column = (name: string): string => (table === undefined ? name : `${table}.${name}`);
   const propertyColumns = Object.fromEntries(
-    Object.entries(EVENT_PROPERTY_COLUMNS).map(([name, property]) => [name, { ...property, column: column(property.column) }]),
+    Object.entries(EVENT_PROPERTY_COLUMNS).map(([name, property]) => [
+      name,
+      { ...property, column: column(property.column) },
+    ]),
   );
-  return { propertiesJson: column(EVENT_PROPERTIES_COLUMN), propertyColumns, userPropertiesJson, eventTime: column(EVENT_TIME_COLUMN) };
+  return {
+    propertiesJson: column(EVENT_PROPERTIES_COLUMN),
+    propertyColumns,
+    userPropertiesJson,
+    eventTime: column(EVENT_TIME_COLUMN),
+  };
 }
 
 /** The profile query: `properties["…"]` and `user["…"]` both read the profile's JSON properties. */

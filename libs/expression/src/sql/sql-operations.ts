@@ -62,7 +62,10 @@ function equals(left: SqlValue, right: SqlValue): Sql {
 
 function compare(operator: ComparisonOperator, left: SqlValue, right: SqlValue): SqlValue {
   const ordered = (kind: Kind, field: 'number' | 'string' | 'dateTime') =>
-    when(both(left, right, kind), () => ({ kind: Kind.Boolean, payload: sql`(${left[field]!} ${trusted(operator)} ${right[field]!})` }));
+    when(both(left, right, kind), () => ({
+      kind: Kind.Boolean,
+      payload: sql`(${left[field]!} ${trusted(operator)} ${right[field]!})`,
+    }));
   return valueOf([ordered(Kind.Number, 'number'), ordered(Kind.String, 'string'), ordered(Kind.DateTime, 'dateTime')]);
 }
 
@@ -72,7 +75,10 @@ function add(left: SqlValue, right: SqlValue): SqlValue {
       const sum = shared(sql`(${left.number!} + ${right.number!})`);
       return { kind: Kind.Number, valid: isFiniteSql(sum), payload: sum };
     }),
-    when(both(left, right, Kind.String), () => ({ kind: Kind.String, payload: sql`concat(${left.string!}, ${right.string!})` })),
+    when(both(left, right, Kind.String), () => ({
+      kind: Kind.String,
+      payload: sql`concat(${left.string!}, ${right.string!})`,
+    })),
   ]);
 }
 
@@ -99,7 +105,8 @@ function contains(needle: SqlValue, haystack: SqlValue): SqlValue {
 
 /** Membership by `==`: an item matches when it has the needle's kind and value. */
 function isMember(needle: SqlValue, list: SqlList): Sql {
-  const hasItem = (items: Sql | undefined, item: Sql): Sql => (items === undefined ? FALSE : sql`has(${items}, ${item})`);
+  const hasItem = (items: Sql | undefined, item: Sql): Sql =>
+    items === undefined ? FALSE : sql`has(${items}, ${item})`;
   return or(
     andThen(is(needle, Kind.String), () => hasItem(list.strings, needle.string!)),
     andThen(is(needle, Kind.Number), () => hasItem(list.numbers, needle.number!)),
@@ -111,7 +118,8 @@ function isMember(needle: SqlValue, list: SqlList): Sql {
 }
 
 function numberFunction(apply: (number: Sql) => Sql): (value: SqlValue) => SqlValue {
-  return (value) => valueOf([when(is(value, Kind.Number), () => ({ kind: Kind.Number, payload: apply(value.number!) }))]);
+  return (value) =>
+    valueOf([when(is(value, Kind.Number), () => ({ kind: Kind.Number, payload: apply(value.number!) }))]);
 }
 
 /** Halves round away from zero; ClickHouse's `round` on Float64 rounds them to even. */
@@ -139,13 +147,18 @@ function toNumber(value: SqlValue): SqlValue {
     when(is(value, Kind.DateTime), () => ({ kind: Kind.Number, payload: sql`(${value.dateTime!} / 1000)` })),
     when(is(value, Kind.String), () => {
       const parsed = shared(sql`toFloat64OrZero(${value.string!})`);
-      return { kind: Kind.Number, valid: and(matches(value.string!, NUMBER_TEXT_PATTERN), isFiniteSql(parsed)), payload: parsed };
+      return {
+        kind: Kind.Number,
+        valid: and(matches(value.string!, NUMBER_TEXT_PATTERN), isFiniteSql(parsed)),
+        payload: parsed,
+      };
     }),
   ]);
 }
 
 export function toStringValue(value: SqlValue): SqlValue {
-  const text = (kind: Kind, payload: () => Sql) => when(is(value, kind), () => ({ kind: Kind.String, payload: payload() }));
+  const text = (kind: Kind, payload: () => Sql) =>
+    when(is(value, kind), () => ({ kind: Kind.String, payload: payload() }));
   return valueOf([
     text(Kind.String, () => value.string!),
     text(Kind.Number, () => formatNumber(value.number!)),

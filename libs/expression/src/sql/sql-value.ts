@@ -80,7 +80,12 @@ export function valueOf(cases: readonly (Case | undefined)[]): SqlValue {
     if (ofKind.length === 0) continue;
     conditions[kind] = shared(or(...ofKind.map((c) => and(c.guard, c.valid ?? TRUE))));
     const last = ofKind[ofKind.length - 1];
-    value[PAYLOAD_FIELDS[kind]] = shared(choose(ofKind.slice(0, -1).map((c) => [c.guard, c.payload] as const), last.payload));
+    value[PAYLOAD_FIELDS[kind]] = shared(
+      choose(
+        ofKind.slice(0, -1).map((c) => [c.guard, c.payload] as const),
+        last.payload,
+      ),
+    );
   }
   const defined = or(...Object.values(conditions));
   if (defined !== TRUE) conditions[Kind.Undefined] = shared(not(defined));

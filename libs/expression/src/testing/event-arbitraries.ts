@@ -8,24 +8,119 @@ import { JsonObject, JsonValue } from '../value';
  */
 
 /** Names events carry, each mostly holding one kind; `zz` never occurs, the reserved names read columns. */
-export const PROPERTY_NAMES = ['s', 'n', 'b', 'l', 'o', 'x', 'iso', 'num', '', 'é k', '__proto__', 'zz', 'time', 'distinct_id', '$insert_id'];
+export const PROPERTY_NAMES = [
+  's',
+  'n',
+  'b',
+  'l',
+  'o',
+  'x',
+  'iso',
+  'num',
+  '',
+  'é k',
+  '__proto__',
+  'zz',
+  'time',
+  'distinct_id',
+  '$insert_id',
+];
 export const NESTED_KEYS = ['k', 's', 'n'];
 
-const TEXT_STRINGS = ['', 'a', 'b', 'ab', 'A', 'é', 'z', '😀', 'a\nb', '"', '\\', "'", '%', '_', '{w_0:String}', 'true', 'false', 'null'];
+const TEXT_STRINGS = [
+  '',
+  'a',
+  'b',
+  'ab',
+  'A',
+  'é',
+  'z',
+  '😀',
+  'a\nb',
+  '"',
+  '\\',
+  "'",
+  '%',
+  '_',
+  '{w_0:String}',
+  'true',
+  'false',
+  'null',
+];
 const NUMERIC_STRINGS = [
-  '1', '1.5', '-2', '+5', '.5', '5.', '1e3', '1E+2', '1e400', ' 1', '0x10', 'Infinity', 'NaN', '00012', '-0', '1e-400', '1_000', '',
-  '0.1000000000000000055511151231257827', '123456789012345678901234567890', '2.2250738585072011e-308', '4.9e-324', '9007199254740993',
+  '1',
+  '1.5',
+  '-2',
+  '+5',
+  '.5',
+  '5.',
+  '1e3',
+  '1E+2',
+  '1e400',
+  ' 1',
+  '0x10',
+  'Infinity',
+  'NaN',
+  '00012',
+  '-0',
+  '1e-400',
+  '1_000',
+  '',
+  '0.1000000000000000055511151231257827',
+  '123456789012345678901234567890',
+  '2.2250738585072011e-308',
+  '4.9e-324',
+  '9007199254740993',
 ];
 const ISO_STRINGS = [
-  '2024-01-02', '2024-01-02T03:04:05', '2024-01-02 03:04:05.123456', '2024-02-29T10:00:00+05:30', '2024-01-02T03:04Z',
-  '2023-02-29', '2024-04-31', '2024-13-01', '2024-01-02T24:00:00', '1899-12-31', '1900-01-01T00:30:00+01:00',
-  '2299-12-31T23:59:59-01:00', '2299-12-31T23:59:59.999', '1970-01-01T00:00:00.0005', '2024-1-2', '1969-12-31T23:59:59.999Z',
+  '2024-01-02',
+  '2024-01-02T03:04:05',
+  '2024-01-02 03:04:05.123456',
+  '2024-02-29T10:00:00+05:30',
+  '2024-01-02T03:04Z',
+  '2023-02-29',
+  '2024-04-31',
+  '2024-13-01',
+  '2024-01-02T24:00:00',
+  '1899-12-31',
+  '1900-01-01T00:30:00+01:00',
+  '2299-12-31T23:59:59-01:00',
+  '2299-12-31T23:59:59.999',
+  '1970-01-01T00:00:00.0005',
+  '2024-1-2',
+  '1969-12-31T23:59:59.999Z',
 ];
 export const STRINGS = [...TEXT_STRINGS, ...NUMERIC_STRINGS, ...ISO_STRINGS];
 
 export const NUMBERS = [
-  0, 1, -1, 2, 3, 0.5, 1.5, -2.5, 2.5, 10, 100, 0.1, 0.2, 0.3, 1e21, 1e-7, 1e308, -1e308, 123456789.123,
-  2 ** 53, 2 ** 53 + 2, 1e16, 1700000000, 1712000000.5, -1700000000, 5e-324, 10413791999.999, -2208988800,
+  0,
+  1,
+  -1,
+  2,
+  3,
+  0.5,
+  1.5,
+  -2.5,
+  2.5,
+  10,
+  100,
+  0.1,
+  0.2,
+  0.3,
+  1e21,
+  1e-7,
+  1e308,
+  -1e308,
+  123456789.123,
+  2 ** 53,
+  2 ** 53 + 2,
+  1e16,
+  1700000000,
+  1712000000.5,
+  -1700000000,
+  5e-324,
+  10413791999.999,
+  -2208988800,
 ];
 
 const text = fc.oneof(
@@ -41,14 +136,23 @@ const number = fc.oneof(
 const scalar: fc.Arbitrary<JsonValue> = fc.oneof(text, number, fc.boolean(), fc.constant(null));
 
 function objectOf(keys: readonly string[], value: (key: string) => fc.Arbitrary<JsonValue>): fc.Arbitrary<JsonObject> {
-  const entries = keys.map((key) => fc.option(value(key).map((item) => [key, item] as const), { freq: 7, nil: undefined }));
+  const entries = keys.map((key) =>
+    fc.option(
+      value(key).map((item) => [key, item] as const),
+      { freq: 7, nil: undefined },
+    ),
+  );
   // fromEntries makes own properties even of `__proto__`.
   return fc.tuple(...entries).map((pairs) => Object.fromEntries(pairs.filter((pair) => pair !== undefined)));
 }
 
 const list = fc.array(scalar, { maxLength: 4 });
 const object = objectOf(NESTED_KEYS, () => scalar);
-const anything: fc.Arbitrary<JsonValue> = fc.oneof({ arbitrary: scalar, weight: 4 }, { arbitrary: list, weight: 1 }, { arbitrary: object, weight: 1 });
+const anything: fc.Arbitrary<JsonValue> = fc.oneof(
+  { arbitrary: scalar, weight: 4 },
+  { arbitrary: list, weight: 1 },
+  { arbitrary: object, weight: 1 },
+);
 
 /** Mostly the name's own kind, sometimes anything at all. */
 const TYPICAL: Readonly<Record<string, fc.Arbitrary<JsonValue>>> = {

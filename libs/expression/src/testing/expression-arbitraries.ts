@@ -11,12 +11,28 @@ function literal(values: fc.Arbitrary<null | boolean | number | string>): fc.Arb
 
 function property(names: readonly string[], nested = 0.15): fc.Arbitrary<Expression> {
   return fc
-    .tuple(fc.constantFrom<PropertySource>('properties', 'properties', 'properties', 'user'), fc.constantFrom(...names), fc.double({ min: 0, max: 1, noNaN: true }), fc.constantFrom(...NESTED_KEYS))
-    .map(([source, name, draw, key]) => ({ type: 'property', source, path: draw < nested ? [name, key] : [name], ...at }));
+    .tuple(
+      fc.constantFrom<PropertySource>('properties', 'properties', 'properties', 'user'),
+      fc.constantFrom(...names),
+      fc.double({ min: 0, max: 1, noNaN: true }),
+      fc.constantFrom(...NESTED_KEYS),
+    )
+    .map(([source, name, draw, key]) => ({
+      type: 'property',
+      source,
+      path: draw < nested ? [name, key] : [name],
+      ...at,
+    }));
 }
 
-function binary(operators: readonly BinaryOperator[], left: fc.Arbitrary<Expression>, right = left): fc.Arbitrary<Expression> {
-  return fc.tuple(fc.constantFrom(...operators), left, right).map(([operator, l, r]) => ({ type: 'binary', operator, left: l, right: r, ...at }));
+function binary(
+  operators: readonly BinaryOperator[],
+  left: fc.Arbitrary<Expression>,
+  right = left,
+): fc.Arbitrary<Expression> {
+  return fc
+    .tuple(fc.constantFrom(...operators), left, right)
+    .map(([operator, l, r]) => ({ type: 'binary', operator, left: l, right: r, ...at }));
 }
 
 function call(names: readonly FunctionName[], argument: fc.Arbitrary<Expression>): fc.Arbitrary<Expression> {
@@ -27,8 +43,17 @@ function unary(operator: '-' | 'not', operand: fc.Arbitrary<Expression>): fc.Arb
   return operand.map((o) => ({ type: 'unary', operator, operand: o, ...at }));
 }
 
-const anyLiteral = literal(fc.oneof(fc.constantFrom(...STRINGS), fc.constantFrom(...NUMBERS.filter((n) => n >= 0)), fc.boolean(), fc.constant(null)));
-const listLiteral: fc.Arbitrary<Expression> = fc.array(anyLiteral, { maxLength: 4 }).map((items) => ({ type: 'list', items, ...at }));
+const anyLiteral = literal(
+  fc.oneof(
+    fc.constantFrom(...STRINGS),
+    fc.constantFrom(...NUMBERS.filter((n) => n >= 0)),
+    fc.boolean(),
+    fc.constant(null),
+  ),
+);
+const listLiteral: fc.Arbitrary<Expression> = fc
+  .array(anyLiteral, { maxLength: 4 })
+  .map((items) => ({ type: 'list', items, ...at }));
 const eventTime = fc.constant<Expression>({ type: 'event-time', ...at });
 const ARITHMETIC: BinaryOperator[] = ['+', '-', '*', '/', '%'];
 const COMPARISONS: BinaryOperator[] = ['==', '!=', '<', '<=', '>', '>='];
@@ -57,14 +82,27 @@ function generators(depth: number): Generators {
 function generatorsOfDepth(depth: number): Generators {
   const leaves: Generators = {
     number: fc.oneof(property(['n', 'n', 'time', 'x']), literal(fc.constantFrom(...NUMBERS.filter((n) => n >= 0)))),
-    text: fc.oneof(property(['s', 'num', 'iso', 'distinct_id', '$insert_id', 'x']), literal(fc.constantFrom(...STRINGS))),
+    text: fc.oneof(
+      property(['s', 'num', 'iso', 'distinct_id', '$insert_id', 'x']),
+      literal(fc.constantFrom(...STRINGS)),
+    ),
     dateTime: eventTime,
     condition: fc.oneof(property(['b', 'x']), literal(fc.boolean())),
-    any: fc.oneof({ arbitrary: property(PROPERTY_NAMES), weight: 4 }, { arbitrary: anyLiteral, weight: 2 }, { arbitrary: listLiteral, weight: 1 }, { arbitrary: eventTime, weight: 1 }),
+    any: fc.oneof(
+      { arbitrary: property(PROPERTY_NAMES), weight: 4 },
+      { arbitrary: anyLiteral, weight: 2 },
+      { arbitrary: listLiteral, weight: 1 },
+      { arbitrary: eventTime, weight: 1 },
+    ),
   };
   if (depth <= 1) return leaves;
   const inner = generators(depth - 1);
-  const operand = fc.oneof({ arbitrary: inner.any, weight: 1 }, { arbitrary: inner.number, weight: 1 }, { arbitrary: inner.text, weight: 1 }, { arbitrary: inner.condition, weight: 1 });
+  const operand = fc.oneof(
+    { arbitrary: inner.any, weight: 1 },
+    { arbitrary: inner.number, weight: 1 },
+    { arbitrary: inner.text, weight: 1 },
+    { arbitrary: inner.condition, weight: 1 },
+  );
   return {
     number: fc.oneof(
       leaves.number,

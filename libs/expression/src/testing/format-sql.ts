@@ -36,7 +36,9 @@ function parse(sql: string): Group {
 }
 
 function flat(group: Group): string {
-  return group.open + group.children.map((child) => (typeof child === 'string' ? child : flat(child))).join('') + group.close;
+  return (
+    group.open + group.children.map((child) => (typeof child === 'string' ? child : flat(child))).join('') + group.close
+  );
 }
 
 function layout(group: Group, indent: string): string {

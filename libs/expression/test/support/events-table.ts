@@ -25,7 +25,10 @@ export class EventsTable {
     private readonly directory: string,
   ) {}
 
-  static async create(events: readonly GeneratedEvent[], profiles: readonly GeneratedProfile[] = []): Promise<EventsTable> {
+  static async create(
+    events: readonly GeneratedEvent[],
+    profiles: readonly GeneratedProfile[] = [],
+  ): Promise<EventsTable> {
     const directory = mkdtempSync(join(tmpdir(), 'expression-'));
     const table = new EventsTable(createClickHouseClient(`chdb:${directory}`), directory);
     await table.client.command({
@@ -36,9 +39,13 @@ export class EventsTable {
     await table.client.command({
       query: `CREATE TABLE ${TEST_PROFILES_TABLE} (distinct_id String, properties String) ENGINE = MergeTree ORDER BY distinct_id`,
     });
-    if (events.length > 0) await table.client.insert({ table: TEST_TABLE, values: events.map(storedRow), format: 'JSONEachRow' });
+    if (events.length > 0)
+      await table.client.insert({ table: TEST_TABLE, values: events.map(storedRow), format: 'JSONEachRow' });
     if (profiles.length > 0) {
-      const values = profiles.map((profile) => ({ distinct_id: profile.distinctId, properties: toPropertiesJson(profile.properties) }));
+      const values = profiles.map((profile) => ({
+        distinct_id: profile.distinctId,
+        properties: toPropertiesJson(profile.properties),
+      }));
       await table.client.insert({ table: TEST_PROFILES_TABLE, values, format: 'JSONEachRow' });
     }
     return table;
@@ -72,7 +79,11 @@ export function referenceRow(event: GeneratedEvent): ExpressionRow {
   const properties = JSON.parse(toPropertiesJson(event.properties)) as JsonObject;
   const user = event.user === undefined ? undefined : (JSON.parse(toPropertiesJson(event.user)) as JsonObject);
   return eventRow(
-    { event: 'generated', timeMs: event.timeMs, properties: { ...properties, distinct_id: event.distinctId, $insert_id: event.insertId } },
+    {
+      event: 'generated',
+      timeMs: event.timeMs,
+      properties: { ...properties, distinct_id: event.distinctId, $insert_id: event.insertId },
+    },
     user,
   );
 }

@@ -15,7 +15,16 @@ export async function launchChromium(): Promise<Browser> {
   }
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -121,11 +130,18 @@ export class SdkPage {
   }
 
   init(token: string, config: Record<string, unknown>): Promise<void> {
-    return this.page.evaluate(([t, c]) => (globalThis as unknown as PageGlobals).sdkPage.init(t, c), [token, config] as const);
+    return this.page.evaluate(([t, c]) => (globalThis as unknown as PageGlobals).sdkPage.init(t, c), [
+      token,
+      config,
+    ] as const);
   }
 
   track(event: string, properties: Record<string, unknown>, options?: Record<string, unknown>): Promise<void> {
-    return this.page.evaluate(([e, p, o]) => (globalThis as unknown as PageGlobals).sdkPage.track(e, p, o), [event, properties, options] as const);
+    return this.page.evaluate(([e, p, o]) => (globalThis as unknown as PageGlobals).sdkPage.track(e, p, o), [
+      event,
+      properties,
+      options,
+    ] as const);
   }
 
   identify(id: string): Promise<void> {

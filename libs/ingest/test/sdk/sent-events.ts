@@ -55,7 +55,10 @@ const toMs = (time: number) => (Number.isInteger(time) && time >= 1e11 ? time : 
  * Absent `time` / `$insert_id` are filled by the gateway (receipt time, a UUID); `gatewayAdds` are
  * the properties it adds itself (`$ip` when the SDK asks with `ip=1`).
  */
-export function asStored({ event, properties }: SentEvent, gatewayAdds: Record<string, unknown> = {}): ExpectedStoredEvent {
+export function asStored(
+  { event, properties }: SentEvent,
+  gatewayAdds: Record<string, unknown> = {},
+): ExpectedStoredEvent {
   const { time, distinct_id, $insert_id, token: _token, ...custom } = properties;
   return {
     event,
@@ -73,8 +76,10 @@ export function asStored({ event, properties }: SentEvent, gatewayAdds: Record<s
 export function copyForSdk<T>(value: T): T {
   if (value instanceof Date) return new Date(value.getTime()) as T;
   if (Array.isArray(value)) return value.map(copyForSdk) as T;
-  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, copyForSdk(v)])) as T;
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, copyForSdk(v)])) as T;
   return value;
 }
 
-export const sortedByEvent = <T extends { event: string }>(events: T[]) => [...events].sort((a, b) => (a.event < b.event ? -1 : a.event > b.event ? 1 : 0));
+export const sortedByEvent = <T extends { event: string }>(events: T[]) =>
+  [...events].sort((a, b) => (a.event < b.event ? -1 : a.event > b.event ? 1 : 0));

@@ -14,7 +14,8 @@ export interface SdkStoredEvent {
 export const sqlString = (value: string) => `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
 /** Events whose custom property `name` is the string `value`: each test tags its events so it reads only its own. */
-export const whereProperty = (name: string, value: string) => `JSONExtractString(properties, ${sqlString(name)}) = ${sqlString(value)}`;
+export const whereProperty = (name: string, value: string) =>
+  `JSONExtractString(properties, ${sqlString(name)}) = ${sqlString(value)}`;
 
 export async function readStoredEvents(harness: IngestHarness, where: string): Promise<SdkStoredEvent[]> {
   const rows = await harness.stored(where);
@@ -31,16 +32,22 @@ export async function readStoredEvents(harness: IngestHarness, where: string): P
  * Polls until exactly `count` events match (Kafka-backed writers store after answering), then
  * returns them in time order. Fails with the count found when they never all arrive.
  */
-export function waitForStoredEvents(harness: IngestHarness, where: string, count: number, timeoutMs = 20_000): Promise<SdkStoredEvent[]> {
+export function waitForStoredEvents(
+  harness: IngestHarness,
+  where: string,
+  count: number,
+  timeoutMs = 20_000,
+): Promise<SdkStoredEvent[]> {
   return eventually(
     async () => {
       const events = await readStoredEvents(harness, where);
       if (events.length !== count) {
-        throw new Error(`expected ${count} stored events where ${where}, found ${events.length}: ${events.map((e) => e.event).join(', ')}`);
+        throw new Error(
+          `expected ${count} stored events where ${where}, found ${events.length}: ${events.map((e) => e.event).join(', ')}`,
+        );
       }
       return events;
     },
     { timeoutMs, intervalMs: 100 },
   );
 }
-

@@ -24,7 +24,9 @@ function selfSignedCertificate(): { key: string; cert: string } {
     try {
       execFileSync('openssl', args, { stdio: 'pipe' });
     } catch (error) {
-      throw new Error(`could not make a test certificate with openssl (apt-get install -y openssl): ${(error as Error).message}`);
+      throw new Error(
+        `could not make a test certificate with openssl (apt-get install -y openssl): ${(error as Error).message}`,
+      );
     }
     return { key: readFileSync(key, 'utf8'), cert: readFileSync(cert, 'utf8') };
   } finally {

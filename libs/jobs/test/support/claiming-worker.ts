@@ -8,7 +8,8 @@ import { Postgres } from '@analytics/postgres';
  */
 async function main(): Promise<void> {
   const { DATABASE_URL, JOB_QUEUE, JOB_KEY, JOB_EXPIRE_SECONDS } = process.env;
-  if (!DATABASE_URL || !JOB_QUEUE || !JOB_KEY || !JOB_EXPIRE_SECONDS) throw new Error('DATABASE_URL, JOB_QUEUE, JOB_KEY and JOB_EXPIRE_SECONDS are required');
+  if (!DATABASE_URL || !JOB_QUEUE || !JOB_KEY || !JOB_EXPIRE_SECONDS)
+    throw new Error('DATABASE_URL, JOB_QUEUE, JOB_KEY and JOB_EXPIRE_SECONDS are required');
   const postgres = await Postgres.connect(DATABASE_URL);
   const jobs = await JobQueue.start(postgres, { pollingIntervalSeconds: 0.5 }, new RandomIds());
   await jobs.define(JOB_QUEUE, { expireInSeconds: Number(JOB_EXPIRE_SECONDS), retryLimit: 1, retryDelaySeconds: 0 });

@@ -11,4 +11,15 @@ import { pipelines } from './0009-pipelines';
 import { erasedIds } from './0010-erased-ids';
 
 /** Every Postgres migration, in version order. Append; never edit one that has shipped. */
-export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [organizationsAndProjects, accounts, profiles, savedReports, annotationsAndDictionary, complianceJobs, warehouseImports, identityMerge, pipelines, erasedIds];
+export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
+  organizationsAndProjects,
+  accounts,
+  profiles,
+  savedReports,
+  annotationsAndDictionary,
+  complianceJobs,
+  warehouseImports,
+  identityMerge,
+  pipelines,
+  erasedIds,
+];

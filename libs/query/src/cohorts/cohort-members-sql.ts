@@ -12,7 +12,9 @@ import { DAY_MS, today } from '../time/utc-days';
  * parameters start with `cohort…`: the SQL composes into another query (the profile query's filter_by_cohort).
  */
 function behaviorMembersSql(scope: ProjectScope, behavior: CohortBehavior, nowMs: number, resolve: boolean): ChSql {
-  const where = behavior.where ? whereSql(parseEventExpression('definition.behavior.where', behavior.where), 'cohortw') : { sql: '1', params: {} };
+  const where = behavior.where
+    ? whereSql(parseEventExpression('definition.behavior.where', behavior.where), 'cohortw')
+    : { sql: '1', params: {} };
   // The last N UTC days, today included.
   const sinceMs = (today(nowMs) - behavior.last_days + 1) * DAY_MS;
   // Nothing after the time membership is read at: a paged session's members stay put.
@@ -27,7 +29,8 @@ function profileMembersSql(scope: ProjectScope, where: string, nowMs: number): C
   try {
     compiled = compileWhere(where, profilesScope('properties'), { prefix: 'cohortp' });
   } catch (error) {
-    if (error instanceof ExpressionError) throw new QueryError(QueryErrorCode.InvalidExpression, `definition.where: ${error.message}`);
+    if (error instanceof ExpressionError)
+      throw new QueryError(QueryErrorCode.InvalidExpression, `definition.where: ${error.message}`);
     throw error;
   }
   return chSql`SELECT profile_id AS distinct_id ${userProfilesSql(scope)} AND is_deleted = 0
@@ -39,11 +42,23 @@ function profileMembersSql(scope: ProjectScope, where: string, nowMs: number): C
  * fragment to compose into another query. `resolve`: whether events' ids go through identity_map
  * (QueryRunner.resolvesIdentities).
  */
-export function cohortMembersSql(scope: ProjectScope, definition: CohortDefinition, nowMs: number, resolve = true): ChSql {
-  return isBehaviorCohort(definition) ? behaviorMembersSql(scope, definition.behavior, nowMs, resolve) : profileMembersSql(scope, definition.where, nowMs);
+export function cohortMembersSql(
+  scope: ProjectScope,
+  definition: CohortDefinition,
+  nowMs: number,
+  resolve = true,
+): ChSql {
+  return isBehaviorCohort(definition)
+    ? behaviorMembersSql(scope, definition.behavior, nowMs, resolve)
+    : profileMembersSql(scope, definition.where, nowMs);
 }
 
 /** How many members the cohort has at `nowMs`. */
-export function cohortCountSql(scope: ProjectScope, definition: CohortDefinition, nowMs: number, resolve: boolean): ChBoundQuery {
+export function cohortCountSql(
+  scope: ProjectScope,
+  definition: CohortDefinition,
+  nowMs: number,
+  resolve: boolean,
+): ChBoundQuery {
   return renderChSql(chSql`SELECT count() AS members FROM (${cohortMembersSql(scope, definition, nowMs, resolve)})`);
 }

@@ -28,7 +28,11 @@ export class CohortMembership {
   }
 
   /** The same for a definition that is not saved (the profile query's `raw_cohort`); it must be validated already. */
-  async definitionMembersQuery(scope: ProjectScope, definition: CohortDefinition, asOfMs: number = this.clock.now()): Promise<ChSql> {
+  async definitionMembersQuery(
+    scope: ProjectScope,
+    definition: CohortDefinition,
+    asOfMs: number = this.clock.now(),
+  ): Promise<ChSql> {
     return cohortMembersSql(scope, definition, asOfMs, await this.runner.resolvesIdentities(scope));
   }
 
@@ -38,8 +42,16 @@ export class CohortMembership {
   }
 
   /** How many members one of the project's saved cohorts has now. */
-  async count(scope: ProjectScope, cohort: SavedReport<'cohort'>, resolve: boolean, signal?: AbortSignal): Promise<number> {
-    const [row] = await this.runner.rows<{ members: number }>(cohortCountSql(scope, cohort.definition, this.clock.now(), resolve), signal);
+  async count(
+    scope: ProjectScope,
+    cohort: SavedReport<'cohort'>,
+    resolve: boolean,
+    signal?: AbortSignal,
+  ): Promise<number> {
+    const [row] = await this.runner.rows<{ members: number }>(
+      cohortCountSql(scope, cohort.definition, this.clock.now(), resolve),
+      signal,
+    );
     return Number(row?.members ?? 0);
   }
 }

@@ -26,7 +26,10 @@ export class CohortsListService {
 
   /** Every cohort of the project with how many users are in it now. */
   async list(scope: ProjectScope, signal?: AbortSignal): Promise<CohortListItem[]> {
-    const [cohorts, resolve] = await Promise.all([this.reports.list(scope, 'cohort'), this.membership.resolvesIdentities(scope, signal)]);
+    const [cohorts, resolve] = await Promise.all([
+      this.reports.list(scope, 'cohort'),
+      this.membership.resolvesIdentities(scope, signal),
+    ]);
     const items: CohortListItem[] = [];
     for (const cohort of cohorts) {
       items.push({

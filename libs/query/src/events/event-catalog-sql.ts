@@ -17,7 +17,12 @@ const EVENTS = chIdent(EVENTS_TABLE);
 const SINCE = chSql`time >= fromUnixTimestamp64Milli({sinceMs:Int64}, 'UTC')`;
 
 /** /events/names: the most common event names (by the type's measure, ties by name). */
-export function topEventNamesSql(scope: ProjectScope, type: SegmentationType, limit: number, sinceMs: number): BoundQuery {
+export function topEventNamesSql(
+  scope: ProjectScope,
+  type: SegmentationType,
+  limit: number,
+  sinceMs: number,
+): BoundQuery {
   const sql = chSql`SELECT event FROM ${EVENTS} FINAL WHERE ${scope} AND ${SINCE}
       GROUP BY event ORDER BY ${chCompiled(ORDER[type])} DESC, event ASC LIMIT {limit:UInt32}`;
   return renderChSql(sql, { params: { sinceMs, limit } });
@@ -32,7 +37,13 @@ export function topPropertiesSql(scope: ProjectScope, event: string, limit: numb
 }
 
 /** /events/properties/values: a property's values (as `string()` gives them) by how many events carry them. */
-export function topValuesSql(scope: ProjectScope, event: string, property: EventExpression, limit: number, sinceMs: number): BoundQuery {
+export function topValuesSql(
+  scope: ProjectScope,
+  event: string,
+  property: EventExpression,
+  limit: number,
+  sinceMs: number,
+): BoundQuery {
   const value = segmentSql(property, 'p');
   const sql = chSql`SELECT value FROM (
         SELECT ${chCompiled(value.sql, value.params)} AS value FROM ${EVENTS} FINAL WHERE ${scope} AND event = {event:String} AND ${SINCE}

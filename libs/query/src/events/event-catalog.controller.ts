@@ -18,7 +18,12 @@ export class EventCatalogController {
   @ApiQueryParameters(QUERY_PARAMETERS.eventNames)
   names(@Req() req: Request, @CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal) {
     const params = queryParams(req);
-    return this.catalog.eventNames(access.scope, params.oneOf('type', SEGMENTATION_TYPES) ?? 'general', params.integer('limit', 1, 10_000) ?? 255, signal);
+    return this.catalog.eventNames(
+      access.scope,
+      params.oneOf('type', SEGMENTATION_TYPES) ?? 'general',
+      params.integer('limit', 1, 10_000) ?? 255,
+      signal,
+    );
   }
 
   @Get('events/properties/top')
@@ -26,7 +31,12 @@ export class EventCatalogController {
   @ApiQueryParameters(QUERY_PARAMETERS.topProperties)
   topProperties(@Req() req: Request, @CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal) {
     const params = queryParams(req);
-    return this.catalog.topProperties(access.scope, params.requiredText('event'), params.integer('limit', 1, 10_000) ?? 10, signal);
+    return this.catalog.topProperties(
+      access.scope,
+      params.requiredText('event'),
+      params.integer('limit', 1, 10_000) ?? 10,
+      signal,
+    );
   }
 
   @Get('events/properties/values')
@@ -34,6 +44,12 @@ export class EventCatalogController {
   @ApiQueryParameters(QUERY_PARAMETERS.propertyValues)
   values(@Req() req: Request, @CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal) {
     const params = queryParams(req);
-    return this.catalog.propertyValues(access.scope, params.requiredText('event'), params.requiredText('name'), params.integer('limit', 1, 10_000) ?? 255, signal);
+    return this.catalog.propertyValues(
+      access.scope,
+      params.requiredText('event'),
+      params.requiredText('name'),
+      params.integer('limit', 1, 10_000) ?? 255,
+      signal,
+    );
   }
 }

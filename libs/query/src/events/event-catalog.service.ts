@@ -24,12 +24,30 @@ export class EventCatalogService {
   }
 
   /** `{"<property>": {"count": N}}`, the most used first. */
-  async topProperties(scope: ProjectScope, event: string, limit: number, signal?: AbortSignal): Promise<Record<string, { count: number }>> {
+  async topProperties(
+    scope: ProjectScope,
+    event: string,
+    limit: number,
+    signal?: AbortSignal,
+  ): Promise<Record<string, { count: number }>> {
     const rows = await this.repository.topProperties(scope, event, limit, this.sinceMs(), signal);
     return Object.fromEntries(rows.map((row) => [row.name, { count: row.count }]));
   }
 
-  propertyValues(scope: ProjectScope, event: string, name: string, limit: number, signal?: AbortSignal): Promise<string[]> {
-    return this.repository.propertyValues(scope, event, propertyExpression('name', name), limit, this.sinceMs(), signal);
+  propertyValues(
+    scope: ProjectScope,
+    event: string,
+    name: string,
+    limit: number,
+    signal?: AbortSignal,
+  ): Promise<string[]> {
+    return this.repository.propertyValues(
+      scope,
+      event,
+      propertyExpression('name', name),
+      limit,
+      this.sinceMs(),
+      signal,
+    );
   }
 }

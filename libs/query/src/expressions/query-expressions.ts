@@ -29,7 +29,8 @@ export interface EventExpression {
 const EVENTS = eventsScope();
 
 function refused(field: string, error: unknown): never {
-  if (error instanceof ExpressionError) throw new QueryError(QueryErrorCode.InvalidExpression, `${field}: ${error.message}`);
+  if (error instanceof ExpressionError)
+    throw new QueryError(QueryErrorCode.InvalidExpression, `${field}: ${error.message}`);
   throw error;
 }
 
@@ -66,9 +67,14 @@ export function segmentSql(expression: EventExpression, prefix: string): Compile
 
 /** Several conditions that must all hold, as one SQL condition with their parameters merged. */
 export function allOf(expressions: readonly (EventExpression | undefined)[], prefix: string): CompiledSql {
-  const compiled = expressions.filter((e): e is EventExpression => e !== undefined).map((e, i) => whereSql(e, `${prefix}${i}`));
+  const compiled = expressions
+    .filter((e): e is EventExpression => e !== undefined)
+    .map((e, i) => whereSql(e, `${prefix}${i}`));
   if (compiled.length === 0) return { sql: '1', params: {} };
-  return { sql: compiled.map((c) => c.sql).join(' AND '), params: Object.assign({}, ...compiled.map((c) => c.params)) as CompiledSql['params'] };
+  return {
+    sql: compiled.map((c) => c.sql).join(' AND '),
+    params: Object.assign({}, ...compiled.map((c) => c.params)) as CompiledSql['params'],
+  };
 }
 
 function row(event: QueryEvent) {
@@ -97,7 +103,13 @@ export function propertyExpression(field: string, name: string): EventExpression
 /** `defined(e * 1)` holds exactly when e is a number: arithmetic on anything else is undefined. */
 function isNumberTree(tree: Expression): Expression {
   const span = { start: tree.start, end: tree.end };
-  const timesOne: Expression = { type: 'binary', operator: '*', left: tree, right: { type: 'literal', value: 1, ...span }, ...span };
+  const timesOne: Expression = {
+    type: 'binary',
+    operator: '*',
+    left: tree,
+    right: { type: 'literal', value: 1, ...span },
+    ...span,
+  };
   return { type: 'call', name: 'defined', argument: timesOne, ...span };
 }
 
@@ -108,7 +120,10 @@ function isNumberTree(tree: Expression): Expression {
 export function numberOrZeroSql(expression: EventExpression, prefix: string): CompiledSql {
   const isNumber = isNumberSql(expression, `${prefix}n`);
   const text = segmentSql(expression, `${prefix}v`);
-  return { sql: `if(${isNumber.sql}, toFloat64OrZero(ifNull(${text.sql}, '')), 0)`, params: { ...isNumber.params, ...text.params } };
+  return {
+    sql: `if(${isNumber.sql}, toFloat64OrZero(ifNull(${text.sql}, '')), 0)`,
+    params: { ...isNumber.params, ...text.params },
+  };
 }
 
 /** Whether the expression is a number on the event, as a UInt8 condition. */

@@ -26,7 +26,10 @@ interface Chain {
 
 function stepMask(spec: FunnelSpec, event: QueryEvent): number {
   if (!keepsEvent(spec.filters, event)) return 0;
-  return spec.steps.reduce((mask, step, i) => (step.event === event.event && keepsEvent([step.where], event) ? mask | (1 << i) : mask), 0);
+  return spec.steps.reduce(
+    (mask, step, i) => (step.event === event.event && keepsEvent([step.where], event) ? mask | (1 << i) : mask),
+    0,
+  );
 }
 
 /** Deeper first, then earlier start, then earlier step times, then a defined segment before none, then the smaller. */
@@ -50,7 +53,8 @@ function bestChainFrom(spec: FunnelSpec, events: Step[], start: number): Chain {
     if (step === spec.steps.length) return;
     events.forEach((candidate, index) => {
       const t = candidate.event.timeMs;
-      if (used.has(index) || !(candidate.mask & (1 << step)) || t < times[step - 1] || t > startTime + spec.windowMs) return;
+      if (used.has(index) || !(candidate.mask & (1 << step)) || t < times[step - 1] || t > startTime + spec.windowMs)
+        return;
       used.add(index);
       extend([...times, t]);
       used.delete(index);
@@ -74,7 +78,13 @@ function userChains(spec: FunnelSpec, events: Step[]): Map<number, Chain> {
   return perBucket;
 }
 
-function addChain(cells: Map<string, FunnelCell>, spec: FunnelSpec, bucket: number, segment: string, chain: Chain): void {
+function addChain(
+  cells: Map<string, FunnelCell>,
+  spec: FunnelSpec,
+  bucket: number,
+  segment: string,
+  chain: Chain,
+): void {
   const key = `${bucket}|${segment}`;
   const cell = cells.get(key) ?? emptyCell(spec, bucket, segment);
   cells.set(key, cell);

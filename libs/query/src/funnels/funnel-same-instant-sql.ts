@@ -65,7 +65,9 @@ export function sameInstantLayers(spec: FunnelSpec): Layers {
       'length(times) AS len',
       'arrayEnumerate(times) AS idx',
     ],
-    ["if(dup, arrayMap((xd, xi) -> xi = 1 OR xd != 0, arrayDifference(times), idx), CAST([], 'Array(UInt8)')) AS newGroup"],
+    [
+      "if(dup, arrayMap((xd, xi) -> xi = 1 OR xd != 0, arrayDifference(times), idx), CAST([], 'Array(UInt8)')) AS newGroup",
+    ],
     columns,
   ];
 }

@@ -1,4 +1,10 @@
-import { checkFunnelWindow, FunnelDefinition, funnelWindowMs, LENGTH_UNITS, LengthUnit } from '@analytics/report-definitions';
+import {
+  checkFunnelWindow,
+  FunnelDefinition,
+  funnelWindowMs,
+  LENGTH_UNITS,
+  LengthUnit,
+} from '@analytics/report-definitions';
 import { EventExpression, optionalEventExpression } from '../expressions/query-expressions';
 import { dateBuckets, dayRange, QueryParams } from '../http/query-params';
 import { DateBuckets } from '../time/buckets';
@@ -62,7 +68,9 @@ export function funnelSpec(definition: FunnelDefinition, query: Omit<FunnelQuery
       label: step.label,
       where: optionalEventExpression(`steps[${i}].where`, step.where),
     })),
-    filters: [optionalEventExpression('saved where', definition.where), query.where].filter((e): e is EventExpression => e !== undefined),
+    filters: [optionalEventExpression('saved where', definition.where), query.where].filter(
+      (e): e is EventExpression => e !== undefined,
+    ),
     windowMs: funnelWindowMs(length, unit),
     fromDay: query.fromDay,
     toDay: query.toDay,

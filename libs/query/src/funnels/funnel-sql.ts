@@ -59,10 +59,13 @@ function eventsSql(scope: ProjectScope, spec: FunnelSpec, resolve: boolean, look
   const segment = spec.on ? segmentSql(spec.on, 'on') : undefined;
   // The funnel never outputs a user: their 128-bit keys group paths as well as the resolved ids.
   const { events, user } = userEventsSql(scope, resolve, lookup, [masks.sql, filters.sql, segment?.sql ?? '']);
-  const columns = chCompiled(`${user} AS user, toUnixTimestamp64Milli(time) AS t, ${masks.sql} AS mask${segment ? `, if(bitTest(mask, 0), ${segment.sql}, NULL) AS seg` : ''}`, {
-    ...masks.params,
-    ...segment?.params,
-  });
+  const columns = chCompiled(
+    `${user} AS user, toUnixTimestamp64Milli(time) AS t, ${masks.sql} AS mask${segment ? `, if(bitTest(mask, 0), ${segment.sql}, NULL) AS seg` : ''}`,
+    {
+      ...masks.params,
+      ...segment?.params,
+    },
+  );
   return chSql`SELECT ${columns}
     FROM ${events}
     WHERE ${scope} AND event IN {stepEvents:Array(String)}
@@ -84,7 +87,8 @@ const tupleSql = (values: string[]) => (values.length === 1 ? `tuple(${values[0]
 function landingSql(k: number, n: number, onlyCandidates: boolean): string {
   const later = range(n, k + 1);
   // Off the candidates for step k, NONE: after the last one, the reverse fill keeps it.
-  const value = (tuple: string) => (onlyCandidates ? `if(bitTest(xm, ${k}), ${tuple}, ${tupleSql(range(n, k).map(() => NONE))})` : tuple);
+  const value = (tuple: string) =>
+    onlyCandidates ? `if(bitTest(xm, ${k}), ${tuple}, ${tupleSql(range(n, k).map(() => NONE))})` : tuple;
   const args = (names: string[]) => ['xt', ...(onlyCandidates ? ['xm'] : []), ...names].join(', ');
   const arrays = (names: string[]) => ['times', ...(onlyCandidates ? ['fillMasks'] : []), ...names].join(', ');
   if (!later.length) return `arrayMap((${args([])}) -> ${value('tuple(xt)')}, ${arrays([])})`;
@@ -109,10 +113,17 @@ function attemptsLayers(spec: FunnelSpec): Layers {
   const layers: Layers = [];
   for (const k of range(n, 1).reverse()) {
     const none = tupleSql(range(n, k).map(() => NONE));
-    layers.push([`arrayShiftLeft(arrayReverseFill((xw, xm) -> bitTest(xm, ${k}), ${landingSql(k, n, true)}, fillMasks), 1, ${none}) AS H${k}`]);
+    layers.push([
+      `arrayShiftLeft(arrayReverseFill((xw, xm) -> bitTest(xm, ${k}), ${landingSql(k, n, true)}, fillMasks), 1, ${none}) AS H${k}`,
+    ]);
   }
-  layers.push(['arrayMap((xm, xt) -> bitTest(xm, 0) AND xt >= {fromMs:Int64} AND xt < {toEndMs:Int64}, fillMasks, times) AS isStart']);
-  layers.push([`arrayFilter((xc, xs) -> xs, ${landingSql(0, n, false)}, isStart) AS chains`, ...(spec.on ? ['arrayFilter((xv, xs) -> xs, startSegs, isStart) AS S'] : [])]);
+  layers.push([
+    'arrayMap((xm, xt) -> bitTest(xm, 0) AND xt >= {fromMs:Int64} AND xt < {toEndMs:Int64}, fillMasks, times) AS isStart',
+  ]);
+  layers.push([
+    `arrayFilter((xc, xs) -> xs, ${landingSql(0, n, false)}, isStart) AS chains`,
+    ...(spec.on ? ['arrayFilter((xv, xs) -> xs, startSegs, isStart) AS S'] : []),
+  ]);
   return layers;
 }
 
@@ -142,7 +153,11 @@ function bestPerBucketLayers(spec: FunnelSpec): Layers {
   const best = `(toInt64(${bucket('xk')}) - ${bucketOffset}, ${spec.on ? 'xv' : "''"}, ${depth}, xc)`;
   return [
     [`arrayMap((xo, xc) -> ${key}, arrayEnumerate(chains), chains) AS keys`],
-    ['arraySort(keys) AS ord', 'arraySort((xc, xk) -> xk, chains, keys) AS sortedChains', ...(spec.on ? ['arraySort((xv, xk) -> xk, S, keys) AS sortedSegs'] : [])],
+    [
+      'arraySort(keys) AS ord',
+      'arraySort((xc, xk) -> xk, chains, keys) AS sortedChains',
+      ...(spec.on ? ['arraySort((xv, xk) -> xk, S, keys) AS sortedSegs'] : []),
+    ],
     [
       // The first attempt of each bucket; the key before the first is 0, no bucket's.
       `arrayFilter((xa, xk, xq) -> ${bucket('xk')} != ${bucket('xq')}, arrayMap((xk, xc${spec.on ? ', xv' : ''}) -> ${best}, ord, sortedChains${spec.on ? ', sortedSegs' : ''}), ord, arrayPopBack(arrayPushFront(ord, toUInt64(0)))) AS bests`,
@@ -192,8 +207,11 @@ const MASK_BITS = 20;
 function perUserSql(spec: FunnelSpec, events: ChSql): ChSql {
   if (spec.steps.length > MASK_BITS) throw new Error(`A funnel has at most ${MASK_BITS} steps`);
   const packed = `bitOr(bitShiftLeft(toUInt64(t), ${MASK_BITS}), mask)`;
-  const unpack = (x: string) => `arrayMap(xp -> toInt64(bitShiftRight(${x}, ${MASK_BITS})), ev) AS times, arrayMap(xp -> bitAnd(${x}, ${2 ** MASK_BITS - 1}), ev) AS masks`;
-  const columns = spec.on ? `arraySort(groupArray((${packed}, seg))) AS ev, ${unpack('xp.1')}, ev.2 AS segs` : `arraySort(groupArray(${packed})) AS ev, ${unpack('xp')}`;
+  const unpack = (x: string) =>
+    `arrayMap(xp -> toInt64(bitShiftRight(${x}, ${MASK_BITS})), ev) AS times, arrayMap(xp -> bitAnd(${x}, ${2 ** MASK_BITS - 1}), ev) AS masks`;
+  const columns = spec.on
+    ? `arraySort(groupArray((${packed}, seg))) AS ev, ${unpack('xp.1')}, ev.2 AS segs`
+    : `arraySort(groupArray(${packed})) AS ev, ${unpack('xp')}`;
   return chSql`SELECT ${chCompiled(columns)} FROM (${events}) GROUP BY user`;
 }
 
@@ -204,7 +222,10 @@ function perUserSql(spec: FunnelSpec, events: ChSql): ChSql {
 export function funnelSql(scope: ProjectScope, spec: FunnelSpec, resolve = true, lookup = true): BoundQuery {
   const perUser = perUserSql(spec, eventsSql(scope, spec, resolve, lookup));
   const layers = [...sameInstantLayers(spec), ...attemptsLayers(spec), ...bestPerBucketLayers(spec)];
-  const users = layers.reduce((from, columns) => chSql`SELECT *, ${chCompiled(columns.join(',\n      '))} FROM (${from})`, perUser);
+  const users = layers.reduce(
+    (from, columns) => chSql`SELECT *, ${chCompiled(columns.join(',\n      '))} FROM (${from})`,
+    perUser,
+  );
   const tally = tallySql(spec, users);
   const select = spec.on
     ? chSql`SELECT bucket, label AS segment, labelRank AS rank, labelCounts AS counts, arrayMap(x -> toString(x), labelPrevious) AS previous_ms,

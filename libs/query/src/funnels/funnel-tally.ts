@@ -91,7 +91,12 @@ function entry(spec: FunnelSpec, cell: FunnelCell): FunnelEntry {
     event: step.event,
     step_label: step.label ?? step.event,
   }));
-  const analysis = { completion: counts[counts.length - 1], starting_amount: counts[0], steps: counts.length, worst: worstStep(counts) };
+  const analysis = {
+    completion: counts[counts.length - 1],
+    starting_amount: counts[0],
+    steps: counts.length,
+    worst: worstStep(counts),
+  };
   return { steps, analysis };
 }
 
@@ -109,7 +114,10 @@ export function funnelResult(spec: FunnelSpec, tally: FunnelTally): FunnelResult
     }
     const segmented: Record<string, FunnelEntry> = { [OVERALL]: entry(spec, overall) };
     for (const segment of tally.segments) {
-      segmented[segment] = entry(spec, cells.find((cell) => cell.segment === segment) ?? emptyCell(spec, bucket, segment));
+      segmented[segment] = entry(
+        spec,
+        cells.find((cell) => cell.segment === segment) ?? emptyCell(spec, bucket, segment),
+      );
     }
     data[formatDay(bucket)] = segmented;
   }

@@ -15,8 +15,16 @@ function toCell(row: FunnelRow, steps: number): FunnelCell {
     bucket: Number(row.bucket),
     segment: row.segment,
     counts: padded(row.counts.map(Number), steps, 0),
-    fromPreviousMs: padded(row.previous_ms.map((value) => BigInt(value)), steps, 0n),
-    fromStartMs: padded(row.start_ms.map((value) => BigInt(value)), steps, 0n),
+    fromPreviousMs: padded(
+      row.previous_ms.map((value) => BigInt(value)),
+      steps,
+      0n,
+    ),
+    fromStartMs: padded(
+      row.start_ms.map((value) => BigInt(value)),
+      steps,
+      0n,
+    ),
   };
 }
 

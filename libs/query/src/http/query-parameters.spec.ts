@@ -2,7 +2,13 @@ import { QueryParameterDoc } from '@analytics/http';
 import { parseFunnelQuery } from '../funnels/funnel-spec';
 import { parseAddictionQuery } from '../retention/addiction';
 import { parseRetentionQuery } from '../retention/retention-spec';
-import { parseEventPropertiesQuery, parseEventsQuery, parseNumericBucketsQuery, parseNumericSeriesQuery, parseSegmentationQuery } from '../segmentation/segmentation-query';
+import {
+  parseEventPropertiesQuery,
+  parseEventsQuery,
+  parseNumericBucketsQuery,
+  parseNumericSeriesQuery,
+  parseSegmentationQuery,
+} from '../segmentation/segmentation-query';
 import { QUERY_PARAMETERS } from './query-parameters';
 import { QueryParams } from './query-params';
 
@@ -31,24 +37,36 @@ const PARSERS: Array<[keyof typeof QUERY_PARAMETERS, (params: QueryParams) => un
 const REFUSED: Partial<Record<keyof typeof QUERY_PARAMETERS, string[]>> = { retention: ['on'] };
 
 const read = (parse: (params: QueryParams) => unknown, documented: readonly QueryParameterDoc[]) => {
-  const params = new ReadNames(new URLSearchParams(documented.filter((p) => p.example !== undefined).map((p): [string, string] => [p.name, p.example!])));
+  const params = new ReadNames(
+    new URLSearchParams(
+      documented.filter((p) => p.example !== undefined).map((p): [string, string] => [p.name, p.example!]),
+    ),
+  );
   parse(params);
   return params.names;
 };
 
 describe('the query API parameters in the OpenAPI document', () => {
-  it.each(PARSERS)('%s: the documented examples are accepted, and the parser reads no parameter the document leaves out', (route, parse) => {
-    const documented: readonly QueryParameterDoc[] = QUERY_PARAMETERS[route];
-    const names = new Set([...documented.map((p) => p.name), ...(REFUSED[route] ?? [])]);
-    expect([...read(parse, documented)].filter((name) => !names.has(name))).toEqual([]);
-    // With only the required ones (and what a required choice implies), too: other branches read other names.
-    const required = documented.filter((p) => p.required || p.name === 'born_event');
-    expect([...read(parse, required)].filter((name) => !names.has(name))).toEqual([]);
-  });
+  it.each(PARSERS)(
+    '%s: the documented examples are accepted, and the parser reads no parameter the document leaves out',
+    (route, parse) => {
+      const documented: readonly QueryParameterDoc[] = QUERY_PARAMETERS[route];
+      const names = new Set([...documented.map((p) => p.name), ...(REFUSED[route] ?? [])]);
+      expect([...read(parse, documented)].filter((name) => !names.has(name))).toEqual([]);
+      // With only the required ones (and what a required choice implies), too: other branches read other names.
+      const required = documented.filter((p) => p.required || p.name === 'born_event');
+      expect([...read(parse, required)].filter((name) => !names.has(name))).toEqual([]);
+    },
+  );
 
   it('documents every required parameter with an example, and each name once per route', () => {
-    for (const [route, documented] of Object.entries(QUERY_PARAMETERS) as Array<[string, readonly QueryParameterDoc[]]>) {
-      expect({ route, missing: documented.filter((p) => p.required && p.example === undefined).map((p) => p.name) }).toEqual({ route, missing: [] });
+    for (const [route, documented] of Object.entries(QUERY_PARAMETERS) as Array<
+      [string, readonly QueryParameterDoc[]]
+    >) {
+      expect({
+        route,
+        missing: documented.filter((p) => p.required && p.example === undefined).map((p) => p.name),
+      }).toEqual({ route, missing: [] });
       const names = documented.map((p) => p.name);
       expect({ route, names: [...new Set(names)] }).toEqual({ route, names });
     }

@@ -15,7 +15,8 @@ export class QueryParams {
     const params = new URL(originalUrl, 'http://local').searchParams;
     if (body && typeof body === 'object') {
       for (const [name, value] of Object.entries(body as Record<string, unknown>)) {
-        if (!params.has(name) && value !== undefined && value !== null) params.set(name, typeof value === 'string' ? value : JSON.stringify(value));
+        if (!params.has(name) && value !== undefined && value !== null)
+          params.set(name, typeof value === 'string' ? value : JSON.stringify(value));
       }
     }
     return new QueryParams(params);
@@ -45,7 +46,8 @@ export class QueryParams {
     const text = this.text(name);
     if (text === undefined) return undefined;
     const value = Number(text);
-    if (!/^-?\d+$/.test(text) || value < min || value > max) throw invalidParameter(`${name} must be a whole number from ${min} to ${max}, got "${text}"`);
+    if (!/^-?\d+$/.test(text) || value < min || value > max)
+      throw invalidParameter(`${name} must be a whole number from ${min} to ${max}, got "${text}"`);
     return value;
   }
 
@@ -58,7 +60,8 @@ export class QueryParams {
   oneOf<T extends string>(name: string, values: readonly T[]): T | undefined {
     const text = this.text(name);
     if (text === undefined) return undefined;
-    if (!(values as readonly string[]).includes(text)) throw invalidParameter(`${name} must be one of ${values.join(', ')}, got "${text}"`);
+    if (!(values as readonly string[]).includes(text))
+      throw invalidParameter(`${name} must be one of ${values.join(', ')}, got "${text}"`);
     return text as T;
   }
 
@@ -97,8 +100,10 @@ export interface DayRange {
 export function dayRange(params: QueryParams): DayRange {
   const fromDay = params.day('from_date');
   const toDay = params.day('to_date');
-  if (fromDay > toDay) throw invalidParameter(`from_date ${params.text('from_date')} is after to_date ${params.text('to_date')}`);
-  if (toDay - fromDay >= MAX_RANGE_DAYS) throw invalidParameter(`from_date to to_date may span at most ${MAX_RANGE_DAYS} days`);
+  if (fromDay > toDay)
+    throw invalidParameter(`from_date ${params.text('from_date')} is after to_date ${params.text('to_date')}`);
+  if (toDay - fromDay >= MAX_RANGE_DAYS)
+    throw invalidParameter(`from_date to to_date may span at most ${MAX_RANGE_DAYS} days`);
   return { fromDay, toDay };
 }
 

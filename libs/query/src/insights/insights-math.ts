@@ -25,9 +25,15 @@ export function propertyMath(math: Exclude<InsightsMath, 'total' | 'unique'>, nu
     case 'max':
       return Math.max(...numbers);
     case 'median':
-      return quantileInclusive([...numbers].sort((a, b) => a - b), 0.5);
+      return quantileInclusive(
+        [...numbers].sort((a, b) => a - b),
+        0.5,
+      );
     case 'p90':
-      return quantileInclusive([...numbers].sort((a, b) => a - b), 0.9);
+      return quantileInclusive(
+        [...numbers].sort((a, b) => a - b),
+        0.9,
+      );
   }
 }
 

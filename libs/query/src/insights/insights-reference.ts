@@ -21,7 +21,12 @@ function periodValue(metric: InsightsMetricSpec, period: Period): number {
   return propertyMath(metric.math, period.numbers);
 }
 
-function metricCells(events: readonly QueryEvent[], spec: InsightsSpec, metric: InsightsMetricSpec, index: number): { cells: InsightsCell[]; segments: string[] } {
+function metricCells(
+  events: readonly QueryEvent[],
+  spec: InsightsSpec,
+  metric: InsightsMetricSpec,
+  index: number,
+): { cells: InsightsCell[]; segments: string[] } {
   const fromMs = spec.fromDay * DAY_MS;
   const toEndMs = (spec.toDay + 1) * DAY_MS;
   const periods = new Map<string, Period & { key: number; segment: string }>();
@@ -36,7 +41,13 @@ function metricCells(events: readonly QueryEvent[], spec: InsightsSpec, metric: 
     periods.set(id, period);
   };
   for (const event of events) {
-    if (event.event !== metric.event || event.timeMs < fromMs || event.timeMs >= toEndMs || !keepsEvent([metric.where], event)) continue;
+    if (
+      event.event !== metric.event ||
+      event.timeMs < fromMs ||
+      event.timeMs >= toEndMs ||
+      !keepsEvent([metric.where], event)
+    )
+      continue;
     const key = seriesKeyOf(event.timeMs, spec.unit);
     add(key, OVERALL, event);
     const segment = spec.on && segmentOfEvent(spec.on, event);
@@ -46,7 +57,9 @@ function metricCells(events: readonly QueryEvent[], spec: InsightsSpec, metric: 
   }
   const { kept } = topSegments(totals, spec.limit);
   const shown = new Set([OVERALL, ...kept]);
-  const cells = [...periods.values()].filter((p) => shown.has(p.segment)).map((p) => ({ metric: index, key: p.key, segment: p.segment, value: periodValue(metric, p) }));
+  const cells = [...periods.values()]
+    .filter((p) => shown.has(p.segment))
+    .map((p) => ({ metric: index, key: p.key, segment: p.segment, value: periodValue(metric, p) }));
   return { cells, segments: kept };
 }
 

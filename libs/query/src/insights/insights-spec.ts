@@ -41,7 +41,8 @@ export function insightsSpec(params: InsightsParams, nowMs: number): InsightsSpe
       name: names[i],
       event: metric.event,
       math: metric.math,
-      property: metric.property === undefined ? undefined : propertyExpression(`events[${i}].property`, metric.property),
+      property:
+        metric.property === undefined ? undefined : propertyExpression(`events[${i}].property`, metric.property),
       where: optionalEventExpression(`events[${i}].where`, metric.where),
     })),
     fromDay: params.last_days !== undefined ? lastDay - params.last_days + 1 : parseDay(params.from_date!)!,

@@ -20,22 +20,43 @@ export interface InsightsRow {
  * The events a metric reads and what its unique count counts (`user`). Only unique counts read
  * users: other maths skip identity resolution (docs/identity.md).
  */
-function metricSource(scope: ProjectScope, metric: InsightsMetricSpec, resolve: boolean, lookup: boolean, expressions: string[]): { events: ChSql; user: string } {
+function metricSource(
+  scope: ProjectScope,
+  metric: InsightsMetricSpec,
+  resolve: boolean,
+  lookup: boolean,
+  expressions: string[],
+): { events: ChSql; user: string } {
   return userEventsSql(scope, resolve && metric.math === 'unique', lookup, expressions);
 }
 
 /** One metric's events in range with their period key, user, numeric value and segment. */
-function metricEventsSql(scope: ProjectScope, spec: InsightsSpec, metric: InsightsMetricSpec, i: number, resolve: boolean, lookup: boolean): ChSql {
+function metricEventsSql(
+  scope: ProjectScope,
+  spec: InsightsSpec,
+  metric: InsightsMetricSpec,
+  i: number,
+  resolve: boolean,
+  lookup: boolean,
+): ChSql {
   const where = metric.where ? whereSql(metric.where, `m${i}w`) : { sql: '1', params: {} };
   const value = metric.property ? numberOrZeroSql(metric.property, `m${i}v`) : { sql: '0', params: {} };
   const isNumber = metric.property ? isNumberSql(metric.property, `m${i}n`) : { sql: '0', params: {} };
   const segment = spec.on ? segmentSql(spec.on, `m${i}s`) : { sql: 'NULL', params: {} };
-  const { events, user } = metricSource(scope, metric, resolve, lookup, [where.sql, value.sql, isNumber.sql, segment.sql]);
-  const columns = chCompiled(`${seriesKeySql('toUnixTimestamp64Milli(time)', spec.unit)} AS key, ${user} AS user, ${value.sql} AS v, ${isNumber.sql} AS isNumber, ${segment.sql} AS seg`, {
-    ...value.params,
-    ...isNumber.params,
-    ...segment.params,
-  });
+  const { events, user } = metricSource(scope, metric, resolve, lookup, [
+    where.sql,
+    value.sql,
+    isNumber.sql,
+    segment.sql,
+  ]);
+  const columns = chCompiled(
+    `${seriesKeySql('toUnixTimestamp64Milli(time)', spec.unit)} AS key, ${user} AS user, ${value.sql} AS v, ${isNumber.sql} AS isNumber, ${segment.sql} AS seg`,
+    {
+      ...value.params,
+      ...isNumber.params,
+      ...segment.params,
+    },
+  );
   return chSql`SELECT ${columns}
     FROM ${events}
     WHERE ${scope} AND event = ${chCompiled(`{event${i}:String}`, { [`event${i}`]: metric.event })}
@@ -43,7 +64,14 @@ function metricEventsSql(scope: ProjectScope, spec: InsightsSpec, metric: Insigh
 }
 
 /** A metric's overall series and, with `on`, its `limit` segments with the most events (ties by value). */
-function metricSql(scope: ProjectScope, spec: InsightsSpec, metric: InsightsMetricSpec, i: number, resolve: boolean, lookup: boolean): ChSql {
+function metricSql(
+  scope: ProjectScope,
+  spec: InsightsSpec,
+  metric: InsightsMetricSpec,
+  i: number,
+  resolve: boolean,
+  lookup: boolean,
+): ChSql {
   const events = metricEventsSql(scope, spec, metric, i, resolve, lookup);
   const metricColumn = chCompiled(`toUInt32(${i}) AS metric`);
   const math = chCompiled(propertyMathSql(metric.math));
@@ -65,6 +93,10 @@ function metricSql(scope: ProjectScope, spec: InsightsSpec, metric: InsightsMetr
 export function insightsSql(scope: ProjectScope, spec: InsightsSpec, resolve = true, lookup = true): BoundQuery {
   const metrics = spec.metrics.map((metric, i) => metricSql(scope, spec, metric, i, resolve, lookup));
   return renderChSql(chJoin(metrics, chSql`\nUNION ALL\n`), {
-    params: { fromMs: spec.fromDay * DAY_MS, toEndMs: (spec.toDay + 1) * DAY_MS, ...(spec.on && { limit: spec.limit }) },
+    params: {
+      fromMs: spec.fromDay * DAY_MS,
+      toEndMs: (spec.toDay + 1) * DAY_MS,
+      ...(spec.on && { limit: spec.limit }),
+    },
   });
 }

@@ -33,18 +33,24 @@ function isoWithOffset(ms: number): string {
 export function insightsResult(spec: InsightsSpec, tally: InsightsTally, nowMs: number): InsightsResult {
   const keys = seriesKeys(spec.fromDay, spec.toDay, spec.unit);
   const byId = new Map(tally.cells.map((cell) => [`${cell.metric}\u0000${cell.segment}\u0000${cell.key}`, cell.value]));
-  const line = (metric: number, segment: string) => Object.fromEntries(keys.map((key) => [insightsKey(key), byId.get(`${metric}\u0000${segment}\u0000${key}`) ?? 0]));
+  const line = (metric: number, segment: string) =>
+    Object.fromEntries(keys.map((key) => [insightsKey(key), byId.get(`${metric}\u0000${segment}\u0000${key}`) ?? 0]));
   const series: InsightsResult['series'] = {};
   spec.metrics.forEach((metric, i) => {
     if (!spec.on) {
       series[metric.name] = line(i, OVERALL);
       return;
     }
-    series[metric.name] = Object.fromEntries([OVERALL, ...(tally.segments?.[i] ?? [])].map((segment) => [segment, line(i, segment)]));
+    series[metric.name] = Object.fromEntries(
+      [OVERALL, ...(tally.segments?.[i] ?? [])].map((segment) => [segment, line(i, segment)]),
+    );
   });
   return {
     computed_at: isoWithOffset(nowMs),
-    date_range: { from_date: `${new Date(spec.fromDay * DAY_MS).toISOString().slice(0, 10)}T00:00:00+00:00`, to_date: isoWithOffset((spec.toDay + 1) * DAY_MS - 1) },
+    date_range: {
+      from_date: `${new Date(spec.fromDay * DAY_MS).toISOString().slice(0, 10)}T00:00:00+00:00`,
+      to_date: isoWithOffset((spec.toDay + 1) * DAY_MS - 1),
+    },
     headers: spec.on ? ['$event', spec.on.text] : ['$event'],
     series,
   };

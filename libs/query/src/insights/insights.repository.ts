@@ -11,12 +11,25 @@ export class InsightsRepository {
 
   async tally(scope: ProjectScope, spec: InsightsSpec, signal?: AbortSignal): Promise<InsightsTally> {
     // Only unique counts read users: a report without one never asks.
-    const resolve = spec.metrics.some((metric) => metric.math === 'unique') && (await this.runner.resolvesIdentities(scope, signal));
-    const rows = await this.runner.rows<InsightsRow>(insightsSql(scope, spec, resolve, this.runner.identityLookup), signal);
-    const cells = rows.map((row) => ({ metric: Number(row.metric), key: Number(row.key), segment: row.segment, value: Number(row.value) }));
+    const resolve =
+      spec.metrics.some((metric) => metric.math === 'unique') && (await this.runner.resolvesIdentities(scope, signal));
+    const rows = await this.runner.rows<InsightsRow>(
+      insightsSql(scope, spec, resolve, this.runner.identityLookup),
+      signal,
+    );
+    const cells = rows.map((row) => ({
+      metric: Number(row.metric),
+      key: Number(row.key),
+      segment: row.segment,
+      value: Number(row.value),
+    }));
     if (!spec.on) return { cells };
     const segments = spec.metrics.map((_, i) => {
-      const ranks = new Map(rows.filter((row) => Number(row.metric) === i && row.segment !== OVERALL).map((row) => [row.segment, Number(row.rank)]));
+      const ranks = new Map(
+        rows
+          .filter((row) => Number(row.metric) === i && row.segment !== OVERALL)
+          .map((row) => [row.segment, Number(row.rank)]),
+      );
       return [...ranks.keys()].sort((a, b) => ranks.get(a)! - ranks.get(b)!);
     });
     return { cells, segments };

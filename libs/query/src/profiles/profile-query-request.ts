@@ -67,7 +67,8 @@ function integer(fields: QueryFields, name: string, fallback: number, min: numbe
   const given = text(fields, name);
   if (given === undefined) return fallback;
   const value = Number(given);
-  if (!/^\d+$/.test(given) || value < min || value > max) throw invalid(`${name} must be an integer from ${min} to ${max}`);
+  if (!/^\d+$/.test(given) || value < min || value > max)
+    throw invalid(`${name} must be an integer from ${min} to ${max}`);
   return value;
 }
 
@@ -77,15 +78,20 @@ function flag(fields: QueryFields, name: string, fallback: boolean): boolean {
   return value;
 }
 
-
 /** A `raw_cohort`: `{"where": "<profile expression>"}` or `{"behavior": {event, where?, min_count, last_days}}`, checked like a saved one. */
 function rawCohort(raw: unknown): CohortDefinition {
-  const shape = 'filter_by_cohort.raw_cohort must be {"where": "<expression>"} or {"behavior": {"event", "where"?, "min_count", "last_days"}}';
+  const shape =
+    'filter_by_cohort.raw_cohort must be {"where": "<expression>"} or {"behavior": {"event", "where"?, "min_count", "last_days"}}';
   if (!isPlainObject(raw)) throw invalid(shape);
   const { where, behavior } = raw;
   if (where !== undefined && typeof where !== 'string') throw invalid(shape);
   if (behavior !== undefined) {
-    if (!isPlainObject(behavior) || typeof behavior.event !== 'string' || (behavior.where !== undefined && typeof behavior.where !== 'string')) throw invalid(shape);
+    if (
+      !isPlainObject(behavior) ||
+      typeof behavior.event !== 'string' ||
+      (behavior.where !== undefined && typeof behavior.where !== 'string')
+    )
+      throw invalid(shape);
     if (typeof behavior.min_count !== 'number' || typeof behavior.last_days !== 'number') throw invalid(shape);
   }
   // The definition rules (one of the two, valid expressions, bounds) answer 400 in the reports lib's words.
@@ -106,7 +112,8 @@ function cohortFilter(fields: QueryFields): CohortFilter | undefined {
   if (!isPlainObject(value)) throw invalid('filter_by_cohort must be a JSON object such as {"id": 12}');
   if (value.raw_cohort !== undefined) return { definition: rawCohort(value.raw_cohort) };
   const id = typeof value.id === 'string' && /^\d+$/.test(value.id) ? Number(value.id) : value.id;
-  if (typeof id !== 'number' || !isDatabaseId(id)) throw invalid('filter_by_cohort.id must be a cohort id (a positive integer)');
+  if (typeof id !== 'number' || !isDatabaseId(id))
+    throw invalid('filter_by_cohort.id must be a cohort id (a positive integer)');
   return { id };
 }
 
@@ -126,18 +133,25 @@ function snapshotOf(sessionId: string | undefined, asOfSeconds: number | undefin
 /** The profile query's parameters (the real API's names), checked. */
 export function parseProfileQuery(fields: QueryFields, nowMs: number): ProfileQueryRequest {
   if (text(fields, 'behaviors') !== undefined) {
-    throw new ProfilesError(ProfilesErrorCode.NotSupported, 'behaviors is not supported: save a behaviour cohort and send filter_by_cohort={"id": <cohort id>}');
+    throw new ProfilesError(
+      ProfilesErrorCode.NotSupported,
+      'behaviors is not supported: save a behaviour cohort and send filter_by_cohort={"id": <cohort id>}',
+    );
   }
   const page = integer(fields, 'page', 0, 0, 1_000_000);
   const sessionId = text(fields, 'session_id');
   if (page > 0 && sessionId === undefined) throw invalid('page > 0 needs the session_id of the first page');
   const single = text(fields, 'distinct_id');
   const many = stringList(fields, 'distinct_ids', MAX_PROFILE_IDS);
-  const profileIds = single === undefined && many === undefined ? undefined : [...new Set([...(single === undefined ? [] : [single]), ...(many ?? [])])];
+  const profileIds =
+    single === undefined && many === undefined
+      ? undefined
+      : [...new Set([...(single === undefined ? [] : [single]), ...(many ?? [])])];
   const groupKey = text(fields, 'data_group_id') ?? USER_PROFILES;
   if (groupKey.length > EVENT_LIMITS.maxStringLength) throw invalid('data_group_id must be at most 255 characters');
   const cohort = cohortFilter(fields);
-  if (cohort && groupKey !== USER_PROFILES) throw invalid('filter_by_cohort reads user profiles: it cannot be combined with data_group_id');
+  if (cohort && groupKey !== USER_PROFILES)
+    throw invalid('filter_by_cohort reads user profiles: it cannot be combined with data_group_id');
   const asOf = text(fields, 'as_of_timestamp');
   if (asOf !== undefined && !/^\d{1,11}$/.test(asOf)) throw invalid('as_of_timestamp must be a unix time in seconds');
   const snapshotMs = snapshotOf(sessionId, asOf === undefined ? undefined : Number(asOf), nowMs);
@@ -158,15 +172,59 @@ export function parseProfileQuery(fields: QueryFields, nowMs: number): ProfileQu
 /** The profile query's parameters (query string or form fields), for the OpenAPI document. */
 export const PROFILE_QUERY_PARAMETERS: readonly QueryParameterDoc[] = [
   PROJECT_ID_PARAMETER,
-  { name: 'distinct_id', description: 'One profile (any id of an identity cluster: its one profile comes back).', example: 'user-42' },
-  { name: 'distinct_ids', description: `A JSON array of at most ${MAX_PROFILE_IDS} ids.`, example: '["user-42","user-43"]' },
-  { name: 'data_group_id', description: 'A group key: query that group\'s profiles instead of user profiles.', example: 'company_id' },
-  { name: 'where', description: 'A filter expression over profile properties, e.g. properties["plan"] == "pro".', example: 'properties["plan"] == "pro"' },
-  { name: 'output_properties', description: 'A JSON array of the property names to return (default: all).', example: '["$email","plan"]' },
-  { name: 'filter_by_cohort', description: 'The members of a saved cohort: {"id": <cohort id>}, or {"raw_cohort": …}.', example: '{"id":1}' },
-  { name: 'include_all_users', type: 'boolean', description: 'With filter_by_cohort: members without a profile too, with empty $properties; default true.', example: 'true' },
-  { name: 'as_of_timestamp', type: 'integer', description: 'Profiles as they were at this unix time (seconds).', example: '1767225600' },
-  { name: 'page', type: 'integer', description: 'The page, from 0; pages after the first need the first page\'s session_id.', example: '0' },
-  { name: 'page_size', type: 'integer', description: `Profiles per page (1 to ${MAX_PAGE_SIZE}, default ${MAX_PAGE_SIZE}).`, example: '100' },
+  {
+    name: 'distinct_id',
+    description: 'One profile (any id of an identity cluster: its one profile comes back).',
+    example: 'user-42',
+  },
+  {
+    name: 'distinct_ids',
+    description: `A JSON array of at most ${MAX_PROFILE_IDS} ids.`,
+    example: '["user-42","user-43"]',
+  },
+  {
+    name: 'data_group_id',
+    description: "A group key: query that group's profiles instead of user profiles.",
+    example: 'company_id',
+  },
+  {
+    name: 'where',
+    description: 'A filter expression over profile properties, e.g. properties["plan"] == "pro".',
+    example: 'properties["plan"] == "pro"',
+  },
+  {
+    name: 'output_properties',
+    description: 'A JSON array of the property names to return (default: all).',
+    example: '["$email","plan"]',
+  },
+  {
+    name: 'filter_by_cohort',
+    description: 'The members of a saved cohort: {"id": <cohort id>}, or {"raw_cohort": …}.',
+    example: '{"id":1}',
+  },
+  {
+    name: 'include_all_users',
+    type: 'boolean',
+    description: 'With filter_by_cohort: members without a profile too, with empty $properties; default true.',
+    example: 'true',
+  },
+  {
+    name: 'as_of_timestamp',
+    type: 'integer',
+    description: 'Profiles as they were at this unix time (seconds).',
+    example: '1767225600',
+  },
+  {
+    name: 'page',
+    type: 'integer',
+    description: "The page, from 0; pages after the first need the first page's session_id.",
+    example: '0',
+  },
+  {
+    name: 'page_size',
+    type: 'integer',
+    description: `Profiles per page (1 to ${MAX_PAGE_SIZE}, default ${MAX_PAGE_SIZE}).`,
+    example: '100',
+  },
   { name: 'session_id', description: 'The session_id of the first page: later pages read the same snapshot.' },
 ];

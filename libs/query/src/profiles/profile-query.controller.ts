@@ -9,7 +9,8 @@ import { parseProfileQuery, PROFILE_QUERY_PARAMETERS } from './profile-query-req
 import { ProfileQueryResult, ProfileQueryService } from './profile-query.service';
 
 const PATHS = ['api/query/engage', 'api/2.0/engage'];
-const SUMMARY = 'Query profiles: `{"page","page_size","session_id","status","total","results":[{"$distinct_id","$properties"}]}`';
+const SUMMARY =
+  'Query profiles: `{"page","page_size","session_id","status","total","results":[{"$distinct_id","$properties"}]}`';
 
 /** The profile query, as query parameters or form (or JSON) fields; it spends the query API's quota and keeps its data residency. */
 @QueryFamilyController('/', { tag: 'query', access: QueryAccessGuard })
@@ -24,7 +25,11 @@ export class ProfileQueryController {
   @RequireRole('consumer')
   @ApiOperation({ summary: SUMMARY })
   @ApiQueryParameters(PROFILE_QUERY_PARAMETERS)
-  queryFromParameters(@Req() req: Request, @CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal): Promise<ProfileQueryResult> {
+  queryFromParameters(
+    @Req() req: Request,
+    @CurrentAccess() access: ProjectAccess,
+    @QuerySignal() signal?: AbortSignal,
+  ): Promise<ProfileQueryResult> {
     return this.answer(req, access, signal);
   }
 
@@ -33,7 +38,11 @@ export class ProfileQueryController {
   @RequireRole('consumer')
   @ApiOperation({ summary: SUMMARY })
   @ApiFormFields(PROFILE_QUERY_PARAMETERS)
-  queryFromForm(@Req() req: Request, @CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal): Promise<ProfileQueryResult> {
+  queryFromForm(
+    @Req() req: Request,
+    @CurrentAccess() access: ProjectAccess,
+    @QuerySignal() signal?: AbortSignal,
+  ): Promise<ProfileQueryResult> {
     return this.answer(req, access, signal);
   }
 

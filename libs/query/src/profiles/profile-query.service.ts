@@ -38,7 +38,10 @@ export class ProfileQueryService {
 
   async query(scope: ProjectScope, request: ProfileQueryRequest, signal?: AbortSignal): Promise<ProfileQueryResult> {
     // Independent reads (ClickHouse for the ids, Postgres for the cohort): at once.
-    const [profileIds, cohort] = await Promise.all([this.canonicalIds(scope, request), this.cohortMembers(scope, request)]);
+    const [profileIds, cohort] = await Promise.all([
+      this.canonicalIds(scope, request),
+      this.cohortMembers(scope, request),
+    ]);
     const query: MirrorQuery = {
       scope,
       groupKey: request.groupKey,
@@ -48,7 +51,10 @@ export class ProfileQueryService {
       cohort,
     };
     const limits = { maxExecutionSeconds: this.config.query.maxExecutionSeconds, signal };
-    const [total, rows] = await Promise.all([this.mirror.count(query, limits), this.mirror.page(query, request.page * request.pageSize, request.pageSize, limits)]);
+    const [total, rows] = await Promise.all([
+      this.mirror.count(query, limits),
+      this.mirror.page(query, request.page * request.pageSize, request.pageSize, limits),
+    ]);
     return {
       page: request.page,
       page_size: request.pageSize,
@@ -86,7 +92,8 @@ function compile(where: string): CompiledSql {
   try {
     return compileWhere(where, profilesScope('properties'), { prefix: 'where' });
   } catch (error) {
-    if (error instanceof ExpressionError) throw new ProfilesError(ProfilesErrorCode.InvalidQuery, `where: ${error.message}`);
+    if (error instanceof ExpressionError)
+      throw new ProfilesError(ProfilesErrorCode.InvalidQuery, `where: ${error.message}`);
     throw error;
   }
 }
@@ -94,6 +101,10 @@ function compile(where: string): CompiledSql {
 /** `output_properties` keeps only the named properties (those the profile has). */
 function result(row: MirroredProperties, outputProperties: string[] | undefined) {
   const properties = parseJson(row.properties) as Properties;
-  const $properties = outputProperties ? Object.fromEntries(outputProperties.filter((name) => Object.hasOwn(properties, name)).map((name) => [name, properties[name]])) : properties;
+  const $properties = outputProperties
+    ? Object.fromEntries(
+        outputProperties.filter((name) => Object.hasOwn(properties, name)).map((name) => [name, properties[name]]),
+      )
+    : properties;
   return { $distinct_id: row.profile_id, $properties };
 }

@@ -39,7 +39,8 @@ export function parseAddictionQuery(params: QueryParams): AddictionSpec {
   };
 }
 
-const periodBuckets = (spec: AddictionSpec): DateBuckets => (spec.unit === 'day' ? { kind: 'days', days: 1 } : { kind: spec.unit });
+const periodBuckets = (spec: AddictionSpec): DateBuckets =>
+  spec.unit === 'day' ? { kind: 'days', days: 1 } : { kind: spec.unit };
 
 export function addictionSql(scope: ProjectScope, spec: AddictionSpec, resolve = true): BoundQuery {
   const where = spec.where ? whereSql(spec.where, 'w') : { sql: '1', params: {} };
@@ -63,11 +64,15 @@ export function addictionSql(scope: ProjectScope, spec: AddictionSpec, resolve =
 
 /** How many addiction units the calendar period starting on `day` holds. */
 function unitsInPeriod(spec: AddictionSpec, day: number): number {
-  const days = spec.unit === 'day' ? 1 : spec.unit === 'week' ? 7 : (addMonths(day * DAY_MS, 1) - day * DAY_MS) / DAY_MS;
+  const days =
+    spec.unit === 'day' ? 1 : spec.unit === 'week' ? 7 : (addMonths(day * DAY_MS, 1) - day * DAY_MS) / DAY_MS;
   return spec.addictionUnit === 'hour' ? days * 24 : days;
 }
 
-export function addictionResult(spec: AddictionSpec, rows: readonly AddictionRow[]): { data: Record<string, number[]> } {
+export function addictionResult(
+  spec: AddictionSpec,
+  rows: readonly AddictionRow[],
+): { data: Record<string, number[]> } {
   const data: Record<string, number[]> = {};
   for (const period of bucketKeys(spec.fromDay, spec.toDay, periodBuckets(spec))) {
     const mine = rows.filter((row) => Number(row.period) === period);
@@ -82,7 +87,12 @@ export function addictionResult(spec: AddictionSpec, rows: readonly AddictionRow
 export function referenceAddiction(events: readonly QueryEvent[], spec: AddictionSpec): AddictionRow[] {
   const units = new Map<string, { period: number; units: Set<number> }>();
   for (const event of events) {
-    if ((spec.event !== undefined && event.event !== spec.event) || event.timeMs < spec.fromDay * DAY_MS || event.timeMs >= (spec.toDay + 1) * DAY_MS) continue;
+    if (
+      (spec.event !== undefined && event.event !== spec.event) ||
+      event.timeMs < spec.fromDay * DAY_MS ||
+      event.timeMs >= (spec.toDay + 1) * DAY_MS
+    )
+      continue;
     if (!keepsEvent([spec.where], event)) continue;
     const period = bucketOf(dayOf(event.timeMs), periodBuckets(spec), spec.fromDay);
     const key = `${event.distinctId}\u0000${period}`;

@@ -10,23 +10,34 @@ import { RetentionCohort } from './retention-tally';
 
 /** Earliest first; at the same instant the smaller insert id, then event name, is the birth. */
 function earlier(a: QueryEvent, b: QueryEvent): boolean {
-  return a.timeMs !== b.timeMs ? a.timeMs < b.timeMs : (compareUtf8(a.insertId, b.insertId) || compareUtf8(a.event, b.event)) < 0;
+  return a.timeMs !== b.timeMs
+    ? a.timeMs < b.timeMs
+    : (compareUtf8(a.insertId, b.insertId) || compareUtf8(a.event, b.event)) < 0;
 }
 
-const sameOccurrence = (a: QueryEvent, b: QueryEvent) => a.event === b.event && a.timeMs === b.timeMs && a.insertId === b.insertId;
+const sameOccurrence = (a: QueryEvent, b: QueryEvent) =>
+  a.event === b.event && a.timeMs === b.timeMs && a.insertId === b.insertId;
 
 function births(spec: RetentionSpec, events: QueryEvent[]): QueryEvent[] {
   const fromMs = spec.fromDay * DAY_MS;
   const toEndMs = (spec.toDay + 1) * DAY_MS;
   if (spec.type === 'birth') {
-    const born = events.filter((e) => e.event === spec.bornEvent && e.timeMs < toEndMs && keepsEvent([spec.bornWhere], e));
+    const born = events.filter(
+      (e) => e.event === spec.bornEvent && e.timeMs < toEndMs && keepsEvent([spec.bornWhere], e),
+    );
     const first = born.reduce<QueryEvent | undefined>((best, e) => (!best || earlier(e, best) ? e : best), undefined);
     return first && first.timeMs >= fromMs ? [first] : [];
   }
   // Compounded: one event is both the cohort's and the return, so `where` filters the births too.
   const firstPerBucket = new Map<number, QueryEvent>();
   for (const e of events) {
-    if ((spec.event !== undefined && e.event !== spec.event) || e.timeMs < fromMs || e.timeMs >= toEndMs || !keepsEvent([spec.bornWhere, spec.where], e)) continue;
+    if (
+      (spec.event !== undefined && e.event !== spec.event) ||
+      e.timeMs < fromMs ||
+      e.timeMs >= toEndMs ||
+      !keepsEvent([spec.bornWhere, spec.where], e)
+    )
+      continue;
     const bucket = bucketOf(dayOf(e.timeMs), spec.buckets, spec.fromDay);
     const held = firstPerBucket.get(bucket);
     if (!held || earlier(e, held)) firstPerBucket.set(bucket, e);
@@ -39,9 +50,14 @@ function increment(map: Map<number, number>, key: number): void {
 }
 
 export function referenceRetention(events: readonly QueryEvent[], spec: RetentionSpec): RetentionCohort[] {
-  const cohorts = new Map<number, { cohort: number; first: number; returned: Map<number, number>; lastReturned: Map<number, number> }>();
+  const cohorts = new Map<
+    number,
+    { cohort: number; first: number; returned: Map<number, number>; lastReturned: Map<number, number> }
+  >();
   for (const userEvents of eventsByUser(events).values()) {
-    const returns = userEvents.filter((e) => (spec.event === undefined || e.event === spec.event) && keepsEvent([spec.where], e));
+    const returns = userEvents.filter(
+      (e) => (spec.event === undefined || e.event === spec.event) && keepsEvent([spec.where], e),
+    );
     for (const birth of births(spec, userEvents)) {
       const key = bucketOf(dayOf(birth.timeMs), spec.buckets, spec.fromDay);
       let cohort = cohorts.get(key);

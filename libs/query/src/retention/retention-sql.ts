@@ -22,7 +22,8 @@ export interface RetentionRow {
   last_returned: [number[], number[]];
 }
 
-const condition = (expression: RetentionSpec['where'], prefix: string) => (expression ? whereSql(expression, prefix) : { sql: '1', params: {} });
+const condition = (expression: RetentionSpec['where'], prefix: string) =>
+  expression ? whereSql(expression, prefix) : { sql: '1', params: {} };
 
 /** The interval index of `ms` after `birth` (both epoch milliseconds), in SQL. */
 function intervalIndexSql(birth: string, ms: string, buckets: DateBuckets): string {
@@ -46,9 +47,17 @@ function eventsSql(scope: ProjectScope, spec: RetentionSpec, resolve: boolean): 
   const where = condition(spec.where, 'w');
   // Compounded: the cohort event and the return event are one event, so `where` filters both.
   const bornFilter = spec.type === 'compounded' ? `${bornWhere.sql} AND ${where.sql}` : bornWhere.sql;
-  const bornName = spec.type === 'birth' ? 'event = {bornEvent:String}' : spec.event !== undefined ? 'event = {returnEvent:String}' : '1';
+  const bornName =
+    spec.type === 'birth'
+      ? 'event = {bornEvent:String}'
+      : spec.event !== undefined
+        ? 'event = {returnEvent:String}'
+        : '1';
   // Birth looks at all of a user's history; a compounded cohort only at the range.
-  const bornTime = spec.type === 'birth' ? "time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC')" : "time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC')";
+  const bornTime =
+    spec.type === 'birth'
+      ? "time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC')"
+      : "time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC')";
   const returnName = spec.event !== undefined ? 'event = {returnEvent:String}' : '1';
   const key = keyed(spec) ? "if(isBorn, concat(insert_id, '\\0', event), NULL)" : "CAST(NULL, 'Nullable(String)')";
   const columns = chCompiled(
@@ -77,7 +86,11 @@ function birthsSql(spec: RetentionSpec): string {
 /** The user's returns, with the occurrence key when a return may be a birth. */
 function returnsSql(spec: RetentionSpec): { column: string; time: string; notBirth: string } {
   if (!keyed(spec)) return { column: 'groupArrayIf(t, isReturn) AS returns', time: 'xr', notBirth: '1' };
-  return { column: 'groupArrayIf((t, bornKey), isReturn) AS returns', time: 'xr.1', notBirth: 'NOT (xr.1 = birth.1 AND ifNull(xr.2 = birth.2, 0))' };
+  return {
+    column: 'groupArrayIf((t, bornKey), isReturn) AS returns',
+    time: 'xr.1',
+    notBirth: 'NOT (xr.1 = birth.1 AND ifNull(xr.2 = birth.2, 0))',
+  };
 }
 
 /** `resolve`: whether to resolve ids through identity_map (QueryRunner.resolvesIdentities). */

@@ -21,7 +21,10 @@ function counts(spec: RetentionSpec, cohort: RetentionCohort | undefined): numbe
   if (!cohort) return indexes.map(() => 0);
   if (!spec.unbounded) return indexes.map((i) => cohort.returned.get(i) ?? 0);
   let later = 0;
-  return indexes.reverse().map((i) => (later += cohort.lastReturned.get(i) ?? 0)).reverse();
+  return indexes
+    .reverse()
+    .map((i) => (later += cohort.lastReturned.get(i) ?? 0))
+    .reverse();
 }
 
 /** Keyed by cohort date, every bucket of the range listed. */

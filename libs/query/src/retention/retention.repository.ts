@@ -15,7 +15,12 @@ export class RetentionRepository {
   async cohorts(scope: ProjectScope, spec: RetentionSpec, signal?: AbortSignal): Promise<RetentionCohort[]> {
     const resolve = await this.runner.resolvesIdentities(scope, signal);
     const rows = await this.runner.rows<RetentionRow>(retentionSql(scope, spec, resolve), signal);
-    return rows.map((row) => ({ cohort: Number(row.cohort), first: Number(row.first), returned: toMap(row.returned), lastReturned: toMap(row.last_returned) }));
+    return rows.map((row) => ({
+      cohort: Number(row.cohort),
+      first: Number(row.first),
+      returned: toMap(row.returned),
+      lastReturned: toMap(row.last_returned),
+    }));
   }
 
   async addiction(scope: ProjectScope, spec: AddictionSpec, signal?: AbortSignal): Promise<AddictionRow[]> {

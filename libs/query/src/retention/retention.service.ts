@@ -13,7 +13,11 @@ export class RetentionService {
     return retentionResult(spec, await this.repository.cohorts(scope, spec, signal));
   }
 
-  async addiction(scope: ProjectScope, spec: AddictionSpec, signal?: AbortSignal): Promise<{ data: Record<string, number[]> }> {
+  async addiction(
+    scope: ProjectScope,
+    spec: AddictionSpec,
+    signal?: AbortSignal,
+  ): Promise<{ data: Record<string, number[]> }> {
     return addictionResult(spec, await this.repository.addiction(scope, spec, signal));
   }
 }

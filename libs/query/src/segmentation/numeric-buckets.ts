@@ -40,18 +40,33 @@ function numbersSql(scope: ProjectScope, spec: SegmentationSpec, resolve: boolea
         AND ${chCompiled(where.sql, where.params)} AND ${chCompiled(isNumber.sql, isNumber.params)})`;
 }
 
-const numbersParams = (spec: SegmentationSpec) => ({ events: spec.events, fromMs: spec.fromDay * DAY_MS, toEndMs: (spec.toDay + 1) * DAY_MS });
+const numbersParams = (spec: SegmentationSpec) => ({
+  events: spec.events,
+  fromMs: spec.fromDay * DAY_MS,
+  toEndMs: (spec.toDay + 1) * DAY_MS,
+});
 
 /** The smallest and largest number, or nothing when there is none. */
 export function numericRangeSql(scope: ProjectScope, spec: SegmentationSpec, resolve = true): BoundQuery {
-  return renderChSql(chSql`SELECT min(v) AS low, max(v) AS high, count() AS n FROM ${numbersSql(scope, spec, resolve)}`, { params: numbersParams(spec) });
+  return renderChSql(
+    chSql`SELECT min(v) AS low, max(v) AS high, count() AS n FROM ${numbersSql(scope, spec, resolve)}`,
+    { params: numbersParams(spec) },
+  );
 }
 
-export function numericSlotsSql(scope: ProjectScope, spec: SegmentationSpec, width: number, resolve = true): BoundQuery {
+export function numericSlotsSql(
+  scope: ProjectScope,
+  spec: SegmentationSpec,
+  width: number,
+  resolve = true,
+): BoundQuery {
   const numbers = numbersSql(scope, spec, resolve);
-  return renderChSql(chSql`SELECT key, toInt64(floor(v / {width:Float64})) AS slot, count() AS events, uniqExact(distinct_id) AS users FROM ${numbers} GROUP BY key, slot`, {
-    params: { ...numbersParams(spec), width: String(width) },
-  });
+  return renderChSql(
+    chSql`SELECT key, toInt64(floor(v / {width:Float64})) AS slot, count() AS events, uniqExact(distinct_id) AS users FROM ${numbers} GROUP BY key, slot`,
+    {
+      params: { ...numbersParams(spec), width: String(width) },
+    },
+  );
 }
 
 export interface NumericSlotRow {
@@ -62,20 +77,33 @@ export interface NumericSlotRow {
 }
 
 /** Cells per range and the ranges in ascending order. */
-export function numericCells(rows: readonly NumericSlotRow[], width: number): { cells: SegmentationCell[]; ranked: string[] } {
+export function numericCells(
+  rows: readonly NumericSlotRow[],
+  width: number,
+): { cells: SegmentationCell[]; ranked: string[] } {
   const slots = [...new Set(rows.map((row) => Number(row.slot)))].sort((a, b) => a - b);
   return {
-    cells: rows.map((row) => ({ key: Number(row.key), series: rangeLabel(Number(row.slot), width), events: Number(row.events), users: Number(row.users) })),
+    cells: rows.map((row) => ({
+      key: Number(row.key),
+      series: rangeLabel(Number(row.slot), width),
+      events: Number(row.events),
+      users: Number(row.users),
+    })),
     ranked: slots.map((slot) => rangeLabel(slot, width)),
   };
 }
 
 /** The reference twin, for the tests. */
-export function referenceNumericBuckets(events: readonly QueryEvent[], spec: SegmentationSpec): { cells: SegmentationCell[]; ranked: string[] } {
+export function referenceNumericBuckets(
+  events: readonly QueryEvent[],
+  spec: SegmentationSpec,
+): { cells: SegmentationCell[]; ranked: string[] } {
   const fromMs = spec.fromDay * DAY_MS;
   const toEndMs = (spec.toDay + 1) * DAY_MS;
   const numbers = events
-    .filter((e) => spec.events.includes(e.event) && e.timeMs >= fromMs && e.timeMs < toEndMs && keepsEvent([spec.where], e))
+    .filter(
+      (e) => spec.events.includes(e.event) && e.timeMs >= fromMs && e.timeMs < toEndMs && keepsEvent([spec.where], e),
+    )
     .map((e) => ({ e, v: numberOfEvent(spec.on!, e) }))
     .filter((x): x is { e: QueryEvent; v: number } => x.v !== undefined);
   if (!numbers.length) return { cells: [], ranked: [] };
@@ -89,5 +117,8 @@ export function referenceNumericBuckets(events: readonly QueryEvent[], spec: Seg
     cell.users.add(e.distinctId);
     cells.set(`${slot}|${key}`, cell);
   }
-  return numericCells([...cells.values()].map((c) => ({ key: c.key, slot: c.slot, events: c.events, users: c.users.size })), width);
+  return numericCells(
+    [...cells.values()].map((c) => ({ key: c.key, slot: c.slot, events: c.events, users: c.users.size })),
+    width,
+  );
 }

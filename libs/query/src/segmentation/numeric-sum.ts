@@ -2,7 +2,13 @@ import { EVENTS_TABLE } from '@analytics/event-store';
 import { chCompiled, chIdent, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { BoundQuery } from '../clickhouse/query-runner';
 import { seriesKeySql } from '../clickhouse/series-sql';
-import { EventExpression, keepsEvent, numberOfEvent, numberOrZeroSql, whereSql } from '../expressions/query-expressions';
+import {
+  EventExpression,
+  keepsEvent,
+  numberOfEvent,
+  numberOrZeroSql,
+  whereSql,
+} from '../expressions/query-expressions';
 import { QueryEvent } from '../reference/query-event';
 import { segmentationKey, SeriesUnit, seriesKeyOf, seriesKeys } from '../time/series';
 import { DAY_MS } from '../time/utc-days';
@@ -31,11 +37,17 @@ export function numericSeriesSql(scope: ProjectScope, spec: NumericSeriesSpec): 
     WHERE ${scope} AND event = {event:String}
       AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC') AND ${chCompiled(where.sql, where.params)}
     GROUP BY key`;
-  return renderChSql(sql, { params: { event: spec.event, fromMs: spec.fromDay * DAY_MS, toEndMs: (spec.toDay + 1) * DAY_MS } });
+  return renderChSql(sql, {
+    params: { event: spec.event, fromMs: spec.fromDay * DAY_MS, toEndMs: (spec.toDay + 1) * DAY_MS },
+  });
 }
 
 /** Every period of the range, 0 where there was no event. */
-export function numericSeriesResults(spec: NumericSeriesSpec, rows: readonly NumericSeriesRow[], average: boolean): Record<string, number> {
+export function numericSeriesResults(
+  spec: NumericSeriesSpec,
+  rows: readonly NumericSeriesRow[],
+  average: boolean,
+): Record<string, number> {
   const byKey = new Map(rows.map((row) => [Number(row.key), row]));
   return Object.fromEntries(
     seriesKeys(spec.fromDay, spec.toDay, spec.unit).map((key) => {
@@ -50,7 +62,13 @@ export function numericSeriesResults(spec: NumericSeriesSpec, rows: readonly Num
 export function referenceNumericSeries(events: readonly QueryEvent[], spec: NumericSeriesSpec): NumericSeriesRow[] {
   const rows = new Map<number, NumericSeriesRow>();
   for (const event of events) {
-    if (event.event !== spec.event || event.timeMs < spec.fromDay * DAY_MS || event.timeMs >= (spec.toDay + 1) * DAY_MS || !keepsEvent([spec.where], event)) continue;
+    if (
+      event.event !== spec.event ||
+      event.timeMs < spec.fromDay * DAY_MS ||
+      event.timeMs >= (spec.toDay + 1) * DAY_MS ||
+      !keepsEvent([spec.where], event)
+    )
+      continue;
     const key = seriesKeyOf(event.timeMs, spec.unit);
     const row = rows.get(key) ?? { key, total: 0, events: 0 };
     row.total += numberOfEvent(spec.on, event) ?? 0;

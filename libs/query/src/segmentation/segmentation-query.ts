@@ -4,18 +4,25 @@ import { invalidParameter } from '../query-error';
 import { SERIES_UNITS, SeriesUnit } from '../time/series';
 import { addMonths, DAY_MS, dayOf, firstOfMonth, HOUR_MS, mondayOf } from '../time/utc-days';
 import { NumericSeriesSpec } from './numeric-sum';
-import { DEFAULT_SEGMENTATION_LIMIT, MAX_SEGMENTATION_LIMIT, SEGMENTATION_TYPES, SegmentationSpec } from './segmentation-spec';
+import {
+  DEFAULT_SEGMENTATION_LIMIT,
+  MAX_SEGMENTATION_LIMIT,
+  SEGMENTATION_TYPES,
+  SegmentationSpec,
+} from './segmentation-spec';
 
 /** Hourly series are capped at this many days (24 keys each). */
 const MAX_HOURLY_DAYS = 31;
 
 function seriesUnit(params: QueryParams): SeriesUnit {
-  if (params.text('unit') === 'minute') throw invalidParameter('unit minute is not supported: use hour, day, week or month');
+  if (params.text('unit') === 'minute')
+    throw invalidParameter('unit minute is not supported: use hour, day, week or month');
   return params.oneOf('unit', SERIES_UNITS) ?? 'day';
 }
 
 function checkSeriesSize(range: DayRange, unit: SeriesUnit): DayRange {
-  if (unit === 'hour' && range.toDay - range.fromDay >= MAX_HOURLY_DAYS) throw invalidParameter(`hourly series span at most ${MAX_HOURLY_DAYS} days`);
+  if (unit === 'hour' && range.toDay - range.fromDay >= MAX_HOURLY_DAYS)
+    throw invalidParameter(`hourly series span at most ${MAX_HOURLY_DAYS} days`);
   return range;
 }
 
@@ -84,7 +91,13 @@ export function parseEventsQuery(params: QueryParams, nowMs: number): Segmentati
   const events = params.stringArray('event');
   if (!events?.length) throw invalidParameter('event is required: a JSON array of event names');
   const unit = seriesUnit(params);
-  return { events: [...new Set(events)], ...checkSeriesSize(lastPeriods(params, unit, nowMs), unit), unit, type: type(params), limit: events.length };
+  return {
+    events: [...new Set(events)],
+    ...checkSeriesSize(lastPeriods(params, unit, nowMs), unit),
+    unit,
+    type: type(params),
+    limit: events.length,
+  };
 }
 
 /** GET /events/properties: one event segmented by the property `name`, optionally only some `values`. */

@@ -7,13 +7,22 @@ import { SegmentationSpec } from './segmentation-spec';
 import { SegmentationCell } from './segmentation-tally';
 
 /** Segmentation written plainly, for checking the SQL: the cells and the ranked series. */
-export function referenceSegmentation(events: readonly QueryEvent[], spec: SegmentationSpec): { cells: SegmentationCell[]; ranked: string[] } {
+export function referenceSegmentation(
+  events: readonly QueryEvent[],
+  spec: SegmentationSpec,
+): { cells: SegmentationCell[]; ranked: string[] } {
   const fromMs = spec.fromDay * DAY_MS;
   const toEndMs = (spec.toDay + 1) * DAY_MS;
   const cells = new Map<string, { key: number; series: string; events: number; users: Set<string> }>();
   const totals = new Map<string, number>();
   for (const event of events) {
-    if (!spec.events.includes(event.event) || event.timeMs < fromMs || event.timeMs >= toEndMs || !keepsEvent([spec.where], event)) continue;
+    if (
+      !spec.events.includes(event.event) ||
+      event.timeMs < fromMs ||
+      event.timeMs >= toEndMs ||
+      !keepsEvent([spec.where], event)
+    )
+      continue;
     const series = spec.on ? segmentOfEvent(spec.on, event) : event.event;
     if (series === undefined || (spec.values && !spec.values.includes(series))) continue;
     const key = seriesKeyOf(event.timeMs, spec.unit);
@@ -27,7 +36,9 @@ export function referenceSegmentation(events: readonly QueryEvent[], spec: Segme
   const { kept } = topSegments(totals, spec.limit);
   const keptSet = new Set(kept);
   return {
-    cells: [...cells.values()].filter((cell) => keptSet.has(cell.series)).map((cell) => ({ ...cell, users: cell.users.size })),
+    cells: [...cells.values()]
+      .filter((cell) => keptSet.has(cell.series))
+      .map((cell) => ({ ...cell, users: cell.users.size })),
     ranked: kept,
   };
 }

@@ -22,12 +22,18 @@ function value(spec: SegmentationSpec, cell: SegmentationCell | undefined): numb
 }
 
 /** Every period of the range in `series`, and for every shown series a value for each (0 where nothing happened). */
-export function segmentationResult(spec: SegmentationSpec, cells: readonly SegmentationCell[], shown: readonly string[]): SegmentationResult {
+export function segmentationResult(
+  spec: SegmentationSpec,
+  cells: readonly SegmentationCell[],
+  shown: readonly string[],
+): SegmentationResult {
   const keys = seriesKeys(spec.fromDay, spec.toDay, spec.unit);
   const byKey = new Map(cells.map((cell) => [`${cell.series}\u0000${cell.key}`, cell]));
   const values: Record<string, Record<string, number>> = {};
   for (const series of shown) {
-    values[series] = Object.fromEntries(keys.map((key) => [segmentationKey(key, spec.unit), value(spec, byKey.get(`${series}\u0000${key}`))]));
+    values[series] = Object.fromEntries(
+      keys.map((key) => [segmentationKey(key, spec.unit), value(spec, byKey.get(`${series}\u0000${key}`))]),
+    );
   }
   return { data: { series: keys.map((key) => segmentationKey(key, spec.unit)), values }, legend_size: shown.length };
 }

@@ -7,7 +7,13 @@ import type { Request } from 'express';
 import { Clock } from '@analytics/clock';
 import { QuerySignal } from '@analytics/rate-limits';
 import { QueryApiController, queryParams } from '../http/query-api';
-import { parseEventPropertiesQuery, parseEventsQuery, parseNumericBucketsQuery, parseNumericSeriesQuery, parseSegmentationQuery } from './segmentation-query';
+import {
+  parseEventPropertiesQuery,
+  parseEventsQuery,
+  parseNumericBucketsQuery,
+  parseNumericSeriesQuery,
+  parseSegmentationQuery,
+} from './segmentation-query';
 import { SegmentationService } from './segmentation.service';
 
 @QueryApiController('query: segmentation')
@@ -35,14 +41,26 @@ export class SegmentationController {
   @ApiOperation({ summary: 'The on expression summed per period (0 where it is not a number)' })
   @ApiQueryParameters(QUERY_PARAMETERS.numericSeries)
   sum(@Req() req: Request, @CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal) {
-    return this.segmentation.numericSeries(access.scope, parseNumericSeriesQuery(queryParams(req)), false, this.clock.now(), signal);
+    return this.segmentation.numericSeries(
+      access.scope,
+      parseNumericSeriesQuery(queryParams(req)),
+      false,
+      this.clock.now(),
+      signal,
+    );
   }
 
   @Get('segmentation/average')
   @ApiOperation({ summary: 'The on expression averaged over events per period (0 where it is not a number)' })
   @ApiQueryParameters(QUERY_PARAMETERS.numericSeries)
   average(@Req() req: Request, @CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal) {
-    return this.segmentation.numericSeries(access.scope, parseNumericSeriesQuery(queryParams(req)), true, this.clock.now(), signal);
+    return this.segmentation.numericSeries(
+      access.scope,
+      parseNumericSeriesQuery(queryParams(req)),
+      true,
+      this.clock.now(),
+      signal,
+    );
   }
 
   @Get('events')
@@ -56,6 +74,10 @@ export class SegmentationController {
   @ApiOperation({ summary: 'One event per period, segmented by the values of the property name' })
   @ApiQueryParameters(QUERY_PARAMETERS.eventProperties)
   eventProperties(@Req() req: Request, @CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal) {
-    return this.segmentation.segmentation(access.scope, parseEventPropertiesQuery(queryParams(req), this.clock.now()), signal);
+    return this.segmentation.segmentation(
+      access.scope,
+      parseEventPropertiesQuery(queryParams(req), this.clock.now()),
+      signal,
+    );
   }
 }

@@ -27,8 +27,18 @@ export class SegmentationService {
     return segmentationResult(spec, cells, ranked);
   }
 
-  async numericSeries(scope: ProjectScope, spec: NumericSeriesSpec, average: boolean, nowMs: number, signal?: AbortSignal): Promise<NumericSeriesResult> {
+  async numericSeries(
+    scope: ProjectScope,
+    spec: NumericSeriesSpec,
+    average: boolean,
+    nowMs: number,
+    signal?: AbortSignal,
+  ): Promise<NumericSeriesResult> {
     const rows = await this.repository.numericSeries(scope, spec, signal);
-    return { status: 'ok', computed_at: new Date(nowMs).toISOString(), results: numericSeriesResults(spec, rows, average) };
+    return {
+      status: 'ok',
+      computed_at: new Date(nowMs).toISOString(),
+      results: numericSeriesResults(spec, rows, average),
+    };
   }
 }

@@ -14,7 +14,9 @@ export interface EventPlan {
 }
 
 /** Days around month and week boundaries, so bucket edges are exercised. */
-export const PLAN_DAYS = ['2024-01-27', '2024-01-29', '2024-02-26', '2024-02-28', '2024-03-30', '2023-12-30'].map((d) => parseDay(d)!);
+export const PLAN_DAYS = ['2024-01-27', '2024-01-29', '2024-02-26', '2024-02-28', '2024-03-30', '2023-12-30'].map((d) =>
+  parseDay(d)!,
+);
 
 const PLANS: readonly (string | undefined)[] = ['free', 'pro', 'team', undefined];
 const NUMBERS: readonly (number | string | boolean | undefined)[] = [1, 2, 2.5, 10, -3, '3', true, undefined];
@@ -29,8 +31,10 @@ function properties(random: Random): JsonObject {
 function nextTime(random: Random, plan: EventPlan, previous: number[]): number {
   const choice = random.int(0, 9);
   if (previous.length && choice <= 2) return random.pick(previous);
-  if (previous.length && plan.windowMs && choice === 3) return random.pick(previous) + plan.windowMs + random.pick([0, 0, 1000, -1, 1]);
-  if (previous.length && choice <= 5) return random.pick(previous) + random.pick([1, 1000, 60_000, 3_600_000, 20 * 3_600_000]);
+  if (previous.length && plan.windowMs && choice === 3)
+    return random.pick(previous) + plan.windowMs + random.pick([0, 0, 1000, -1, 1]);
+  if (previous.length && choice <= 5)
+    return random.pick(previous) + random.pick([1, 1000, 60_000, 3_600_000, 20 * 3_600_000]);
   const day = random.int(plan.fromDay - 1, plan.toDay + 1);
   return day * DAY_MS + random.pick([0, 0, -1, 1, 1000, random.int(0, DAY_MS - 1)]);
 }
@@ -45,7 +49,14 @@ export function generateEvents(random: Random, plan: EventPlan): StoredEvent[] {
     for (let i = 0; i < count; i++) {
       const timeMs = nextTime(random, plan, times);
       times.push(timeMs);
-      const event: StoredEvent = { event: random.pick(plan.names), timeMs, distinctId: `u${user}`, insertId: `i${user}-${i}`, properties: properties(random), processedMs: processed++ };
+      const event: StoredEvent = {
+        event: random.pick(plan.names),
+        timeMs,
+        distinctId: `u${user}`,
+        insertId: `i${user}-${i}`,
+        properties: properties(random),
+        processedMs: processed++,
+      };
       events.push(event);
       if (random.chance(0.08)) events.push({ ...event, processedMs: processed++ });
       if (random.chance(0.08)) events.push({ ...event, properties: properties(random), processedMs: processed++ });

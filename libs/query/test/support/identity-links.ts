@@ -35,9 +35,23 @@ export function generateLinks(random: Random, projectId: number, users: number, 
  * `u3` no longer does.
  */
 export function fullClusterLinks(projectId: number): IdentityLink[] {
-  const fill = (user: string, aliases: number) => Array.from({ length: aliases }, (_, i) => ({ projectId, mode: 'original' as const, a: `${user}-alias-${i}`, b: user, identified: user, timeMs: i }));
+  const fill = (user: string, aliases: number) =>
+    Array.from({ length: aliases }, (_, i) => ({
+      projectId,
+      mode: 'original' as const,
+      a: `${user}-alias-${i}`,
+      b: user,
+      identified: user,
+      timeMs: i,
+    }));
   const link = (a: string, b: string, timeMs: number): IdentityLink => ({ projectId, mode: 'original', a, b, timeMs });
-  return [...fill('u0', MAX_CLUSTER_IDS - 1), ...fill('u1', MAX_CLUSTER_IDS - 2), link('u0', 'u1', 1), link('u2', 'u1', 2), link('u3', 'u1', 3)];
+  return [
+    ...fill('u0', MAX_CLUSTER_IDS - 1),
+    ...fill('u1', MAX_CLUSTER_IDS - 2),
+    link('u0', 'u1', 1),
+    link('u2', 'u1', 2),
+    link('u3', 'u1', 3),
+  ];
 }
 
 /** The mapping as the references see it: the links applied in the order they were sent. */
@@ -48,7 +62,15 @@ export const identitiesOf = (links: IdentityLink[]) => IdentityClusters.of(links
  * matter and they go in shuffled across several batches (merges arriving out of order); with
  * `inOrder`, as sent (the 500-id limit refuses by arrival order).
  */
-export async function applyLinks(store: EventsStore, random: Random, links: IdentityLink[], inOrder = false): Promise<void> {
-  const writer = new IdentityWriter(new IdentityRepository(store.client), new IdentityMetrics({ registry: new Registry() } as unknown as MetricsService));
+export async function applyLinks(
+  store: EventsStore,
+  random: Random,
+  links: IdentityLink[],
+  inOrder = false,
+): Promise<void> {
+  const writer = new IdentityWriter(
+    new IdentityRepository(store.client),
+    new IdentityMetrics({ registry: new Registry() } as unknown as MetricsService),
+  );
   for (const batch of inOrder ? [links] : arrivalBatches(random, links, 4)) await writer.apply(batch);
 }

@@ -15,7 +15,13 @@ const WHERES = [
 
 const SEGMENTS = ['properties["plan"]', 'properties["n"]'];
 
-export const BUCKETS: readonly DateBuckets[] = [{ kind: 'days', days: 1 }, { kind: 'days', days: 2 }, { kind: 'days', days: 3 }, { kind: 'week' }, { kind: 'month' }];
+export const BUCKETS: readonly DateBuckets[] = [
+  { kind: 'days', days: 1 },
+  { kind: 'days', days: 2 },
+  { kind: 'days', days: 3 },
+  { kind: 'week' },
+  { kind: 'month' },
+];
 
 export function maybeWhere(random: Random, probability: number, field = 'where'): EventExpression | undefined {
   return random.chance(probability) ? parseEventExpression(field, random.pick(WHERES)) : undefined;

@@ -11,10 +11,23 @@ import { StoredEvent } from './stored-events';
 let processed = 1_900_000_000_000;
 
 /** An event at an ISO time; the same `insertId` (and name, time, user) makes a duplicate. */
-export function event(name: string, iso: string, distinctId: string, properties: JsonObject = {}, insertId?: string): StoredEvent {
+export function event(
+  name: string,
+  iso: string,
+  distinctId: string,
+  properties: JsonObject = {},
+  insertId?: string,
+): StoredEvent {
   const timeMs = Date.parse(iso);
   if (Number.isNaN(timeMs)) throw new Error(`not a time: ${iso}`);
-  return { event: name, timeMs, distinctId, insertId: insertId ?? `${distinctId}-${name}-${timeMs}`, properties, processedMs: processed++ };
+  return {
+    event: name,
+    timeMs,
+    distinctId,
+    insertId: insertId ?? `${distinctId}-${name}-${timeMs}`,
+    properties,
+    processedMs: processed++,
+  };
 }
 
 export interface FunnelScenario {
@@ -54,7 +67,16 @@ export interface InsightsScenario {
 export type Scenario = FunnelScenario | RetentionScenario | SegmentationScenario | InsightsScenario;
 
 export const funnelScenario = (s: Omit<FunnelScenario, 'kind'>): FunnelScenario => ({ kind: 'funnel', ...s });
-export const retentionScenario = (s: Omit<RetentionScenario, 'kind'>): RetentionScenario => ({ kind: 'retention', ...s });
-export const segmentationScenario = (s: Omit<SegmentationScenario, 'kind'>): SegmentationScenario => ({ kind: 'segmentation', ...s });
-export const numericScenario = (s: Omit<SegmentationScenario, 'kind'>): SegmentationScenario => ({ kind: 'numeric', ...s });
+export const retentionScenario = (s: Omit<RetentionScenario, 'kind'>): RetentionScenario => ({
+  kind: 'retention',
+  ...s,
+});
+export const segmentationScenario = (s: Omit<SegmentationScenario, 'kind'>): SegmentationScenario => ({
+  kind: 'segmentation',
+  ...s,
+});
+export const numericScenario = (s: Omit<SegmentationScenario, 'kind'>): SegmentationScenario => ({
+  kind: 'numeric',
+  ...s,
+});
 export const insightsScenario = (s: Omit<InsightsScenario, 'kind'>): InsightsScenario => ({ kind: 'insights', ...s });

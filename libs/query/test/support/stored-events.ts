@@ -23,7 +23,10 @@ export function deduplicate(events: readonly StoredEvent[]): QueryEvent[] {
     if (!held || event.processedMs >= held.processedMs) kept.set(dedupKey(event), event);
   }
   // Read back as the stored JSON text parses, exactly as ClickHouse sees it.
-  return [...kept.values()].map(({ processedMs: _, ...event }) => ({ ...event, properties: JSON.parse(toPropertiesJson(event.properties)) as JsonObject }));
+  return [...kept.values()].map(({ processedMs: _, ...event }) => ({
+    ...event,
+    properties: JSON.parse(toPropertiesJson(event.properties)) as JsonObject,
+  }));
 }
 
 function row(projectId: number, event: StoredEvent) {
@@ -57,7 +60,12 @@ export class EventsStore {
   /** Each batch is its own insert (its own part), so FINAL really has duplicates to collapse. */
   async insert(batches: readonly (readonly [number, StoredEvent])[][]): Promise<void> {
     for (const batch of batches) {
-      if (batch.length) await this.client.insert({ table: EVENTS_TABLE, values: batch.map(([project, event]) => row(project, event)), format: 'JSONEachRow' });
+      if (batch.length)
+        await this.client.insert({
+          table: EVENTS_TABLE,
+          values: batch.map(([project, event]) => row(project, event)),
+          format: 'JSONEachRow',
+        });
     }
   }
 

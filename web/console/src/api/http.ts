@@ -15,7 +15,8 @@ export class ApiError extends Error {
 
 /** The message inside any of the API families' error bodies: `{status:'error', error}`, `{request, error}`, `{error, status:0}`. */
 function errorText(body: unknown): string | undefined {
-  if (body && typeof body === 'object' && 'error' in body && typeof (body as { error: unknown }).error === 'string') return (body as { error: string }).error;
+  if (body && typeof body === 'object' && 'error' in body && typeof (body as { error: unknown }).error === 'string')
+    return (body as { error: string }).error;
   if (typeof body === 'string' && body.trim()) return body.trim().slice(0, 300);
   return undefined;
 }
@@ -73,14 +74,19 @@ export async function unwrap<T>(call: Promise<Outcome<T>>): Promise<T> {
 /** The app API's envelope `{status:'ok', results}`. */
 export async function results<T>(call: Promise<Outcome<unknown>>): Promise<T> {
   const body = (await unwrap(call)) as { results?: T } | T;
-  return body && typeof body === 'object' && 'results' in (body as object) ? ((body as { results: T }).results) : (body as T);
+  return body && typeof body === 'object' && 'results' in (body as object)
+    ? (body as { results: T }).results
+    : (body as T);
 }
 
 export type Params = Record<string, string | number | boolean | undefined>;
 
 /** A reading-API call whose query parameters the OpenAPI document does not declare: through the same generated client. */
 export function readApi<T>(url: string, query: Params, parseAs: 'json' | 'text' = 'json'): Promise<T> {
-  const defined = Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined && v !== '')) as Record<string, string | number | boolean>;
+  const defined = Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined && v !== '')) as Record<
+    string,
+    string | number | boolean
+  >;
   return unwrap<T>(client.get({ url, query: defined, parseAs }) as Promise<Outcome<T>>);
 }
 
@@ -89,6 +95,11 @@ export function postForm<T>(url: string, fields: Params): Promise<T> {
   const body = new URLSearchParams();
   for (const [key, value] of Object.entries(fields)) if (value !== undefined) body.set(key, String(value));
   return unwrap<T>(
-    client.post({ url, body, bodySerializer: (b: unknown) => b as URLSearchParams, headers: { 'Content-Type': 'application/x-www-form-urlencoded' } }) as Promise<Outcome<T>>,
+    client.post({
+      url,
+      body,
+      bodySerializer: (b: unknown) => b as URLSearchParams,
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    }) as Promise<Outcome<T>>,
   );
 }

@@ -16,7 +16,9 @@ export function AnnotationForm({ projectId, onAdded }: { projectId: number; onAd
     setError(undefined);
     if (!description) return setError(new Error('Describe the annotation, e.g. Launched the new pricing page.'));
     try {
-      await results(annotationsControllerCreate({ path: { projectId }, body: { date: `${date} 00:00:00`, description } as never }));
+      await results(
+        annotationsControllerCreate({ path: { projectId }, body: { date: `${date} 00:00:00`, description } as never }),
+      );
       form.reset();
       onAdded();
     } catch (failure) {

@@ -22,7 +22,13 @@ export function CohortsPage() {
   const [open, setOpen] = useState<Cohort>();
   const list = useLoad(() => postForm<Cohort[]>(`/api/query/cohorts/list?project_id=${project.id}`, {}), [project.id]);
   const members = useLoad(
-    async () => (open ? postForm<Members>(`/api/query/engage?project_id=${project.id}`, { filter_by_cohort: JSON.stringify({ id: open.id }), page_size: 100 }) : undefined),
+    async () =>
+      open
+        ? postForm<Members>(`/api/query/engage?project_id=${project.id}`, {
+            filter_by_cohort: JSON.stringify({ id: open.id }),
+            page_size: 100,
+          })
+        : undefined,
     [project.id, open],
   );
   return (
@@ -54,7 +60,9 @@ export function CohortsPage() {
           ))}
           {list.value && !list.value.length ? (
             <tr>
-              <td colSpan={4}>No cohort yet: cohorts are saved through the API (POST /api/app/projects/{project.id}/cohorts).</td>
+              <td colSpan={4}>
+                No cohort yet: cohorts are saved through the API (POST /api/app/projects/{project.id}/cohorts).
+              </td>
             </tr>
           ) : null}
         </tbody>

@@ -20,7 +20,8 @@ interface Schema {
   schemaJson: SchemaJson;
 }
 
-const metadataOf = (schema?: SchemaJson): Metadata => (schema?.metadata ? (Object.values(schema.metadata)[0] ?? {}) : {});
+const metadataOf = (schema?: SchemaJson): Metadata =>
+  schema?.metadata ? (Object.values(schema.metadata)[0] ?? {}) : {};
 
 /** The data dictionary: events (described or only seen) with descriptions and their hidden and dropped switches. */
 export function DictionaryPage() {
@@ -28,11 +29,17 @@ export function DictionaryPage() {
   const [tick, setTick] = useState(0);
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState<string>();
-  const described = useLoad(() => results<Schema[]>(schemasControllerList({ path: { projectId: project.id } })), [project.id, tick]);
+  const described = useLoad(
+    () => results<Schema[]>(schemasControllerList({ path: { projectId: project.id } })),
+    [project.id, tick],
+  );
   // A switch shows its new state at once; the saved state replaces it when the list reloads.
   const [pending, setPending] = useState<Record<string, boolean>>({});
   useEffect(() => setPending({}), [described.value]);
-  const seen = useLoad(() => results<unknown>(schemasControllerSeen({ path: { projectId: project.id } })), [project.id]);
+  const seen = useLoad(
+    () => results<unknown>(schemasControllerSeen({ path: { projectId: project.id } })),
+    [project.id],
+  );
 
   const seenEvents = seenEventNames(seen.value);
   const seenProperties = new Map(seenEvents.map((e) => [e, seenPropertyNames(seen.value, e)]));
@@ -49,7 +56,9 @@ export function DictionaryPage() {
     setError(undefined);
     try {
       const body = { ...current, metadata: { [namespace]: { ...metadataOf(current), [key]: value } } };
-      await results(schemasControllerUploadOne({ path: { projectId: project.id, entityType: 'event', name }, body: body as never }));
+      await results(
+        schemasControllerUploadOne({ path: { projectId: project.id, entityType: 'event', name }, body: body as never }),
+      );
       setTick((n) => n + 1);
     } catch (failure) {
       setError(failure);
@@ -85,8 +94,17 @@ export function DictionaryPage() {
                   <td>{name}</td>
                   <td>{schema?.schemaJson.description ?? <span className="muted">not described</span>}</td>
                   <td>
-                    {[...new Set([...(seenProperties.get(name) ?? []), ...Object.keys(schema?.schemaJson.properties ?? {})])]
-                      .map((p) => (schema?.schemaJson.properties?.[p]?.description ? `${p} (${schema.schemaJson.properties[p].description})` : p))
+                    {[
+                      ...new Set([
+                        ...(seenProperties.get(name) ?? []),
+                        ...Object.keys(schema?.schemaJson.properties ?? {}),
+                      ]),
+                    ]
+                      .map((p) =>
+                        schema?.schemaJson.properties?.[p]?.description
+                          ? `${p} (${schema.schemaJson.properties[p].description})`
+                          : p,
+                      )
                       .join(', ')}
                   </td>
                   {(['hidden', 'dropped'] as const).map((key) => (
@@ -113,7 +131,10 @@ export function DictionaryPage() {
 /** Event names out of `schemas/seen`, whatever nesting it uses (`events: [{name}]` or a map by name). */
 function seenEventNames(value: unknown): string[] {
   const events = (value as { events?: unknown } | undefined)?.events;
-  if (Array.isArray(events)) return events.map((e) => (typeof e === 'string' ? e : String((e as { name?: unknown }).name ?? ''))).filter(Boolean);
+  if (Array.isArray(events))
+    return events
+      .map((e) => (typeof e === 'string' ? e : String((e as { name?: unknown }).name ?? '')))
+      .filter(Boolean);
   if (events && typeof events === 'object') return Object.keys(events);
   return [];
 }
@@ -121,6 +142,7 @@ function seenEventNames(value: unknown): string[] {
 function seenPropertyNames(value: unknown, event: string): string[] {
   const events = (value as { events?: unknown } | undefined)?.events;
   if (!Array.isArray(events)) return [];
-  const entry = events.find((e) => (e as { name?: unknown }).name === event) as { properties?: { name: string }[] } | undefined;
+  const entry = events.find((e) => (e as { name?: unknown }).name === event) as
+    { properties?: { name: string }[] } | undefined;
   return (entry?.properties ?? []).map((p) => p.name);
 }

@@ -28,7 +28,10 @@ export function EventsPage() {
   const [updated, setUpdated] = useState<Date>();
   const timer = useRef<number | undefined>(undefined);
   const liveWindow = useRef(1);
-  const names = useLoad(() => readApi<string[]>('/api/query/events/names', { project_id: project.id, limit: 100 }), [project.id, empty]);
+  const names = useLoad(
+    () => readApi<string[]>('/api/query/events/names', { project_id: project.id, limit: 100 }),
+    [project.id, empty],
+  );
 
   useEffect(() => {
     let stopped = false;
@@ -118,10 +121,17 @@ export function EventsPage() {
           </thead>
           <tbody>
             {(events ?? []).map((e) => (
-              <tr key={`${e.event}|${e.properties.distinct_id}|${e.properties.$insert_id}|${e.properties.time}`} className={selected === e ? 'selected' : undefined}>
+              <tr
+                key={`${e.event}|${e.properties.distinct_id}|${e.properties.$insert_id}|${e.properties.time}`}
+                className={selected === e ? 'selected' : undefined}
+              >
                 <td>{new Date(e.properties.time * 1000).toISOString().replace('T', ' ').slice(0, 19)}</td>
                 <td>
-                  <button className="linkish" onClick={() => setSelected(e)} aria-label={`Show the properties of ${e.event} by ${e.properties.distinct_id}`}>
+                  <button
+                    className="linkish"
+                    onClick={() => setSelected(e)}
+                    aria-label={`Show the properties of ${e.event} by ${e.properties.distinct_id}`}
+                  >
                     {e.event}
                   </button>
                 </td>

@@ -1,5 +1,10 @@
 import { FormEvent, useMemo, useState } from 'react';
-import { savedFunnelsControllerCreate, savedFunnelsControllerGet, savedFunnelsControllerList, savedFunnelsControllerUpdate } from '../api/generated';
+import {
+  savedFunnelsControllerCreate,
+  savedFunnelsControllerGet,
+  savedFunnelsControllerList,
+  savedFunnelsControllerUpdate,
+} from '../api/generated';
 import { readApi, results } from '../api/http';
 import { Chart, MAX_SERIES, Series } from '../chart';
 import { DateRangeFields, ErrorNote, Field, FirstStep, PageTitle, useLoad } from '../components';
@@ -32,7 +37,8 @@ interface FunnelResult {
 export function totalsBySegment(result: FunnelResult): Map<string, Step[]> {
   const totals = new Map<string, Step[]>();
   for (const day of Object.values(result.data)) {
-    const segments: Record<string, DayResult> = 'steps' in day ? { $overall: day as DayResult } : (day as Record<string, DayResult>);
+    const segments: Record<string, DayResult> =
+      'steps' in day ? { $overall: day as DayResult } : (day as Record<string, DayResult>);
     for (const [segment, { steps }] of Object.entries(segments)) {
       const sum = totals.get(segment) ?? steps.map((s) => ({ ...s, count: 0 }));
       steps.forEach((s, i) => (sum[i].count += s.count));
@@ -59,9 +65,15 @@ export function FunnelsPage() {
   const [error, setError] = useState<unknown>();
   const [tick, setTick] = useState(0);
 
-  const list = useLoad(() => results<SavedFunnel[]>(savedFunnelsControllerList({ path: { projectId: project.id } })), [project.id, tick]);
+  const list = useLoad(
+    () => results<SavedFunnel[]>(savedFunnelsControllerList({ path: { projectId: project.id } })),
+    [project.id, tick],
+  );
   const funnel = useLoad(
-    async () => (funnelId ? results<SavedFunnel>(savedFunnelsControllerGet({ path: { projectId: project.id, funnelId } })) : undefined),
+    async () =>
+      funnelId
+        ? results<SavedFunnel>(savedFunnelsControllerGet({ path: { projectId: project.id, funnelId } }))
+        : undefined,
     [project.id, funnelId, tick],
   );
   const run = useLoad(
@@ -109,7 +121,11 @@ export function FunnelsPage() {
   function applyRange(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    setRange({ from: String(form.get('from_date')), to: String(form.get('to_date')), on: String(form.get('on') ?? '').trim() });
+    setRange({
+      from: String(form.get('from_date')),
+      to: String(form.get('to_date')),
+      on: String(form.get('on') ?? '').trim(),
+    });
   }
 
   const segments = totals ? [...totals.entries()] : [];
@@ -128,7 +144,12 @@ export function FunnelsPage() {
           <input name="name" defaultValue={funnel.value?.name ?? ''} />
         </Field>
         <Field label="Steps" hint="One event name per line, in order">
-          <textarea name="steps" rows={4} defaultValue={funnel.value?.steps.map((s) => s.event).join('\n') ?? ''} required />
+          <textarea
+            name="steps"
+            rows={4}
+            defaultValue={funnel.value?.steps.map((s) => s.event).join('\n') ?? ''}
+            required
+          />
         </Field>
         <Field label="Window">
           <input name="length" type="number" min={1} max={90} defaultValue={funnel.value?.length ?? 7} />
@@ -156,7 +177,12 @@ export function FunnelsPage() {
       {overall && funnel.value ? (
         <section aria-labelledby="funnel-result-title">
           <h2 id="funnel-result-title">{funnel.value.name}</h2>
-          <Chart kind="bar" labels={overall.map((s, i) => `${i + 1}. ${s.event}`)} series={chartSeries} description={`Conversion of ${funnel.value.name} by step`} />
+          <Chart
+            kind="bar"
+            labels={overall.map((s, i) => `${i + 1}. ${s.event}`)}
+            series={chartSeries}
+            description={`Conversion of ${funnel.value.name} by step`}
+          />
           <table aria-label="Steps">
             <thead>
               <tr>

@@ -6,7 +6,8 @@ export interface InsightsResult {
 }
 
 /** The API's bucket key (`2026-11-24T00:00:00+00:00`) as an axis label. */
-export const label = (key: string, unit: string) => (unit === 'hour' ? key.slice(0, 16).replace('T', ' ') : key.slice(0, 10));
+export const label = (key: string, unit: string) =>
+  unit === 'hour' ? key.slice(0, 16).replace('T', ' ') : key.slice(0, 10);
 
 /** One chart series per metric, or per metric and breakdown value (the API's `$overall` first). */
 export function flattenSeries(result: InsightsResult, unit: string): { labels: string[]; series: Series[] } {
@@ -23,7 +24,9 @@ export function flattenSeries(result: InsightsResult, unit: string): { labels: s
   for (const [metric, byKey] of Object.entries(result.series)) {
     const nested = Object.values(byKey).some((v) => typeof v === 'object');
     if (!nested) add(metric, byKey as Record<string, number>);
-    else for (const [segment, values] of Object.entries(byKey)) add(segment === '$overall' ? metric : `${metric} · ${segment}`, values as Record<string, number>);
+    else
+      for (const [segment, values] of Object.entries(byKey))
+        add(segment === '$overall' ? metric : `${metric} · ${segment}`, values as Record<string, number>);
   }
   return { labels: [...labels].sort(), series };
 }

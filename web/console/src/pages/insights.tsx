@@ -1,5 +1,11 @@
 import { FormEvent, useMemo, useState } from 'react';
-import { annotationsControllerList, bookmarksControllerCreate, bookmarksControllerGet, bookmarksControllerList, bookmarksControllerUpdate } from '../api/generated';
+import {
+  annotationsControllerList,
+  bookmarksControllerCreate,
+  bookmarksControllerGet,
+  bookmarksControllerList,
+  bookmarksControllerUpdate,
+} from '../api/generated';
 import { readApi, results } from '../api/http';
 import { Chart, MAX_SERIES } from '../chart';
 import { AnnotationForm } from './annotation-form';
@@ -44,9 +50,15 @@ export function InsightsPage() {
   const [error, setError] = useState<unknown>();
   const [tick, setTick] = useState(0);
 
-  const saved = useLoad(() => results<Bookmark[]>(bookmarksControllerList({ path: { projectId: project.id } })), [project.id, tick]);
+  const saved = useLoad(
+    () => results<Bookmark[]>(bookmarksControllerList({ path: { projectId: project.id } })),
+    [project.id, tick],
+  );
   const report = useLoad(
-    async () => (reportId ? results<Bookmark>(bookmarksControllerGet({ path: { projectId: project.id, id: reportId } })) : undefined),
+    async () =>
+      reportId
+        ? results<Bookmark>(bookmarksControllerGet({ path: { projectId: project.id, id: reportId } }))
+        : undefined,
     [project.id, reportId],
   );
   const run = useLoad(
@@ -54,10 +66,12 @@ export function InsightsPage() {
       if (!report.value) return undefined;
       const [result, annotations] = await Promise.all([
         readApi<InsightsResult>('/api/query/insights', { project_id: project.id, bookmark_id: report.value.id }),
-        results<Annotation[]>(annotationsControllerList({
-          path: { projectId: project.id },
-          query: { fromDate: daysAgo(report.value.params.last_days ?? 30), toDate: daysAgo(0) },
-        })),
+        results<Annotation[]>(
+          annotationsControllerList({
+            path: { projectId: project.id },
+            query: { fromDate: daysAgo(report.value.params.last_days ?? 30), toDate: daysAgo(0) },
+          }),
+        ),
       ]);
       return { result, annotations };
     },
@@ -87,7 +101,11 @@ export function InsightsPage() {
     const numeric = String(form.get('property') ?? '').trim();
     const property = String(form.get('on') ?? '').trim();
     const definition: InsightsParams = {
-      events: events.map((e) => ({ event: e, math, ...(numeric && math !== 'total' && math !== 'unique' ? { property: numeric } : {}) })),
+      events: events.map((e) => ({
+        event: e,
+        math,
+        ...(numeric && math !== 'total' && math !== 'unique' ? { property: numeric } : {}),
+      })),
       last_days: Number(form.get('last_days')) || 30,
       unit: String(form.get('unit')) as InsightsParams['unit'],
       ...(property ? { on: `properties[${JSON.stringify(property)}]`, limit: MAX_SERIES } : {}),
@@ -97,7 +115,8 @@ export function InsightsPage() {
     const chartQuery = String(form.get('chart')) === 'bar' ? '&chart=bar' : '';
     setError(undefined);
     if (!events.length) return setError(new Error('Name at least one event, e.g. Signed up.'));
-    if (math !== 'total' && math !== 'unique' && !numeric) return setError(new Error(`The ${math} of what? Name a numeric property, e.g. amount.`));
+    if (math !== 'total' && math !== 'unique' && !numeric)
+      return setError(new Error(`The ${math} of what? Name a numeric property, e.g. amount.`));
     try {
       const body = { name, params: definition as unknown as Record<string, unknown> };
       const result = reportId
@@ -111,7 +130,7 @@ export function InsightsPage() {
     }
   }
 
-  const breakdown = params?.on ? /^properties\["(.*)"\]$/.exec(params.on)?.[1] ?? '' : '';
+  const breakdown = params?.on ? (/^properties\["(.*)"\]$/.exec(params.on)?.[1] ?? '') : '';
   return (
     <>
       <PageTitle>Insights</PageTitle>
@@ -184,7 +203,11 @@ export function InsightsPage() {
             </tbody>
           </table>
           <AnnotationForm projectId={project.id} onAdded={run.reload} />
-          {chart.series.length > MAX_SERIES ? <p className="muted">The chart shows the first {MAX_SERIES} of {chart.series.length} series; the table has them all.</p> : null}
+          {chart.series.length > MAX_SERIES ? (
+            <p className="muted">
+              The chart shows the first {MAX_SERIES} of {chart.series.length} series; the table has them all.
+            </p>
+          ) : null}
         </section>
       ) : null}
       <section aria-labelledby="saved-title">

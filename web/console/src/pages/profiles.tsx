@@ -26,28 +26,32 @@ export function ProfilesPage() {
   const where = location.searchParams.get('where') ?? '';
 
   const search = useLoad(
-    () => readApi<ProfilePage>('/api/query/engage', { project_id: project.id, where: where || undefined, page_size: 50 }),
+    () =>
+      readApi<ProfilePage>('/api/query/engage', { project_id: project.id, where: where || undefined, page_size: 50 }),
     [project.id, where],
   );
-  const profile = useLoad(
-    async () => {
-      if (!id) return undefined;
-      const page = await readApi<ProfilePage>('/api/query/engage', { project_id: project.id, distinct_id: id });
-      const text = await readApi<string>(
-        '/api/2.0/export',
-        { project_id: project.id, from_date: daysAgo(30), to_date: daysAgo(0), where: `properties["distinct_id"] == ${JSON.stringify(id)}`, limit: 500 },
-        'text',
-      );
-      const events = text
-        .split('\n')
-        .filter((l) => l.trim())
-        .map((l) => JSON.parse(l) as ExportedEvent)
-        .sort((a, b) => b.properties.time - a.properties.time)
-        .slice(0, 20);
-      return { profile: page.results[0], events };
-    },
-    [project.id, id],
-  );
+  const profile = useLoad(async () => {
+    if (!id) return undefined;
+    const page = await readApi<ProfilePage>('/api/query/engage', { project_id: project.id, distinct_id: id });
+    const text = await readApi<string>(
+      '/api/2.0/export',
+      {
+        project_id: project.id,
+        from_date: daysAgo(30),
+        to_date: daysAgo(0),
+        where: `properties["distinct_id"] == ${JSON.stringify(id)}`,
+        limit: 500,
+      },
+      'text',
+    );
+    const events = text
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l) as ExportedEvent)
+      .sort((a, b) => b.properties.time - a.properties.time)
+      .slice(0, 20);
+    return { profile: page.results[0], events };
+  }, [project.id, id]);
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -73,7 +77,9 @@ export function ProfilesPage() {
           <ul>
             {(search.value?.results ?? []).map((p) => (
               <li key={p.$distinct_id}>
-                <Link href={`/profiles?id=${encodeURIComponent(p.$distinct_id)}${where ? `&where=${encodeURIComponent(where)}` : ''}`}>
+                <Link
+                  href={`/profiles?id=${encodeURIComponent(p.$distinct_id)}${where ? `&where=${encodeURIComponent(where)}` : ''}`}
+                >
                   {String(p.$properties.$name ?? p.$properties.$email ?? p.$distinct_id)}
                 </Link>
               </li>
@@ -84,7 +90,11 @@ export function ProfilesPage() {
         {id ? (
           <section className="detail" aria-labelledby="profile-title">
             <h2 id="profile-title">{id}</h2>
-            {profile.value?.profile ? <PropertyTable properties={profile.value.profile.$properties} /> : <p className="muted">No profile properties for this id.</p>}
+            {profile.value?.profile ? (
+              <PropertyTable properties={profile.value.profile.$properties} />
+            ) : (
+              <p className="muted">No profile properties for this id.</p>
+            )}
             <h3>Latest events (30 days)</h3>
             <ul>
               {(profile.value?.events ?? []).map((e, i) => (

@@ -24,17 +24,27 @@ function shade(ratio: number): string {
 /** Retention: the cohort table (birth or compounded) as a heat map. */
 export function RetentionPage() {
   const { project, empty } = useConsole();
-  const [query, setQuery] = useState<Query>({ from_date: daysAgo(13), to_date: daysAgo(0), born_event: '', event: '', retention_type: 'birth', unit: 'day' });
+  const [query, setQuery] = useState<Query>({
+    from_date: daysAgo(13),
+    to_date: daysAgo(0),
+    born_event: '',
+    event: '',
+    retention_type: 'birth',
+    unit: 'day',
+  });
   // Birth retention needs a born event: the most common one until the user picks another.
-  const names = useLoad(() => readApi<string[]>('/api/query/events/names', { project_id: project.id, limit: 20 }), [project.id]);
+  const names = useLoad(
+    () => readApi<string[]>('/api/query/events/names', { project_id: project.id, limit: 20 }),
+    [project.id],
+  );
   const bornEvent = query.born_event || names.value?.find((n) => !n.startsWith('$')) || names.value?.[0] || '';
   const result = useLoad(
     async () =>
       query.retention_type === 'birth' && !bornEvent
         ? undefined
         : readApi<RetentionResult>('/api/query/retention', {
-        project_id: project.id,
-        ...query,
+            project_id: project.id,
+            ...query,
             born_event: query.retention_type === 'birth' ? bornEvent : undefined,
             event: query.event || undefined,
           }),

@@ -17,13 +17,17 @@ interface ServiceAccount {
 /** Settings: the project's token and first step; service accounts for organization owners and admins (the secret shown once). */
 export function SettingsPage() {
   const { project, account } = useConsole();
-  const manages = Boolean(account.username) && (account.role === 'owner' || account.role === 'admin') && account.organizationId !== undefined;
+  const manages =
+    Boolean(account.username) &&
+    (account.role === 'owner' || account.role === 'admin') &&
+    account.organizationId !== undefined;
   const [created, setCreated] = useState<ServiceAccount>();
   const [error, setError] = useState<unknown>();
   const [tick, setTick] = useState(0);
   const organizationId = account.organizationId ?? 0;
   const accounts = useLoad(
-    async () => (manages ? results<ServiceAccount[]>(serviceAccountsControllerList({ path: { organizationId } })) : undefined),
+    async () =>
+      manages ? results<ServiceAccount[]>(serviceAccountsControllerList({ path: { organizationId } })) : undefined,
     [manages, organizationId, tick],
   );
 
@@ -37,7 +41,11 @@ export function SettingsPage() {
     if (!username) return setError(new Error('Give the service account a name, e.g. etl.'));
     try {
       const body = { username, role, projects: [{ id: project.id, role }] };
-      setCreated(await results<ServiceAccount>(serviceAccountsControllerCreate({ path: { organizationId }, body: body as never })));
+      setCreated(
+        await results<ServiceAccount>(
+          serviceAccountsControllerCreate({ path: { organizationId }, body: body as never }),
+        ),
+      );
       setTick((n) => n + 1);
       event.currentTarget?.reset();
     } catch (failure) {
@@ -67,7 +75,10 @@ export function SettingsPage() {
       <section aria-labelledby="accounts-title">
         <h2 id="accounts-title">Service accounts</h2>
         {!manages ? (
-          <p>Service accounts are managed by the organization&apos;s owners and admins: sign in with such a service account to see and create them.</p>
+          <p>
+            Service accounts are managed by the organization&apos;s owners and admins: sign in with such a service
+            account to see and create them.
+          </p>
         ) : (
           <>
             <table aria-label="Service accounts">

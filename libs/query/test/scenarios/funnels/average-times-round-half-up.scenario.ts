@@ -11,5 +11,15 @@ export default funnelScenario({
     event('A', '2024-03-04T11:00:00.000Z', 'u2'),
     event('B', '2024-03-04T11:00:02.000Z', 'u2'),
   ],
-  expected: { data: { '2024-03-04': { steps: [{ count: 2 }, { count: 2, avg_time: 2, avg_time_from_start: 2 }, { count: 1, avg_time: 0, avg_time_from_start: 1 }] } } },
+  expected: {
+    data: {
+      '2024-03-04': {
+        steps: [
+          { count: 2 },
+          { count: 2, avg_time: 2, avg_time_from_start: 2 },
+          { count: 1, avg_time: 0, avg_time_from_start: 1 },
+        ],
+      },
+    },
+  },
 });

@@ -20,7 +20,11 @@ export default funnelScenario({
   expected: {
     data: {
       '2024-03-04': {
-        steps: [{ count: 2 }, { count: 2, avg_time: 60, avg_time_from_start: 60 }, { count: 1, avg_time: 60, avg_time_from_start: 120 }],
+        steps: [
+          { count: 2 },
+          { count: 2, avg_time: 60, avg_time_from_start: 60 },
+          { count: 1, avg_time: 60, avg_time_from_start: 120 },
+        ],
         analysis: { completion: 1, starting_amount: 2, steps: 3, worst: 2 },
       },
     },

@@ -1,7 +1,8 @@
 import { event, funnelScenario } from '../../support/scenario';
 
 export default funnelScenario({
-  description: 'a repeated step needs another occurrence: an exact duplicate is the same one, a second insert id at the same instant is not',
+  description:
+    'a repeated step needs another occurrence: an exact duplicate is the same one, a second insert id at the same instant is not',
   funnel: { steps: [{ event: 'A' }, { event: 'A' }], length: 1, length_unit: 'hour' },
   query: { from_date: '2024-03-04', to_date: '2024-03-04' },
   events: [

@@ -1,7 +1,8 @@
 import { event, funnelScenario } from '../../support/scenario';
 
 export default funnelScenario({
-  description: "on: the step-1 event's value names the segment; values past limit fold into $other; segments add up to $overall",
+  description:
+    "on: the step-1 event's value names the segment; values past limit fold into $other; segments add up to $overall",
   funnel: { steps: [{ event: 'A' }, { event: 'B' }], length: 1, length_unit: 'hour' },
   query: { from_date: '2024-03-04', to_date: '2024-03-04', on: 'properties["plan"]', limit: '1' },
   events: [

@@ -12,6 +12,9 @@ export default funnelScenario({
   ],
   expected: {
     meta: { dates: ['2024-03-04', '2024-03-05'] },
-    data: { '2024-03-04': { steps: [{ count: 1 }, { count: 1, avg_time: 300 }] }, '2024-03-05': { steps: [{ count: 1 }, { count: 0, avg_time: null }] } },
+    data: {
+      '2024-03-04': { steps: [{ count: 1 }, { count: 1, avg_time: 300 }] },
+      '2024-03-05': { steps: [{ count: 1 }, { count: 0, avg_time: null }] },
+    },
   },
 });

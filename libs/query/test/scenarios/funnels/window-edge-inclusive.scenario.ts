@@ -15,8 +15,24 @@ export default funnelScenario({
     data: {
       '2024-03-04': {
         steps: [
-          { count: 2, step_conv_ratio: 1, overall_conv_ratio: 1, avg_time: null, avg_time_from_start: null, goal: 'A', event: 'A' },
-          { count: 1, step_conv_ratio: 0.5, overall_conv_ratio: 0.5, avg_time: 86400, avg_time_from_start: 86400, goal: 'B', event: 'B' },
+          {
+            count: 2,
+            step_conv_ratio: 1,
+            overall_conv_ratio: 1,
+            avg_time: null,
+            avg_time_from_start: null,
+            goal: 'A',
+            event: 'A',
+          },
+          {
+            count: 1,
+            step_conv_ratio: 0.5,
+            overall_conv_ratio: 0.5,
+            avg_time: 86400,
+            avg_time_from_start: 86400,
+            goal: 'B',
+            event: 'B',
+          },
         ],
         analysis: { completion: 1, starting_amount: 2, steps: 2, worst: 1 },
       },

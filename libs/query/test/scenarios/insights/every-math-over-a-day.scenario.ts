@@ -3,9 +3,14 @@ import { event, insightsScenario } from '../../support/scenario';
 const p90 = 2 + (0.9 * 2 + 1 - 2) * (10 - 2);
 
 export default insightsScenario({
-  description: 'the math of insights: total, unique, and over the JSON numbers of a property (strings and missing values skipped)',
+  description:
+    'the math of insights: total, unique, and over the JSON numbers of a property (strings and missing values skipped)',
   params: {
-    events: (['total', 'unique', 'sum', 'average', 'min', 'max', 'median', 'p90'] as const).map((math) => ({ event: 'A', math, ...(math !== 'total' && math !== 'unique' && { property: 'n' }) })),
+    events: (['total', 'unique', 'sum', 'average', 'min', 'max', 'median', 'p90'] as const).map((math) => ({
+      event: 'A',
+      math,
+      ...(math !== 'total' && math !== 'unique' && { property: 'n' }),
+    })),
     from_date: '2024-03-04',
     to_date: '2024-03-04',
     unit: 'day',

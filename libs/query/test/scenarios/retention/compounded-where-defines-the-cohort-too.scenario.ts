@@ -1,8 +1,15 @@
 import { event, retentionScenario } from '../../support/scenario';
 
 export default retentionScenario({
-  description: 'compounded: `where` filters the one event, so it defines the cohort and its first occurrence as well as the returns',
-  query: { from_date: '2024-03-04', to_date: '2024-03-04', retention_type: 'compounded', event: 'Open', where: 'properties["plan"] == "pro"' },
+  description:
+    'compounded: `where` filters the one event, so it defines the cohort and its first occurrence as well as the returns',
+  query: {
+    from_date: '2024-03-04',
+    to_date: '2024-03-04',
+    retention_type: 'compounded',
+    event: 'Open',
+    where: 'properties["plan"] == "pro"',
+  },
   events: [
     // u1 is born at 12:00 (the first "pro" Open), not at 10:00: its 03-05 return is 23 hours later, in interval 0.
     event('Open', '2024-03-04T10:00:00.000Z', 'u1', { plan: 'free' }),
