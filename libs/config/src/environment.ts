@@ -4,14 +4,7 @@ import { LOG_LEVELS, SERVICE_NAMES } from './constants';
 import { parseNetwork } from './network';
 import { Secret } from './secret.decorator';
 import { apply, blankToUndefined, Flag, Integer, OptionalText, toList } from './environment-decorators';
-
-const SERVICE_URL = /^(https?:\/\/[^\s]+|chdb:.+)$/;
-const DATABASE_URL = /^(postgres(ql)?:\/\/[^\s]+|pglite:.+)$/;
-const BROKER = /^[A-Za-z0-9.\-_[\]:]+:\d{1,5}$/;
-const CREDENTIAL = /^[A-Za-z0-9_-]+$/;
-const HTTP_URL = /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/;
-/** Path segments of letters, digits, ".", "_", "-" (none starting with "."), "/"-separated, optional trailing "/". */
-const KEY_PREFIX = /^[A-Za-z0-9_-][A-Za-z0-9._-]*(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*\/?$/;
+import { BROKER, CREDENTIAL, DATABASE_URL, HTTP_URL, KEY_PREFIX, SERVICE_URL } from './environment-formats';
 
 /** The S3 settings besides S3_BUCKET: any of them without a bucket is a mistake worth stopping for. */
 const S3_COMPANIONS = [

@@ -1,7 +1,7 @@
 import { IdSource } from '@analytics/clock';
 import { KafkaSettings } from '@analytics/config';
 import { IHeaders, Kafka, KafkaMessage, Message } from 'kafkajs';
-import { RecordRef } from './batch-part';
+import { DeadLetterEntry, describe } from './dead-letter-entry';
 import { ACKS_ALL, createIdempotentProducer } from './idempotent-producer';
 import {
   ConsumedTopicKey,
@@ -44,18 +44,6 @@ export interface ReplayOptions {
   screen?: ReplayScreen;
 }
 
-export interface DeadLetterEntry {
-  partition: number;
-  offset: string;
-  reason: string;
-  code?: string;
-  source?: RecordRef;
-  /** Rows the screen left out (all of them when the letter was not sent), and why. */
-  dropped?: { rows: number; reason: string };
-  /** Whether the letter (or what the screen left of it) was sent back. */
-  sent: boolean;
-}
-
 export interface ReplayReport {
   deadLetterTopic: string;
   topic: string;
@@ -72,28 +60,7 @@ interface Range {
 }
 
 const DEAD_LETTER_HEADER_NAMES = new Set<string>(Object.values(DEAD_LETTER_HEADERS));
-const text = (value: IHeaders[string]) =>
-  value === undefined ? undefined : String(Array.isArray(value) ? value[0] : value);
 const maxOffset = (a: string, b: string) => (BigInt(a) > BigInt(b) ? a : b);
-
-function describe(message: KafkaMessage, partition: number): DeadLetterEntry {
-  const headers = message.headers ?? {};
-  const sourceTopic = text(headers[DEAD_LETTER_HEADERS.sourceTopic]);
-  return {
-    sent: true,
-    partition,
-    offset: message.offset,
-    reason: text(headers[DEAD_LETTER_HEADERS.reason]) ?? '(no reason recorded)',
-    code: text(headers[DEAD_LETTER_HEADERS.reasonCode]),
-    source: sourceTopic
-      ? {
-          topic: sourceTopic,
-          partition: Number(text(headers[DEAD_LETTER_HEADERS.sourcePartition])),
-          offset: text(headers[DEAD_LETTER_HEADERS.sourceOffset]) ?? '',
-        }
-      : undefined,
-  };
-}
 
 /**
  * The message as it was first sent: the dead letter's own headers dropped, where it was replayed

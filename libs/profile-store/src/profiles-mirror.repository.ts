@@ -3,7 +3,7 @@ import { formatEpochSeconds, serializeProperties } from '@analytics/events';
 import { Inject, Injectable } from '@nestjs/common';
 import { Readable } from 'node:stream';
 import { mirrorCountSql, mirrorPageSql, MirrorQuery, PROFILES_MIRROR_INSERT } from './profiles-mirror-sql';
-import { MirrorProfile } from './profiles.repository';
+import { MirrorProfile } from './profile-rows';
 
 /** What bounds a read: ClickHouse's `max_execution_time`, and a signal that cancels it (the client went away). */
 export interface ReadLimits {

@@ -1,5 +1,5 @@
 import type { ScopedRows } from '@analytics/tenancy';
-import type { ProfileWrite } from './profiles.repository';
+import type { ProfileWrite } from './profile-rows';
 
 /** The characters of rows one insert statement carries at most (a single larger row goes alone). */
 export const SAVE_STATEMENT_CHARS = 16 * 1024 * 1024;

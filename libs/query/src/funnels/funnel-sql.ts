@@ -6,7 +6,7 @@ import { allOf, segmentSql, whereSql } from '../expressions/query-expressions';
 import { DAY_MS } from '../time/utc-days';
 import { Layers, sameInstantLayers } from './funnel-same-instant-sql';
 import { FunnelSpec } from './funnel-spec';
-import { OTHER, UNDEFINED_SEGMENT } from './funnel-tally';
+import { rankedSql, tallySql } from './funnel-tally-sql';
 
 /**
  * The funnel in one ClickHouse query, exact to the contract (docs/queries.md):
@@ -163,38 +163,6 @@ function bestPerBucketLayers(spec: FunnelSpec): Layers {
       `arrayFilter((xa, xk, xq) -> ${bucket('xk')} != ${bucket('xq')}, arrayMap((xk, xc${spec.on ? ', xv' : ''}) -> ${best}, ord, sortedChains${spec.on ? ', sortedSegs' : ''}), ord, arrayPopBack(arrayPushFront(ord, toUInt64(0)))) AS bests`,
     ],
   ];
-}
-
-/**
- * Users per bucket (and segment) with their summed step times, one plain aggregate per step (a
- * step counts the users whose depth passes it; times past the depth are not summed).
- */
-function tallySql(spec: FunnelSpec, users: ChSql): ChSql {
-  const n = spec.steps.length;
-  const segment = spec.on ? `ifNull(best.2, '${UNDEFINED_SEGMENT}')` : "''";
-  const reached = (m: number) => `depth > ${m}`;
-  const later = range(n, 1);
-  const columns = `SELECT bucket, segment,
-      [count(), ${later.map((m) => `countIf(${reached(m)})`).join(', ')}] AS counts,
-      [toInt64(0), ${later.map((m) => `sumIf(chain.${m + 1} - chain.${m}, ${reached(m)})`).join(', ')}] AS previous,
-      [toInt64(0), ${later.map((m) => `sumIf(chain.${m + 1} - chain.1, ${reached(m)})`).join(', ')}] AS start
-    FROM (
-      SELECT best.1 AS bucket, ${segment} AS segment, best.3 AS depth, best.4 AS chain`;
-  return chSql`${chCompiled(columns)}
-      FROM (${users}) ARRAY JOIN bests AS best
-    )
-    GROUP BY bucket, segment`;
-}
-
-/** Segments ranked by entries over all buckets (ties by value); those past `limit` fold into `$other`. */
-function rankedSql(tally: ChSql): ChSql {
-  return chSql`SELECT bucket, if(rank <= {limit:UInt32}, segment, ${chCompiled(`'${OTHER}'`)}) AS label, min(rank) AS labelRank,
-      sumForEach(counts) AS labelCounts, sumForEach(previous) AS labelPrevious, sumForEach(start) AS labelStart
-    FROM (
-      SELECT *, dense_rank() OVER (ORDER BY total DESC, segment ASC) AS rank
-      FROM (SELECT *, sum(counts[1]) OVER (PARTITION BY segment) AS total FROM (${tally}))
-    )
-    GROUP BY bucket, label`;
 }
 
 /**
