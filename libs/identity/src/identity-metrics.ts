@@ -1,5 +1,5 @@
 import { LINK_REFUSALS } from '@analytics/events';
-import { MetricsService } from '@analytics/runtime';
+import { MetricsService } from '@analytics/observability';
 import { Injectable } from '@nestjs/common';
 import { Counter } from 'prom-client';
 

@@ -1,7 +1,7 @@
 import { ClickHouseClient, ClickHouseDdl } from '@analytics/clickhouse';
 import { EVENTS_TABLE, resolvedEventsSql, resolvedUserKeysSql } from '@analytics/event-store';
 import { formatEpochSeconds, IdentityClusters, IdentityLink, MAX_CLUSTER_IDS } from '@analytics/events';
-import { MetricsService } from '@analytics/runtime';
+import { MetricsService } from '@analytics/observability';
 import { chSql, projectScope, renderChSql } from '@analytics/tenancy';
 import { useTestClickHouseClient } from '@analytics/testing';
 import { Logger } from '@nestjs/common';

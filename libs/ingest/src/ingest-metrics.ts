@@ -1,4 +1,4 @@
-import { MetricsService } from '@analytics/runtime';
+import { MetricsService } from '@analytics/observability';
 import { Injectable } from '@nestjs/common';
 import { Counter } from 'prom-client';
 

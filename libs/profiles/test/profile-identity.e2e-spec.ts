@@ -1,7 +1,7 @@
 import { ClickHouseClient } from '@analytics/clickhouse';
 import { IdentityLink } from '@analytics/events';
 import { IdentityMetrics, IdentityRepository, IdentityWriter } from '@analytics/identity';
-import { MetricsService } from '@analytics/runtime';
+import { MetricsService } from '@analytics/observability';
 import { eventually } from '@analytics/testing';
 import { Registry } from 'prom-client';
 import { ProfilesHarness, startProfilesHarness } from './profiles-harness';

@@ -3,7 +3,7 @@ import { ClockModule } from '@analytics/clock';
 import { AppConfig, ConfigModule } from '@analytics/config';
 import { UnknownRoutesModule } from '@analytics/http';
 import { KafkaModule } from '@analytics/kafka';
-import { ObservabilityModule } from './observability.module';
+import { ObservabilityModule } from '@analytics/observability';
 import { PostgresModule } from '@analytics/postgres';
 import { DynamicModule, Module, Type } from '@nestjs/common';
 import { MigrateOnStartModule } from './migrate-on-start.module';

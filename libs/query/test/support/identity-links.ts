@@ -1,6 +1,6 @@
 import { IdentityClusters, IdentityLink, MAX_CLUSTER_IDS } from '@analytics/events';
 import { IdentityMetrics, IdentityRepository, IdentityWriter } from '@analytics/identity';
-import { MetricsService } from '@analytics/runtime';
+import { MetricsService } from '@analytics/observability';
 import { Registry } from 'prom-client';
 import { DAY_MS } from '../../src/time/utc-days';
 import { arrivalBatches } from './generate-events';

@@ -1,0 +1,2 @@
+export { MetricsService } from './metrics.service';
+export { ObservabilityModule } from './observability.module';
