@@ -5,7 +5,7 @@ import {
   retryAfterHeader as retryAfter,
   STATUS_TEXT,
 } from '@analytics/sdk-transport';
-import { IngestOutcome } from './ingest.service';
+import { IngestOutcome } from './ingest-contract';
 
 /** The strict /import answers, in the spec's error shape. */
 export const importReplies = {

@@ -9,6 +9,7 @@ import { Injectable } from '@nestjs/common';
 import { EventDictionaryProvider } from './event-dictionary.provider';
 import { IngestError, SinkUnavailableError } from '@analytics/sdk-transport';
 import { EventSink, RefusedEvent } from './event-sink';
+import { FailedRecord, ImportOptions, IngestOutcome, TrackOptions } from './ingest-contract';
 import { IngestMetrics } from './ingest-metrics';
 
 /** The rules' wording for a record that is not an event object (validateEvent says the same). */
@@ -16,44 +17,11 @@ const NOT_AN_OBJECT = 'each event must be a JSON object';
 const isEventObject = (record: unknown): boolean =>
   typeof record === 'object' && record !== null && !Array.isArray(record);
 
-export interface FailedRecord {
-  index: number;
-  insert_id: string;
-  field: string;
-  message: string;
-}
-
-export interface IngestOutcome {
-  imported: number;
-  failed: FailedRecord[];
-}
-
 /** The events of a request that passed the rules, with their positions in the request. */
 interface Validated {
   rows: EventRow[];
   indexes: number[];
   failed: FailedRecord[];
-}
-
-export interface ImportOptions {
-  /** Strict mode reports every invalid event; otherwise invalid events are skipped silently. */
-  strict: boolean;
-  /** The legacy form transport (server SDKs) needs no $insert_id. */
-  requireInsertId: boolean;
-  /**
-   * The records are a parse the caller drops: each slot is cleared once its event is validated, so
-   * that a GC in the middle of a large request finds the events done with already garbage, rather
-   * than copying them and promoting them to V8's old generation.
-   */
-  consumeRecords?: boolean;
-  /** Receipt time, read by the caller from its clock; also the events' mp_processing_time_ms. */
-  nowMs: number;
-}
-
-export interface TrackOptions {
-  ip?: string;
-  /** Receipt time, read by the caller from its clock. */
-  nowMs: number;
 }
 
 /** The rules of event ingestion: limits, validation, the data dictionary, and persisting before answering. */

@@ -17,7 +17,8 @@ import { decodeProfileUpdate } from '@analytics/profile-updates';
 import { Controller, Logger } from '@nestjs/common';
 import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
 import { ProfileMetrics } from './profile-metrics';
-import { KafkaRef, PartitionUpdates, ProfileWriter, Rejection } from './profile-writer.service';
+import { KafkaRef, PartitionUpdates, Rejection } from './pending-updates';
+import { ProfileWriter } from './profile-writer.service';
 import { classifyWriteFailure, postgresRefusal } from './write-failure';
 
 /** Kept for the benchmarks that watch the group's lag. */

@@ -6,7 +6,8 @@ import { createTestEnvironment, eventually, installKafkaSendGate, TestEnvironmen
 import fc from 'fast-check';
 import { randomBytes } from 'node:crypto';
 import { PROFILES_WRITER_GROUP } from '../src';
-import { KafkaRef, PartitionUpdates, ProfileWriter } from '../src/profile-writer.service';
+import { KafkaRef, PartitionUpdates } from '../src/pending-updates';
+import { ProfileWriter } from '../src/profile-writer.service';
 import { recordSequence, ReferenceProfiles, requests, toRecords } from './profile-reference';
 import { ProfilesHarness, queried, startProfilesHarness } from './profiles-harness';
 
