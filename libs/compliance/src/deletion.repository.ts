@@ -1,6 +1,7 @@
 import {
   ClickHouseClient,
   ClickHouseDdl,
+  countRows,
   DELETE_ON_EVERY_REPLICA_SETTINGS,
   IDENTITY_LOOKUP_TABLE,
 } from '@analytics/clickhouse';
@@ -82,15 +83,7 @@ export class DeletionRepository {
       if (table.table === EVENTS_TABLE && table.engine === 'clickhouse') {
         counts[`clickhouse.${table.table}`] = await this.events.count(erasedEventsSql(scope), signal);
       } else if (table.engine === 'clickhouse') {
-        const { sql: query, params } = remainingRowsSql(table, scope);
-        const result = await this.clickhouse.query({
-          query,
-          query_params: params,
-          format: 'JSONEachRow',
-          abort_signal: signal,
-        });
-        const [row] = await result.json<{ n: string | number }>();
-        counts[`clickhouse.${table.table}`] = Number(row?.n ?? 0);
+        counts[`clickhouse.${table.table}`] = await countRows(this.clickhouse, remainingRowsSql(table, scope), signal);
       } else {
         const [row] = await selectRows<{ n: string | number }>(
           this.postgres.db,

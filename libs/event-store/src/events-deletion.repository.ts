@@ -1,4 +1,4 @@
-import { ClickHouseClient, ClickHouseDdl, DELETE_ON_EVERY_REPLICA_SETTINGS } from '@analytics/clickhouse';
+import { ClickHouseClient, ClickHouseDdl, countRows, DELETE_ON_EVERY_REPLICA_SETTINGS } from '@analytics/clickhouse';
 import { ChSql } from '@analytics/tenancy';
 import { Inject, Injectable } from '@nestjs/common';
 import { countEventsSql, deleteEventsSql } from './events-deletion-sql';
@@ -24,14 +24,6 @@ export class EventsDeletionRepository {
 
   /** Zero once a deletion of the same rows is done. */
   async count(where: ChSql, signal?: AbortSignal): Promise<number> {
-    const { sql: query, params } = countEventsSql(where);
-    const result = await this.clickhouse.query({
-      query,
-      query_params: params,
-      format: 'JSONEachRow',
-      abort_signal: signal,
-    });
-    const [row] = await result.json<{ n: string | number }>();
-    return Number(row?.n ?? 0);
+    return countRows(this.clickhouse, countEventsSql(where), signal);
   }
 }

@@ -1,4 +1,4 @@
-import { ClickHouseClient, ClickHouseDdl } from '@analytics/clickhouse';
+import { ClickHouseClient, ClickHouseDdl, countRows } from '@analytics/clickhouse';
 import { IdentityMember } from '@analytics/events';
 import { ChBoundQuery, ProjectScope } from '@analytics/tenancy';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
@@ -134,15 +134,7 @@ export class IdentityRepository {
   /** How many of the ids identity_lookup still holds (0 on a cluster, which has none). */
   async lookupRows(scope: ProjectScope, distinctIds: string[], signal?: AbortSignal): Promise<number> {
     if (!this.lookup || !distinctIds.length) return 0;
-    const { sql, params } = lookupRowsSql(scope, distinctIds);
-    const result = await this.clickhouse.query({
-      query: sql,
-      query_params: params,
-      format: 'JSONEachRow',
-      abort_signal: signal,
-    });
-    const [row] = await result.json<{ n: string | number }>();
-    return Number(row?.n ?? 0);
+    return countRows(this.clickhouse, lookupRowsSql(scope, distinctIds), signal);
   }
 
   private async select({ sql, params }: ChBoundQuery): Promise<MapRow[]> {
