@@ -47,6 +47,10 @@ export function welcomeMessage(
         ]
       : []),
     '',
+    `The web console  ${base}/   (sign in with ${owner ? 'the owner service account' : 'the project id and secret'} above)`,
+    `The API docs     ${base}/api/docs`,
+    `Data directory   ${config.dataDir}`,
+    '',
   ].join('\n');
 }
 

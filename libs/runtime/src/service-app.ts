@@ -7,6 +7,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { AddressInfo, Server } from 'node:net';
 import { LimitedExpressAdapter } from './limited-express-adapter';
+import { QuietFrameworkLogger } from './quiet-framework-logger';
 
 export type RootModuleFactory = (config: AppConfig) => DynamicModule | Type<unknown>;
 
@@ -25,7 +26,7 @@ export async function createServiceApp(
   });
   app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
-  app.useLogger(app.get(Logger));
+  app.useLogger(new QuietFrameworkLogger(app.get(Logger)));
   const document = SwaggerModule.createDocument(
     app,
     new DocumentBuilder()
