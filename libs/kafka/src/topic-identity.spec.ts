@@ -36,6 +36,21 @@ describe('the topic identities a writer names its insert tokens with', () => {
     expect(asked).toBe(1);
   });
 
+  it('ask once when a batch holds two fetches of one partition back to back', async () => {
+    await identityOf('events', [part(0, 0, 9)]);
+    await identityOf('events', [part(0, 10, 19), part(0, 20, 29)]);
+    await identityOf('events', [part(0, 30, 39), part(0, 40, 49)]);
+
+    expect(asked).toBe(1);
+  });
+
+  it("ask again when a batch's second fetch of a partition leaves a gap", async () => {
+    await identityOf('events', [part(0, 0, 9)]);
+    await identityOf('events', [part(0, 10, 19), part(0, 30, 39)]);
+
+    expect(asked).toBe(2);
+  });
+
   it('ask again when a partition goes back (a topic made anew counts from 0 again)', async () => {
     await identityOf('events', [part(0, 0, 9)]);
     broker = 'cluster/new-topic';

@@ -54,16 +54,21 @@ export function cachedIdentities(ask: (topic: string) => Promise<string>): Topic
   /** The last offset read per `topic:partition`: a batch that starts right after it reads on. */
   const lastRead = new Map<string, bigint>();
   return async (topic, parts) => {
-    const readsOn = parts.every(({ partition, records, lastOffset }) => {
-      const before = lastRead.get(`${topic}:${partition}`);
-      return before !== undefined && BigInt(records[0]?.offset ?? lastOffset) === before + 1n;
-    });
+    // In order, against the parts before it: a batch often holds two fetches of one partition back to back.
+    const read = new Map<string, bigint>();
+    let readsOn = true;
+    for (const { partition, records, lastOffset } of parts) {
+      const key = `${topic}:${partition}`;
+      const before = read.get(key) ?? lastRead.get(key);
+      if (before === undefined || BigInt(records[0]?.offset ?? lastOffset) !== before + 1n) readsOn = false;
+      read.set(key, BigInt(lastOffset));
+    }
     let identity = known.get(topic);
     if (identity === undefined || !readsOn) {
       identity = await ask(topic);
       known.set(topic, identity);
     }
-    for (const { partition, lastOffset } of parts) lastRead.set(`${topic}:${partition}`, BigInt(lastOffset));
+    for (const [key, offset] of read) lastRead.set(key, offset);
     return identity;
   };
 }
