@@ -1,1 +1,2 @@
 export { DomainError, domainErrorByStatus, domainErrorOf } from './domain-error';
+export { asError } from './as-error';

@@ -1,8 +1,9 @@
 import { AppConfig, KafkaSettings } from '@analytics/config';
-import { INestApplication, Injectable, Logger } from '@nestjs/common';
+import { asError } from '@analytics/errors';
+import { Catch, INestApplication, Injectable, Logger, RpcExceptionFilter } from '@nestjs/common';
 import { BaseRpcContext, CustomTransportStrategy, MessageHandler, Server } from '@nestjs/microservices';
 import { Kafka } from 'kafkajs';
-import { lastValueFrom } from 'rxjs';
+import { lastValueFrom, Observable, throwError } from 'rxjs';
 import { Attempter } from './attempt';
 import { BatchPart } from './batch-part';
 import { BatchOutcome, BatchWorker, BatchWorkerOptions } from './batch-worker';
@@ -13,10 +14,6 @@ export const KAFKA_BATCHES = Symbol('kafka-batches');
 
 /** What a writer's handler gets besides the batch: the retry policy its writes run under (`attempt`). */
 export class BatchContext extends BaseRpcContext<[BatchPart[], Attempter]> {
-  get parts(): BatchPart[] {
-    return this.args[0];
-  }
-
   get attempt(): Attempter {
     return this.args[1];
   }
@@ -30,8 +27,11 @@ export type BatchSubscription = Omit<BatchWorkerOptions, 'handle'>;
 export class BatchSubscriptions {
   private readonly byTopic = new Map<string, BatchSubscription>();
 
+  /** One consumer per topic in a process: a second writer of a topic would take the first one's batches. */
   register(subscription: BatchSubscription): void {
-    this.byTopic.set(TOPICS[subscription.topic], subscription);
+    const topic = TOPICS[subscription.topic];
+    if (this.byTopic.has(topic)) throw new Error(`a writer of ${topic} is already registered in this process`);
+    this.byTopic.set(topic, subscription);
   }
 
   of(pattern: string): BatchSubscription | undefined {
@@ -42,11 +42,6 @@ export class BatchSubscriptions {
     return this.byTopic.size;
   }
 }
-
-const asError = (error: unknown): Error =>
-  error instanceof Error
-    ? error
-    : new Error(typeof error === 'object' && error && 'message' in error ? String(error.message) : String(error));
 
 /**
  * A Nest microservice transport over the writers' batch consumer: each `@EventPattern(<topic>)`
@@ -113,6 +108,17 @@ export class KafkaBatchTransport extends Server implements CustomTransportStrate
 }
 
 /**
+ * Nest's default RPC filter would log a handler's error and hand on "Internal server error" in its
+ * place; the worker wants the error itself, to log why a batch is read again and to classify it.
+ */
+@Catch()
+class HandlerErrorsAsThrown implements RpcExceptionFilter<unknown> {
+  catch(error: unknown): Observable<never> {
+    return throwError(() => error);
+  }
+}
+
+/**
  * Starts the writers' handlers of an app (those its modules mounted, with a broker): the batch
  * transport as a microservice of the app, sharing its modules. Before `listen`, after `init`.
  */
@@ -128,10 +134,12 @@ export async function startKafkaBatches(app: INestApplication): Promise<void> {
     return;
   }
   if (!subscriptions.size) return;
-  app.connectMicroservice(
-    { strategy: new KafkaBatchTransport(app.get(Kafka, { strict: false }), settings, subscriptions) },
-    { inheritAppConfig: true },
-  );
+  // Not the app's HTTP pipes, guards and filters; a handler's error reaches the worker as thrown.
+  app
+    .connectMicroservice({
+      strategy: new KafkaBatchTransport(app.get(Kafka, { strict: false }), settings, subscriptions),
+    })
+    .useGlobalFilters(new HandlerErrorsAsThrown());
   await app.startAllMicroservices();
   new Logger('KafkaBatchTransport').log(`consuming ${subscriptions.size} topic(s)`);
 }

@@ -1,3 +1,4 @@
+import { asError } from '@analytics/errors';
 import { MessageSlabs } from './message-slabs';
 import { ProducerSlot } from './producer-slot';
 import {
@@ -38,8 +39,6 @@ export interface PartitionPublisherOptions {
 
 /** Refused at once: too much already waits for the broker. The caller answers 503 and the client retries. */
 export class PublisherFullError extends Error {}
-
-const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
 
 /**
  * Publishes to one topic so that a caller's outcome depends only on its own partitions: a partition

@@ -1,3 +1,4 @@
+import { asError } from '@analytics/errors';
 import { FailureOutcome } from '@analytics/kafka';
 
 type Failure = { code?: unknown; message?: unknown; cause?: unknown };
@@ -29,5 +30,5 @@ export function postgresRefusal(error: unknown): Error {
     if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code) && typeof e.message === 'string')
       return new Error(`SQLSTATE ${e.code}: ${e.message}`, { cause: error });
   }
-  return error instanceof Error ? error : new Error(String(error));
+  return asError(error);
 }
