@@ -1,4 +1,4 @@
-import { IDENTITY_LOOKUP_TABLE, IDENTITY_MAP_TABLE, identityKeySql } from '@analytics/clickhouse';
+import { IDENTITY_LOOKUP_TABLE, IDENTITY_MAP_TABLE, identityKeySql, insertFormattedSql } from '@analytics/clickhouse';
 import { IdentityMember } from '@analytics/events';
 import { ChBoundQuery, chCompiled, chIdent, ChSql, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 
@@ -34,7 +34,7 @@ export function mergedRowsSql(scope: ProjectScope, ids: string[]): ChBoundQuery 
 }
 
 /** identity_map's rows go in as JSONEachRow lines (the body of the insert). */
-export const IDENTITY_MAP_INSERT = `INSERT INTO ${IDENTITY_MAP_TABLE} FORMAT JSONEachRow`;
+export const IDENTITY_MAP_INSERT = insertFormattedSql(IDENTITY_MAP_TABLE, 'JSONEachRow');
 
 /** identity_lookup's row for each member: its own key, and its key XOR its canonical id's. */
 export function lookupInsertSql(scope: ProjectScope, members: IdentityMember[]): ChBoundQuery {

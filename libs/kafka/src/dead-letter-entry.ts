@@ -15,11 +15,11 @@ export interface DeadLetterEntry {
   sent: boolean;
 }
 
-export const headerText = (value: IHeaders[string]) =>
+const headerText = (value: IHeaders[string]) =>
   value === undefined ? undefined : String(Array.isArray(value) ? value[0] : value);
 
 /** The report entry of a dead letter, read from its headers. */
-export function describe(message: KafkaMessage, partition: number): DeadLetterEntry {
+export function deadLetterEntry(message: KafkaMessage, partition: number): DeadLetterEntry {
   const headers = message.headers ?? {};
   const sourceTopic = headerText(headers[DEAD_LETTER_HEADERS.sourceTopic]);
   return {

@@ -1,7 +1,7 @@
 import { IdSource } from '@analytics/clock';
 import { KafkaSettings } from '@analytics/config';
 import { IHeaders, Kafka, KafkaMessage, Message } from 'kafkajs';
-import { DeadLetterEntry, describe } from './dead-letter-entry';
+import { DeadLetterEntry, deadLetterEntry } from './dead-letter-entry';
 import { ACKS_ALL, createIdempotentProducer } from './idempotent-producer';
 import {
   ConsumedTopicKey,
@@ -98,7 +98,7 @@ async function screenBatch(
   messages: KafkaMessage[],
   heartbeat: () => Promise<void>,
 ) {
-  const entries = messages.map((message) => describe(message, partition));
+  const entries = messages.map((message) => deadLetterEntry(message, partition));
   let screened: (ScreenedLetter | undefined)[] | undefined;
   try {
     screened = await options.screen?.(options.topic, messages, heartbeat);

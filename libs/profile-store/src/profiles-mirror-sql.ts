@@ -1,3 +1,4 @@
+import { insertFormattedSql } from '@analytics/clickhouse';
 import { CompiledSql } from '@analytics/expression';
 import {
   ChBoundQuery,
@@ -18,7 +19,7 @@ const PROFILES = chIdent(PROFILES_MIRROR_TABLE);
 const AND = chSql` AND `;
 
 /** The properties go in as JSONEachRow lines (the body of the insert). */
-export const PROFILES_MIRROR_INSERT = `INSERT INTO ${PROFILES_MIRROR_TABLE} FORMAT JSONEachRow`;
+export const PROFILES_MIRROR_INSERT = insertFormattedSql(PROFILES_MIRROR_TABLE, 'JSONEachRow');
 
 /**
  * The read source of the project's user profiles, the live version of each (`FROM …`, to extend
