@@ -5,7 +5,6 @@ import {
   DELETE_ON_EVERY_REPLICA_SETTINGS,
   IDENTITY_LOOKUP_TABLE,
 } from '@analytics/clickhouse';
-import { AppConfig } from '@analytics/config';
 import { erasedEventsSql, EVENTS_TABLE, EventsDeletionRepository } from '@analytics/event-store';
 import { IdentityRepository } from '@analytics/identity';
 import { Postgres, selectRows } from '@analytics/postgres';
@@ -23,17 +22,14 @@ import { DISTINCT_ID_TABLES, DistinctIdTable } from './distinct-id-tables';
 @Injectable()
 export class DeletionRepository {
   private readonly logger = new Logger(DeletionRepository.name);
-  private readonly ddl: ClickHouseDdl;
 
   constructor(
     @Inject(ClickHouseClient) private readonly clickhouse: ClickHouseClient,
+    private readonly ddl: ClickHouseDdl,
     private readonly postgres: Postgres,
-    config: AppConfig,
     private readonly identities: IdentityRepository,
     private readonly events: EventsDeletionRepository,
-  ) {
-    this.ddl = new ClickHouseDdl(config.clickhouseCluster);
-  }
+  ) {}
 
   private pgPredicate(table: DistinctIdTable, scope: DeletionScope) {
     // Registry names are constants of this lib, never user input.

@@ -1,3 +1,4 @@
+import { isProjectId } from '@analytics/tenancy';
 import { withProcessedAt } from '@analytics/events';
 import { ConsumedTopicKey, ScreenedLetter } from '@analytics/kafka';
 import { Erasure, ProjectId, projectIdKey } from './erased-ids.repository';
@@ -36,10 +37,8 @@ function epochMs(value: unknown): number | undefined {
 }
 
 const ids = (projectId: unknown, ...distinctIds: unknown[]): ProjectId[] =>
-  Number.isInteger(projectId)
-    ? distinctIds
-        .filter((id): id is string => typeof id === 'string')
-        .map((distinctId) => ({ projectId: projectId as number, distinctId }))
+  isProjectId(projectId)
+    ? distinctIds.filter((id): id is string => typeof id === 'string').map((distinctId) => ({ projectId, distinctId }))
     : [];
 
 export function readLetter(topic: ConsumedTopicKey, value: Buffer | null): LetterContents {

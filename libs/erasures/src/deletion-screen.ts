@@ -1,6 +1,6 @@
 import { Clock } from '@analytics/clock';
 import { ReplayScreen, ScreenedLetter } from '@analytics/kafka';
-import { isProjectId, ProjectScope, projectScope } from '@analytics/tenancy';
+import { ProjectScope, projectScope } from '@analytics/tenancy';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readLetter, screenLetter, subjectsOf } from './dead-letter-contents';
 import { ErasedIdsRepository } from './erased-ids.repository';
@@ -39,8 +39,8 @@ export class DeletionScreen {
       ids.push(distinctId);
       idsOf.set(projectId, ids);
     }
-    // The letters name the projects the gateway authenticated when it first took them (an id no project can have has no deletions).
-    const projects = [...idsOf.keys()].filter(isProjectId).map((projectId) => projectScope(projectId));
+    // The letters name the projects the gateway authenticated when it first took them (readLetter keeps only possible ids).
+    const projects = [...idsOf.keys()].map((projectId) => projectScope(projectId));
     // Taken before the wait: a deletion requested after it finds the replayed rows older than its request.
     const stampMs = this.clock.now();
     await this.untilStarted(projects, heartbeat);
