@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { REPO_ROOT } from './cruise-imports';
+import { sourceFiles } from './source-files';
 
 /** STYLE: no source file over 250 lines (as Prettier formats it), so each one reads in a sitting. */
 const MAX_LINES = 250;
@@ -12,24 +13,11 @@ const LONGER: Readonly<Record<string, string>> = {
   'libs/kafka/src/partition-publisher.ts': 'one stateful class on the hot path',
 };
 
-const isSource = (file: string) =>
-  file.endsWith('.ts') && !file.endsWith('.d.ts') && !/\.(spec|int-spec|e2e-spec|fault-spec|fuzz-spec)\.ts$/.test(file);
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'test' || entry.name === 'node_modules' ? [] : sourceFiles(path);
-    return isSource(entry.name) ? [path] : [];
-  });
-}
-
 const lineCounts = () =>
-  ['apps', 'libs'].flatMap((top) =>
-    sourceFiles(join(REPO_ROOT, top)).map((path) => ({
-      file: relative(REPO_ROOT, path),
-      lines: readFileSync(path, 'utf8').split('\n').length - 1,
-    })),
-  );
+  sourceFiles(REPO_ROOT).map((file) => ({
+    file,
+    lines: readFileSync(join(REPO_ROOT, file), 'utf8').split('\n').length - 1,
+  }));
 
 describe('source files', () => {
   it(`are at most ${MAX_LINES} lines, but for the listed ones`, () => {

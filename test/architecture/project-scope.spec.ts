@@ -25,7 +25,7 @@ export const SCOPE_CREATORS = [
   // The identity writer: links the gateway authenticated, each naming its project.
   'libs/identity/src/identity-writer.service.ts',
   // The profile writer: updates the gateway authenticated, each naming its project.
-  'libs/profiles/src/pending-updates.ts',
+  'libs/profiles/src/by-project.ts',
 ];
 
 const FIXTURES = join(__dirname, 'tenancy-fixtures');

@@ -1,6 +1,7 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as ts from 'typescript';
+import { sourceFiles } from './source-files';
 
 /**
  * What test/architecture/project-scope.spec.ts and tenant-predicate.spec.ts read: the source files
@@ -8,31 +9,12 @@ import * as ts from 'typescript';
  * merely looks like them.
  */
 
-const SPEC = /\.(spec|int-spec|e2e-spec)\.ts$/;
 /** The lib that makes scopes and writes the predicate: the only place both may be written by hand. */
 const TENANCY_SRC = 'libs/tenancy/src/';
 
-function walk(root: string, dir: string): string[] {
-  return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => {
-    const path = `${dir}/${entry.name}`;
-    if (entry.isDirectory()) return walk(root, path);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') && !SPEC.test(entry.name) ? [path] : [];
-  });
-}
-
-/** `libs/<lib>/src/**` and `apps/<app>/src/**` under `root`, relative to it, specs left out. */
-export function sourceFiles(root: string): string[] {
-  return ['libs', 'apps']
-    .flatMap((top) =>
-      readdirSync(join(root, top), { withFileTypes: true })
-        .filter((entry) => entry.isDirectory())
-        .map((entry) => `${top}/${entry.name}/src`),
-    )
-    .filter((src) => existsSync(join(root, src)))
-    .flatMap((src) => walk(root, src))
-    .filter((file) => !file.startsWith(TENANCY_SRC))
-    .sort();
-}
+/** Every lib's and app's source files under `root` (specs left out), but the tenancy lib's. */
+export const scopedSourceFiles = (root: string): string[] =>
+  sourceFiles(root).filter((file) => !file.startsWith(TENANCY_SRC));
 
 export function parse(root: string, file: string): ts.SourceFile {
   return ts.createSourceFile(file, readFileSync(join(root, file), 'utf8'), ts.ScriptTarget.Latest, true);
@@ -86,7 +68,7 @@ export function scopeCreations(file: ts.SourceFile): string[] {
 
 /** `file: what it does` for every file outside `allowed` that can create a scope. */
 export function scopeCreatorsOutside(root: string, allowed: readonly string[]): string[] {
-  return sourceFiles(root).flatMap((path) => {
+  return scopedSourceFiles(root).flatMap((path) => {
     const file = parse(root, path);
     const creations = scopeCreations(file).filter(
       (what) => what === 'casts to ProjectScope' || !allowed.includes(path),
@@ -106,7 +88,7 @@ const SCHEMA = /\/migrations\//;
  * are not read; specs, migrations and libs/tenancy itself are left out.
  */
 export function handWrittenPredicates(root: string): string[] {
-  return sourceFiles(root)
+  return scopedSourceFiles(root)
     .filter((path) => path.startsWith('libs/') && !SCHEMA.test(path))
     .flatMap((path) => {
       const file = parse(root, path);

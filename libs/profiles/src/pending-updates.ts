@@ -1,6 +1,5 @@
 import { KafkaPartition } from '@analytics/profile-store';
 import { identityKey, ProfileIdentity, ProfileUpdate } from '@analytics/profile-updates';
-import { projectScope, ScopedRows } from '@analytics/tenancy';
 
 /** An update and whatever its caller needs to recognise it again (a request position, a Kafka offset). */
 export interface PendingUpdate<R> {
@@ -33,19 +32,4 @@ export const identityOf = ({ projectId, groupKey, profileId }: ProfileIdentity):
 
 export function uniqueIdentities(identities: ProfileIdentity[]): ProfileIdentity[] {
   return [...new Map(identities.map((identity) => [identityKey(identity), identityOf(identity)])).values()];
-}
-
-/**
- * A batch's items by project, each group with its project's scope. The writer applies updates the
- * gateway authenticated (each names its project by the token it checked), so it is where their
- * scopes are made.
- */
-export function byProject<T extends { projectId: number }>(items: T[]): ScopedRows<T>[] {
-  const groups = new Map<number, T[]>();
-  for (const item of items) {
-    const group = groups.get(item.projectId);
-    if (group) group.push(item);
-    else groups.set(item.projectId, [item]);
-  }
-  return [...groups].map(([projectId, rows]) => ({ scope: projectScope(projectId), rows }));
 }

@@ -19,15 +19,8 @@ import {
   USER_PROFILES,
 } from '@analytics/profile-updates';
 import { Injectable } from '@nestjs/common';
-import {
-  byProject,
-  identityOf,
-  KafkaRef,
-  PartitionUpdates,
-  PendingUpdate,
-  Rejection,
-  uniqueIdentities,
-} from './pending-updates';
+import { identityOf, KafkaRef, PartitionUpdates, PendingUpdate, Rejection, uniqueIdentities } from './pending-updates';
+import { byProject } from './by-project';
 import { ProfileMetrics } from './profile-metrics';
 import { TimeSlices } from './time-slices';
 
