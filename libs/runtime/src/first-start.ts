@@ -3,6 +3,13 @@ import { AppConfig } from '@analytics/config';
 import { AccountBootstrapService, BootstrappedAccount } from '@analytics/accounts';
 import { BootstrappedProject, ProjectBootstrapService } from '@analytics/projects';
 import { INestApplicationContext } from '@nestjs/common';
+import { API_DOCS_PATH } from './service-app';
+
+/** Whether anything lives under DATA_DIR: an embedded engine or the local object store (not so in a cluster). */
+const keepsDataDir = (config: AppConfig) =>
+  config.clickhouseUrl.startsWith('chdb:') ||
+  config.databaseUrl.startsWith('pglite:') ||
+  config.objectStore.kind === 'local';
 
 /** The first-start message at `nowMs`: the credentials (the secret is never shown again) and two curls that work. */
 export function welcomeMessage(
@@ -48,8 +55,8 @@ export function welcomeMessage(
       : []),
     '',
     `The web console  ${base}/   (sign in with ${owner ? 'the owner service account' : 'the project id and secret'} above)`,
-    `The API docs     ${base}/api/docs`,
-    `Data directory   ${config.dataDir}`,
+    `The API docs     ${base}/${API_DOCS_PATH}`,
+    ...(keepsDataDir(config) ? [`Data directory   ${config.dataDir}`] : []),
     '',
   ].join('\n');
 }

@@ -9,6 +9,9 @@ import { AddressInfo, Server } from 'node:net';
 import { LimitedExpressAdapter } from './limited-express-adapter';
 import { QuietFrameworkLogger } from './quiet-framework-logger';
 
+/** Where every service serves its OpenAPI page (the document is under it, `openapi.json`). */
+export const API_DOCS_PATH = 'api/docs';
+
 export type RootModuleFactory = (config: AppConfig) => DynamicModule | Type<unknown>;
 
 /** Builds a service's HTTP application: JSON logger, OpenAPI at /api/docs, nothing listening yet. */
@@ -37,7 +40,7 @@ export async function createServiceApp(
       .addBasicAuth()
       .build(),
   );
-  SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs/openapi.json' });
+  SwaggerModule.setup(API_DOCS_PATH, app, document, { jsonDocumentUrl: `${API_DOCS_PATH}/openapi.json` });
   return app;
 }
 
