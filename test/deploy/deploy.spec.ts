@@ -15,9 +15,10 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, w
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
+import { applicationDatabase, objectStoreProblems, scheduledBackupProblems } from './backups';
 import { assignments, parseDockerfile, Stage } from './dockerfile';
 import { kustomize, parseImage } from './kustomize';
-import { appContainer, containerEnvironment, decodeSecret, esmPackage, Manifest, Rendered, route, selects, SettingSource } from './manifests';
+import { appContainer, containerEnvironment, decodeSecret, esmPackage, lockdownProblems, Manifest, Rendered, route, selects, SettingSource } from './manifests';
 
 type Validatable = new (data: any) => { validate(): void };
 type Models = Record<string, Validatable>;
@@ -86,7 +87,7 @@ function configMapData(rendered: Rendered): Record<string, string> {
  */
 function secretValues(rendered: Rendered): (name: string, key: string) => string | undefined {
   const postgres = rendered.one('Cluster');
-  const { database, owner } = postgres.spec.bootstrap.initdb;
+  const { database, owner } = applicationDatabase(postgres)!;
   const host = `${postgres.metadata.name}-rw.${postgres.metadata.namespace}`;
   const generated: Record<string, Record<string, string>> = {
     [`${postgres.metadata.name}-app`]: {
@@ -300,6 +301,7 @@ describe.each(OVERLAYS)('overlay %s', (overlay) => {
       'v1/Service': core.Service,
       'apps/v1/Deployment': apps.Deployment,
       'batch/v1/Job': batch.Job,
+      'batch/v1/CronJob': batch.CronJob,
       'autoscaling/v2/HorizontalPodAutoscaler': autoscaling.HorizontalPodAutoscaler,
       'policy/v1/PodDisruptionBudget': policy.PodDisruptionBudget,
       'networking.k8s.io/v1/Ingress': networking.Ingress,
@@ -313,6 +315,8 @@ describe.each(OVERLAYS)('overlay %s', (overlay) => {
       'clickhouse.altinity.com/v1/ClickHouseInstallation': clickHouseProblems,
       'clickhouse-keeper.altinity.com/v1/ClickHouseKeeperInstallation': keeperProblems,
       'postgresql.cnpg.io/v1/Cluster': postgresProblems,
+      'postgresql.cnpg.io/v1/ScheduledBackup': scheduledBackupProblems,
+      'barmancloud.cnpg.io/v1/ObjectStore': objectStoreProblems,
     };
     for (const object of rendered().objects) {
       const type = `${object.apiVersion}/${object.kind}`;
@@ -407,19 +411,8 @@ describe.each(OVERLAYS)('overlay %s', (overlay) => {
 
   it('locks every pod down: non-root, read-only root with /tmp, no privilege escalation, no capabilities, RuntimeDefault seccomp', () => {
     for (const workload of rendered().workloads()) {
-      const pod = rendered().podsOf(workload).spec;
-      const container = appContainer(workload);
-      expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
-      expect(container.securityContext).toEqual({
-        allowPrivilegeEscalation: false,
-        readOnlyRootFilesystem: true,
-        runAsNonRoot: true,
-        capabilities: { drop: ['ALL'] },
-        seccompProfile: { type: 'RuntimeDefault' },
-      });
-      const tmp = container.volumeMounts.find((m: any) => m.mountPath === '/tmp');
-      expect(pod.volumes.find((v: any) => v.name === tmp.name).emptyDir).toBeDefined();
-      for (const bound of ['requests', 'limits']) expect(Object.keys(container.resources[bound]).sort()).toEqual(['cpu', 'memory']);
+      const id = workload.metadata.name;
+      expect({ id, problems: lockdownProblems(rendered().podsOf(workload).spec, appContainer(workload)) }).toEqual({ id, problems: [] });
     }
   });
 
@@ -725,7 +718,7 @@ function postgresProblems(cluster: Manifest, rendered: Rendered): string[] {
   const problems: string[] = [];
   if (!Number.isInteger(cluster.spec?.instances) || cluster.spec.instances < 1) problems.push('spec.instances is required');
   if (!cluster.spec?.storage?.size) problems.push('spec.storage.size is required');
-  if (!cluster.spec?.bootstrap?.initdb?.database || !cluster.spec?.bootstrap?.initdb?.owner) problems.push('bootstrap.initdb names the database and its owner');
+  if (!applicationDatabase(cluster)) problems.push('one bootstrap, initdb or recovery, names the database and its owner');
   // DATABASE_URL is the uri CloudNativePG writes to <cluster>-app.
   for (const workload of rendered.workloads()) {
     const reference = (appContainer(workload).env ?? []).find((e: any) => e.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef;

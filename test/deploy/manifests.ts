@@ -1,4 +1,5 @@
 import { dirname, join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { KubernetesObject } from './kustomize';
 
 /** Loose views of the rendered objects: the schemas are checked by kubernetes-models, these only read. */
@@ -140,4 +141,28 @@ function prefixMatches(prefix: string, path: string): boolean {
 export function esmPackage<T>(packageName: string, subpath: string): T {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return require(join(dirname(require.resolve(`${packageName}/package.json`)), subpath, 'index.js')) as T;
+}
+
+const LOCKED_DOWN_CONTAINER = {
+  allowPrivilegeEscalation: false,
+  readOnlyRootFilesystem: true,
+  runAsNonRoot: true,
+  capabilities: { drop: ['ALL'] },
+  seccompProfile: { type: 'RuntimeDefault' },
+};
+
+/** Deep equality of plain data, whatever realm or prototype the parser gave its objects. */
+const sameData = (a: unknown, b: unknown) => isDeepStrictEqual(JSON.parse(JSON.stringify(a ?? null)), JSON.parse(JSON.stringify(b ?? null)));
+
+/** What keeps a pod from being locked down: non-root, read-only root with /tmp on an emptyDir, no escalation or capabilities, RuntimeDefault seccomp, bounded resources. */
+export function lockdownProblems(pod: any, container: any): string[] {
+  const problems: string[] = [];
+  if (pod.securityContext?.runAsNonRoot !== true || pod.securityContext?.seccompProfile?.type !== 'RuntimeDefault') problems.push('pod: runAsNonRoot, RuntimeDefault seccomp');
+  if (!sameData(container.securityContext, LOCKED_DOWN_CONTAINER)) problems.push(`container: securityContext ${JSON.stringify(LOCKED_DOWN_CONTAINER)}`);
+  const tmp = (container.volumeMounts ?? []).find((m: any) => m.mountPath === '/tmp');
+  if (!(pod.volumes ?? []).find((v: any) => v.name === tmp?.name)?.emptyDir) problems.push('container: /tmp on an emptyDir');
+  for (const bound of ['requests', 'limits']) {
+    if (!sameData(Object.keys(container.resources?.[bound] ?? {}).sort(), ['cpu', 'memory'])) problems.push(`container: resources.${bound} of cpu and memory`);
+  }
+  return problems;
 }
