@@ -114,6 +114,7 @@ export const SAMPLE_REQUESTS: Record<string, Sample> = {
   // The walk authenticates with service accounts only: nothing later uses the project secret this replaces.
   [`POST ${APP}/rotate-secret`]: () => ({}),
 
+  [`GET ${APP}/usage`]: (o) => ({ query: range(o) }),
   [`GET ${APP}/group-keys`]: () => ({}),
   [`POST ${APP}/group-keys`]: () => ({ body: { name: GROUP_KEY } }),
   [`DELETE ${APP}/group-keys/:name`]: (o, caller) => ({ params: { name: o.disposable[caller].groupKey } }),

@@ -17,6 +17,7 @@ import {
   RETENTION_SQL,
   SEGMENTATION_SQL,
 } from '../../libs/query/test/rendered-sql';
+import { USAGE_SQL } from '../../libs/usage/test/rendered-sql';
 import { IMPORTED_DATA_SQL } from '../../libs/warehouse-imports/test/rendered-sql';
 import { RenderedSqlFile } from './rendered-query';
 
@@ -110,6 +111,7 @@ export const RENDERED_SQL_FILES: readonly RenderedSqlFile[] = [
     source: 'libs/query/src/cohorts/cohort-members-sql.ts',
     queries: COHORT_MEMBERS_SQL,
   },
+  { file: 'libs/usage/sql/usage-sql.sql', source: 'libs/usage/src/usage-sql.ts', queries: USAGE_SQL },
   {
     file: 'libs/warehouse-imports/sql/imported-data.repository.sql',
     source: 'libs/warehouse-imports/src/imported-data.repository.ts',

@@ -101,6 +101,7 @@ export const ROLE_MATRIX: readonly RouteAccess[] = [
     route('GET', '/api/app/projects/:projectId', 'project', 'consumer'),
     route('PATCH', '/api/app/projects/:projectId', 'project', 'admin'),
     route('POST', '/api/app/projects/:projectId/rotate-secret', 'project', 'admin'),
+    route('GET', '/api/app/projects/:projectId/usage', 'project', 'consumer'),
 
     route('GET', '/api/app/projects/:projectId/group-keys', 'project', 'consumer'),
     route('POST', '/api/app/projects/:projectId/group-keys', 'project', 'admin'),

@@ -1,3 +1,4 @@
+export { ProfileCounts, ProfileCountsRepository } from './profile-counts.repository';
 export { ProfileLookupRepository } from './profile-lookup.repository';
 export { ProfileStoreModule } from './profile-store.module';
 export { PROFILES_MIRROR_TABLE, PROFILES_TABLE } from './profiles-tables';

@@ -103,12 +103,14 @@ export const SERVICE_MAP: Record<ServiceName, ServiceDefinition> = {
         { SavedReportsModule },
         { GroupKeysModule },
         { WarehouseImportsModule },
+        { UsageModule },
       ] = await Promise.all([
         import('@analytics/management'),
         import('@analytics/annotations'),
         import('@analytics/reports'),
         import('@analytics/profiles'),
         import('@analytics/warehouse-imports'),
+        import('@analytics/usage'),
       ]);
       return [
         ManagementModule,
@@ -118,6 +120,7 @@ export const SERVICE_MAP: Record<ServiceName, ServiceDefinition> = {
         GroupKeysModule,
         await jobsModule(config),
         WarehouseImportsModule,
+        UsageModule,
         ConsoleModule,
       ];
     },
