@@ -3,10 +3,9 @@
  * plugin (WAL archive, daily base backup), ClickHouse through a CronJob running BACKUP ... ON CLUSTER
  * (its script run for real against a stub clickhouse-client), and the engine logs' expiry.
  */
-import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { BACKUP_URL, BackupScriptSandbox } from './backup-script';
 import { BARMAN_CLOUD_PLUGIN, cronProblems, firesOnceADay, recoveryProblems, walArchiveOf } from './backups';
 import { kustomize } from './kustomize';
 import { decodeSecret, lockdownProblems, Manifest, Rendered, selects } from './manifests';
@@ -219,57 +218,11 @@ describe('the prod-restore overlay', () => {
 });
 
 describe('the ClickHouse backup script (run with sh against a stub clickhouse-client)', () => {
-  const URL = 'http://minio:9000/analytics-backups/clickhouse';
-  let sandbox: string;
-  let script: string;
-  let calls: string;
-
-  beforeAll(() => {
-    sandbox = mkdtempSync(join(tmpdir(), 'clickhouse-backup-'));
-    mkdirSync(join(sandbox, 'bin'));
-    script = join(sandbox, 'clickhouse-backup.sh');
-    calls = join(sandbox, 'calls');
-    writeFileSync(script, render('dev').get('ConfigMap', 'analytics-clickhouse-backup').data!['clickhouse-backup.sh']);
-    // Records each call's arguments; answers the search for the week's full backup with $STUB_FULL and
-    // a BACKUP with the exit status $STUB_BACKUP_STATUS.
-    writeFileSync(
-      join(sandbox, 'bin/clickhouse-client'),
-      [
-        '#!/bin/sh',
-        'printf "%s\\n" "$@" "--" >> "$CALLS"',
-        'for last in "$@"; do :; done',
-        'case "$last" in SELECT*) echo "$STUB_FULL" ;; BACKUP*) exit "${STUB_BACKUP_STATUS:-0}" ;; esac',
-      ].join('\n'),
-    );
-    chmodSync(join(sandbox, 'bin/clickhouse-client'), 0o755);
-  });
-  afterAll(() => rmSync(sandbox, { recursive: true, force: true }));
-
-  const run = (env: Record<string, string>) => {
-    rmSync(calls, { force: true });
-    const result = spawnSync('sh', [script], {
-      encoding: 'utf8',
-      env: {
-        PATH: `${join(sandbox, 'bin')}:${process.env.PATH}`,
-        CALLS: calls,
-        CLICKHOUSE_HOST: 'clickhouse-analytics',
-        CLICKHOUSE_USER: 'analytics',
-        CLICKHOUSE_PASSWORD: 'pw',
-        CLICKHOUSE_CLUSTER: 'analytics',
-        CLICKHOUSE_BACKUP_URL: URL,
-        STUB_FULL: '',
-        ...env,
-      },
-    });
-    const invocations = (() => {
-      try {
-        return readFileSync(calls, 'utf8').split('--\n').filter(Boolean).map((c) => c.trimEnd().split('\n'));
-      } catch {
-        return [];
-      }
-    })();
-    return { ...result, invocations, queries: invocations.map((args) => args[args.length - 1]) };
-  };
+  const URL = BACKUP_URL;
+  let sandbox: BackupScriptSandbox;
+  beforeAll(() => (sandbox = new BackupScriptSandbox(render('dev').get('ConfigMap', 'analytics-clickhouse-backup').data!['clickhouse-backup.sh'])));
+  afterAll(() => sandbox.dispose());
+  const run = (env: Record<string, string>) => sandbox.run(env);
 
   it('takes a full backup when the week (from Sunday, UTC) has no complete one yet', () => {
     const { status, queries, invocations } = run({ BACKUP_TIME: '2026-12-02T023000Z' });
