@@ -43,6 +43,28 @@ describe('runMigrations', () => {
     );
   });
 
+  it('refuses a ledger written by a newer release, running nothing', async () => {
+    const ledger = new MemoryLedger();
+    await runMigrations('pg', ledger, [step(1, 'a'), step(2, 'b'), step(3, 'c')]);
+    const older = [step(1, 'a'), step(2, 'b')];
+    await expect(runMigrations('pg', ledger, older)).rejects.toThrow(
+      'pg schema holds migration 3, which this release does not know (its latest is 2): ' +
+        'the data was written by a newer release.',
+    );
+    expect(ledger.log).toEqual(['a', 'b', 'c']);
+    expect(await ledger.appliedVersions()).toEqual(new Set([1, 2, 3]));
+  });
+
+  it("puts the engine's reason first when the query layer wrapped it", async () => {
+    const wrapped = new Error('Failed query: insert into t values ($1)\nparams: x', {
+      cause: new Error('invalid input syntax for type integer: "x"'),
+    });
+    const broken: Migration<string[]> = { version: 1, name: 'broken', up: () => Promise.reject(wrapped) };
+    await expect(runMigrations('pg', new MemoryLedger(), [broken])).rejects.toThrow(
+      'pg migration 1 (broken) failed: invalid input syntax for type integer: "x" (Failed query: insert into t values ($1) params: x)',
+    );
+  });
+
   it('merges the lists of several owners into one version order, refusing a version claimed twice', () => {
     expect(inVersionOrder([step(1, 'a'), step(5, 'e')], [step(2, 'b'), step(4, 'd')]).map((m) => m.version)).toEqual([
       1, 2, 4, 5,

@@ -21,7 +21,37 @@ export function inVersionOrder<T>(...owned: (readonly Migration<T>[])[]): readon
   return ledger;
 }
 
-/** Applies, in order, every migration the ledger has not recorded yet. Running it twice changes nothing. */
+/**
+ * The engine's own words first: a query layer may wrap the driver's error ("Failed query: …"), and an
+ * operator needs the reason more than the statement, which follows it.
+ */
+function reason(error: unknown): string {
+  const messages: string[] = [];
+  for (let e = error; e instanceof Error; e = e.cause) messages.push(e.message.replace(/\s+/g, ' ').trim());
+  if (!messages.length) return String(error);
+  return messages.length === 1 ? messages[0] : `${messages.at(-1)} (${messages[0]})`;
+}
+
+/**
+ * Migrations only go forward: a ledger holding versions this code does not know was written by a newer
+ * release, whose schema this code may misread or damage, so nothing runs and the process says why.
+ */
+function refuseNewerSchema<T>(engine: string, done: Set<number>, migrations: readonly Migration<T>[]): void {
+  const known = new Set(migrations.map((migration) => migration.version));
+  const unknown = [...done].filter((version) => !known.has(version)).sort((a, b) => a - b);
+  if (!unknown.length) return;
+  const latest = migrations.at(-1)?.version ?? 0;
+  throw new Error(
+    `${engine} schema holds migration ${unknown.join(', ')}, which this release does not know (its latest is ${latest}): ` +
+      'the data was written by a newer release. Run that release again, or restore the backup taken before the upgrade; ' +
+      'migrations never run backwards.',
+  );
+}
+
+/**
+ * Applies, in order, every migration the ledger has not recorded yet. Running it twice changes nothing.
+ * A ledger from a newer release (versions this list lacks) is refused before anything runs.
+ */
 export async function runMigrations<T>(
   engine: string,
   ledger: MigrationLedger<T>,
@@ -30,18 +60,16 @@ export async function runMigrations<T>(
   assertOrdered(migrations);
   await ledger.prepare();
   const done = await ledger.appliedVersions();
+  refuseNewerSchema(engine, done, migrations);
   const applied: string[] = [];
   for (const migration of migrations) {
     if (done.has(migration.version)) continue;
     try {
       await ledger.apply(migration);
     } catch (error) {
-      throw new Error(
-        `${engine} migration ${migration.version} (${migration.name}) failed: ${(error as Error).message}`,
-        {
-          cause: error,
-        },
-      );
+      throw new Error(`${engine} migration ${migration.version} (${migration.name}) failed: ${reason(error)}`, {
+        cause: error,
+      });
     }
     applied.push(`${migration.version}_${migration.name}`);
   }
