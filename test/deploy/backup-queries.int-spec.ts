@@ -1,7 +1,8 @@
 /**
- * The ClickHouse backup script's queries against a real ClickHouse (chDB, or the test server): they
- * parse, the search names settings the server knows, and its expression picks the newest full
- * backup. The BACKUP itself needs a cluster and an object store, which no test here has.
+ * The ClickHouse side of the backups against a real ClickHouse (chDB, or the test server): the backup
+ * script's queries parse, the search names settings the server knows and its expression picks the
+ * newest full backup; the engine logs' TTLs and engines are clauses a table accepts. The BACKUP itself
+ * needs a cluster and an object store, which no test here has.
  */
 import { useTestClickHouseClient } from '@analytics/testing';
 import { resolve } from 'node:path';
@@ -11,9 +12,8 @@ import { Rendered } from './manifests';
 
 describe('the ClickHouse backup script’s queries (real engine)', () => {
   const clickhouse = useTestClickHouseClient();
-  const script = new Rendered(kustomize(resolve(__dirname, '../../deploy/k8s/overlays/dev'))).get('ConfigMap', 'analytics-clickhouse-backup').data![
-    'clickhouse-backup.sh'
-  ];
+  const rendered = new Rendered(kustomize(resolve(__dirname, '../../deploy/k8s/overlays/dev')));
+  const script = rendered.get('ConfigMap', 'analytics-clickhouse-backup').data!['clickhouse-backup.sh'];
   let sandbox: BackupScriptSandbox;
   let full: string[];
   let incremental: string[];
@@ -54,5 +54,20 @@ describe('the ClickHouse backup script’s queries (real engine)', () => {
       { found: 'full-2026-12-01T023000Z' },
     ]);
     expect(await search([])).toEqual([{ found: '' }]);
+  });
+
+  it('gives the engine logs TTLs and engines a table with their date and time columns accepts', async () => {
+    const settings: Record<string, string> = rendered.one('ClickHouseInstallation').spec.configuration.settings;
+    const logs = Object.entries(settings).filter(([key]) => /_log\/(ttl|engine)$/.test(key));
+    expect(logs.length).toBeGreaterThan(0);
+    for (const [i, [key, value]] of logs.entries()) {
+      // The server builds a log's table from `engine` as given, or from its default engine with `ttl` appended.
+      const engine = key.endsWith('/engine') ? value : `ENGINE = MergeTree PARTITION BY toYYYYMM(event_date) ORDER BY event_time TTL ${value}`;
+      await clickhouse.client.command({ query: `CREATE TABLE log_${i} (event_date Date, event_time DateTime) ${engine}` });
+      const [{ ttl }] = await rows<{ ttl: string }>('SELECT extract(create_table_query, \' TTL (.+?)(?: SETTINGS |$)\') AS ttl FROM system.tables WHERE database = currentDatabase() AND name = {name:String}', {
+        name: `log_${i}`,
+      });
+      expect({ key, ttl }).toEqual({ key, ttl: expect.stringMatching(/^event_date \+ toIntervalDay\(\d+\)$/) });
+    }
   });
 });
