@@ -348,6 +348,29 @@ describe('the web console', () => {
     await expect(page.locator('.notice').count()).resolves.toBe(0);
   });
 
+  it("shows the project's usage on /settings: events stored, today's count, profiles, the bytes estimate", async () => {
+    const id = await projectId();
+    const { results } = (await api(`/api/app/projects/${id}/usage`)).body as {
+      results: { events: { total: number; oldest: string }; profiles: number; bytes_on_disk: number };
+    };
+    // The six tracked events and the SDK's three `$identify`, all sent today.
+    expect(results.events.total).toBe(9);
+    expect(results.bytes_on_disk).toBeGreaterThan(0);
+    await page.getByRole('link', { name: 'Settings' }).click();
+    const facts = page.locator('dl[aria-label="Usage"]');
+    await facts.waitFor();
+    const text = await facts.innerText();
+    expect(text).toMatch(/Events stored\s+9\n/);
+    expect(text).toContain(`Oldest event\n${results.events.oldest}`);
+    expect(text).toMatch(new RegExp(`User profiles\\s+${results.profiles}\\n`));
+    expect(text).toMatch(/Bytes on disk \(estimate\)\s+[\d.]+ (bytes|kB|MB)/);
+    const today = new Date().toISOString().slice(0, 10);
+    await expect(page.locator('table[aria-label="Events per day"] tbody').innerText()).resolves.toBe(`${today}\t9`);
+    await page.getByRole('img', { name: /Events stored per day/ }).waitFor();
+    await expect(page.getByText('Events are kept forever.').count()).resolves.toBe(1);
+    await screenshot(page, 'settings-usage');
+  });
+
   it('hides and drops events from /dictionary, through the schema API', async () => {
     const id = await projectId();
     await page.getByRole('link', { name: 'Dictionary' }).click();

@@ -3,6 +3,7 @@ import { serviceAccountsControllerCreate, serviceAccountsControllerList } from '
 import { results } from '../api/http';
 import { ErrorNote, Field, FirstStep, PageTitle, useLoad } from '../components';
 import { useConsole } from '../project';
+import { UsageSection } from './usage';
 
 interface ServiceAccount {
   id: number;
@@ -14,7 +15,7 @@ interface ServiceAccount {
   token?: string;
 }
 
-/** Settings: the project's token and first step; service accounts for organization owners and admins (the secret shown once). */
+/** Settings: the project's token, usage and data retention, and first step; service accounts for organization owners and admins (the secret shown once). */
 export function SettingsPage() {
   const { project, account } = useConsole();
   const manages =
@@ -71,6 +72,7 @@ export function SettingsPage() {
           </dd>
         </dl>
       </section>
+      <UsageSection />
       <FirstStep />
       <section aria-labelledby="accounts-title">
         <h2 id="accounts-title">Service accounts</h2>

@@ -215,6 +215,8 @@ import type {
   TrackControllerTrackFromQueryData,
   TrackControllerTrackFromQueryResponses,
   TrackControllerTrackResponses,
+  UsageControllerGetData,
+  UsageControllerGetResponses,
   WarehouseImportsControllerCreateEventsData,
   WarehouseImportsControllerCreateEventsResponses,
   WarehouseImportsControllerCreateGroupsData,
@@ -1589,6 +1591,18 @@ export const warehouseSourcesControllerGet = <ThrowOnError extends boolean = fal
   (options.client ?? client).get<WarehouseSourcesControllerGetResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/warehouse-sources/{sourceId}',
+    ...options,
+  });
+
+/**
+ * What the project stores: events (deduplicated: total, oldest, newest, per day), their estimated bytes on disk, profiles and groups, data retention
+ */
+export const usageControllerGet = <ThrowOnError extends boolean = false>(
+  options: Options<UsageControllerGetData, ThrowOnError>,
+): RequestResult<UsageControllerGetResponses, unknown, ThrowOnError> =>
+  (options.client ?? client).get<UsageControllerGetResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/app/projects/{projectId}/usage',
     ...options,
   });
 

@@ -2486,6 +2486,28 @@ export type WarehouseSourcesControllerGetResponses = {
   200: unknown;
 };
 
+export type UsageControllerGetData = {
+  body?: never;
+  path: {
+    projectId: number;
+  };
+  query?: {
+    /**
+     * First day of `per_day`, yyyy-mm-dd (UTC). `per_day` lists the days from from_date to to_date (UTC, inclusive, at most 366); default the last 90 days.
+     */
+    from_date?: string;
+    /**
+     * Last day of `per_day`, yyyy-mm-dd (UTC). `per_day` lists the days from from_date to to_date (UTC, inclusive, at most 366); default the last 90 days.
+     */
+    to_date?: string;
+  };
+  url: '/api/app/projects/{projectId}/usage';
+};
+
+export type UsageControllerGetResponses = {
+  200: unknown;
+};
+
 export type DataRetrievalsControllerCreateRetrievalData = {
   body?: never;
   path?: never;
