@@ -162,7 +162,7 @@ describe(`upgrading a standalone data directory from ${RELEASE}`, () => {
     };
     const tracked = await api.call('POST', '/track?verbose=1', undefined, { form: { data: JSON.stringify(event) } });
     expect(tracked.json()).toMatchObject({ status: 1 });
-    const today = new Date().toISOString().slice(0, 10);
+    const today = new Date(event.properties.time * 1000).toISOString().slice(0, 10);
     const line = await eventually(async () => {
       const text = (await get(`/api/2.0/export?from_date=${today}&to_date=${today}`)).text;
       expect(text).toContain('after-upgrade');
