@@ -36,13 +36,15 @@ describe('the ClickHouse backup script’s queries (real engine)', () => {
     }
   });
 
-  it('names only settings the server knows in the search', async () => {
+  it('names only settings and an input format the server knows in the search', async () => {
     const names = / SETTINGS (.+)$/
       .exec(full[0])![1]
       .split(',')
       .map((setting) => setting.split('=')[0].trim());
     const known = await rows<{ name: string }>('SELECT name FROM system.settings WHERE name IN {names:Array(String)}', { names });
     expect(known.map((k) => k.name).sort()).toEqual([...names].sort());
+    const [, format] = /, '(\w+)'\) SETTINGS /.exec(full[0])!;
+    expect(await rows('SELECT name FROM system.formats WHERE name = {format:String} AND is_input', { format })).toEqual([{ name: format }]);
   });
 
   it('picks the newest full backup of the week from its .backup files, and none from an empty week', async () => {

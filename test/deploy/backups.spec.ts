@@ -227,7 +227,7 @@ describe('the ClickHouse backup script (run with sh against a stub clickhouse-cl
   it('takes a full backup when the week (from Sunday, UTC) has no complete one yet', () => {
     const { status, queries, invocations } = run({ BACKUP_TIME: '2026-12-02T023000Z' });
     expect(status).toBe(0);
-    expect(queries[0]).toContain(`s3('${URL}/2026-11-29/full-*/.backup', 'RawBLOB')`);
+    expect(queries[0]).toContain(`s3('${URL}/2026-11-29/full-*/.backup', 'One')`);
     expect(queries[1]).toBe(`BACKUP DATABASE default ON CLUSTER 'analytics' TO S3('${URL}/2026-11-29/full-2026-12-02T023000Z')`);
     for (const args of invocations) expect(args.slice(0, 6)).toEqual(['--host', 'clickhouse-analytics', '--user', 'analytics', '--password', 'pw']);
   });
