@@ -68,6 +68,19 @@ const VIEWED_SCHEMA = {
   },
 };
 
+const PIPELINE = {
+  type: 's3-raw',
+  s3_bucket: 'fixture-bucket',
+  s3_region: 'us-east-1',
+  s3_endpoint: 'http://127.0.0.1:9',
+  s3_force_path_style: 'true',
+  s3_access_key_id: 'FIXTUREKEY',
+  s3_secret_access_key: 'fixture-secret-key',
+  from_date: FROM_DATE,
+  to_date: day(DAYS - 1),
+  sync: 'false',
+};
+
 /** An HTTP client of one running standalone: JSON in, JSON (or text) out, non-2xx answers are errors. */
 function client(base) {
   const basic = (user, password = '') => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
@@ -142,6 +155,14 @@ async function seed(base) {
   );
   const insights = await call('GET', `/api/query/insights?bookmark_id=${report.results.id}`, { auth: secret });
 
+  // A paused pipeline: its record (destination, sealed key, state) must survive; nothing listens at its endpoint.
+  const pipelines = '/api/2.0/nessie/pipeline';
+  const created = await call('POST', `${pipelines}/create`, { auth: secret, form: { ...PIPELINE, project_id: '1' } });
+  const pipelineName = created.pipeline_names[0];
+  await call('POST', `${pipelines}/pause`, { auth: secret, form: { name: pipelineName, project_id: '1' } });
+  const jobs = await call('GET', `${pipelines}/jobs?project_id=1`, { auth: secret });
+  const pipeline = jobs['1'].find((job) => job.name === pipelineName);
+
   const token = await call('POST', `/api/app/organizations/${organizationId}/oauth-tokens`, { auth: owner, body: {} });
   const bearer = `Bearer ${token.results?.token ?? token.token}`;
   const retrieval = await call('POST', `/api/app/data-retrievals/v3.0?token=${CREDENTIALS.projectToken}`, {
@@ -172,6 +193,14 @@ async function seed(base) {
       { entityType: 'event', name: 'Viewed page', schemaJson: VIEWED_SCHEMA },
     ],
     retrieval: { trackingId, distinctId: USERS[2] },
+    pipeline: {
+      name: pipeline.name,
+      type: pipeline.type,
+      state: pipeline.state,
+      from_date: pipeline.from_date,
+      to_date: pipeline.to_date,
+      destination: pipeline.destination,
+    },
   };
 }
 

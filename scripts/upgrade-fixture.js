@@ -15,6 +15,12 @@ const { CREDENTIALS, seed } = require('./upgrade-fixture-seed');
 
 const REPO_ROOT = path.resolve(__dirname, '..');
 const OUT_DIR = path.join(REPO_ROOT, 'test/fixtures/upgrade');
+const GENEROUS_LIMITS = {
+  QUERY_LIMIT_PER_SECOND: '1000',
+  QUERY_LIMIT_PER_HOUR: '100000',
+  EXPORT_LIMIT_PER_SECOND: '1000',
+  EXPORT_LIMIT_PER_HOUR: '100000',
+};
 
 const git = (...args) => execFileSync('git', ['-C', REPO_ROOT, ...args], { encoding: 'utf8' }).trim();
 
@@ -40,6 +46,10 @@ async function startStandalone(source, dataDir, port) {
       PORT: String(port),
       LOG_LEVEL: 'warn',
       SHUTDOWN_TIMEOUT_MS: '60000',
+      // Many reads in a few seconds: far above the API's per-project query and export limits.
+      ...GENEROUS_LIMITS,
+      // The seeded pipeline's (unused) destination is on loopback.
+      OUTBOUND_ALLOWED_NETWORKS: '127.0.0.0/8',
       BOOTSTRAP_PROJECT_TOKEN: CREDENTIALS.projectToken,
       BOOTSTRAP_PROJECT_SECRET: CREDENTIALS.projectSecret,
       BOOTSTRAP_SERVICE_ACCOUNT_USERNAME: CREDENTIALS.ownerUsername,

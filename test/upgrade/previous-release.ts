@@ -7,6 +7,12 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const FIXTURES = resolve(__dirname, '../fixtures/upgrade');
+const GENEROUS_LIMITS = {
+  QUERY_LIMIT_PER_SECOND: '1000',
+  QUERY_LIMIT_PER_HOUR: '100000',
+  EXPORT_LIMIT_PER_SECOND: '1000',
+  EXPORT_LIMIT_PER_HOUR: '100000',
+};
 
 /** What scripts/upgrade-fixture.js seeded into a release's data directory (its JSON beside the archive). */
 export interface SeededRelease {
@@ -28,6 +34,7 @@ export interface SeededRelease {
   annotation: { id: number; date: string; description: string; tags: { id: number; name: string }[] };
   schemas: { entityType: string; name: string; schemaJson: unknown }[];
   retrieval: { trackingId: string; distinctId: string };
+  pipeline: { name: string; state: string; [field: string]: unknown };
 }
 
 export function seededRelease(release: string): SeededRelease {
@@ -49,6 +56,8 @@ export async function startStandalone(dataDir: string): Promise<{ service: Servi
     PORT: String(port),
     LOG_LEVEL: 'warn',
     SHUTDOWN_TIMEOUT_MS: '60000',
+    // Many reads in a few seconds: far above the API's per-project query and export limits.
+    ...GENEROUS_LIMITS,
   });
   const base = `http://127.0.0.1:${port}`;
   await eventually(

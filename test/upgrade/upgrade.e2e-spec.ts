@@ -100,7 +100,9 @@ describe(`upgrading a standalone data directory from ${RELEASE}`, () => {
   });
 
   it('keeps the profiles', async () => {
-    const answer = (await api.call('POST', '/api/query/engage', secret, { form: {} })).json();
+    const response = await api.call('POST', '/api/query/engage', secret, { form: {} });
+    expect({ status: response.status }).toEqual({ status: 200 });
+    const answer = response.json();
     expect(answer.total).toBe(Object.keys(seeded.profiles).length);
     const stored = new Map(
       (answer.results as { $distinct_id: string; $properties: Record<string, unknown> }[]).map((p) => [
@@ -146,6 +148,15 @@ describe(`upgrading a standalone data directory from ${RELEASE}`, () => {
     expect(existsSync(file)).toBe(true);
     const content = gunzipSync(readFileSync(file)).toString();
     expect(content.split(seeded.retrieval.distinctId).length - 1).toBeGreaterThanOrEqual(seeded.events.ofRetrieved);
+  });
+
+  it('keeps the paused pipeline, its destination and its state', async () => {
+    const jobs = (await get(`/api/2.0/nessie/pipeline/jobs?project_id=${projectId}`)).json();
+    expect(jobs[String(projectId)]).toEqual([expect.objectContaining(seeded.pipeline)]);
+    const status = (
+      await get(`/api/2.0/nessie/pipeline/status?name=${seeded.pipeline.name}&project_id=${projectId}`)
+    ).json();
+    expect(status).toMatchObject({ name: seeded.pipeline.name, state: seeded.pipeline.state });
   });
 
   it('ingests with the project token, still applying the dictionary', async () => {
