@@ -155,6 +155,7 @@ describe('the role matrix', () => {
   /** Why an allowed caller was not served, if it was not: anything but a 2xx (and what the sample checks in the body). */
   const notServed = (sample: SampleRequest | undefined, answer: Answer) => {
     if (!sample) return 'has no sample request in test/access/sample-requests.ts';
+    if (sample.refusedHere) return answer.status === sample.refusedHere.status ? undefined : `got ${answer.status}`;
     if (answer.status < 200 || answer.status > 299) return `got ${answer.status}`;
     const refusal = sample.refusal?.(answer.body);
     return refusal && `got ${answer.status}, but ${refusal}`;

@@ -1,4 +1,5 @@
 import { ROLE_MATRIX, RouteAccess } from '@analytics/auth';
+import { postgresServerAvailable } from '@analytics/testing';
 import {
   BOOKMARK,
   COHORT,
@@ -34,6 +35,8 @@ export interface SampleRequest {
   last?: true;
   /** A product bug that makes this sample fail for this caller: named here so the walk stays red for any other. */
   knownFailure?: string;
+  /** Where the walk's own engines make the served answer a refusal (not a 2xx): its status, and why. */
+  refusedHere?: { status: number; because: string };
 }
 
 export type Sample = (objects: SampleObjects, caller: SampleCaller) => SampleRequest;
@@ -87,6 +90,10 @@ export const SAMPLE_REQUESTS: Record<string, Sample> = {
   'POST /api/app/organizations': (_, caller) => ({
     body: { name: `Made by ${caller}`, owner_username: `first-${caller}` },
   }),
+  'POST /api/app/backup': () =>
+    postgresServerAvailable() || process.env.TEST_CLICKHOUSE_ADMIN_URL
+      ? { refusedHere: { status: 409, because: 'a backup copies embedded engines only, and the walk runs on servers' } }
+      : {},
 
   [`GET ${ORGANIZATION}/service-accounts`]: () => ({}),
   [`POST ${ORGANIZATION}/service-accounts`]: (o, caller) => ({

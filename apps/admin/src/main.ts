@@ -1,6 +1,7 @@
 // First: on an unsupported Node, one line and exit 1 before anything else loads.
 import '@analytics/supported-node';
 import { ADMIN_COMMANDS, AnswerFields } from './admin-commands';
+import { backup, restore } from './backup-commands';
 
 const HELP = `Administer a running platform through its HTTP API.
 
@@ -13,6 +14,12 @@ Commands:
 ${Object.values(ADMIN_COMMANDS)
   .map((c) => `  ${c.usage}`)
   .join('\n')}
+  backup <directory | s3://bucket/prefix>
+  restore <file | directory | s3://bucket/key-or-prefix>   (the server stopped; DATA_DIR empty)
+
+backup asks the running server for a copy of its embedded engines and files (an organization
+owner's credentials); restore rebuilds DATA_DIR from it. S3_ENDPOINT, S3_REGION,
+S3_FORCE_PATH_STYLE, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY reach the bucket (docs/backup.md).
 `;
 
 function parse(argv: string[]): { positional: string[]; options: Record<string, string> } {
@@ -31,23 +38,30 @@ function parse(argv: string[]): { positional: string[]; options: Record<string, 
 async function main(argv: string[]): Promise<number> {
   const { positional, options } = parse(argv);
   const [name, ...args] = positional;
+  const say = (line: string) => process.stdout.write(`${line}\n`);
   const command = name ? ADMIN_COMMANDS[name] : undefined;
-  if (!command || options.help) {
+  if ((!command && name !== 'backup' && name !== 'restore') || options.help) {
     process.stdout.write(HELP);
     return command || options.help ? 0 : 2;
   }
+  // Offline: the server is stopped while its data directory is rebuilt.
+  if (name === 'restore') return restore(args[0], say).then(() => 0);
   const username = options.username ?? process.env.ADMIN_USERNAME;
   const secret = options.secret ?? process.env.ADMIN_SECRET;
   if (!username || !secret)
     throw new Error('credentials needed: --username and --secret, or ADMIN_USERNAME and ADMIN_SECRET');
   const base = (options.url ?? process.env.ADMIN_URL ?? 'http://localhost:8080').replace(/\/$/, '');
+  const authorization = `Basic ${Buffer.from(`${username}:${secret}`).toString('base64')}`;
+  if (!command) {
+    const post = (path: string) =>
+      fetch(`${base}${path}`, { method: 'POST', headers: { Authorization: authorization } });
+    say(`backup written to ${await backup(args[0], post)}`);
+    return 0;
+  }
   const { method, path, body } = command.request(args, options);
   const response = await fetch(`${base}${path}`, {
     method,
-    headers: {
-      Authorization: `Basic ${Buffer.from(`${username}:${secret}`).toString('base64')}`,
-      'Content-Type': 'application/json',
-    },
+    headers: { Authorization: authorization, 'Content-Type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const answer = (await response.json().catch(() => ({ status: 'error', error: `HTTP ${response.status}` }))) as {

@@ -79,6 +79,7 @@ export const ROLE_MATRIX: readonly RouteAccess[] = [
   ...ownedBy('management', [
     route('GET', '/api/app/me', 'account'),
     route('POST', '/api/app/organizations', 'account', 'owner'),
+    route('POST', '/api/app/backup', 'account', 'owner'),
     route('GET', '/api/app/organizations/:organizationId/service-accounts', 'organization', 'admin'),
     route('POST', '/api/app/organizations/:organizationId/service-accounts', 'organization', 'admin'),
     route('GET', '/api/app/organizations/:organizationId/service-accounts/:serviceAccountId', 'organization', 'admin'),

@@ -19,4 +19,10 @@ export class ClickHouseMigrator {
   migrate(migrations: readonly ClickHouseMigration[]): Promise<MigrationReport> {
     return runMigrations('ClickHouse', new ClickHouseMigrationLedger(this.client, this.ddl), migrations);
   }
+
+  /** The versions applied so far, in order. */
+  async applied(): Promise<number[]> {
+    const versions = await new ClickHouseMigrationLedger(this.client, this.ddl).appliedVersions();
+    return [...versions].sort((a, b) => a - b);
+  }
 }

@@ -1,4 +1,4 @@
-export { installationSecret } from './download-link-secret';
+export { DOWNLOAD_LINK_SECRET_FILE, installationSecret } from './download-link-secret';
 export { DownloadLinks } from './download-links';
 export { DownloadsModule } from './downloads.module';
 export { LocalObjectStore } from './local-object-store';

@@ -11,4 +11,9 @@ export class PostgresMigrator {
   migrate(migrations = POSTGRES_MIGRATIONS): Promise<MigrationReport> {
     return runMigrations('Postgres', new PostgresMigrationLedger(this.postgres.db), migrations);
   }
+
+  /** The versions applied so far, in order. */
+  async applied(): Promise<number[]> {
+    return [...(await new PostgresMigrationLedger(this.postgres.db).appliedVersions())].sort((a, b) => a - b);
+  }
 }

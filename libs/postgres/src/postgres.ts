@@ -23,9 +23,14 @@ export class Postgres {
     readonly db: Database,
     readonly driver: 'server' | 'pglite',
     private readonly release: () => Promise<void>,
+    private readonly embedded?: { dumpDataDir(compression: 'gzip'): Promise<Blob> },
   ) {}
 
-  static async connect(databaseUrl: string): Promise<Postgres> {
+  /**
+   * `loadDataDir`: a data directory as {@link dumpDataDir} wrote it, unpacked into an empty PGlite directory
+   * before it opens (a restore).
+   */
+  static async connect(databaseUrl: string, options: { loadDataDir?: Blob } = {}): Promise<Postgres> {
     const target = parseDatabaseUrl(databaseUrl);
     if (target.kind === 'server') {
       // A bounded wait for a connection: with the server gone, requests fail fast instead of hanging.
@@ -51,15 +56,30 @@ export class Postgres {
     const unlock = lockDirectory(directory);
     try {
       mkdirSync(directory, { recursive: true });
-      const client = await PGlite.create(directory);
-      return new Postgres(drizzlePglite({ client }) as unknown as Database, 'pglite', async () => {
+      const client = await PGlite.create(directory, { loadDataDir: options.loadDataDir });
+      const release = async () => {
         await client.close();
         unlock();
-      });
+      };
+      return new Postgres(drizzlePglite({ client }) as unknown as Database, 'pglite', release, client);
     } catch (error) {
       unlock();
       throw error;
     }
+  }
+
+  /**
+   * The embedded database's whole data directory as one gzipped tar, consistent: PGlite runs every query of the
+   * process on its one connection, so none runs while it is written. Only for PGlite on a directory.
+   */
+  /** Whether {@link dumpDataDir} can copy this database: PGlite on a directory. */
+  get dumpable(): boolean {
+    return this.embedded !== undefined;
+  }
+
+  dumpDataDir(): Promise<Blob> {
+    if (!this.embedded) throw new Error('only an embedded database (DATABASE_URL=pglite:<directory>) can be dumped');
+    return this.embedded.dumpDataDir('gzip');
   }
 
   async ping(): Promise<void> {

@@ -95,7 +95,7 @@ export const SERVICE_MAP: Record<ServiceName, ServiceDefinition> = {
     title: 'Management service',
     engines: { postgres: true, clickhouse: true },
     // The job queue (Postgres only) lets a manual sync file its run job at once; the web console's
-    // static files ride with the app API (docs/console.md).
+    // static files ride with the app API (docs/console.md); a backup is an app API call (docs/backup.md).
     modules: async (config) => {
       const [
         { ManagementModule, DictionaryModule, ConsoleModule },
@@ -104,6 +104,7 @@ export const SERVICE_MAP: Record<ServiceName, ServiceDefinition> = {
         { GroupKeysModule },
         { WarehouseImportsModule },
         { UsageModule },
+        { BackupModule },
       ] = await Promise.all([
         import('@analytics/management'),
         import('@analytics/annotations'),
@@ -111,6 +112,7 @@ export const SERVICE_MAP: Record<ServiceName, ServiceDefinition> = {
         import('@analytics/profiles'),
         import('@analytics/warehouse-imports'),
         import('@analytics/usage'),
+        import('@analytics/backup'),
       ]);
       return [
         ManagementModule,
@@ -121,6 +123,7 @@ export const SERVICE_MAP: Record<ServiceName, ServiceDefinition> = {
         await jobsModule(config),
         WarehouseImportsModule,
         UsageModule,
+        BackupModule,
         ConsoleModule,
       ];
     },

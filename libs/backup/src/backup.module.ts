@@ -1,0 +1,14 @@
+import { AuthModule } from '@analytics/auth';
+import { ObjectStoreModule } from '@analytics/object-store';
+import { Module } from '@nestjs/common';
+import { BackupArchive } from './backup-archive';
+import { BackupController } from './backup.controller';
+import { BackupService } from './backup.service';
+
+/** POST /api/app/backup: the running embedded default's backup (docs/backup.md). */
+@Module({
+  imports: [AuthModule, ObjectStoreModule],
+  controllers: [BackupController],
+  providers: [BackupArchive, BackupService],
+})
+export class BackupModule {}

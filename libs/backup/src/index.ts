@@ -1,0 +1,2 @@
+export { BackupModule } from './backup.module';
+export { restoreBackup } from './restore';
