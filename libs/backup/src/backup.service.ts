@@ -35,7 +35,7 @@ export class BackupService {
       throw new BackupError(
         BackupErrorCode.NotEmbedded,
         `backup copies the embedded engines only, and this server keeps ${elsewhere.join(', ')} outside its process: ` +
-          'back those up with their own tools (docs/deploy.md, "Backup and restore")',
+          'back those up with their own tools (docs/deploy.md, "Backups")',
       );
     if (this.running)
       throw new BackupError(BackupErrorCode.BackupRunning, 'a backup is already running: try again when it ends');

@@ -2,7 +2,8 @@ import { createClickHouseClient, parseClickHouseUrl } from '@analytics/clickhous
 import { AppConfig } from '@analytics/config';
 import { lockDirectory } from '@analytics/directory-lock';
 import { DOWNLOAD_LINK_SECRET_FILE, LocalObjectStore } from '@analytics/object-store';
-import { parseDatabaseUrl, Postgres } from '@analytics/postgres';
+import { parseDatabaseUrl, Postgres, POSTGRES_MIGRATIONS } from '@analytics/postgres';
+import { CLICKHOUSE_MIGRATIONS } from '@analytics/runtime';
 import { createReadStream, openAsBlob } from 'node:fs';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -56,6 +57,8 @@ export async function restoreBackup(
     await mkdir(staging, { recursive: true });
     const { manifest } = await stageBackup(source, staging);
     log(`backup of ${manifest.created} (version ${manifest.app_version}) read and checked`);
+    refuseNewerSchema('ClickHouse', manifest.clickhouse.migrations, CLICKHOUSE_MIGRATIONS);
+    refuseNewerSchema('Postgres', manifest.postgres.migrations, POSTGRES_MIGRATIONS);
     await loadPostgres(config, join(staging, POSTGRES_FILE));
     log(`postgres: data directory restored (migrations ${manifest.postgres.migrations.join(', ')})`);
     await loadClickHouse(config, staging, manifest, log);
@@ -79,6 +82,16 @@ export async function restoreBackup(
   } finally {
     await rm(staging, { recursive: true, force: true });
   }
+}
+
+/** A backup of a newer release: this one would refuse to start on it (migrations never run backwards). */
+function refuseNewerSchema(engine: string, applied: number[], known: readonly { version: number }[]): void {
+  const unknown = applied.filter((version) => !known.some((migration) => migration.version === version));
+  if (unknown.length)
+    throw new Error(
+      `the backup's ${engine} schema holds migration ${unknown.join(', ')}, which this release does not know: ` +
+        'restore it with the release that took it, or a newer one',
+    );
 }
 
 async function loadPostgres(config: AppConfig, dump: string): Promise<void> {

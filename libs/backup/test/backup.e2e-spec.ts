@@ -2,6 +2,7 @@ import { temporaryDirectory } from '@analytics/testing';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestS3, TestS3 } from '../../object-store/test/s3rver-harness';
+import { tarEnd, tarHeader, tarPadding } from '../src/tar';
 import { admin, client, OWNER, OWNER_SECRET, ownerAuth, seed, snapshot, startStandalone } from './backup-harness';
 
 const fails = (stderr: string) => ({ stderr: expect.stringContaining(stderr) as string });
@@ -110,6 +111,17 @@ describe('backup and restore of the embedded default', () => {
     const future = Buffer.from(bytes);
     future.write('"format": 9', future.indexOf('"format": 1'));
     await expect(tryRestore(future)).rejects.toMatchObject(fails('this backup has format 9'));
+    // The manifest is last: a newer release's schema is a rewritten manifest and the archive's end.
+    const at = bytes.lastIndexOf('manifest.json');
+    const manifest = JSON.parse(bytes.toString('utf8', at + 512, bytes.length - 1024).replace(/\0+$/, '')) as {
+      clickhouse: { migrations: number[] };
+    };
+    manifest.clickhouse.migrations.push(9999);
+    const text = Buffer.from(JSON.stringify(manifest));
+    const newer = Buffer.concat([bytes.subarray(0, at), tarHeader({ path: 'manifest.json', size: text.length }), text]);
+    await expect(tryRestore(Buffer.concat([newer, tarPadding(text.length), tarEnd()]))).rejects.toMatchObject(
+      fails('holds migration 9999, which this release does not know'),
+    );
   });
 
   const s3Env = () => {
