@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { brotliDecompressSync } from 'node:zlib';
 
 const FIXTURES = resolve(__dirname, '../fixtures/upgrade');
 const GENEROUS_LIMITS = {
@@ -43,7 +44,8 @@ export function seededRelease(release: string): SeededRelease {
 
 /** Unpacks the release's data directory into `into`; returns the DATA_DIR. */
 export function unpackRelease(release: string, into: string): string {
-  execFileSync('tar', ['-xzf', join(FIXTURES, `${release}.tar.gz`), '-C', into]);
+  const tarball = brotliDecompressSync(readFileSync(join(FIXTURES, `${release}.tar.br`)));
+  execFileSync('tar', ['-xf', '-', '-C', into], { input: tarball });
   return join(into, 'data');
 }
 
