@@ -62,13 +62,19 @@ export async function startStandalone(dataDir: string): Promise<{ service: Servi
     ...GENEROUS_LIMITS,
   });
   const base = `http://127.0.0.1:${port}`;
-  await eventually(
-    async () => {
-      if (service.child.exitCode !== null) throw new Error(`exited: ${service.output()}`);
-      expect((await fetch(`${base}/readyz`)).status).toBe(200);
-    },
-    { timeoutMs: 120_000, intervalMs: 250 },
-  );
+  const ready = eventually(async () => expect((await fetch(`${base}/readyz`)).status).toBe(200), {
+    timeoutMs: 120_000,
+    intervalMs: 250,
+  });
+  const exited = service.exited.then((code) => {
+    throw new Error(`The standalone exited with ${code} before it was ready:\n${service.output()}`);
+  });
+  try {
+    await Promise.race([ready, exited]);
+  } catch (error) {
+    await service.stop();
+    throw error;
+  }
   return { service, base };
 }
 
