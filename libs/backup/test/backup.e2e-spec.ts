@@ -1,3 +1,4 @@
+import { LocalObjectStore } from '@analytics/object-store';
 import { temporaryDirectory } from '@analytics/testing';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -5,6 +6,7 @@ import { startTestS3, TestS3 } from '../../object-store/test/s3rver-harness';
 import { tarEnd, tarHeader, tarPadding } from '../src/tar';
 import { admin, client, OWNER, OWNER_SECRET, ownerAuth, seed, snapshot, startStandalone } from './backup-harness';
 
+const OBJECT = 'retrievals/1/backup-check.json';
 const fails = (stderr: string) => ({ stderr: expect.stringContaining(stderr) as string });
 
 /**
@@ -32,6 +34,10 @@ describe('backup and restore of the embedded default', () => {
     let account: string;
     try {
       ({ account } = await seed(api));
+      // A file in the object store, as a retrieval or a pipeline leaves one (the folder is shared by design).
+      await new LocalObjectStore(join(dataDir, 'objects')).put(OBJECT, Buffer.from('{"n":1}\n'), {
+        contentType: 'application/x-ndjson',
+      });
       before = await snapshot(api, account);
 
       const refused = await api('POST', '/api/app/backup', undefined, account);
@@ -71,6 +77,7 @@ describe('backup and restore of the embedded default', () => {
     }
     await expect(admin(['restore', backups], { DATA_DIR: dataDir })).rejects.toMatchObject(fails('is not empty'));
 
+    const secret = readFileSync(join(dataDir, 'download-link.secret'));
     rmSync(dataDir, { recursive: true, force: true });
     const restored = await admin(['restore', backups], { DATA_DIR: dataDir });
     expect(restored.stdout).toMatch(/clickhouse: events, \d+ rows/);
@@ -78,6 +85,10 @@ describe('backup and restore of the embedded default', () => {
     server = await startStandalone(dataDir, port);
     try {
       expect(await snapshot(api, account)).toEqual(before);
+      expect(readFileSync(join(dataDir, 'download-link.secret'))).toEqual(secret);
+      const object = await new LocalObjectStore(join(dataDir, 'objects')).get(OBJECT);
+      expect(object?.contentType).toBe('application/x-ndjson');
+      expect((await object!.body.toArray()).join('')).toBe('{"n":1}\n');
       // To S3: the same backup through a bucket (s3rver on 127.0.0.1).
       const toBucket = await admin(['backup', 's3://backups/nightly'], { ...ownerEnv, ...s3Env() });
       expect(toBucket.stdout).toMatch(/backup written to s3:\/\/backups\/nightly\/analytics-backup-.*\.tar\n/);
@@ -87,9 +98,8 @@ describe('backup and restore of the embedded default', () => {
     const fromBucket = join(root.path, 'from-bucket');
     const read = await admin(['restore', 's3://backups/nightly'], { DATA_DIR: fromBucket, ...s3Env() });
     expect(read.stdout).toContain(restored.stdout.match(/clickhouse: events, \d+ rows/)![0]);
-    expect(readFileSync(join(fromBucket, 'download-link.secret'))).toEqual(
-      readFileSync(join(dataDir, 'download-link.secret')),
-    );
+    expect(readFileSync(join(fromBucket, 'download-link.secret'))).toEqual(secret);
+    expect(readFileSync(join(fromBucket, 'objects', OBJECT), 'utf8')).toBe('{"n":1}\n');
   });
 
   it('refuses a damaged backup, one cut off and one of an unknown format, and leaves the directory empty', async () => {
