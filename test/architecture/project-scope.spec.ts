@@ -22,6 +22,8 @@ export const SCOPE_CREATORS = [
   'libs/pipelines/src/pipeline-runner.ts',
   'libs/warehouse-imports/src/warehouse-imports.worker.ts',
   'libs/warehouse-imports/src/import-runner.ts',
+  // The retention sweep: a daily job over the stored projects that have a retention.
+  'libs/retention/src/retention-sweeper.ts',
   // The identity writer: links the gateway authenticated, each naming its project.
   'libs/identity/src/identity-writer.service.ts',
   // The profile writer: updates the gateway authenticated, each naming its project.

@@ -1,6 +1,11 @@
 import { DELETION_SQL, RETRIEVAL_SQL } from '../../libs/compliance/test/rendered-sql';
 import { SEEN_EVENTS_SQL } from '../../libs/dictionary/test/rendered-sql';
-import { EVENTS_DELETION_SQL, EVENTS_INSERT_SQL, RESOLVED_EVENTS_SQL } from '../../libs/event-store/test/rendered-sql';
+import {
+  EVENTS_DELETION_SQL,
+  EVENTS_INSERT_SQL,
+  EVENTS_RETENTION_SQL,
+  RESOLVED_EVENTS_SQL,
+} from '../../libs/event-store/test/rendered-sql';
 import { EXPORT_SQL } from '../../libs/export/test/rendered-sql';
 import { IDENTITY_MAP_SQL } from '../../libs/identity/test/rendered-sql';
 import { PROJECT_EVENTS_SQL } from '../../libs/management/test/rendered-sql';
@@ -46,6 +51,11 @@ export const RENDERED_SQL_FILES: readonly RenderedSqlFile[] = [
     file: 'libs/event-store/sql/events-deletion-sql.sql',
     source: 'libs/event-store/src/events-deletion-sql.ts',
     queries: EVENTS_DELETION_SQL,
+  },
+  {
+    file: 'libs/event-store/sql/events-retention-sql.sql',
+    source: 'libs/event-store/src/events-retention-sql.ts',
+    queries: EVENTS_RETENTION_SQL,
   },
   {
     file: 'libs/event-store/sql/events.repository.sql',

@@ -104,6 +104,22 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
     }),
     show: (r) => [secretLine('token  ', r.token), `expires ${r.expires}`].join('\n'),
   },
+  'set-retention': {
+    usage: 'set-retention <projectId> <days|forever>',
+    request: (args) => {
+      const [project, days] = need(args, 2, ADMIN_COMMANDS['set-retention'].usage);
+      // The API checks the range; "forever" is its null, and anything but digits is refused here (NaN would send null).
+      if (days !== 'forever' && !/^\d+$/.test(days))
+        throw new Error(`usage: admin ${ADMIN_COMMANDS['set-retention'].usage} (days: a whole number, or forever)`);
+      return {
+        method: 'PATCH',
+        path: `/api/app/projects/${project}`,
+        body: { data_retention_days: days === 'forever' ? null : Number(days) },
+      };
+    },
+    show: (r) =>
+      `project ${r.id} ${r.name}: ${r.data_retention_days === null ? 'events kept for ever' : `events kept ${r.data_retention_days} days`}`,
+  },
   'rotate-secret': {
     usage: 'rotate-secret <projectId>',
     request: (args) => ({

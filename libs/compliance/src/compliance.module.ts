@@ -5,7 +5,7 @@ import { jsonBody } from '@analytics/http';
 import { IdentityRepository } from '@analytics/identity';
 import { WriterProgress } from '@analytics/kafka';
 import { ObjectStoreModule } from '@analytics/object-store';
-import { GroupKeyRegistryModule } from '@analytics/projects';
+import { GroupKeyRegistryModule, ProjectsModule } from '@analytics/projects';
 import { RateLimitsModule } from '@analytics/rate-limits';
 import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { ComplianceAccessGuard } from './compliance-access.guard';
@@ -27,7 +27,14 @@ export class ComplianceModule implements NestModule {
   static forRoot(settings: Partial<ComplianceSettings> = {}): DynamicModule {
     return {
       module: ComplianceModule,
-      imports: [AuthModule, RateLimitsModule, ObjectStoreModule, GroupKeyRegistryModule, EventStoreModule],
+      imports: [
+        AuthModule,
+        RateLimitsModule,
+        ObjectStoreModule,
+        GroupKeyRegistryModule,
+        ProjectsModule,
+        EventStoreModule,
+      ],
       controllers: [DataRetrievalsController, DataDeletionsController],
       providers: [
         { provide: COMPLIANCE_SETTINGS, useValue: { ...DEFAULT_COMPLIANCE_SETTINGS, ...settings } },

@@ -54,6 +54,7 @@ function setup(status: StoredStatus, left: Record<string, number>[] = [{}]) {
     settings,
     { scope: async (job: ComplianceJob) => job.distinctIds } as never,
     { list: async () => [] } as never,
+    { findById: async () => undefined } as never,
   );
   const service = new ComplianceService(
     jobs as unknown as ComplianceJobsRepository,

@@ -1,6 +1,6 @@
 import { DownloadLinks } from '@analytics/object-store';
 import { JobQueue, RunningJob } from '@analytics/jobs';
-import { GroupKeysService } from '@analytics/projects';
+import { GroupKeysService, ProjectsService } from '@analytics/projects';
 import { ProjectScope, projectScope } from '@analytics/tenancy';
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { ComplianceJob, ComplianceKind, FINISHED } from './compliance-job';
@@ -37,6 +37,7 @@ export class ComplianceWorker implements OnModuleInit {
     @Inject(COMPLIANCE_SETTINGS) private readonly settings: ComplianceSettings,
     private readonly staging: ComplianceStaging,
     private readonly groupKeys: GroupKeysService,
+    private readonly projects: ProjectsService,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -58,8 +59,10 @@ export class ComplianceWorker implements OnModuleInit {
   async run(item: RunningJob<WorkItem>): Promise<void> {
     const job = await this.jobs.byId(item.payload.id);
     if (!job || FINISHED.includes(job.status)) return;
-    // The job acts on the project of its stored row, which an authenticated request created.
-    const project = projectScope(job.projectId);
+    // The job acts on the project of its stored row, which an authenticated request created; a
+    // retrieval reads the events the project keeps now (docs/retention.md).
+    const stored = await this.projects.findById(job.projectId);
+    const project = projectScope(job.projectId, stored?.dataRetentionDays ?? null);
     await this.jobs.transition(job.id, ['PENDING'], 'STAGING');
     try {
       // Still cancellable while the writers catch up and the ids are expanded to their identity clusters.

@@ -1,5 +1,5 @@
 import { ClickHouseClient } from '@analytics/clickhouse';
-import { EVENTS_TABLE } from '@analytics/event-store';
+import { storedEventsSql } from '@analytics/event-store';
 import { ChBoundQuery, chCompiled, chIdent, chParam, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { Inject, Injectable } from '@nestjs/common';
 
@@ -19,7 +19,7 @@ export function seenEventsSql(scope: ProjectScope, sinceMs: number): ChBoundQuer
   const perEvent = chCompiled(String(SEEN_LIMITS.propertiesPerEvent));
   return renderChSql(
     chSql`SELECT event AS name, count() AS count, arraySort(groupUniqArrayArray(${perEvent})(JSONExtractKeys(properties))) AS properties
-        FROM ${chIdent(EVENTS_TABLE)} WHERE ${scope} AND time >= fromUnixTimestamp64Milli(${chParam(sinceMs)})
+        FROM ${storedEventsSql(scope, { final: false })} WHERE ${scope} AND time >= fromUnixTimestamp64Milli(${chParam(sinceMs)})
         GROUP BY event ORDER BY count DESC, name LIMIT ${chParam(SEEN_LIMITS.events, 'UInt32')}`,
   );
 }

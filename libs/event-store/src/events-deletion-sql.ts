@@ -1,6 +1,7 @@
 import { clickhouseDateTime, ClickHouseDdl } from '@analytics/clickhouse';
 import { ChBoundQuery, chIdent, chParam, ChSql, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { EVENTS_TABLE } from './events-table';
+import { keptEventsSql } from './resolved-events-sql';
 
 const EVENTS = chIdent(EVENTS_TABLE);
 
@@ -37,7 +38,8 @@ export function countEventsSql(where: ChSql): ChBoundQuery {
  * Where a retrieval reads the people's events, as `FROM … WHERE …` (deduplicated): the ids and the
  * CCPA start come from the named placeholders `{ids:Array(String)}` and `{since:DateTime64(3, 'UTC')}`,
  * bound once for every part of the retrieval that reads them (an expansion can hold thousands of ids).
+ * Events older than the project's retention are not retrieved (docs/retention.md).
  */
 export function retrievedEventsSql(project: ProjectScope): ChSql {
-  return chSql`FROM ${EVENTS} FINAL WHERE ${project} AND distinct_id IN {ids:Array(String)} AND time >= {since:DateTime64(3, 'UTC')}`;
+  return chSql`FROM ${EVENTS} FINAL WHERE ${keptEventsSql(project)} AND distinct_id IN {ids:Array(String)} AND time >= {since:DateTime64(3, 'UTC')}`;
 }

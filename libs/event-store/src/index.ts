@@ -5,4 +5,12 @@ export { exportedEventLineSql } from './exported-line';
 export { EVENT_STORE_MIGRATIONS } from './migrations';
 export { countEventsSql, deleteEventsSql, erasedEventsSql, retrievedEventsSql } from './events-deletion-sql';
 export { EventsDeletionRepository } from './events-deletion.repository';
-export { mergedIdExistsSql, resolvedEventsSql, resolvedUserKeysSql, userEventsSql } from './resolved-events-sql';
+export { EventsRetentionRepository } from './events-retention.repository';
+export {
+  keptEventsSql,
+  mergedIdExistsSql,
+  resolvedEventsSql,
+  resolvedUserKeysSql,
+  storedEventsSql,
+  userEventsSql,
+} from './resolved-events-sql';

@@ -1,10 +1,35 @@
 import { IDENTITY_LOOKUP_TABLE, IDENTITY_MAP_TABLE } from '@analytics/clickhouse';
-import { chIdent, chScope, ChSql, chSql, ProjectScope } from '@analytics/tenancy';
+import { chIdent, chParam, chScope, ChSql, chSql, ProjectScope } from '@analytics/tenancy';
 import { EVENTS_TABLE, USER_KEY_COLUMN } from './events-table';
 
 const EVENTS = chIdent(EVENTS_TABLE);
 const IDENTITY_MAP = chIdent(IDENTITY_MAP_TABLE);
 const USER_KEY = chIdent(USER_KEY_COLUMN);
+
+/**
+ * The predicate of the events a project keeps (docs/retention.md): its own, and with a retention of N
+ * days only those whose `time` is less than N × 24 hours old at the query's start. The daily sweep
+ * deletes from a line at least that old, so a reader never sees an event come and go.
+ */
+export function keptEventsSql(scope: ProjectScope, alias?: string): ChSql {
+  const project = alias === undefined ? chSql`${scope}` : chScope(scope, alias);
+  const days = scope.eventsRetentionDays;
+  if (days === null) return project;
+  const time = alias === undefined ? chSql`time` : chSql`${chIdent(alias)}.time`;
+  return chSql`${project} AND ${time} >= subtractDays(now64(3), ${chParam(days, 'UInt32')})`;
+}
+
+/**
+ * The events table as a reader takes it: `events FINAL` (deduplicated) or, with `final` false, every
+ * stored copy. With a retention, only the kept events (a subquery with every column, `user_key` too);
+ * without, the table itself, so its reader's own WHERE holds the project predicate as before.
+ */
+export function storedEventsSql(scope: ProjectScope, { final = true }: { final?: boolean } = {}): ChSql {
+  const table = final ? chSql`${EVENTS} FINAL` : EVENTS;
+  if (scope.eventsRetentionDays === null) return table;
+  return chSql`(SELECT project_id, event, time, distinct_id, insert_id, properties, processed_at, ${USER_KEY}
+    FROM ${table} WHERE ${keptEventsSql(scope)})`;
+}
 
 /**
  * The project's events with `distinct_id` resolved to the canonical id of its cluster, to read
@@ -18,12 +43,12 @@ const USER_KEY = chIdent(USER_KEY_COLUMN);
  * reader's own WHERE then holds the project predicate.
  */
 export function resolvedEventsSql(scope: ProjectScope, resolve = true): ChSql {
-  if (!resolve) return chSql`${EVENTS} FINAL`;
+  if (!resolve) return storedEventsSql(scope);
   return chSql`(SELECT project_id, event, time, if(idm.person_id = '', ev.distinct_id, idm.person_id) AS distinct_id,
       ev.distinct_id AS original_distinct_id, insert_id, properties, processed_at
     FROM ${EVENTS} AS ev FINAL
     LEFT ANY JOIN (SELECT distinct_id, person_id FROM ${IDENTITY_MAP} FINAL WHERE ${scope} AND person_id != distinct_id) AS idm ON idm.distinct_id = ev.distinct_id
-    WHERE ${chScope(scope, 'ev')})`;
+    WHERE ${keptEventsSql(scope, 'ev')})`;
 }
 
 /**
@@ -39,7 +64,7 @@ export function resolvedUserKeysSql(scope: ProjectScope): ChSql {
   return chSql`(SELECT project_id, event, time, properties, insert_id, processed_at, distinct_id,
       bitXor(${USER_KEY}, joinGet('${chIdent(IDENTITY_LOOKUP_TABLE)}', 'delta', toUInt64(${USER_KEY}))) AS person_key
     FROM ${EVENTS} FINAL
-    WHERE ${scope})`;
+    WHERE ${keptEventsSql(scope)})`;
 }
 
 /**

@@ -3,10 +3,13 @@ import { projectScope, renderChSql } from '@analytics/tenancy';
 import type { RenderedQuery } from '../../../test/rendered-sql/rendered-query';
 import { countEventsSql, deleteEventsSql, erasedEventsSql } from '../src/events-deletion-sql';
 import { eventsInsert } from '../src/events.repository';
-import { mergedIdExistsSql, resolvedEventsSql, resolvedUserKeysSql } from '../src/resolved-events-sql';
+import { deleteExpiredSql, dropMonthSql, expiredMonthsSql, monthProjectsSql } from '../src/events-retention-sql';
+import { mergedIdExistsSql, resolvedEventsSql, resolvedUserKeysSql, storedEventsSql } from '../src/resolved-events-sql';
 
 /** The event store's SQL for fixed inputs, committed as libs/event-store/sql/*.sql (npm run sql:render). */
 const scope = projectScope(1);
+/** The same project with a 30-day retention (docs/retention.md). */
+const kept = projectScope(1, 30);
 
 /** The writers' insert: over HTTP the statement, the lines its body. */
 const insert = eventsInsert('', '0:0-99');
@@ -34,6 +37,49 @@ export const RESOLVED_EVENTS_SQL: RenderedQuery[] = [
     query: renderChSql(resolvedUserKeysSql(scope)),
   },
   { builder: 'mergedIdExistsSql', inputs: 'project 1', query: renderChSql(mergedIdExistsSql(scope)) },
+  {
+    builder: 'resolvedEventsSql',
+    inputs: 'project 1, events kept 30 days; ids resolved through identity_map (the join); a FROM source',
+    query: renderChSql(resolvedEventsSql(kept)),
+  },
+  {
+    builder: 'resolvedUserKeysSql',
+    inputs: 'project 1, events kept 30 days; a FROM source',
+    query: renderChSql(resolvedUserKeysSql(kept)),
+  },
+  {
+    builder: 'storedEventsSql',
+    inputs: 'project 1, events kept 30 days; deduplicated (FINAL); a FROM source (kept for ever: the table itself)',
+    query: renderChSql(storedEventsSql(kept)),
+  },
+];
+
+/** The retention sweep's statements (libs/retention runs them). */
+const month = 202601;
+export const EVENTS_RETENTION_SQL: RenderedQuery[] = [
+  {
+    builder: 'EventsRetentionRepository.expiredMonths (expiredMonthsSql)',
+    inputs: 'project 1; events before 2026-01-15 00:00 UTC',
+    query: expiredMonthsSql(kept, Date.parse('2026-01-15T00:00:00Z')),
+  },
+  {
+    builder: 'EventsRetentionRepository.projectsIn (monthProjectsSql)',
+    inputs: 'January 2026',
+    query: monthProjectsSql(month),
+  },
+  {
+    builder: 'EventsRetentionRepository.dropMonth (dropMonthSql)',
+    inputs: 'January 2026; cluster main',
+    query: dropMonthSql(new ClickHouseDdl('main'), month),
+  },
+  {
+    builder: 'EventsRetentionRepository.deleteExpired (deleteExpiredSql)',
+    inputs: 'January 2026; project 1 before 2026-01-15, project 2 before 2026-02-01; one server',
+    query: deleteExpiredSql(new ClickHouseDdl(), month, [
+      { projectId: 1, beforeMs: Date.parse('2026-01-15T00:00:00Z') },
+      { projectId: 2, beforeMs: Date.parse('2026-02-01T00:00:00Z') },
+    ]),
+  },
 ];
 
 /**

@@ -18,6 +18,7 @@ import {
 import { IDENTITY_MODES, IdentityMode } from '@analytics/events';
 import { DATA_REGIONS, DataRegion } from '@analytics/projects';
 import { MAX_OAUTH_TOKEN_SECONDS, RoleName } from '@analytics/accounts';
+import { MAX_RETENTION_DAYS } from '@analytics/tenancy';
 
 const ROLE_NAMES = ['owner', 'admin', 'analyst', 'consumer'];
 
@@ -63,10 +64,18 @@ export class CreateProjectDto {
   @IsOptional() @IsIn(DATA_REGIONS) region?: DataRegion;
 }
 
+const RETENTION_MESSAGE = `data_retention_days must be a whole number of days from 1 to ${MAX_RETENTION_DAYS}, or null to keep events for ever`;
+
 export class UpdateProjectDto {
   @IsOptional() @IsString() @MinLength(1) @MaxLength(255) name?: string;
   @IsOptional() @IsIn(DATA_REGIONS) region?: DataRegion;
   @IsOptional() @IsIn(IDENTITY_MODES) identity_merge?: IdentityMode;
+  /** Days of events kept (docs/retention.md); null keeps them for ever, leaving it out changes nothing. */
+  @IsOptional()
+  @IsInt({ message: RETENTION_MESSAGE })
+  @Min(1, { message: RETENTION_MESSAGE })
+  @Max(MAX_RETENTION_DAYS, { message: RETENTION_MESSAGE })
+  data_retention_days?: number | null;
 }
 
 export class CreateOAuthTokenDto {

@@ -25,6 +25,7 @@ export function projectJson(project: Project) {
     token: project.token,
     region: project.region,
     identity_merge: project.identityMerge,
+    data_retention_days: project.dataRetentionDays,
     created: project.createdAt.toISOString(),
   };
 }

@@ -9,6 +9,8 @@ export interface ProjectSettingsChange {
   name?: string;
   region?: DataRegion;
   identityMerge?: IdentityMode;
+  /** Days of events kept; null keeps them for ever (docs/retention.md). */
+  dataRetentionDays?: number | null;
 }
 
 /** The rules of PATCH /api/app/projects/{id} (docs/identity.md, "The project setting"). */

@@ -71,6 +71,7 @@ export class ProjectController {
       name: body.name,
       region: body.region,
       identityMerge: body.identity_merge,
+      dataRetentionDays: body.data_retention_days,
     });
     if (!project)
       throw new ManagementError(ManagementErrorCode.ProjectNotFound, `project ${access.project.id} not found`);

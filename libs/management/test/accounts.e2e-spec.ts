@@ -315,6 +315,18 @@ describe('npm run admin', () => {
       expect(project.stdout).toMatch(
         /project \d+ CLI project \(EU\)\ntoken {3}[0-9a-f]{32}\nsecret  [0-9a-f]{32} {4}<- shown only now/,
       );
+      const projectId = /project (\d+)/.exec(project.stdout)![1];
+      expect((await admin('set-retention', projectId, '30')).stdout).toBe(
+        `project ${projectId} CLI project: events kept 30 days\n`,
+      );
+      expect((await admin('set-retention', projectId, 'forever')).stdout).toBe(
+        `project ${projectId} CLI project: events kept for ever\n`,
+      );
+      await expect(admin('set-retention', projectId, '0')).rejects.toMatchObject({
+        code: 1,
+        stderr: expect.stringContaining('data_retention_days must be a whole number of days from 1 to 36500'),
+      });
+      await expect(admin('set-retention', projectId, 'soon')).rejects.toMatchObject({ code: 2 });
       expect(
         (await admin('create-service-account', String(organization.id), 'bot', '--role', 'analyst')).stdout,
       ).toMatch(/service account \d+ bot\.[0-9a-f]{6}\.service-account \(analyst\)/);

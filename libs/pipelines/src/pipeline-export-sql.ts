@@ -1,5 +1,5 @@
 import { clickhouseDateTime } from '@analytics/clickhouse';
-import { EVENTS_TABLE, exportedEventLineSql } from '@analytics/event-store';
+import { exportedEventLineSql, storedEventsSql } from '@analytics/event-store';
 import { userProfilesSql } from '@analytics/profile-store';
 import {
   ChBoundQuery,
@@ -16,8 +16,6 @@ import { DataFormat, MASTER_EVENT_TABLE } from './pipeline-definition';
 import { PipelineWindow } from './pipeline-windows';
 
 /** The statements PipelineExportRepository runs, built apart from the client so that they render without I/O (libs/pipelines/sql/). */
-
-const EVENTS = chIdent(EVENTS_TABLE);
 
 /** The project's events in the window. */
 const inWindow = (scope: ProjectScope, window: PipelineWindow): ChSql =>
@@ -74,7 +72,7 @@ function writeSql(access: DestinationAccess, key: string, format: DataFormat, se
 /** Distinct event names of the window, for multischema's one table per event. */
 export function windowEventNamesSql(scope: ProjectScope, window: PipelineWindow): ChBoundQuery {
   return renderChSql(
-    chSql`SELECT DISTINCT toString(event) AS event FROM ${EVENTS} WHERE ${inWindow(scope, window)} ORDER BY event`,
+    chSql`SELECT DISTINCT toString(event) AS event FROM ${storedEventsSql(scope, { final: false })} WHERE ${inWindow(scope, window)} ORDER BY event`,
   );
 }
 
@@ -83,7 +81,7 @@ export function windowFingerprintsSql(scope: ProjectScope, lengthMs: number, fro
   return renderChSql(
     chSql`SELECT toUnixTimestamp64Milli(toDateTime64(toStartOfInterval(time, toIntervalSecond(${chParam(lengthMs / 1000, 'UInt32')})), 3, 'UTC')) AS start, count() AS rows,
                 concat(toString(count()), '@', toString(toUnixTimestamp64Milli(max(processed_at)))) AS fingerprint
-              FROM ${EVENTS} FINAL WHERE ${inWindow(scope, { start: from, end: to })} GROUP BY start ORDER BY start`,
+              FROM ${storedEventsSql(scope)} WHERE ${inWindow(scope, { start: from, end: to })} GROUP BY start ORDER BY start`,
   );
 }
 
@@ -105,7 +103,7 @@ export function writeEventsSql(
     access,
     key,
     format,
-    chSql`SELECT ${columns} FROM ${EVENTS} FINAL WHERE ${filter} ORDER BY time, insert_id`,
+    chSql`SELECT ${columns} FROM ${storedEventsSql(scope)} WHERE ${filter} ORDER BY time, insert_id`,
   );
 }
 

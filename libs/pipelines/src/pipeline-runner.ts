@@ -1,6 +1,7 @@
 import { Clock } from '@analytics/clock';
 import { JobQueue, RunningJob } from '@analytics/jobs';
-import { projectScope } from '@analytics/tenancy';
+import { ProjectsService } from '@analytics/projects';
+import { ProjectScope, projectScope } from '@analytics/tenancy';
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { Pipeline } from './pipeline-definition';
 import { PipelineExportRepository } from './pipeline-export.repository';
@@ -36,6 +37,7 @@ export class PipelineRunner implements OnModuleInit {
     private readonly exports: PipelineExportRepository,
     private readonly exporter: WindowExportService,
     private readonly clock: Clock,
+    private readonly projects: ProjectsService,
     @Inject(PIPELINE_SETTINGS) private readonly settings: PipelineSettings,
   ) {}
 
@@ -99,11 +101,21 @@ export class PipelineRunner implements OnModuleInit {
     await this.queue.enqueueMany(PIPELINE_WINDOW_QUEUE, jobs);
   }
 
-  /** Windows of the last SYNC_LOOKBACK_DAYS whose rows changed since they were written (late events, deletions). */
+  /**
+   * Windows of the last SYNC_LOOKBACK_DAYS whose rows changed since they were written (late events,
+   * deletions). A window that begins before the project's retention line is left as written: the
+   * warehouse keeps what it received, rather than getting the emptied window (docs/retention.md).
+   */
   async resyncChanged(pipeline: Pipeline): Promise<number> {
     const now = this.clock.now();
+    const scope = await this.scopeOf(pipeline);
+    const kept = scope.eventsRetentionDays === null ? 0 : now - scope.eventsRetentionDays * DAY;
     const since = new Date(
-      Math.max(Date.parse(`${pipeline.fromDate}T00:00:00Z`), Math.floor(now / DAY) * DAY - SYNC_LOOKBACK_DAYS * DAY),
+      Math.max(
+        Date.parse(`${pipeline.fromDate}T00:00:00Z`),
+        Math.floor(now / DAY) * DAY - SYNC_LOOKBACK_DAYS * DAY,
+        Math.ceil(kept / DAY) * DAY,
+      ),
     );
     const written = await this.windows.doneSince(pipeline.id, since);
     if (!written.length) return 0;
@@ -111,7 +123,7 @@ export class PipelineRunner implements OnModuleInit {
     const current = new Map(
       (
         await this.exports.fingerprints(
-          projectScope(pipeline.projectId),
+          scope,
           length,
           since,
           new Date(written[written.length - 1].start.getTime() + length),
@@ -137,9 +149,8 @@ export class PipelineRunner implements OnModuleInit {
     if (!(await this.windows.claim(pipelineId, start, generation))) return;
     const window = { start, end: new Date(start.getTime() + windowLength(pipeline.frequency)) };
     try {
-      // A job for the pipeline's stored row, which names its project.
       const result = await this.exporter.export(
-        projectScope(pipeline.projectId),
+        await this.scopeOf(pipeline),
         pipeline,
         sealedSecret,
         window,
@@ -154,5 +165,11 @@ export class PipelineRunner implements OnModuleInit {
       this.logger.warn(`pipeline ${pipelineId} window ${job.payload.start} attempt ${job.attempt} failed: ${message}`);
       if (!final) throw error;
     }
+  }
+
+  /** A job for the pipeline's stored row, which names its project; its events as the project keeps them now. */
+  private async scopeOf(pipeline: Pipeline): Promise<ProjectScope> {
+    const project = await this.projects.findById(pipeline.projectId);
+    return projectScope(pipeline.projectId, project?.dataRetentionDays ?? null);
   }
 }

@@ -3,6 +3,7 @@ import { jsonBody } from '@analytics/http';
 import { AppConfig } from '@analytics/config';
 import { installationSecret } from '@analytics/object-store';
 import { OutboundModule } from '@analytics/outbound';
+import { ProjectsModule } from '@analytics/projects';
 import { SecretBox } from '@analytics/secrets';
 import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { PipelineExportRepository } from './pipeline-export.repository';
@@ -30,7 +31,7 @@ export class PipelinesModule implements NestModule {
   static forRoot(settings: Partial<PipelineSettings> = {}): DynamicModule {
     return {
       module: PipelinesModule,
-      imports: [AuthModule, OutboundModule],
+      imports: [AuthModule, OutboundModule, ProjectsModule],
       controllers: [PipelinesController],
       providers: [
         { provide: PIPELINE_SETTINGS, useValue: { ...DEFAULT_PIPELINE_SETTINGS, ...settings } },

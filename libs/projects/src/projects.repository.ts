@@ -1,7 +1,7 @@
 import { Postgres } from '@analytics/postgres';
 import { pgScopeEq, ProjectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
-import { count, eq } from 'drizzle-orm';
+import { count, eq, isNotNull } from 'drizzle-orm';
 import { NewProject, Organization, organizations, Project, projects } from './projects.schema';
 
 @Injectable()
@@ -49,10 +49,17 @@ export class ProjectsRepository {
   /** Changes the project's own row: a write on behalf of the project, so it takes the project's scope. */
   async update(
     scope: ProjectScope,
-    changes: Partial<Pick<Project, 'name' | 'region' | 'identityMerge' | 'secretHash' | 'secretLookup'>>,
+    changes: Partial<
+      Pick<Project, 'name' | 'region' | 'identityMerge' | 'dataRetentionDays' | 'secretHash' | 'secretLookup'>
+    >,
   ): Promise<Project | undefined> {
     const [row] = await this.db.update(projects).set(changes).where(pgScopeEq(projects.id, scope)).returning();
     return row;
+  }
+
+  /** Every project with an event retention, for the retention sweep (a job over all projects, not a tenant read). */
+  withRetention(): Promise<Project[]> {
+    return this.db.select().from(projects).where(isNotNull(projects.dataRetentionDays)).orderBy(projects.id);
   }
 
   listByOrganization(organizationId: number): Promise<Project[]> {

@@ -18,6 +18,8 @@ export const projects = pgTable('projects', {
   secretLookup: text('secret_lookup').notNull(),
   region: text('region').$type<DataRegion>().notNull().default('US'),
   identityMerge: text('identity_merge').$type<IdentityMode>().notNull().default('simplified'),
+  /** Days of events kept (docs/retention.md); null keeps them for ever. */
+  dataRetentionDays: integer('data_retention_days'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

@@ -57,6 +57,11 @@ export class ProjectsService {
     return this.repository.findOrganization(id);
   }
 
+  /** Projects whose events expire (docs/retention.md). */
+  withRetention(): Promise<Project[]> {
+    return this.repository.withRetention();
+  }
+
   listByOrganization(organizationId: number): Promise<Project[]> {
     return this.repository.listByOrganization(organizationId);
   }
@@ -75,7 +80,7 @@ export class ProjectsService {
   /** Changes what is given; an empty change (every field optional) changes nothing and answers the project. */
   async update(
     scope: ProjectScope,
-    changes: { name?: string; region?: DataRegion; identityMerge?: IdentityMode },
+    changes: { name?: string; region?: DataRegion; identityMerge?: IdentityMode; dataRetentionDays?: number | null },
   ): Promise<Project | undefined> {
     const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
     if (!Object.keys(given).length) return this.repository.findById(scope.projectId);

@@ -132,9 +132,13 @@ export const SERVICE_MAP: Record<ServiceName, ServiceDefinition> = {
     title: 'Compliance service',
     engines: { postgres: true, clickhouse: true },
     modules: async (config) => {
-      const { ComplianceModule } = await import('@analytics/compliance');
+      const [{ ComplianceModule }, { RetentionModule }] = await Promise.all([
+        import('@analytics/compliance'),
+        import('@analytics/retention'),
+      ]);
       return [
         await jobsModule(config),
+        RetentionModule,
         ComplianceModule.forRoot({
           linkTtlSeconds: config.complianceLinkTtlSeconds,
           heartbeatSeconds: config.complianceHeartbeatSeconds,

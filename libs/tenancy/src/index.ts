@@ -10,4 +10,11 @@ export {
   renderChSql,
 } from './clickhouse-sql';
 export { pgScope, pgScopeEq, pgScopes, pgSql } from './postgres-sql';
-export { isProjectId, ProjectScope, projectScope, ScopedRows } from './project-scope';
+export {
+  isProjectId,
+  isRetentionDays,
+  MAX_RETENTION_DAYS,
+  ProjectScope,
+  projectScope,
+  ScopedRows,
+} from './project-scope';

@@ -26,4 +26,13 @@ describe('projectScope', () => {
     expect(() => projectScope(2 ** 32)).toThrow(RangeError);
     expect(() => projectScope(Number.NaN)).toThrow(RangeError);
   });
+
+  it('carries the project event retention, whole days from 1 to 36,500 or none', () => {
+    expect(projectScope(1).eventsRetentionDays).toBeNull();
+    expect(projectScope(1, 30).eventsRetentionDays).toBe(30);
+    expect(projectScope(1, 36_500).eventsRetentionDays).toBe(36_500);
+    expect(() => projectScope(1, 0)).toThrow(/1 to 36500, got 0/);
+    expect(() => projectScope(1, 36_501)).toThrow(RangeError);
+    expect(() => projectScope(1, 1.5)).toThrow(RangeError);
+  });
 });

@@ -12,6 +12,12 @@ const PROJECT_SCOPE: unique symbol = Symbol('ProjectScope');
 
 export interface ProjectScope {
   readonly projectId: number;
+  /**
+   * The project's event retention in days (docs/retention.md), null to keep events for ever: the
+   * event store's read sources hide older events by it, so every reader of a scope made where the
+   * project's settings are known (a request's, a job's) stops at the same line.
+   */
+  readonly eventsRetentionDays: number | null;
   readonly [PROJECT_SCOPE]: true;
 }
 
@@ -26,14 +32,30 @@ export function isProjectId(value: unknown): value is number {
   return Number.isInteger(value) && (value as number) >= 1 && (value as number) <= MAX_PROJECT_ID;
 }
 
-/** The scope of one project; only the files the architecture test allows may call this. */
-export function projectScope(projectId: number): ProjectScope {
+/** The longest event retention a project may set, in days (about a hundred years). */
+export const MAX_RETENTION_DAYS = 36_500;
+
+/** Whether `value` is a retention a project may set: a whole number of days from 1 to {@link MAX_RETENTION_DAYS}. */
+export function isRetentionDays(value: unknown): value is number {
+  return Number.isInteger(value) && (value as number) >= 1 && (value as number) <= MAX_RETENTION_DAYS;
+}
+
+/**
+ * The scope of one project; only the files the architecture test allows may call this. Code that
+ * reads events passes the project's `eventsRetentionDays`; writers, which only add rows, may leave it out.
+ */
+export function projectScope(projectId: number, eventsRetentionDays: number | null = null): ProjectScope {
   if (!isProjectId(projectId)) {
     throw new RangeError(
       `a project scope needs a project id (a whole number from 1 to ${MAX_PROJECT_ID}), got ${projectId}`,
     );
   }
-  return Object.freeze({ projectId, [PROJECT_SCOPE]: true as const });
+  if (eventsRetentionDays !== null && !isRetentionDays(eventsRetentionDays)) {
+    throw new RangeError(
+      `a project's retention is a whole number of days from 1 to ${MAX_RETENTION_DAYS}, got ${eventsRetentionDays}`,
+    );
+  }
+  return Object.freeze({ projectId, eventsRetentionDays, [PROJECT_SCOPE]: true as const });
 }
 
 /** Whether `value` was made by {@link projectScope} (the tags tell a scope from a value with it). */

@@ -9,6 +9,7 @@ import { warehouseImports } from './0007-warehouse-imports';
 import { identityMerge } from './0008-identity-merge';
 import { pipelines } from './0009-pipelines';
 import { erasedIds } from './0010-erased-ids';
+import { dataRetention } from './0011-data-retention';
 
 /** Every Postgres migration, in version order. Append; never edit one that has shipped. */
 export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
@@ -22,4 +23,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   identityMerge,
   pipelines,
   erasedIds,
+  dataRetention,
 ];

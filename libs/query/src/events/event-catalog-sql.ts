@@ -1,4 +1,4 @@
-import { EVENTS_TABLE } from '@analytics/event-store';
+import { storedEventsSql } from '@analytics/event-store';
 import { chCompiled, chIdent, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { BoundQuery } from '../clickhouse/query-runner';
 import { EventExpression, segmentSql } from '../expressions/query-expressions';
@@ -13,7 +13,6 @@ const ORDER: Readonly<Record<SegmentationType, string>> = {
   average: 'count() / uniqExact(distinct_id)',
 };
 
-const EVENTS = chIdent(EVENTS_TABLE);
 const SINCE = chSql`time >= fromUnixTimestamp64Milli({sinceMs:Int64}, 'UTC')`;
 
 /** /events/names: the most common event names (by the type's measure, ties by name). */
@@ -23,14 +22,14 @@ export function topEventNamesSql(
   limit: number,
   sinceMs: number,
 ): BoundQuery {
-  const sql = chSql`SELECT event FROM ${EVENTS} FINAL WHERE ${scope} AND ${SINCE}
+  const sql = chSql`SELECT event FROM ${storedEventsSql(scope)} WHERE ${scope} AND ${SINCE}
       GROUP BY event ORDER BY ${chCompiled(ORDER[type])} DESC, event ASC LIMIT {limit:UInt32}`;
   return renderChSql(sql, { params: { sinceMs, limit } });
 }
 
 /** /events/properties/top: custom property names of an event by how many events carry them. */
 export function topPropertiesSql(scope: ProjectScope, event: string, limit: number, sinceMs: number): BoundQuery {
-  const sql = chSql`SELECT name, count() AS count FROM ${EVENTS} FINAL ARRAY JOIN JSONExtractKeys(properties) AS name
+  const sql = chSql`SELECT name, count() AS count FROM ${storedEventsSql(scope)} ARRAY JOIN JSONExtractKeys(properties) AS name
       WHERE ${scope} AND event = {event:String} AND ${SINCE}
       GROUP BY name ORDER BY count DESC, name ASC LIMIT {limit:UInt32}`;
   return renderChSql(sql, { params: { event, sinceMs, limit } });
@@ -46,7 +45,7 @@ export function topValuesSql(
 ): BoundQuery {
   const value = segmentSql(property, 'p');
   const sql = chSql`SELECT value FROM (
-        SELECT ${chCompiled(value.sql, value.params)} AS value FROM ${EVENTS} FINAL WHERE ${scope} AND event = {event:String} AND ${SINCE}
+        SELECT ${chCompiled(value.sql, value.params)} AS value FROM ${storedEventsSql(scope)} WHERE ${scope} AND event = {event:String} AND ${SINCE}
       ) WHERE isNotNull(value) GROUP BY value ORDER BY count() DESC, value ASC LIMIT {limit:UInt32}`;
   return renderChSql(sql, { params: { event, sinceMs, limit } });
 }

@@ -1,4 +1,4 @@
-import { EVENTS_TABLE } from '@analytics/event-store';
+import { storedEventsSql } from '@analytics/event-store';
 import { chCompiled, chIdent, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { BoundQuery } from '../clickhouse/query-runner';
 import { seriesKeySql } from '../clickhouse/series-sql';
@@ -33,7 +33,7 @@ export function numericSeriesSql(scope: ProjectScope, spec: NumericSeriesSpec): 
   const where = spec.where ? whereSql(spec.where, 'w') : { sql: '1', params: {} };
   const value = numberOrZeroSql(spec.on, 'on');
   const sql = chSql`SELECT ${chCompiled(seriesKeySql('toUnixTimestamp64Milli(time)', spec.unit))} AS key, sum(${chCompiled(value.sql, value.params)}) AS total, count() AS events
-    FROM ${chIdent(EVENTS_TABLE)} FINAL
+    FROM ${storedEventsSql(scope)}
     WHERE ${scope} AND event = {event:String}
       AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC') AND ${chCompiled(where.sql, where.params)}
     GROUP BY key`;

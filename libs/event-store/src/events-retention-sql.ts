@@ -1,0 +1,70 @@
+import { ClickHouseDdl } from '@analytics/clickhouse';
+import { ChBoundQuery, chIdent, chParam, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
+import { EVENTS_TABLE } from './events-table';
+
+/**
+ * The retention sweep's statements (docs/retention.md). The events table is partitioned by month
+ * (`toYYYYMM(time)`), so the sweep works a month at a time: it drops a month that holds only expired
+ * events, and rewrites, with one mutation, only the parts of a month that hold some.
+ */
+
+/** A month as the partition key writes it: 202601 for January 2026. */
+export type EventsMonth = number;
+
+/** One project's events older than `beforeMs` are expired. */
+export interface ExpiredBefore {
+  projectId: number;
+  beforeMs: number;
+}
+
+const EVENTS = chIdent(EVENTS_TABLE);
+const PARTITION = /^\d{6}$/;
+
+/** A month is a partition's literal in DDL (no placeholder there): checked to be six digits. */
+function monthLiteral(month: EventsMonth): string {
+  const text = String(month);
+  if (!PARTITION.test(text)) throw new RangeError(`not a month of the events table's partitions: ${month}`);
+  return text;
+}
+
+/** The months in which the project still stores events older than `beforeMs` (every copy: no FINAL). */
+export function expiredMonthsSql(scope: ProjectScope, beforeMs: number): ChBoundQuery {
+  return renderChSql(
+    chSql`SELECT DISTINCT toYYYYMM(time) AS month FROM ${EVENTS} WHERE ${scope} AND time < fromUnixTimestamp64Milli(${chParam(beforeMs)}) ORDER BY month`,
+  );
+}
+
+/** Which projects store events in a month: the sweep drops the month only when each of them has expired it whole. */
+export function monthProjectsSql(month: EventsMonth): ChBoundQuery {
+  return renderChSql(
+    chSql`SELECT DISTINCT project_id FROM ${EVENTS} WHERE toYYYYMM(time) = ${chParam(month, 'UInt32')}`,
+    { acrossProjects: 'the retention sweep asks which projects a month holds before dropping it whole' },
+  );
+}
+
+/** Drops a month whole: no rewrite, its files go at once. */
+export function dropMonthSql(ddl: ClickHouseDdl, month: EventsMonth): ChBoundQuery {
+  return { sql: ddl.alterTable(EVENTS_TABLE, `DROP PARTITION ${monthLiteral(month)}`), params: {} };
+}
+
+/**
+ * Deletes the expired events of several projects in one month with one mutation: ClickHouse rewrites
+ * only that month's parts that hold such rows (the others keep their files), so a day's sweep costs
+ * at most the parts of the months it touches, never the table.
+ */
+export function deleteExpiredSql(
+  ddl: ClickHouseDdl,
+  month: EventsMonth,
+  expired: readonly ExpiredBefore[],
+): ChBoundQuery {
+  const ids = expired.map((e) => e.projectId);
+  const before = expired.map((e) => e.beforeMs);
+  const where = renderChSql(
+    chSql`project_id IN ${chParam(ids, 'Array(UInt32)')} AND toUnixTimestamp64Milli(time) < arrayElement(${chParam(before, 'Array(Int64)')}, indexOf(${chParam(ids, 'Array(UInt32)')}, project_id))`,
+    { acrossProjects: 'one mutation deletes the expired events of every project with a retention in this month' },
+  );
+  return {
+    sql: ddl.alterTable(EVENTS_TABLE, `DELETE IN PARTITION ${monthLiteral(month)} WHERE ${where.sql}`),
+    params: where.params,
+  };
+}

@@ -1,0 +1,2 @@
+export { RetentionModule } from './retention.module';
+export { RetentionSweeper } from './retention-sweeper';
