@@ -1,5 +1,5 @@
 import { ClickHouseDdl } from '@analytics/clickhouse';
-import { ChBoundQuery, chIdent, chParam, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
+import { ChBoundQuery, chIdent, chParam, chScopes, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { EVENTS_TABLE } from './events-table';
 
 /**
@@ -13,7 +13,7 @@ export type EventsMonth = number;
 
 /** One project's events older than `beforeMs` are expired. */
 export interface ExpiredBefore {
-  projectId: number;
+  scope: ProjectScope;
   beforeMs: number;
 }
 
@@ -57,10 +57,11 @@ export function deleteExpiredSql(
   month: EventsMonth,
   expired: readonly ExpiredBefore[],
 ): ChBoundQuery {
-  const ids = expired.map((e) => e.projectId);
+  const ids = expired.map((e) => e.scope.projectId);
   const before = expired.map((e) => e.beforeMs);
+  // Each row's own project's line; a project without one gets 0 (1970), so none of its rows match.
   const where = renderChSql(
-    chSql`project_id IN ${chParam(ids, 'Array(UInt32)')} AND toUnixTimestamp64Milli(time) < arrayElement(${chParam(before, 'Array(Int64)')}, indexOf(${chParam(ids, 'Array(UInt32)')}, project_id))`,
+    chSql`${chScopes(expired.map((e) => e.scope))} AND toUnixTimestamp64Milli(time) < arrayElement(${chParam(before, 'Array(Int64)')}, indexOf(${chParam(ids, 'Array(UInt32)')}, project_id))`,
     { acrossProjects: 'one mutation deletes the expired events of every project with a retention in this month' },
   );
   return {

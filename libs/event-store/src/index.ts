@@ -7,7 +7,6 @@ export { countEventsSql, deleteEventsSql, erasedEventsSql, retrievedEventsSql } 
 export { EventsDeletionRepository } from './events-deletion.repository';
 export { EventsRetentionRepository } from './events-retention.repository';
 export {
-  keptEventsSql,
   mergedIdExistsSql,
   resolvedEventsSql,
   resolvedUserKeysSql,

@@ -76,8 +76,8 @@ export const EVENTS_RETENTION_SQL: RenderedQuery[] = [
     builder: 'EventsRetentionRepository.deleteExpired (deleteExpiredSql)',
     inputs: 'January 2026; project 1 before 2026-01-15, project 2 before 2026-02-01; one server',
     query: deleteExpiredSql(new ClickHouseDdl(), month, [
-      { projectId: 1, beforeMs: Date.parse('2026-01-15T00:00:00Z') },
-      { projectId: 2, beforeMs: Date.parse('2026-02-01T00:00:00Z') },
+      { scope: kept, beforeMs: Date.parse('2026-01-15T00:00:00Z') },
+      { scope: projectScope(2, 7), beforeMs: Date.parse('2026-02-01T00:00:00Z') },
     ]),
   },
 ];

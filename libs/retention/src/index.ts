@@ -1,2 +1,1 @@
 export { RetentionModule } from './retention.module';
-export { RetentionSweeper } from './retention-sweeper';

@@ -2,7 +2,7 @@ import { Clock } from '@analytics/clock';
 import { EventsRetentionRepository } from '@analytics/event-store';
 import { JobQueue } from '@analytics/jobs';
 import { ProjectsService } from '@analytics/projects';
-import { projectScope } from '@analytics/tenancy';
+import { ProjectScope, projectScope } from '@analytics/tenancy';
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { monthPlan, sweepLine } from './retention-sweep';
 
@@ -48,13 +48,15 @@ export class RetentionSweeper implements OnModuleInit {
   async sweep(): Promise<SweepReport> {
     const now = this.clock.now();
     const lines = new Map<number, number>();
+    const scopes = new Map<number, ProjectScope>();
     const months = new Set<number>();
     for (const project of await this.projects.withRetention()) {
-      const days = project.dataRetentionDays!;
-      const line = sweepLine(days, now);
-      lines.set(project.id, line);
       // A job over the stored project rows, each naming its project.
-      for (const month of await this.events.expiredMonths(projectScope(project.id, days), line)) months.add(month);
+      const scope = projectScope(project.id, project.dataRetentionDays);
+      const line = sweepLine(project.dataRetentionDays!, now);
+      lines.set(project.id, line);
+      scopes.set(project.id, scope);
+      for (const month of await this.events.expiredMonths(scope, line)) months.add(month);
     }
     const report: SweepReport = { dropped: [], rewritten: [] };
     for (const month of [...months].sort((a, b) => a - b)) {
@@ -63,7 +65,8 @@ export class RetentionSweeper implements OnModuleInit {
         await this.events.dropMonth(month);
         report.dropped.push(month);
       } else {
-        await this.events.deleteExpired(month, plan.expired);
+        const expired = plan.expired.map(({ projectId, beforeMs }) => ({ scope: scopes.get(projectId)!, beforeMs }));
+        await this.events.deleteExpired(month, expired);
         report.rewritten.push(month);
       }
     }

@@ -3,7 +3,7 @@ import { ClickHouseClient } from '@analytics/clickhouse';
 import { ProjectBootstrapService, ProjectsService } from '@analytics/projects';
 import { ServiceRootModule } from '@analytics/service-map';
 import { createTestEnvironment, startTestApp, TestApp, TestEnvironment } from '@analytics/testing';
-import { RetentionSweeper } from '../src';
+import { RetentionSweeper } from '../src/retention-sweeper';
 
 const DAY = 86_400_000;
 const owner = `Basic ${Buffer.from('retention-owner:retention-owner-secret-01').toString('base64')}`;

@@ -1,4 +1,14 @@
-import { chCompiled, chIdent, chJoin, chParam, chScope, chSql, ChSqlError, renderChSql } from './clickhouse-sql';
+import {
+  chCompiled,
+  chIdent,
+  chJoin,
+  chParam,
+  chScope,
+  chScopes,
+  chSql,
+  ChSqlError,
+  renderChSql,
+} from './clickhouse-sql';
 import { projectScope } from './project-scope';
 
 const scope = projectScope(7);
@@ -126,6 +136,19 @@ describe('chSql', () => {
     expect(() => chIdent('')).toThrow(/is not a plain identifier/);
     expect(() => chScope(scope, 'a.b')).toThrow(/is not a table alias/);
     expect(() => chScope({ projectId: 7 } as never, 'ev')).toThrow(/chScope takes a ProjectScope/);
+  });
+
+  it('writes one predicate over several projects only when the query says why, and with no single project', () => {
+    const scopes = [projectScope(3), projectScope(5), projectScope(3)];
+    expect(
+      renderChSql(chSql`ALTER TABLE events DELETE WHERE ${chScopes(scopes)}`, { acrossProjects: 'a sweep' }),
+    ).toEqual({ sql: 'ALTER TABLE events DELETE WHERE project_id IN {p0:Array(UInt32)}', params: { p0: [3, 5] } });
+    expect(() => renderChSql(chSql`SELECT 1 FROM events WHERE ${chScopes(scopes)}`)).toThrow(/acrossProjects/);
+    expect(() =>
+      renderChSql(chSql`SELECT 1 FROM events WHERE ${chScopes(scopes)} OR ${scope}`, { acrossProjects: 'x' }),
+    ).toThrow(/names no single project/);
+    expect(() => chScopes([])).toThrow(/one or more ProjectScopes/);
+    expect(() => chScopes([{ projectId: 7 } as never])).toThrow(/one or more ProjectScopes/);
   });
 
   it('renders what QueryRunner and the client take', () => {

@@ -53,6 +53,7 @@ type Part =
   | { readonly kind: 'text'; readonly text: string }
   | { readonly kind: 'value'; readonly value: unknown; readonly type: ChType }
   | { readonly kind: 'scope'; readonly projectId: number; readonly alias?: string }
+  | { readonly kind: 'scopes'; readonly projectIds: readonly number[] }
   | { readonly kind: 'compiled'; readonly sql: string; readonly params: Readonly<Record<string, unknown>> };
 
 /** Not exported: a fragment is made here or not at all. */
@@ -141,6 +142,16 @@ export function chScope(scope: ProjectScope, alias: string): ChSql {
   return fragment([{ kind: 'scope', projectId: scope.projectId, alias }]);
 }
 
+/**
+ * The tenant predicate of one statement over several projects' rows (as `pgScopes` for Postgres):
+ * `project_id IN {pN:Array(UInt32)}`, the ids those of `scopes`. A query holding it may name no single
+ * project besides, and is rendered only with `acrossProjects` saying why it reads several.
+ */
+export function chScopes(scopes: readonly ProjectScope[]): ChSql {
+  if (!scopes.length || !scopes.every(isProjectScope)) throw new ChSqlError('chScopes takes one or more ProjectScopes');
+  return fragment([{ kind: 'scopes', projectIds: [...new Set(scopes.map((scope) => scope.projectId))] }]);
+}
+
 /** Fragments one after another, `separator` between them (itself a fragment: chSql`, `). */
 export function chJoin(fragments: readonly ChSql[], separator: ChSql): ChSql {
   const parts: Part[] = [];
@@ -188,6 +199,13 @@ export interface RenderOptions {
 export function renderChSql(query: ChSql, options: RenderOptions = {}): ChBoundQuery {
   if (!isChSql(query)) throw new ChSqlError(`renderChSql takes a fragment, got a ${describe(query)}`);
   const parts = query[PARTS];
+  if (
+    parts.some((part) => part.kind === 'scopes') &&
+    (!options.acrossProjects || parts.some((p) => p.kind === 'scope'))
+  )
+    throw new ChSqlError(
+      'a query over several projects (chScopes) says why with acrossProjects, and names no single project',
+    );
   if (!options.acrossProjects && !parts.some((part) => part.kind === 'scope')) {
     throw new ChSqlError(
       'this ClickHouse query has no project predicate: put the ProjectScope in it (`WHERE ${scope}`)',
@@ -215,6 +233,7 @@ export function renderChSql(query: ChSql, options: RenderOptions = {}): ChBoundQ
       if (part.kind === 'text') return part.text;
       if (part.kind === 'compiled') return part.sql;
       if (part.kind === 'value') return bind(part.value, part.type);
+      if (part.kind === 'scopes') return `project_id IN ${bind(part.projectIds, 'Array(UInt32)')}`;
       scopeName ??= bind(part.projectId, 'UInt32');
       return `${part.alias ? `${part.alias}.` : ''}project_id = ${scopeName}`;
     })

@@ -5,6 +5,7 @@ export {
   chJoin,
   chParam,
   chScope,
+  chScopes,
   ChSql,
   chSql,
   renderChSql,
