@@ -113,6 +113,9 @@ describe('event retention', () => {
     const saved = await call('PATCH', `/api/app/projects/${kept.id}`, { data_retention_days: 30 });
     expect(saved.status).toBe(200);
     expect(JSON.parse(saved.text)).toMatchObject({ results: { data_retention_days: 30 } });
+    expect(JSON.parse((await call('GET', `/api/app/projects/${kept.id}/usage`)).text)).toMatchObject({
+      results: { data_retention_days: 30 },
+    });
     expect(await exported(kept.id)).toEqual(['recent']);
     expect(await segmented(kept.id)).toBe(1);
     expect(await exported(forever.id)).toEqual(['other-recent', 'other-two-hundred']);

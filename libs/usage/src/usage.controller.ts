@@ -5,7 +5,7 @@ import { Get, Query } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { DEFAULT_USAGE_DAYS, MAX_USAGE_DAYS, parseUsageRange } from './usage-range';
 import { UsageService } from './usage.service';
-import { dataRetentionDays, usageJson } from './usage.views';
+import { usageJson } from './usage.views';
 
 const RANGE = `\`per_day\` lists the days from from_date to to_date (UTC, inclusive, at most ${MAX_USAGE_DAYS}); default the last ${DEFAULT_USAGE_DAYS} days.`;
 
@@ -32,6 +32,6 @@ export class UsageController {
     @Query('to_date') toDate?: unknown,
   ) {
     const range = parseUsageRange(fromDate, toDate, this.clock.date());
-    return ok(usageJson(await this.usage.read(access.scope, range), dataRetentionDays(access.project)));
+    return ok(usageJson(await this.usage.read(access.scope, range), access.project.dataRetentionDays));
   }
 }

@@ -1,15 +1,6 @@
-import { Project } from '@analytics/projects';
 import { ProjectUsage } from './usage.service';
 
-/**
- * The project's `data_retention_days` (null: kept forever). Read where the project row holds it,
- * so the usage answer shows the setting the projects lib stores.
- */
-export function dataRetentionDays(project: Project): number | null {
-  const days = (project as Project & { dataRetentionDays?: number | null }).dataRetentionDays;
-  return typeof days === 'number' ? days : null;
-}
-
+/** The usage answer; `retentionDays` is the project's `data_retention_days` (null: kept for ever, docs/retention.md). */
 export function usageJson({ events, bytesOnDisk, profiles }: ProjectUsage, retentionDays: number | null) {
   return {
     events: {
