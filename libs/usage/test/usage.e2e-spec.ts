@@ -64,13 +64,11 @@ describe('project usage', () => {
     project = { ...created.project, secret: created.secret };
     const second = await projects.createProject(organization.id, 'Other');
     other = { ...second.project, secret: second.secret };
-    const { view, secret } = await service.app
-      .get(ServiceAccountsService)
-      .create(organization.id, null, {
-        username: 'reader',
-        role: 'consumer',
-        projects: [{ id: project.id, role: 'consumer' }],
-      });
+    const { view, secret } = await service.app.get(ServiceAccountsService).create(organization.id, null, {
+      username: 'reader',
+      role: 'consumer',
+      projects: [{ id: project.id, role: 'consumer' }],
+    });
     consumer = basic(view.account.username, secret);
 
     await importEvents(project, [
