@@ -348,7 +348,7 @@ describe('the web console', () => {
     await expect(page.locator('.notice').count()).resolves.toBe(0);
   });
 
-  it("shows the project's usage on /settings: events stored, today's count, profiles, the bytes estimate", async () => {
+  it("shows the project's usage on /settings (events stored, today's count, profiles, the bytes estimate) and sets its data retention", async () => {
     const id = await projectId();
     const { results } = (await api(`/api/app/projects/${id}/usage`)).body as {
       results: { events: { total: number; oldest: string }; profiles: number; bytes_on_disk: number };
@@ -369,6 +369,30 @@ describe('the web console', () => {
     await page.getByRole('img', { name: /Events stored per day/ }).waitFor();
     await expect(page.getByText('Events are kept forever.').count()).resolves.toBe(1);
     await screenshot(page, 'settings-usage');
+
+    // Data retention: a value the API refuses is shown in its words; 30 days is saved; empty keeps events for ever.
+    const retention = page.locator('input[name=data_retention_days]');
+    const save = page.getByRole('button', { name: 'Save retention' });
+    await retention.fill('40000');
+    await save.click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /^The request was refused: data_retention_days must be a whole number of days from 1 to / })
+      .waitFor();
+    await retention.fill('30');
+    await save.click();
+    await page.getByText('Saved. Events are kept for 30 days.').waitFor();
+    await expect(page.getByRole('alert').count()).resolves.toBe(0);
+    const setting = async () =>
+      ((await api(`/api/app/projects/${id}`)).body.results as { data_retention_days: number | null })
+        .data_retention_days;
+    expect(await setting()).toBe(30);
+    // Today's events are inside 30 days: still counted.
+    await expect(facts.innerText()).resolves.toMatch(/Events stored\s+9\n/);
+    await retention.fill('');
+    await save.click();
+    await page.getByText('Saved. Events are kept forever.').waitFor();
+    expect(await setting()).toBeNull();
   });
 
   it('hides and drops events from /dictionary, through the schema API', async () => {
