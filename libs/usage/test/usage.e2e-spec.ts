@@ -179,6 +179,29 @@ describe('project usage', () => {
     expect((await usage(other.id, '', consumer)).status).toBe(403);
   });
 
+  it('with a retention, counts only the events it keeps, as reports do, and shows the setting', async () => {
+    const projects = service.app.get(ProjectsService);
+    const created = await projects.createProject((await projects.findById(project.id))!.organizationId, 'Kept');
+    const kept = { ...created.project, secret: created.secret };
+    const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+    const recent = daysAgo(1);
+    await importEvents(kept, [
+      ['Viewed', recent, 'recent'],
+      ['Viewed', daysAgo(40), 'old'],
+    ]);
+    const patched = await fetch(`${service.baseUrl}/api/app/projects/${kept.id}`, {
+      method: 'PATCH',
+      headers: { Authorization: basic(kept.secret), 'Content-Type': 'application/json' },
+      body: JSON.stringify({ data_retention_days: 30 }),
+    });
+    expect(patched.status).toBe(200);
+    const { body } = await usage(kept.id, '', basic(kept.secret));
+    expect(body.results).toMatchObject({
+      events: { total: 1, oldest: recent, newest: recent, per_day: [{ date: recent.slice(0, 10), events: 1 }] },
+      data_retention_days: 30,
+    });
+  });
+
   it('exports the per-project gauges on /metrics', async () => {
     const metrics = await (await fetch(`${service.baseUrl}/metrics`)).text();
     const value = (name: string, projectId: number) =>
