@@ -85,7 +85,9 @@ describe("ClickHouse migration 5: the events' user_key on a table that already h
     const migrator = new ClickHouseMigrator(clickhouse.client, new ClickHouseDdl());
     await migrator.migrate(CLICKHOUSE_MIGRATIONS.filter((migration) => migration.version < 5));
     await clickhouse.client.insert({ table: EVENTS_TABLE, values: [event('before')], format: 'JSONEachRow' });
-    expect((await migrator.migrate(CLICKHOUSE_MIGRATIONS)).applied).toEqual(['5_events_user_key']);
+    expect((await migrator.migrate(CLICKHOUSE_MIGRATIONS.filter(({ version }) => version <= 5))).applied).toEqual([
+      '5_events_user_key',
+    ]);
     // Both insert paths the writers use name no column list: the engine fills it.
     await insertFormatted(clickhouse.client, {
       table: EVENTS_TABLE,

@@ -9,6 +9,7 @@ describe('CLICKHOUSE_MIGRATIONS', () => {
       '3_identity_map',
       '4_identity_lookup',
       '5_events_user_key',
+      '6_events_codecs',
     ]);
   });
 
@@ -21,5 +22,6 @@ describe('CLICKHOUSE_MIGRATIONS', () => {
     expect(statements.every((s) => s.includes('ON CLUSTER analytics'))).toBe(true);
     expect(statements.join('\n')).toContain('ReplicatedReplacingMergeTree');
     expect(statements.join('\n')).toContain('replicated_deduplication_window');
+    expect(statements.at(-1)).toMatch(/^ALTER TABLE events_local ON CLUSTER analytics MODIFY COLUMN time CODEC/);
   });
 });
