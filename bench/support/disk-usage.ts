@@ -83,7 +83,7 @@ export async function engineLogTables(client: ClickHouseClient): Promise<{ table
     client,
     `SELECT t.name AS table, sum(p.bytes_on_disk) AS bytes
      FROM system.tables AS t LEFT JOIN system.parts AS p ON p.database = t.database AND p.table = t.name AND p.active
-     WHERE t.database = 'system' AND t.engine LIKE '%MergeTree%' 
+     WHERE t.database = 'system' AND t.engine LIKE '%MergeTree' AND t.engine NOT LIKE 'System%'
      GROUP BY t.name ORDER BY bytes DESC`,
   );
 }
