@@ -1,5 +1,5 @@
 import { AuthenticatedAccount } from '@analytics/accounts';
-import { AccessDenied, AccountGuard, CurrentAccount } from '@analytics/auth';
+import { AccountGuard, CurrentAccount } from '@analytics/auth';
 import { Clock } from '@analytics/clock';
 import { AppApiController } from '@analytics/http';
 import { Logger, Post, Res } from '@nestjs/common';
@@ -20,13 +20,16 @@ export class BackupController {
 
   /**
    * A consistent copy of the embedded engines and the local object store, streamed as a tar while the server keeps
-   * serving (docs/backup.md). An organization owner's right, as creating an organization is: it holds every organization's data.
+   * serving (docs/backup.md). It holds every organization's data, so only the owners of the installation's own
+   * (first) organization may take one.
    */
   @Post('backup')
-  @ApiOperation({ summary: 'Back up the embedded default (a tar stream); organization owners only' })
+  @ApiOperation({
+    summary: "Back up the embedded default (a tar stream); owners of the installation's first organization only",
+  })
   @ApiProduces('application/x-tar')
-  async backup(@CurrentAccount() { account }: AuthenticatedAccount, @Res() res: Response): Promise<void> {
-    if (account.role !== 'owner') throw new AccessDenied(403, 'a backup needs an organization owner');
+  async backup(@CurrentAccount() caller: AuthenticatedAccount, @Res() res: Response): Promise<void> {
+    await this.backups.assertMayBackUp(caller);
     await this.backups.run(async (tar) => {
       const name = `analytics-backup-${this.clock.date().toISOString().replace(/[:.]/g, '-')}.tar`;
       res.status(200).setHeader('Content-Type', 'application/x-tar');

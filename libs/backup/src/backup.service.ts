@@ -1,6 +1,9 @@
 import { parseClickHouseUrl } from '@analytics/clickhouse';
 import { AppConfig } from '@analytics/config';
 import { Postgres } from '@analytics/postgres';
+import { ProjectsService } from '@analytics/projects';
+import { AccessDenied } from '@analytics/auth';
+import { AuthenticatedAccount } from '@analytics/accounts';
 import { Injectable } from '@nestjs/common';
 import { BackupArchive } from './backup-archive';
 import { BackupError, BackupErrorCode } from './backup-error';
@@ -23,7 +26,18 @@ export class BackupService {
     private readonly archive: BackupArchive,
     private readonly config: AppConfig,
     private readonly postgres: Postgres,
+    private readonly projects: ProjectsService,
   ) {}
+
+  /**
+   * A backup holds every organization's data: an owner of the installation's own organization (the first, which the
+   * first start creates) may take one, not the owner of any other organization (any owner can create those).
+   */
+  async assertMayBackUp({ account }: AuthenticatedAccount): Promise<void> {
+    const installation = await this.projects.firstOrganization();
+    if (account.role !== 'owner' || account.organizationId !== installation?.id)
+      throw new AccessDenied(403, "a backup needs an owner of the installation's first organization");
+  }
 
   /**
    * Hands the backup, a tar stream, to `send`, holding the one slot until `send` settles. Refused on a server whose

@@ -43,6 +43,12 @@ describe('backup and restore of the embedded default', () => {
       const refused = await api('POST', '/api/app/backup', undefined, account);
       expect(refused.status).toBe(403);
       expect(JSON.parse(refused.text)).toEqual({ status: 'error', error: expect.stringContaining('owner') });
+      // Another organization's owner holds no right to every organization's data.
+      const other = JSON.parse((await api('POST', '/api/app/organizations', { name: 'Tenant B' }, ownerAuth)).text) as {
+        results: { owner: { username: string; token: string } };
+      };
+      const otherOwner = `Basic ${Buffer.from(`${other.results.owner.username}:${other.results.owner.token}`).toString('base64')}`;
+      expect((await api('POST', '/api/app/backup', undefined, otherOwner)).status).toBe(403);
 
       // One at a time: a backup whose reader has not read it yet holds the slot.
       const first = await fetch(`http://127.0.0.1:${port}/api/app/backup`, {

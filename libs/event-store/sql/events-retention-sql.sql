@@ -11,18 +11,15 @@ WHERE project_id = {p0:UInt32}
   AND time < fromUnixTimestamp64Milli({p1:Int64})
 ORDER BY month
 
--- EventsRetentionRepository.projectsIn (monthProjectsSql)
--- inputs: January 2026
+-- EventsRetentionRepository.deleteExpired (deleteExpiredSql)
+-- inputs: January 2026; project 1 before 2026-01-15; cluster main
 -- parameters:
---   p0 UInt32 = 202601
-SELECT DISTINCT project_id
-FROM events
-WHERE toYYYYMM(time) = {p0:UInt32}
-
--- EventsRetentionRepository.dropMonth (dropMonthSql)
--- inputs: January 2026; cluster main
--- parameters: none
-ALTER TABLE events_local ON CLUSTER main DROP PARTITION 202601
+--   p0 Array(UInt32) = [1]
+--   p1 Array(Int64)  = [1768435200000]
+--   p2 Array(UInt32) = [1]
+ALTER TABLE events_local ON CLUSTER main DELETE IN PARTITION 202601
+WHERE project_id IN {p0:Array(UInt32)}
+  AND toUnixTimestamp64Milli(time) < arrayElement({p1:Array(Int64)}, indexOf({p2:Array(UInt32)}, project_id))
 
 -- EventsRetentionRepository.deleteExpired (deleteExpiredSql)
 -- inputs: January 2026; project 1 before 2026-01-15, project 2 before 2026-02-01; one server

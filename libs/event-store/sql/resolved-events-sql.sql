@@ -74,7 +74,7 @@ LIMIT 1
       AND person_id != distinct_id
   ) AS idm ON idm.distinct_id = ev.distinct_id
   WHERE ev.project_id = {p0:UInt32}
-    AND ev.time >= subtractDays(now64(3), {p1:UInt32})
+    AND ev.time >= subtractDays(now64(3, 'UTC'), {p1:UInt32})
 )
 
 -- resolvedUserKeysSql
@@ -93,7 +93,7 @@ LIMIT 1
     bitXor(user_key, joinGet('identity_lookup', 'delta', toUInt64(user_key))) AS person_key
   FROM events FINAL
   WHERE project_id = {p0:UInt32}
-    AND time >= subtractDays(now64(3), {p1:UInt32})
+    AND time >= subtractDays(now64(3, 'UTC'), {p1:UInt32})
 )
 
 -- storedEventsSql
@@ -112,5 +112,5 @@ LIMIT 1
     user_key
   FROM events FINAL
   WHERE project_id = {p0:UInt32}
-    AND time >= subtractDays(now64(3), {p1:UInt32})
+    AND time >= subtractDays(now64(3, 'UTC'), {p1:UInt32})
 )

@@ -4,8 +4,8 @@ import { EVENTS_TABLE } from './events-table';
 
 /**
  * The retention sweep's statements (docs/retention.md). The events table is partitioned by month
- * (`toYYYYMM(time)`), so the sweep works a month at a time: it drops a month that holds only expired
- * events, and rewrites, with one mutation, only the parts of a month that hold some.
+ * (`toYYYYMM(time)`), so the sweep works a month at a time: one mutation per month that holds expired
+ * events rewrites only that month's parts that hold some.
  */
 
 /** A month as the partition key writes it: 202601 for January 2026. */
@@ -32,19 +32,6 @@ export function expiredMonthsSql(scope: ProjectScope, beforeMs: number): ChBound
   return renderChSql(
     chSql`SELECT DISTINCT toYYYYMM(time) AS month FROM ${EVENTS} WHERE ${scope} AND time < fromUnixTimestamp64Milli(${chParam(beforeMs)}) ORDER BY month`,
   );
-}
-
-/** Which projects store events in a month: the sweep drops the month only when each of them has expired it whole. */
-export function monthProjectsSql(month: EventsMonth): ChBoundQuery {
-  return renderChSql(
-    chSql`SELECT DISTINCT project_id FROM ${EVENTS} WHERE toYYYYMM(time) = ${chParam(month, 'UInt32')}`,
-    { acrossProjects: 'the retention sweep asks which projects a month holds before dropping it whole' },
-  );
-}
-
-/** Drops a month whole: no rewrite, its files go at once. */
-export function dropMonthSql(ddl: ClickHouseDdl, month: EventsMonth): ChBoundQuery {
-  return { sql: ddl.alterTable(EVENTS_TABLE, `DROP PARTITION ${monthLiteral(month)}`), params: {} };
 }
 
 /**

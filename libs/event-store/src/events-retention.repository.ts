@@ -1,14 +1,7 @@
 import { ClickHouseClient, ClickHouseDdl } from '@analytics/clickhouse';
 import { ChBoundQuery, ProjectScope } from '@analytics/tenancy';
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  deleteExpiredSql,
-  dropMonthSql,
-  EventsMonth,
-  expiredMonthsSql,
-  ExpiredBefore,
-  monthProjectsSql,
-} from './events-retention-sql';
+import { deleteExpiredSql, EventsMonth, expiredMonthsSql, ExpiredBefore } from './events-retention-sql';
 
 /** The retention sweep's reads and removals on the events table (docs/retention.md). */
 @Injectable()
@@ -20,15 +13,6 @@ export class EventsRetentionRepository {
 
   async expiredMonths(scope: ProjectScope, beforeMs: number): Promise<EventsMonth[]> {
     return (await this.rows<{ month: number }>(expiredMonthsSql(scope, beforeMs))).map((row) => Number(row.month));
-  }
-
-  async projectsIn(month: EventsMonth): Promise<number[]> {
-    return (await this.rows<{ project_id: number }>(monthProjectsSql(month))).map((row) => Number(row.project_id));
-  }
-
-  /** Returns once every replica dropped it. */
-  async dropMonth(month: EventsMonth): Promise<void> {
-    await this.run(dropMonthSql(this.ddl, month));
   }
 
   /** Returns once every replica rewrote the month's parts that held such rows; a repeat finds none. */
@@ -45,7 +29,7 @@ export class EventsRetentionRepository {
     await this.clickhouse.command({
       query: sql,
       query_params: params,
-      clickhouse_settings: { mutations_sync: this.ddl.cluster ? '2' : '1', replication_alter_partitions_sync: '2' },
+      clickhouse_settings: { mutations_sync: this.ddl.cluster ? '2' : '1' },
     });
   }
 }

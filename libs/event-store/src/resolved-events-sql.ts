@@ -8,7 +8,8 @@ const USER_KEY = chIdent(USER_KEY_COLUMN);
 
 /**
  * The predicate of the events a project keeps (docs/retention.md): its own, and with a retention of N
- * days only those whose `time` is less than N × 24 hours old at the query's start. The daily sweep
+ * days only those whose `time` is less than N × 24 hours old at the query's start (counted in UTC, so
+ * a daylight-saving change on the host moves nothing). The daily sweep
  * deletes from a line at least that old, so a reader never sees an event come and go.
  */
 export function keptEventsSql(scope: ProjectScope, alias?: string): ChSql {
@@ -16,7 +17,7 @@ export function keptEventsSql(scope: ProjectScope, alias?: string): ChSql {
   const days = scope.eventsRetentionDays;
   if (days === null) return project;
   const time = alias === undefined ? chSql`time` : chSql`${chIdent(alias)}.time`;
-  return chSql`${project} AND ${time} >= subtractDays(now64(3), ${chParam(days, 'UInt32')})`;
+  return chSql`${project} AND ${time} >= subtractDays(now64(3, 'UTC'), ${chParam(days, 'UInt32')})`;
 }
 
 /**

@@ -3,7 +3,7 @@ import { projectScope, renderChSql } from '@analytics/tenancy';
 import type { RenderedQuery } from '../../../test/rendered-sql/rendered-query';
 import { countEventsSql, deleteEventsSql, erasedEventsSql } from '../src/events-deletion-sql';
 import { eventsInsert } from '../src/events.repository';
-import { deleteExpiredSql, dropMonthSql, expiredMonthsSql, monthProjectsSql } from '../src/events-retention-sql';
+import { deleteExpiredSql, expiredMonthsSql } from '../src/events-retention-sql';
 import { mergedIdExistsSql, resolvedEventsSql, resolvedUserKeysSql, storedEventsSql } from '../src/resolved-events-sql';
 
 /** The event store's SQL for fixed inputs, committed as libs/event-store/sql/*.sql (npm run sql:render). */
@@ -63,14 +63,11 @@ export const EVENTS_RETENTION_SQL: RenderedQuery[] = [
     query: expiredMonthsSql(kept, Date.parse('2026-01-15T00:00:00Z')),
   },
   {
-    builder: 'EventsRetentionRepository.projectsIn (monthProjectsSql)',
-    inputs: 'January 2026',
-    query: monthProjectsSql(month),
-  },
-  {
-    builder: 'EventsRetentionRepository.dropMonth (dropMonthSql)',
-    inputs: 'January 2026; cluster main',
-    query: dropMonthSql(new ClickHouseDdl('main'), month),
+    builder: 'EventsRetentionRepository.deleteExpired (deleteExpiredSql)',
+    inputs: 'January 2026; project 1 before 2026-01-15; cluster main',
+    query: deleteExpiredSql(new ClickHouseDdl('main'), month, [
+      { scope: kept, beforeMs: Date.parse('2026-01-15T00:00:00Z') },
+    ]),
   },
   {
     builder: 'EventsRetentionRepository.deleteExpired (deleteExpiredSql)',

@@ -1,7 +1,7 @@
 import { Postgres } from '@analytics/postgres';
 import { pgScopeEq, ProjectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
-import { count, eq, isNotNull } from 'drizzle-orm';
+import { asc, count, eq, isNotNull } from 'drizzle-orm';
 import { NewProject, Organization, organizations, Project, projects } from './projects.schema';
 
 @Injectable()
@@ -39,6 +39,12 @@ export class ProjectsRepository {
 
   findBySecretLookup(lookup: string): Promise<Project[]> {
     return this.db.select().from(projects).where(eq(projects.secretLookup, lookup));
+  }
+
+  /** The organization created first: the one the installation's first start makes. */
+  async firstOrganization(): Promise<Organization | undefined> {
+    const [row] = await this.db.select().from(organizations).orderBy(asc(organizations.id)).limit(1);
+    return row;
   }
 
   async findOrganization(id: number): Promise<Organization | undefined> {

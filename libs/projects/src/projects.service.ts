@@ -53,6 +53,14 @@ export class ProjectsService {
     return { project, secret };
   }
 
+  /**
+   * The installation's own organization: the first one, which the first start creates. Its owners
+   * administer the whole installation (a backup holds every organization's data).
+   */
+  firstOrganization(): Promise<Organization | undefined> {
+    return this.repository.firstOrganization();
+  }
+
   findOrganization(id: number): Promise<Organization | undefined> {
     return this.repository.findOrganization(id);
   }

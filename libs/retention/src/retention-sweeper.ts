@@ -1,25 +1,26 @@
 import { Clock } from '@analytics/clock';
-import { EventsRetentionRepository } from '@analytics/event-store';
+import { EventsRetentionRepository, ExpiredBefore } from '@analytics/event-store';
 import { JobQueue } from '@analytics/jobs';
 import { ProjectsService } from '@analytics/projects';
-import { ProjectScope, projectScope } from '@analytics/tenancy';
+import { projectScope } from '@analytics/tenancy';
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { monthPlan, sweepLine } from './retention-sweep';
+import { sweepLine } from './retention-sweep';
 
 export const RETENTION_SWEEP_QUEUE = 'events-retention-sweep';
 
 /** Daily at 00:20 UTC: each day's expired events are gone within the day that follows. */
 export const RETENTION_SWEEP_CRON = '20 0 * * *';
 
-/** What one sweep did, month by month (202601 = January 2026). */
+/** The months one sweep deleted expired events in (202601 = January 2026). */
 export interface SweepReport {
-  dropped: number[];
   rewritten: number[];
 }
 
 /**
  * Frees the disk of expired events (docs/retention.md): readers already hide them; this removes them,
- * once a day on one replica (a scheduled job), a whole month at a time where it can.
+ * once a day on one replica (a scheduled job), with one mutation per month that holds some. It never
+ * drops a month's partition whole: an import of another project's old events into that month between
+ * the check and the drop would be lost without a word; the mutation names its projects, so such rows stay.
  */
 @Injectable()
 export class RetentionSweeper implements OnModuleInit {
@@ -47,33 +48,20 @@ export class RetentionSweeper implements OnModuleInit {
   /** Safe to repeat: a second run the same day finds nothing left to remove. */
   async sweep(): Promise<SweepReport> {
     const now = this.clock.now();
-    const lines = new Map<number, number>();
-    const scopes = new Map<number, ProjectScope>();
-    const months = new Set<number>();
+    const expired = new Map<number, ExpiredBefore[]>();
     for (const project of await this.projects.withRetention()) {
       // A job over the stored project rows, each naming its project.
       const scope = projectScope(project.id, project.dataRetentionDays);
-      const line = sweepLine(project.dataRetentionDays!, now);
-      lines.set(project.id, line);
-      scopes.set(project.id, scope);
-      for (const month of await this.events.expiredMonths(scope, line)) months.add(month);
+      const beforeMs = sweepLine(project.dataRetentionDays!, now);
+      for (const month of await this.events.expiredMonths(scope, beforeMs))
+        expired.set(month, [...(expired.get(month) ?? []), { scope, beforeMs }]);
     }
-    const report: SweepReport = { dropped: [], rewritten: [] };
-    for (const month of [...months].sort((a, b) => a - b)) {
-      const plan = monthPlan(month, await this.events.projectsIn(month), lines);
-      if (plan.drop) {
-        await this.events.dropMonth(month);
-        report.dropped.push(month);
-      } else {
-        const expired = plan.expired.map(({ projectId, beforeMs }) => ({ scope: scopes.get(projectId)!, beforeMs }));
-        await this.events.deleteExpired(month, expired);
-        report.rewritten.push(month);
-      }
+    const report: SweepReport = { rewritten: [] };
+    for (const [month, projects] of [...expired].sort(([a], [b]) => a - b)) {
+      await this.events.deleteExpired(month, projects);
+      report.rewritten.push(month);
     }
-    if (months.size)
-      this.logger.log(
-        `retention: dropped month(s) [${report.dropped.join(', ')}], deleted expired events in [${report.rewritten.join(', ')}]`,
-      );
+    if (expired.size) this.logger.log(`retention: deleted expired events in month(s) ${report.rewritten.join(', ')}`);
     return report;
   }
 }
