@@ -1,6 +1,7 @@
 import { createClickHouseClient, parseClickHouseUrl } from '@analytics/clickhouse';
 import { AppConfig } from '@analytics/config';
 import { lockDirectory } from '@analytics/directory-lock';
+import { unknownVersions } from '@analytics/migrations';
 import { DOWNLOAD_LINK_SECRET_FILE, LocalObjectStore } from '@analytics/object-store';
 import { parseDatabaseUrl, Postgres, POSTGRES_MIGRATIONS } from '@analytics/postgres';
 import { CLICKHOUSE_MIGRATIONS } from '@analytics/runtime';
@@ -86,7 +87,7 @@ export async function restoreBackup(
 
 /** A backup of a newer release: this one would refuse to start on it (migrations never run backwards). */
 function refuseNewerSchema(engine: string, applied: number[], known: readonly { version: number }[]): void {
-  const unknown = applied.filter((version) => !known.some((migration) => migration.version === version));
+  const unknown = unknownVersions(applied, known);
   if (unknown.length)
     throw new Error(
       `the backup's ${engine} schema holds migration ${unknown.join(', ')}, which this release does not know: ` +

@@ -1,2 +1,2 @@
 export { Migration, MigrationLedger, MigrationReport } from './migration';
-export { inVersionOrder, runMigrations } from './run-migrations';
+export { inVersionOrder, runMigrations, unknownVersions } from './run-migrations';

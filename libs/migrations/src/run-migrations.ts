@@ -32,13 +32,18 @@ function reason(error: unknown): string {
   return messages.length === 1 ? messages[0] : `${messages.at(-1)} (${messages[0]})`;
 }
 
+/** The versions of a ledger that none of `migrations` has, in order: a newer release wrote them. */
+export function unknownVersions(applied: Iterable<number>, migrations: readonly { version: number }[]): number[] {
+  const known = new Set(migrations.map((migration) => migration.version));
+  return [...applied].filter((version) => !known.has(version)).sort((a, b) => a - b);
+}
+
 /**
  * Migrations only go forward: a ledger holding versions this code does not know was written by a newer
  * release, whose schema this code may misread or damage, so nothing runs and the process says why.
  */
 function refuseNewerSchema<T>(engine: string, done: Set<number>, migrations: readonly Migration<T>[]): void {
-  const known = new Set(migrations.map((migration) => migration.version));
-  const unknown = [...done].filter((version) => !known.has(version)).sort((a, b) => a - b);
+  const unknown = unknownVersions(done, migrations);
   if (!unknown.length) return;
   const latest = migrations.at(-1)?.version ?? 0;
   throw new Error(
