@@ -55,6 +55,8 @@ export class AppConfig {
   readonly logLevel: LogLevel;
   readonly redisUrl: string | undefined;
   readonly migrateOnStart: boolean;
+  /** Per-project usage gauges on /metrics (docs/usage.md); off by default, since /metrics has no credentials. */
+  readonly usageMetrics: boolean;
   readonly shutdownTimeoutMs: number;
   /** The HTTP server's limits: a client slower than these (slow-loris) loses its connection. */
   readonly http: {
@@ -131,6 +133,7 @@ export class AppConfig {
     this.logLevel = (env.LOG_LEVEL as LogLevel | undefined) ?? 'info';
     this.redisUrl = env.REDIS_URL;
     this.migrateOnStart = env.MIGRATE_ON_START ?? true;
+    this.usageMetrics = env.USAGE_METRICS ?? false;
     this.shutdownTimeoutMs = env.SHUTDOWN_TIMEOUT_MS ?? 10_000;
     this.http = {
       headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS ?? 20_000,

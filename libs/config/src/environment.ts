@@ -121,6 +121,8 @@ export class Environment {
   @Integer(1, 365) DICTIONARY_SEEN_DAYS?: number;
 
   @Flag() MIGRATE_ON_START?: boolean;
+  /** Per-project usage gauges on /metrics (project ids and counts: off unless /metrics is private). */
+  @Flag() USAGE_METRICS?: boolean;
   @Integer(100, 120000) SHUTDOWN_TIMEOUT_MS?: number;
 
   @Integer(1000, 300000) HTTP_HEADERS_TIMEOUT_MS?: number;

@@ -108,6 +108,8 @@ describe('event retention', () => {
     expect(JSON.parse((await call('GET', `/api/app/projects/${kept.id}/usage`)).text)).toMatchObject({
       results: { data_retention_days: 30 },
     });
+    // The per-project gauges name projects on a page that asks no credentials: off unless USAGE_METRICS is set.
+    expect(await (await fetch(`${service.baseUrl}/metrics`)).text()).not.toContain('analytics_project_events_stored');
     expect(await exported(kept.id)).toEqual(['recent']);
     expect(await segmented(kept.id)).toBe(1);
     expect(await exported(forever.id)).toEqual(['other-recent', 'other-two-hundred']);

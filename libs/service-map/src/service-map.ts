@@ -122,7 +122,7 @@ export const SERVICE_MAP: Record<ServiceName, ServiceDefinition> = {
         GroupKeysModule,
         await jobsModule(config),
         WarehouseImportsModule,
-        UsageModule,
+        UsageModule.forRoot({ gauges: config.usageMetrics }),
         BackupModule,
         ConsoleModule,
       ];

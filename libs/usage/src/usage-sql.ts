@@ -1,5 +1,5 @@
 import { ClickHouseDdl } from '@analytics/clickhouse';
-import { EVENTS_TABLE, resolvedEventsSql } from '@analytics/event-store';
+import { EVENTS_TABLE, storedEventsSql } from '@analytics/event-store';
 import { ChBoundQuery, chIdent, chParam, ChSql, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { UsageRange } from './usage-range';
 
@@ -16,7 +16,7 @@ export function eventsUsageSql(scope: ProjectScope, range: UsageRange): ChBoundQ
   return renderChSql(chSql`SELECT sum(events) AS total, minOrNull(first) AS oldest, maxOrNull(last) AS newest,
     arraySort(groupArrayIf((toString(day), events), day BETWEEN ${from} AND ${to})) AS per_day
   FROM (SELECT toDate(time) AS day, count() AS events, min(time) AS first, max(time) AS last
-    FROM ${resolvedEventsSql(scope, false)}
+    FROM ${storedEventsSql(scope)}
     WHERE ${scope}
     GROUP BY day)`);
 }

@@ -1,7 +1,8 @@
 import { CurrentAccess, ProjectAccess, ProjectAccessGuard, RequireRole } from '@analytics/auth';
 import { Clock } from '@analytics/clock';
 import { ApiQueryParameters, AppApiController, FROM_DATE_PARAMETER, ok, TO_DATE_PARAMETER } from '@analytics/http';
-import { Get, Query } from '@nestjs/common';
+import { QueryQuotaInterceptor } from '@analytics/rate-limits';
+import { Get, Query, UseInterceptors } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { DEFAULT_USAGE_DAYS, MAX_USAGE_DAYS, parseUsageRange } from './usage-range';
 import { UsageService } from './usage.service';
@@ -9,7 +10,9 @@ import { usageJson } from './usage.views';
 
 const RANGE = `\`per_day\` lists the days from from_date to to_date (UTC, inclusive, at most ${MAX_USAGE_DAYS}); default the last ${DEFAULT_USAGE_DAYS} days.`;
 
+/** Scans the project's whole stored history (FINAL): it spends the query API's budget (QUERY_LIMIT_*), as a report does. */
 @AppApiController('api/app/projects/:projectId/usage', { tag: 'projects', access: ProjectAccessGuard })
+@UseInterceptors(QueryQuotaInterceptor)
 export class UsageController {
   constructor(
     private readonly usage: UsageService,

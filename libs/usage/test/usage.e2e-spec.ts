@@ -56,7 +56,7 @@ describe('project usage', () => {
   };
 
   beforeAll(async () => {
-    environment = await createTestEnvironment();
+    environment = await createTestEnvironment({ env: { USAGE_METRICS: 'true' } });
     service = await startTestApp((config) => ServiceRootModule.forRoot(config), environment.config);
     const projects = service.app.get(ProjectsService);
     const organization = await projects.createOrganization('Usage');
