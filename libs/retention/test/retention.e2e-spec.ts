@@ -108,6 +108,15 @@ describe('event retention', () => {
     expect(JSON.parse((await call('GET', `/api/app/projects/${kept.id}/usage`)).text)).toMatchObject({
       results: { data_retention_days: 30 },
     });
+    // The usage route reads the whole history: it spends the query budget, and a burst is refused in words.
+    const burst = await Promise.all(
+      Array.from({ length: 12 }, () => call('GET', `/api/app/projects/${forever.id}/usage`)),
+    );
+    expect(burst.map((answer) => answer.status)).toContain(429);
+    expect(JSON.parse(burst.find((answer) => answer.status === 429)!.text)).toEqual({
+      status: 'error',
+      error: expect.stringMatching(/^rate limit exceeded/),
+    });
     // The per-project gauges name projects on a page that asks no credentials: off unless USAGE_METRICS is set.
     expect(await (await fetch(`${service.baseUrl}/metrics`)).text()).not.toContain('analytics_project_events_stored');
     expect(await exported(kept.id)).toEqual(['recent']);

@@ -56,7 +56,10 @@ describe('project usage', () => {
   };
 
   beforeAll(async () => {
-    environment = await createTestEnvironment({ env: { USAGE_METRICS: 'true' } });
+    environment = await createTestEnvironment({
+      // The route spends the query budget; these cases call it many times a second.
+      env: { USAGE_METRICS: 'true', QUERY_LIMIT_PER_SECOND: '100', QUERY_LIMIT_PER_HOUR: '100000' },
+    });
     service = await startTestApp((config) => ServiceRootModule.forRoot(config), environment.config);
     const projects = service.app.get(ProjectsService);
     const organization = await projects.createOrganization('Usage');
