@@ -468,4 +468,18 @@ describe('the web console', () => {
     await page.getByRole('heading', { name: 'Events', level: 1 }).waitFor();
     expect(errors).toEqual([]);
   });
+
+  it('signs in at the root as a person arrives, lands on Events of a project with events, and clicks on to Settings', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.goto(`${standalone.url}/`);
+    await page.fill('input[name=username]', OWNER.username);
+    await page.fill('input[name=secret]', OWNER.secret);
+    await page.click('button[type=submit]');
+    // The redirect from / ran before the page listened for it: the first screen stayed blank until a reload.
+    await page.waitForURL(/\/events$/);
+    await page.getByRole('heading', { name: 'Events', level: 1 }).waitFor();
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('heading', { name: 'Usage' }).waitFor();
+    expect(errors).toEqual([]);
+  });
 });

@@ -1,4 +1,4 @@
-import { AnchorHTMLAttributes, MouseEvent, useEffect, useState } from 'react';
+import { AnchorHTMLAttributes, MouseEvent, useSyncExternalStore } from 'react';
 
 /** The console's pages: each at its own path, so a link can be shared. */
 export const PAGES = [
@@ -22,19 +22,22 @@ export function navigate(to: string, { replace = false } = {}): void {
   listeners.forEach((listener) => listener());
 }
 
-/** The current location (path and query), re-rendered on navigation and the back button. */
+function subscribe(onChange: () => void): () => void {
+  listeners.add(onChange);
+  window.addEventListener('popstate', onChange);
+  return () => {
+    listeners.delete(onChange);
+    window.removeEventListener('popstate', onChange);
+  };
+}
+
+/**
+ * The current location (path and query), re-rendered on navigation and the back button. Through
+ * useSyncExternalStore, a navigation made before this component's subscription (a child's redirect in
+ * the same commit, as right after sign-in) is still seen: the console's first screen stayed blank.
+ */
 export function useLocation(): URL {
-  const [, setTick] = useState(0);
-  useEffect(() => {
-    const update = () => setTick((n) => n + 1);
-    listeners.add(update);
-    window.addEventListener('popstate', update);
-    return () => {
-      listeners.delete(update);
-      window.removeEventListener('popstate', update);
-    };
-  }, []);
-  return new URL(window.location.href);
+  return new URL(useSyncExternalStore(subscribe, () => window.location.href));
 }
 
 /** A real link (it opens in a new tab, copies, reads out) that navigates in place on a plain click. */
