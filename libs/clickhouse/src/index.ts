@@ -11,4 +11,4 @@ export { CLICKHOUSE_TIMEOUT_EXCEEDED, clickHouseErrorCode } from './clickhouse-e
 export { ResultChunk, streamQuery } from './stream-query';
 export { InsertFormat } from './chdb-handles';
 export { FormattedInsert, insertFormatted, insertFormattedSql } from './insert-formatted';
-export { countRows } from './count-rows';
+export { countRows, queryRows } from './count-rows';

@@ -1,5 +1,5 @@
 import { ProfileCounts } from '@analytics/profile-store';
-import { StoredEvents } from './usage.repository';
+import type { StoredEvents } from './usage.repository';
 
 /** At most this many projects get a `project_id` label of their own; the rest are summed as `other`. */
 export const MAX_LABELLED_PROJECTS = 100;
@@ -20,6 +20,10 @@ export interface UsageSnapshot {
   takenAt: number;
   projects: Map<string, ProjectFigures>;
 }
+
+/** A project's estimated bytes on disk: the events table's bytes shared out by stored rows. */
+export const diskShare = (tableBytes: number, projectRows: number, tableRows: number): number =>
+  tableRows === 0 ? 0 : Math.round((tableBytes * projectRows) / tableRows);
 
 function add(sum: ProjectFigures, figures: ProjectFigures): ProjectFigures {
   const oldest = [sum.oldestEvent, figures.oldestEvent].filter((t): t is number => t !== undefined);
@@ -50,7 +54,7 @@ export function usageSnapshot(
     byProject.set(row.projectId, {
       ...empty(),
       events: row.events,
-      bytesOnDisk: tableRows === 0 ? 0 : Math.round((tableBytes * row.events) / tableRows),
+      bytesOnDisk: diskShare(tableBytes, row.events, tableRows),
       oldestEvent: row.oldest.getTime() / 1000,
     });
   }

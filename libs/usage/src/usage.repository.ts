@@ -1,7 +1,8 @@
-import { ClickHouseClient, ClickHouseDdl } from '@analytics/clickhouse';
+import { ClickHouseClient, ClickHouseDdl, queryRows } from '@analytics/clickhouse';
 import { ChBoundQuery, ProjectScope } from '@analytics/tenancy';
 import { Inject, Injectable } from '@nestjs/common';
 import { UsageRange } from './usage-range';
+import { diskShare } from './usage-snapshot';
 import { eventsDiskShareSql, eventsTableBytesSql, eventsUsageSql, storedEventsByProjectSql } from './usage-sql';
 
 /** A day with events: `YYYY-MM-DD` (UTC) and how many. */
@@ -28,7 +29,10 @@ export interface StoredEvents {
 const count = (value: string | number | null | undefined) => Number(value ?? 0);
 const instant = (text: string) => new Date(`${text.replace(' ', 'T')}Z`);
 
-/** The usage reads of the events table: counts by day, part sizes. Bounded in time like a report. */
+/**
+ * The usage reads of the events table: counts by day, part sizes. The route's read scans the project's
+ * whole stored history (FINAL), so it spends the query API's budget (usage.controller.ts) and stops at 60 s.
+ */
 @Injectable()
 export class UsageRepository {
   constructor(
@@ -51,8 +55,7 @@ export class UsageRepository {
   async bytesOnDisk(scope: ProjectScope): Promise<number> {
     type Row = { table_bytes: string; table_rows: string; project_rows: string };
     const [row] = await this.rows<Row>(eventsDiskShareSql(this.ddl, scope));
-    const tableRows = count(row?.table_rows);
-    return tableRows === 0 ? 0 : Math.round((count(row?.table_bytes) * count(row?.project_rows)) / tableRows);
+    return diskShare(count(row?.table_bytes), count(row?.project_rows), count(row?.table_rows));
   }
 
   async storedEventsByProject(): Promise<StoredEvents[]> {
@@ -65,13 +68,7 @@ export class UsageRepository {
     return count(row?.table_bytes);
   }
 
-  private async rows<T>({ sql, params }: ChBoundQuery): Promise<T[]> {
-    const result = await this.clickhouse.query({
-      query: sql,
-      query_params: params,
-      format: 'JSONEachRow',
-      clickhouse_settings: { max_execution_time: 60 },
-    });
-    return result.json<T>();
+  private rows<T>(query: ChBoundQuery): Promise<T[]> {
+    return queryRows<T>(this.clickhouse, query, { settings: { max_execution_time: 60 } });
   }
 }
