@@ -1,5 +1,5 @@
 import { ClickHouseDdl } from '@analytics/clickhouse';
-import { ChBoundQuery, chIdent, chParam, chScopes, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
+import { ChBoundQuery, chIdent, chParam, chScopes, ChSql, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { EVENTS_TABLE } from './events-table';
 
 /**
@@ -27,10 +27,19 @@ function monthLiteral(month: EventsMonth): string {
   return text;
 }
 
-/** The months in which the project still stores events older than `beforeMs` (every copy: no FINAL). */
-export function expiredMonthsSql(scope: ProjectScope, beforeMs: number): ChBoundQuery {
+/** The rows the sweep removes: each project's events older than its own line, in one predicate. */
+function expiredSql(expired: readonly ExpiredBefore[]): ChSql {
+  const ids = expired.map((e) => e.scope.projectId);
+  const before = expired.map((e) => e.beforeMs);
+  // Each row's own project's line; a project without one gets 0 (1970), so none of its rows match.
+  return chSql`${chScopes(expired.map((e) => e.scope))} AND toUnixTimestamp64Milli(time) < arrayElement(${chParam(before, 'Array(Int64)')}, indexOf(${chParam(ids, 'Array(UInt32)')}, project_id))`;
+}
+
+/** Which projects still store expired events in which months (every copy: no FINAL), in one read for them all. */
+export function expiredMonthsSql(expired: readonly ExpiredBefore[]): ChBoundQuery {
   return renderChSql(
-    chSql`SELECT DISTINCT toYYYYMM(time) AS month FROM ${EVENTS} WHERE ${scope} AND time < fromUnixTimestamp64Milli(${chParam(beforeMs)}) ORDER BY month`,
+    chSql`SELECT DISTINCT project_id, toYYYYMM(time) AS month FROM ${EVENTS} WHERE ${expiredSql(expired)} ORDER BY month, project_id`,
+    { acrossProjects: 'the retention sweep finds every project with a retention in one read' },
   );
 }
 
@@ -44,13 +53,9 @@ export function deleteExpiredSql(
   month: EventsMonth,
   expired: readonly ExpiredBefore[],
 ): ChBoundQuery {
-  const ids = expired.map((e) => e.scope.projectId);
-  const before = expired.map((e) => e.beforeMs);
-  // Each row's own project's line; a project without one gets 0 (1970), so none of its rows match.
-  const where = renderChSql(
-    chSql`${chScopes(expired.map((e) => e.scope))} AND toUnixTimestamp64Milli(time) < arrayElement(${chParam(before, 'Array(Int64)')}, indexOf(${chParam(ids, 'Array(UInt32)')}, project_id))`,
-    { acrossProjects: 'one mutation deletes the expired events of every project with a retention in this month' },
-  );
+  const where = renderChSql(expiredSql(expired), {
+    acrossProjects: 'one mutation deletes the expired events of every project with a retention in this month',
+  });
   return {
     sql: ddl.alterTable(EVENTS_TABLE, `DELETE IN PARTITION ${monthLiteral(month)} WHERE ${where.sql}`),
     params: where.params,

@@ -56,11 +56,15 @@ export const RESOLVED_EVENTS_SQL: RenderedQuery[] = [
 
 /** The retention sweep's statements (libs/retention runs them). */
 const month = 202601;
+const twoProjects = [
+  { scope: kept, beforeMs: Date.parse('2026-01-15T00:00:00Z') },
+  { scope: projectScope(2, 7), beforeMs: Date.parse('2026-02-01T00:00:00Z') },
+];
 export const EVENTS_RETENTION_SQL: RenderedQuery[] = [
   {
     builder: 'EventsRetentionRepository.expiredMonths (expiredMonthsSql)',
-    inputs: 'project 1; events before 2026-01-15 00:00 UTC',
-    query: expiredMonthsSql(kept, Date.parse('2026-01-15T00:00:00Z')),
+    inputs: 'project 1 before 2026-01-15, project 2 before 2026-02-01',
+    query: expiredMonthsSql(twoProjects),
   },
   {
     builder: 'EventsRetentionRepository.deleteExpired (deleteExpiredSql)',
@@ -72,10 +76,7 @@ export const EVENTS_RETENTION_SQL: RenderedQuery[] = [
   {
     builder: 'EventsRetentionRepository.deleteExpired (deleteExpiredSql)',
     inputs: 'January 2026; project 1 before 2026-01-15, project 2 before 2026-02-01; one server',
-    query: deleteExpiredSql(new ClickHouseDdl(), month, [
-      { scope: kept, beforeMs: Date.parse('2026-01-15T00:00:00Z') },
-      { scope: projectScope(2, 7), beforeMs: Date.parse('2026-02-01T00:00:00Z') },
-    ]),
+    query: deleteExpiredSql(new ClickHouseDdl(), month, twoProjects),
   },
 ];
 

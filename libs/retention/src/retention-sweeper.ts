@@ -1,5 +1,5 @@
 import { Clock } from '@analytics/clock';
-import { EventsRetentionRepository, ExpiredBefore } from '@analytics/event-store';
+import { EventsRetentionRepository } from '@analytics/event-store';
 import { JobQueue } from '@analytics/jobs';
 import { ProjectsService } from '@analytics/projects';
 import { projectScope } from '@analytics/tenancy';
@@ -48,16 +48,14 @@ export class RetentionSweeper implements OnModuleInit {
   /** Safe to repeat: a second run the same day finds nothing left to remove. */
   async sweep(): Promise<SweepReport> {
     const now = this.clock.now();
-    const expired = new Map<number, ExpiredBefore[]>();
-    for (const project of await this.projects.withRetention()) {
-      // A job over the stored project rows, each naming its project.
-      const scope = projectScope(project.id, project.dataRetentionDays);
-      const beforeMs = sweepLine(project.dataRetentionDays!, now);
-      for (const month of await this.events.expiredMonths(scope, beforeMs))
-        expired.set(month, [...(expired.get(month) ?? []), { scope, beforeMs }]);
-    }
+    // A job over the stored project rows, each naming its project.
+    const lines = (await this.projects.withRetention()).map((project) => ({
+      scope: projectScope(project.id, project.dataRetentionDays),
+      beforeMs: sweepLine(project.dataRetentionDays!, now),
+    }));
+    const expired = await this.events.expiredMonths(lines);
     const report: SweepReport = { rewritten: [] };
-    for (const [month, projects] of [...expired].sort(([a], [b]) => a - b)) {
+    for (const [month, projects] of expired) {
       await this.events.deleteExpired(month, projects);
       report.rewritten.push(month);
     }
