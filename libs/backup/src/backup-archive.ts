@@ -17,6 +17,7 @@ import {
   MANIFEST_FILE,
   objectFile,
   POSTGRES_FILE,
+  quotedTable,
   SECRET_FILE,
   tablePart,
 } from './backup-manifest';
@@ -99,8 +100,7 @@ export class BackupArchive {
       heldBytes = 0;
       return this.buffer(tablePart(table.name, table.parts++), part, files);
     };
-    // The name comes from system.tables, quoted as an identifier.
-    const query = `SELECT * FROM \`${table.name.replace(/[`\\]/g, '\\$&')}\``;
+    const query = `SELECT * FROM ${quotedTable(table.name)}`;
     for await (const { bytes, rows } of streamQuery(this.clickhouse, { query, format: 'Native' })) {
       held.push(bytes);
       heldBytes += bytes.length;

@@ -11,6 +11,8 @@ export const SECRET_FILE = 'download-link.secret';
 /** A table's rows: Native-format parts that, joined in order, are one Native stream. */
 export const tablePart = (table: string, part: number) => `clickhouse/${table}/${String(part).padStart(6, '0')}.native`;
 export const objectFile = (key: string) => `objects/${key}`;
+/** A table's name (from system.tables, or a manifest) as a quoted identifier in a statement. */
+export const quotedTable = (table: string) => `\`${table.replace(/[`\\]/g, '\\$&')}\``;
 
 export interface BackupHeader {
   format: number;

@@ -8,7 +8,7 @@ import { CLICKHOUSE_MIGRATIONS } from '@analytics/runtime';
 import { createReadStream, openAsBlob } from 'node:fs';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { BackupManifest, POSTGRES_FILE, tablePart } from './backup-manifest';
+import { BackupManifest, POSTGRES_FILE, quotedTable, tablePart } from './backup-manifest';
 import { stageBackup } from './backup-staging';
 
 /** Where the restored installation lives: the embedded engines' directories and the local object store's. */
@@ -113,7 +113,7 @@ async function loadClickHouse(
       await client.command({ query: table.create });
       for (let part = 0; part < table.parts; part++) {
         await client.command({
-          query: `INSERT INTO \`${table.name.replace(/[`\\]/g, '\\$&')}\` SELECT * FROM file({path:String}, Native)`,
+          query: `INSERT INTO ${quotedTable(table.name)} SELECT * FROM file({path:String}, Native)`,
           query_params: { path: join(staging, tablePart(table.name, part)) },
           // Parts are not retries: the events table's insert deduplication must not drop one that repeats another.
           clickhouse_settings: { insert_deduplicate: 0 },
