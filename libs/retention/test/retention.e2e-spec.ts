@@ -1,6 +1,6 @@
-import { AccountBootstrapService } from '@analytics/accounts';
 import { ClickHouseClient } from '@analytics/clickhouse';
-import { ProjectBootstrapService, ProjectsService } from '@analytics/projects';
+import { ProjectsService } from '@analytics/projects';
+import { firstStart } from '@analytics/runtime';
 import { ServiceRootModule } from '@analytics/service-map';
 import { createTestEnvironment, startTestApp, TestApp, TestEnvironment } from '@analytics/testing';
 import { RetentionSweeper } from '../src/retention-sweeper';
@@ -25,9 +25,9 @@ describe('event retention', () => {
       },
     });
     service = await startTestApp((config) => ServiceRootModule.forRoot(config), environment.config);
-    const created = (await service.app.get(ProjectBootstrapService).ensureDefaultProject())!;
-    await service.app.get(AccountBootstrapService).ensureOwner(created.organization.id);
-    organizationId = created.organization.id;
+    // The first start's organization, project and owner, as `npm start` makes them.
+    await firstStart(service.app, environment.config);
+    organizationId = (await service.app.get(ProjectsService).firstOrganization())!.id;
   });
   afterAll(async () => {
     await service.close();
