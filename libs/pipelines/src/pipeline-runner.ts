@@ -103,8 +103,9 @@ export class PipelineRunner implements OnModuleInit {
 
   /**
    * Windows of the last SYNC_LOOKBACK_DAYS whose rows changed since they were written (late events,
-   * deletions). A window that begins before the project's retention line is left as written: the
-   * warehouse keeps what it received, rather than getting the emptied window (docs/retention.md).
+   * deletions). A window that begins before the first UTC midnight after the project's retention line
+   * is left as written: the warehouse keeps what it received, rather than getting the emptied window
+   * (docs/retention.md).
    */
   async resyncChanged(pipeline: Pipeline): Promise<number> {
     const now = this.clock.now();

@@ -68,15 +68,15 @@ export class Postgres {
     }
   }
 
-  /**
-   * The embedded database's whole data directory as one gzipped tar, consistent: PGlite runs every query of the
-   * process on its one connection, so none runs while it is written. Only for PGlite on a directory.
-   */
   /** Whether {@link dumpDataDir} can copy this database: PGlite on a directory. */
   get dumpable(): boolean {
     return this.embedded !== undefined;
   }
 
+  /**
+   * The embedded database's whole data directory as one gzipped tar, consistent: PGlite runs every query of the
+   * process on its one connection, so none runs while it is written. Only for PGlite on a directory.
+   */
   dumpDataDir(): Promise<Blob> {
     if (!this.embedded) throw new Error('only an embedded database (DATABASE_URL=pglite:<directory>) can be dumped');
     return this.embedded.dumpDataDir('gzip');
