@@ -6,12 +6,10 @@ import { RateLimiterFactory, RequestQuota } from '@analytics/rate-limits';
 import { Get, Req, Res } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { pipeline } from 'node:stream/promises';
-import { PassThrough } from 'node:stream';
-import { createGzip } from 'node:zlib';
 import { ExportError, ExportErrorCode } from './export-error';
 import { EXPORT_PARAMETERS, parseExportRequest } from './export-request';
 import { ExportService } from './export.service';
+import { responseBody } from './response-body';
 
 @QueryFamilyController('api/2.0', { tag: 'export', access: ProjectAccessGuard })
 export class ExportController {
@@ -44,17 +42,15 @@ export class ExportController {
       const gzip = /\bgzip\b/.test(req.headers['accept-encoding'] ?? '');
       res.status(200).setHeader('Content-Type', 'text/plain; charset=utf-8');
       if (gzip) res.setHeader('Content-Encoding', 'gzip');
-      const body = new PassThrough();
-      const sent = gzip ? pipeline(body, createGzip(), res) : pipeline(body, res);
+      const { body, sent } = responseBody(res, gzip);
       try {
         await this.exports.write(access.scope, request, pages, body, abort.signal);
         body.end();
       } catch (error) {
         body.destroy(error as Error);
       }
-      await sent.catch((error: unknown) => {
-        if (!abort.signal.aborted) throw error;
-      });
+      const failure = await sent;
+      if (failure !== undefined && !abort.signal.aborted) throw failure;
     } finally {
       await slot.release();
     }

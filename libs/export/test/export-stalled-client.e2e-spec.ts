@@ -97,4 +97,25 @@ describe('an export whose client stops reading', () => {
     response.resume();
     expect(await ended).toBe('cut by the server');
   });
+
+  it('frees its query and slot when the client hangs up mid-export, and serves the next export', async () => {
+    const request = get(`${service.baseUrl}/api/2.0/export?${query}`, { headers: { Authorization: auth } });
+    request.on('error', () => undefined);
+    const response = await new Promise<IncomingMessage>((answered, failed) =>
+      request.once('response', answered).once('error', failed),
+    );
+    expect(response.statusCode).toBe(200);
+    await once(response, 'data');
+    // Hung up while the server is still writing (response-body.spec proves the cut is not an unhandled rejection).
+    request.destroy();
+    await eventually(async () => expect(await running()).toBe(0), { timeoutMs: 30_000, intervalMs: 250 });
+    const next = await eventually(async () => {
+      const again = await fetch(`${service.baseUrl}/api/2.0/export?${query}&limit=1`, {
+        headers: { Authorization: auth },
+      });
+      expect(again.status).toBe(200);
+      return again.text();
+    });
+    expect(next.trimEnd().split('\n')).toHaveLength(1);
+  });
 });
