@@ -16,13 +16,24 @@ interface S3Location {
   path: string;
 }
 
-/** `s3://bucket/prefix`, reached with the S3_* variables as the server reads them (docs/object-store.md). */
+/** `s3://bucket/prefix`, with endpoint, region and credentials from the S3_* variables (docs/object-store.md). */
 function s3Location(url: string): S3Location | undefined {
   const match = /^s3:\/\/([^/]+)\/?(.*)$/.exec(url);
   if (!match) return undefined;
-  const { objectStore } = loadConfig({ ...process.env, S3_BUCKET: match[1], S3_PREFIX: '' });
-  if (objectStore.kind !== 's3') throw new Error(`${url}: not an S3 location`);
-  return { store: new S3ObjectStore(objectStore), path: match[2] };
+  const env = process.env;
+  const store = new S3ObjectStore({
+    kind: 's3',
+    bucket: match[1],
+    region: env.S3_REGION ?? 'us-east-1',
+    endpoint: env.S3_ENDPOINT,
+    forcePathStyle: /^(1|true|yes)$/i.test(env.S3_FORCE_PATH_STYLE ?? ''),
+    prefix: '',
+    credentials:
+      env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY
+        ? { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY }
+        : undefined,
+  });
+  return { store, path: match[2] };
 }
 
 const under = (prefix: string, name: string) =>

@@ -6,7 +6,6 @@ export { EVENT_STORE_MIGRATIONS } from './migrations';
 export { countEventsSql, deleteEventsSql, erasedEventsSql, retrievedEventsSql } from './events-deletion-sql';
 export { EventsDeletionRepository } from './events-deletion.repository';
 export { EventsRetentionRepository } from './events-retention.repository';
-export { ExpiredBefore } from './events-retention-sql';
 export {
   mergedIdExistsSql,
   resolvedEventsSql,
