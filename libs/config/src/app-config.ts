@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { LogLevel, SERVICE_NAMES, ServiceName } from './constants';
 import { Environment } from './environment';
+import { ReadingLimits } from './limits-environment';
 
 export interface KafkaSettings {
   brokers: string[];
@@ -87,9 +88,14 @@ export class AppConfig {
   /** What one profile may hold (docs/profiles.md, "Limits"): an update that would grow it beyond is refused. */
   readonly profiles: { maxProperties: number; maxPropertyBytes: number; maxProfileBytes: number };
   /** The raw export's limits per project (the real API's numbers by default). */
-  readonly exportLimits: { perHour: number; perSecond: number; concurrent: number };
+  readonly exportLimits: ReadingLimits;
   /** The query API's limits per project (the spec's 60/hour, 3/second, 5 at once) and its query time limit. */
-  readonly query: { limits: { perHour: number; perSecond: number; concurrent: number }; maxExecutionSeconds: number };
+  readonly query: { limits: ReadingLimits; maxExecutionSeconds: number };
+  /**
+   * The web console's own budget per project (docs/console.md), spent instead of the limits above by requests
+   * that say they come from the console: a page asks four questions at once, the live view an export each 10 s.
+   */
+  readonly consoleLimits: { query: ReadingLimits; export: ReadingLimits };
   /** Data residency: the public query hosts bound to one project region each (QUERY_REGION_HOSTS), in the setting's order. */
   readonly queryRegionHosts: readonly RegionHost[];
   /** Failed authentications (wrong secret, unknown account) allowed per client address and per username in each window. */
@@ -177,6 +183,18 @@ export class AppConfig {
         concurrent: env.QUERY_LIMIT_CONCURRENT ?? 5,
       },
       maxExecutionSeconds: env.QUERY_MAX_EXECUTION_SECONDS ?? 60,
+    };
+    this.consoleLimits = {
+      query: {
+        perHour: env.CONSOLE_QUERY_LIMIT_PER_HOUR ?? 3600,
+        perSecond: env.CONSOLE_QUERY_LIMIT_PER_SECOND ?? 20,
+        concurrent: env.CONSOLE_QUERY_LIMIT_CONCURRENT ?? 10,
+      },
+      export: {
+        perHour: env.CONSOLE_EXPORT_LIMIT_PER_HOUR ?? 1800,
+        perSecond: env.CONSOLE_EXPORT_LIMIT_PER_SECOND ?? 10,
+        concurrent: env.CONSOLE_EXPORT_LIMIT_CONCURRENT ?? 5,
+      },
     };
     this.queryRegionHosts = (env.QUERY_REGION_HOSTS ?? []).map((entry) => {
       const [host, region] = entry.split('=');

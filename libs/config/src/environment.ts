@@ -4,6 +4,7 @@ import { LOG_LEVELS, SERVICE_NAMES } from './constants';
 import { parseNetwork } from './network';
 import { Secret } from './secret.decorator';
 import { apply, blankToUndefined, Flag, Integer, OptionalText, toList } from './environment-decorators';
+import { LimitsEnvironment } from './limits-environment';
 import { BROKER, CREDENTIAL, DATABASE_URL, HTTP_URL, KEY_PREFIX, SERVICE_URL } from './environment-formats';
 
 /** The S3 settings besides S3_BUCKET: any of them without a bucket is a mistake worth stopping for. */
@@ -31,7 +32,7 @@ const RequiredWith = (names: readonly (keyof Environment)[], pattern: RegExp, me
  * Every environment variable the platform reads, named as in the environment.
  * Validated once at start; {@link AppConfig} is the typed view the code uses.
  */
-export class Environment {
+export class Environment extends LimitsEnvironment {
   @Integer(0, 65535) PORT?: number;
   @OptionalText() HOST?: string;
   @OptionalText() DATA_DIR?: string;
@@ -84,25 +85,6 @@ export class Environment {
   @Secret()
   REDIS_URL?: string;
 
-  @Integer(1024, 104_857_600) INGEST_MAX_BODY_BYTES?: number;
-  @Integer(1, 1_000_000_000) INGEST_LIMIT_EVENTS_PER_MINUTE?: number;
-  @Integer(1_048_576, 8_589_934_592) INGEST_KAFKA_MAX_PENDING_BYTES?: number;
-  @Integer(1000, 120_000) INGEST_KAFKA_SEND_TIMEOUT_MS?: number;
-  @Integer(50, 60_000) WRITER_FLUSH_INTERVAL_MS?: number;
-  @Integer(1, 10_000_000) WRITER_MAX_BATCH_ROWS?: number;
-  @Integer(65_536, 1_073_741_824) WRITER_MAX_BATCH_BYTES?: number;
-  @Integer(10, 100_000) PROFILE_MAX_PROPERTIES?: number;
-  @Integer(1024, 16_777_216) PROFILE_MAX_PROPERTY_BYTES?: number;
-  @Integer(1024, 67_108_864) PROFILE_MAX_BYTES?: number;
-
-  @Integer(1, 1_000_000_000) EXPORT_LIMIT_PER_HOUR?: number;
-  @Integer(1, 1_000_000_000) EXPORT_LIMIT_PER_SECOND?: number;
-  @Integer(1, 1_000_000) EXPORT_LIMIT_CONCURRENT?: number;
-
-  @Integer(1, 1_000_000_000) QUERY_LIMIT_PER_HOUR?: number;
-  @Integer(1, 1_000_000_000) QUERY_LIMIT_PER_SECOND?: number;
-  @Integer(1, 1_000_000) QUERY_LIMIT_CONCURRENT?: number;
-  @Integer(1, 3600) QUERY_MAX_EXECUTION_SECONDS?: number;
   /** Data residency: which public host serves which project region, `host=REGION,…` (e.g. `eu.example.com=EU`). */
   @Transform(toList)
   @IsOptional()

@@ -2,7 +2,7 @@ import { CurrentAccess, ProjectAccess, ProjectAccessGuard, RequireRole } from '@
 import { Clock } from '@analytics/clock';
 import { AppConfig } from '@analytics/config';
 import { ApiQueryParameters, QueryFamilyController } from '@analytics/http';
-import { RateLimiterFactory, RequestQuota } from '@analytics/rate-limits';
+import { RateLimiterFactory, ReadingQuota } from '@analytics/rate-limits';
 import { Get, Req, Res } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
@@ -13,7 +13,7 @@ import { responseBody } from './response-body';
 
 @QueryFamilyController('api/2.0', { tag: 'export', access: ProjectAccessGuard })
 export class ExportController {
-  private readonly quota: RequestQuota;
+  private readonly quota: ReadingQuota;
 
   constructor(
     config: AppConfig,
@@ -21,7 +21,7 @@ export class ExportController {
     private readonly exports: ExportService,
     private readonly clock: Clock,
   ) {
-    this.quota = limits.quota({ name: 'export', ...config.exportLimits });
+    this.quota = limits.readingQuota('export', config.exportLimits, config.consoleLimits.export);
   }
 
   @Get('export')
@@ -31,7 +31,7 @@ export class ExportController {
   async export(@Req() req: Request, @Res() res: Response, @CurrentAccess() access: ProjectAccess): Promise<void> {
     const params = new URL(req.originalUrl, 'http://local').searchParams;
     const request = parseExportRequest(params, this.clock.date().toISOString().slice(0, 10));
-    const slot = await this.quota.acquire(access.project.id);
+    const slot = await this.quota.for(req.headers).acquire(access.project.id);
     if (!slot.allowed)
       throw new ExportError(ExportErrorCode.RateLimited, `rate limit exceeded: ${slot.reason}`, slot.retryAfterSeconds);
 

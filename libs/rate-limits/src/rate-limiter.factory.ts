@@ -1,9 +1,10 @@
 import { Clock, IdSource } from '@analytics/clock';
-import { AppConfig } from '@analytics/config';
+import { AppConfig, ReadingLimits } from '@analytics/config';
 import { Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import Redis from 'ioredis';
 import { RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { ConcurrencySlots } from './concurrency-slots';
+import { ReadingQuota } from './reading-quota';
 
 export interface RateLimitRule {
   /** Distinguishes the counters of different limits in a shared store. */
@@ -129,6 +130,11 @@ export class RateLimiterFactory implements OnModuleInit, OnApplicationShutdown {
 
   quota(rule: QuotaRule): RequestQuota {
     return this.once(`quota:${JSON.stringify(rule)}`, () => this.makeQuota(rule));
+  }
+
+  /** A reading API's public budget under `name`, and the console's own under `console-<name>`. */
+  readingQuota(name: string, api: ReadingLimits, console: ReadingLimits): ReadingQuota {
+    return new ReadingQuota(this.quota({ name, ...api }), this.quota({ name: `console-${name}`, ...console }));
   }
 
   private once<T extends RateLimit | RequestQuota>(key: string, make: () => T): T {
