@@ -16,8 +16,9 @@ describe('a window whose worker died mid-run', () => {
   let h: PipelinesHarness;
 
   beforeAll(async () => {
-    // No worker of the module's own: the test registers the dying one and the live one.
-    h = await PipelinesHarness.start({ work: false, expireInSeconds: 2, retryDelaySeconds: 1, retryLimit: 3 });
+    // No worker of the module's own: the test registers the dying one and the live one. The lease is long
+    // enough that the live attempt's export outlasts it on a loaded machine (2 s let it expire as well).
+    h = await PipelinesHarness.start({ work: false, expireInSeconds: 8, retryDelaySeconds: 1, retryLimit: 3 });
   });
   afterAll(async () => {
     await h?.close();
