@@ -193,12 +193,28 @@ describe('the web console', () => {
     const id = await projectId();
     await page.getByRole('link', { name: 'Insights' }).click();
     await page.fill('input[name=name]', 'Activity by browser');
-    await page.fill('input[name=events]', 'Viewed page, Signed up');
+    // Events picked from the project's own data, not typed from memory.
+    const picker = page.getByRole('group', { name: 'Events in this project' });
+    await picker.getByRole('button', { name: '+ Viewed page' }).click();
+    await picker.getByRole('button', { name: '+ Signed up' }).click();
+    await expect(page.inputValue('input[name=events]')).resolves.toBe('Viewed page, Signed up');
     await page.selectOption('select[name=math]', 'unique');
     await page.fill('input[name=last_days]', '7');
+    // The breakdown field offers the first event's properties.
+    await eventually(async () =>
+      expect(await page.locator('#insights-properties option[value="$browser"]').count()).toBe(1),
+    );
     await page.fill('input[name=on]', '$browser');
+    // Run shows the report as built, before anything is saved.
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await page.getByRole('heading', { name: 'Unsaved report' }).waitFor();
+    await page.getByRole('img', { name: /line chart of Viewed page, Viewed page · Chrome, Signed up/ }).waitFor();
+    expect((await api(`/api/app/projects/${id}/bookmarks`)).body.results).toEqual([]);
+    expect(new URL(page.url()).search).toBe('');
+
     await page.getByRole('button', { name: 'Save report and run' }).click();
     await page.waitForURL(/\/insights\?report=\d+$/);
+    await page.getByRole('heading', { name: 'Activity by browser' }).waitFor();
     const link = page.url();
     const chart = page.getByRole('img', { name: /line chart of Viewed page, Viewed page · Chrome, Signed up/ });
     await chart.waitFor();

@@ -239,6 +239,37 @@ describe('query API and saved reports, through HTTP', () => {
     });
   });
 
+  it('computes an unsaved definition (params) as the saved one, and refuses a broken one in words', async () => {
+    const params = {
+      events: [
+        { event: 'Signed up', math: 'unique' },
+        { event: 'Purchased', math: 'sum', property: 'amount' },
+      ],
+      from_date: '2024-03-04',
+      to_date: '2024-03-06',
+      unit: 'day',
+    };
+    const insights = (query: Record<string, unknown>) =>
+      `/api/query/insights?project_id=${projectId}&params=${encodeURIComponent(JSON.stringify(query))}`;
+    const report = await json(insights(params), { auth: consumer });
+    expect(report.series).toEqual({
+      'Signed up': { '2024-03-04T00:00:00+00:00': 2, '2024-03-05T00:00:00+00:00': 1, '2024-03-06T00:00:00+00:00': 0 },
+      Purchased: { '2024-03-04T00:00:00+00:00': 30, '2024-03-05T00:00:00+00:00': 0, '2024-03-06T00:00:00+00:00': 10 },
+    });
+    const refusals = await Promise.all([
+      json(insights({ ...params, events: [{ event: 'Signed up', math: 'mode' }] }), { auth: consumer }, 400),
+      json(insights({ ...params, unit: 'day', colour: 'red' }), { auth: consumer }, 400),
+      json(insights({ ...params, from_date: '2024-03-09' }), { auth: consumer }, 400),
+      json(`/api/query/insights?project_id=${projectId}&params=%5B1%5D`, { auth: consumer }, 400),
+    ]);
+    expect(refusals.map((body) => body.error)).toEqual([
+      expect.stringMatching(/^params: events\.0\.math must be one of the following values: total, unique/),
+      'params: property colour should not exist',
+      expect.stringContaining('from_date'),
+      'params must be a JSON object: an insights definition, as a saved report holds',
+    ]);
+  });
+
   it('lists cohorts with their current size (POST with a form body, or GET)', async () => {
     const definition = { behavior: { event: 'Signed up', min_count: 1, last_days: 3650 } };
     await json(

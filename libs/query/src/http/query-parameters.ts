@@ -78,9 +78,17 @@ export const QUERY_PARAMETERS = {
     {
       name: 'bookmark_id',
       type: 'integer',
-      required: true,
-      description: 'The saved insights report to compute.',
+      required: false,
+      description: 'The saved insights report to compute (required unless `params` is given).',
       example: '1',
+    },
+    {
+      name: 'params',
+      type: 'string',
+      required: false,
+      description:
+        'Our extension: an unsaved insights definition as JSON, the `params` a saved report holds, checked by the same rules (the console runs reports as they are built). Ignored when `bookmark_id` is given.',
+      example: '{"events":[{"event":"Signed up","math":"unique"}],"last_days":30,"unit":"day"}',
     },
   ],
   funnels: [

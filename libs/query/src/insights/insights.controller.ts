@@ -1,5 +1,6 @@
 import { CurrentAccess, ProjectAccess } from '@analytics/auth';
 import { QuerySignal } from '@analytics/rate-limits';
+import { unsavedInsightsParams } from '@analytics/reports';
 import { Get, Req } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { ApiQueryParameters } from '@analytics/http';
@@ -13,9 +14,13 @@ export class InsightsController {
   constructor(private readonly insights: InsightsService) {}
 
   @Get('insights')
-  @ApiOperation({ summary: 'A saved insights report (bookmark_id), computed now' })
+  @ApiOperation({ summary: 'A saved insights report (bookmark_id), or an unsaved definition (params), computed now' })
   @ApiQueryParameters(QUERY_PARAMETERS.insights)
   report(@Req() req: Request, @CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal) {
-    return this.insights.report(access.scope, queryParams(req).requiredInteger('bookmark_id', 1, 2 ** 31 - 1), signal);
+    const params = queryParams(req);
+    const unsaved = params.text('params');
+    if (unsaved !== undefined && params.text('bookmark_id') === undefined)
+      return this.insights.run(access.scope, unsavedInsightsParams(unsaved), signal);
+    return this.insights.report(access.scope, params.requiredInteger('bookmark_id', 1, 2 ** 31 - 1), signal);
   }
 }

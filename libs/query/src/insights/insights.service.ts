@@ -1,3 +1,4 @@
+import { InsightsParams } from '@analytics/report-definitions';
 import { SavedReportsService } from '@analytics/reports';
 import { ProjectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
@@ -17,8 +18,13 @@ export class InsightsService {
   /** A saved insights report (bookmark), computed now. */
   async report(scope: ProjectScope, bookmarkId: number, signal?: AbortSignal): Promise<InsightsResult> {
     const bookmark = await this.reports.get(scope, 'bookmark', bookmarkId);
+    return this.run(scope, bookmark.definition, signal);
+  }
+
+  /** A definition computed as it is, unsaved (checked by the caller as a save would check it). */
+  async run(scope: ProjectScope, definition: InsightsParams, signal?: AbortSignal): Promise<InsightsResult> {
     const now = this.clock.now();
-    const spec = insightsSpec(bookmark.definition, now);
+    const spec = insightsSpec(definition, now);
     return insightsResult(spec, await this.repository.tally(scope, spec, signal), now);
   }
 }

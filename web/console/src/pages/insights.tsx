@@ -1,4 +1,4 @@
-import { FormEvent, useMemo, useState } from 'react';
+import { FormEvent, useEffect, useMemo, useState } from 'react';
 import {
   annotationsControllerList,
   bookmarksControllerCreate,
@@ -10,7 +10,8 @@ import { readApi, results } from '../api/http';
 import { Chart, MAX_SERIES } from '../chart';
 import { AnnotationForm } from './annotation-form';
 import { flattenSeries, InsightsResult, label } from './insights-series';
-import { ErrorNote, Field, FirstStep, PageTitle, useLoad } from '../components';
+import { DateRangeFields, ErrorNote, Field, FirstStep, PageTitle, useLoad } from '../components';
+import { EventPicker, PropertyOptions, useEventNames, withName } from '../pickers';
 import { daysAgo, useConsole } from '../project';
 import { Link, navigate, useLocation } from '../router';
 
@@ -21,7 +22,9 @@ interface Metric {
 }
 interface InsightsParams {
   events: Metric[];
-  last_days: number;
+  last_days?: number;
+  from_date?: string;
+  to_date?: string;
   unit: 'hour' | 'day' | 'week' | 'month';
   on?: string;
   limit?: number;
@@ -41,6 +44,11 @@ interface Annotation {
 const MATHS = ['total', 'unique', 'average', 'sum', 'min', 'max', 'median', 'p90'];
 const UNITS = ['hour', 'day', 'week', 'month'] as const;
 
+/** A report's days: From and To when both are picked, else the last N days (30 when left empty). */
+function range(from: string, to: string, lastDays: FormDataEntryValue | null) {
+  return from && to ? { from_date: from, to_date: to } : { last_days: Number(lastDays) || 30 };
+}
+
 /** Insights: pick events and math, see them over time, break down by a property, save the report and reopen it by its link. */
 export function InsightsPage() {
   const { project, empty } = useConsole();
@@ -49,6 +57,11 @@ export function InsightsPage() {
   const kind = location.searchParams.get('chart') === 'bar' ? 'bar' : 'line';
   const [error, setError] = useState<unknown>();
   const [tick, setTick] = useState(0);
+  /** A definition run as built, before (or without) saving it. */
+  const [draft, setDraft] = useState<InsightsParams>();
+  const [eventsText, setEventsText] = useState<string>();
+  const [propertyEvent, setPropertyEvent] = useState<string>();
+  const eventNames = useEventNames(project.id);
 
   const saved = useLoad(
     () => results<Bookmark[]>(bookmarksControllerList({ path: { projectId: project.id } })),
@@ -61,25 +74,36 @@ export function InsightsPage() {
         : undefined,
     [project.id, reportId],
   );
+  // Opening a saved report shows it as saved; Run shows the form's definition until the next save.
+  useEffect(() => {
+    setDraft(undefined);
+    setEventsText(undefined);
+  }, [report.value]);
+  const params = draft ?? report.value?.params;
   const run = useLoad(
     async () => {
-      if (!report.value) return undefined;
+      if (!params) return undefined;
+      const query = draft
+        ? { project_id: project.id, params: JSON.stringify(draft) }
+        : { project_id: project.id, bookmark_id: report.value!.id };
       const [result, annotations] = await Promise.all([
-        readApi<InsightsResult>('/api/query/insights', { project_id: project.id, bookmark_id: report.value.id }),
+        readApi<InsightsResult>('/api/query/insights', query),
         results<Annotation[]>(
           annotationsControllerList({
             path: { projectId: project.id },
-            query: { fromDate: daysAgo(report.value.params.last_days ?? 30), toDate: daysAgo(0) },
+            query: {
+              fromDate: params.from_date ?? daysAgo(params.last_days ?? 30),
+              toDate: params.to_date ?? daysAgo(0),
+            },
           }),
         ),
       ]);
       return { result, annotations };
     },
-    // A save reloads the report (or opens the new one), which runs it: once per save.
-    [report.value],
+    // A save reloads the report (or opens the new one), and Run sets a draft: each runs it once.
+    [report.value, draft],
   );
 
-  const params = report.value?.params;
   const chart = useMemo(() => {
     if (!run.value || !params) return undefined;
     const { labels, series } = flattenSeries(run.value.result, params.unit);
@@ -90,9 +114,10 @@ export function InsightsPage() {
     return { labels, series, marks };
   }, [run.value, params]);
 
-  async function save(event: FormEvent<HTMLFormElement>) {
+  async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
+    const intent = ((event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null)?.value ?? 'run';
     const events = String(form.get('events') ?? '')
       .split(',')
       .map((e) => e.trim())
@@ -106,7 +131,7 @@ export function InsightsPage() {
         math,
         ...(numeric && math !== 'total' && math !== 'unique' ? { property: numeric } : {}),
       })),
-      last_days: Number(form.get('last_days')) || 30,
+      ...range(String(form.get('from_date') ?? ''), String(form.get('to_date') ?? ''), form.get('last_days')),
       unit: String(form.get('unit')) as InsightsParams['unit'],
       ...(property ? { on: `properties[${JSON.stringify(property)}]`, limit: MAX_SERIES } : {}),
     };
@@ -117,6 +142,7 @@ export function InsightsPage() {
     if (!events.length) return setError(new Error('Name at least one event, e.g. Signed up.'));
     if (math !== 'total' && math !== 'unique' && !numeric)
       return setError(new Error(`The ${math} of what? Name a numeric property, e.g. amount.`));
+    if (intent === 'run') return setDraft(definition);
     try {
       const body = { name, params: definition as unknown as Record<string, unknown> };
       const result = reportId
@@ -130,40 +156,65 @@ export function InsightsPage() {
     }
   }
 
-  const breakdown = params?.on ? (/^properties\["(.*)"\]$/.exec(params.on)?.[1] ?? '') : '';
+  const savedParams = report.value?.params;
+  const breakdown = savedParams?.on ? (/^properties\["(.*)"\]$/.exec(savedParams.on)?.[1] ?? '') : '';
   return (
     <>
       <PageTitle>Insights</PageTitle>
       {empty ? <FirstStep /> : null}
-      <form key={report.value?.id ?? 'new'} className="builder" onSubmit={save} aria-label="Report definition">
+      <form key={report.value?.id ?? 'new'} className="builder" onSubmit={submit} aria-label="Report definition">
         <Field label="Report name">
           <input name="name" defaultValue={report.value?.name ?? ''} />
         </Field>
-        <Field label="Events" hint="Comma-separated event names">
-          <input name="events" defaultValue={params?.events.map((e) => e.event).join(', ') ?? ''} required />
+        <Field label="Events" hint="Comma-separated event names, or pick them below">
+          <input
+            name="events"
+            value={eventsText ?? report.value?.params.events.map((e) => e.event).join(', ') ?? ''}
+            onChange={(e) => setEventsText(e.target.value)}
+            onBlur={(e) => setPropertyEvent(e.target.value.split(',')[0]?.trim() || undefined)}
+            required
+          />
         </Field>
+        <EventPicker
+          names={eventNames}
+          onPick={(name) => {
+            const next = withName(
+              eventsText ?? report.value?.params.events.map((e) => e.event).join(', ') ?? '',
+              name,
+              ', ',
+            );
+            setEventsText(next);
+            setPropertyEvent(next.split(',')[0]?.trim());
+          }}
+        />
+        <PropertyOptions
+          id="insights-properties"
+          projectId={project.id}
+          event={propertyEvent ?? report.value?.params.events[0]?.event}
+        />
         <Field label="Math">
-          <select name="math" defaultValue={params?.events[0]?.math ?? 'total'}>
+          <select name="math" defaultValue={savedParams?.events[0]?.math ?? 'total'}>
             {MATHS.map((m) => (
               <option key={m}>{m}</option>
             ))}
           </select>
         </Field>
         <Field label="Of property" hint="For average … p90: a numeric property">
-          <input name="property" defaultValue={params?.events[0]?.property ?? ''} />
+          <input name="property" list="insights-properties" defaultValue={savedParams?.events[0]?.property ?? ''} />
         </Field>
         <Field label="Interval">
-          <select name="unit" defaultValue={params?.unit ?? 'day'}>
+          <select name="unit" defaultValue={savedParams?.unit ?? 'day'}>
             {UNITS.map((u) => (
               <option key={u}>{u}</option>
             ))}
           </select>
         </Field>
-        <Field label="Last days">
-          <input name="last_days" type="number" min={1} max={3650} defaultValue={params?.last_days ?? 30} />
+        <Field label="Last days" hint="Or pick From and To">
+          <input name="last_days" type="number" min={1} max={3650} defaultValue={savedParams?.last_days ?? 30} />
         </Field>
+        <DateRangeFields from={savedParams?.from_date ?? ''} to={savedParams?.to_date ?? ''} />
         <Field label="Breakdown property" hint="e.g. $browser; empty for none">
-          <input name="on" defaultValue={breakdown} />
+          <input name="on" list="insights-properties" defaultValue={breakdown} />
         </Field>
         <Field label="Chart">
           <select name="chart" defaultValue={kind}>
@@ -171,14 +222,19 @@ export function InsightsPage() {
             <option value="bar">bar</option>
           </select>
         </Field>
-        <button type="submit">{reportId ? 'Save changes and run' : 'Save report and run'}</button>
+        <button type="submit" value="run">
+          Run
+        </button>
+        <button type="submit" value="save">
+          {reportId ? 'Save changes and run' : 'Save report and run'}
+        </button>
         {reportId ? <Link href="/insights">New report</Link> : null}
       </form>
       <ErrorNote error={error ?? report.error ?? run.error ?? saved.error} />
       {run.loading && report.value ? <p role="status">Running the report…</p> : null}
       {chart && params ? (
         <section aria-labelledby="result-title">
-          <h2 id="result-title">{report.value?.name}</h2>
+          <h2 id="result-title">{draft ? 'Unsaved report' : report.value?.name}</h2>
           <Chart
             kind={kind}
             labels={chart.labels}
