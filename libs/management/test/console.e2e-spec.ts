@@ -252,7 +252,10 @@ describe('the web console', () => {
   it('builds and saves a funnel, and shows its conversion by step', async () => {
     await page.getByRole('link', { name: 'Funnels' }).click();
     await page.fill('input[name=name]', 'Signup to purchase');
-    await page.fill('textarea[name=steps]', 'Viewed page\nSigned up\nPurchased');
+    const picker = page.getByRole('group', { name: 'Events in this project' });
+    for (const step of ['Viewed page', 'Signed up', 'Purchased'])
+      await picker.getByRole('button', { name: `+ ${step}` }).click();
+    await expect(page.inputValue('textarea[name=steps]')).resolves.toBe('Viewed page\nSigned up\nPurchased');
     await page.getByRole('button', { name: 'Save funnel' }).click();
     await page.waitForURL(/\/funnels\?funnel=\d+$/);
     const rows = page.locator('table[aria-label="Steps"] tbody tr');

@@ -48,11 +48,11 @@ export function PropertyOptions({ id, projectId, event }: { id: string; projectI
   );
 }
 
-/** `text` (comma- or line-separated names) with `name` added, unless it is there already. */
-export function withName(text: string, name: string, separator: ', ' | '\n'): string {
+/** Comma-separated `text` with `name` added, unless it is there already. */
+export function withName(text: string, name: string): string {
   const names = text
-    .split(/[,\n]/)
+    .split(',')
     .map((n) => n.trim())
     .filter(Boolean);
-  return names.includes(name) ? text : [...names, name].join(separator);
+  return names.includes(name) ? text : [...names, name].join(', ');
 }

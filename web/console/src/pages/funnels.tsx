@@ -1,4 +1,4 @@
-import { FormEvent, useMemo, useState } from 'react';
+import { FormEvent, useEffect, useMemo, useState } from 'react';
 import {
   savedFunnelsControllerCreate,
   savedFunnelsControllerGet,
@@ -8,6 +8,7 @@ import {
 import { readApi, results } from '../api/http';
 import { Chart, MAX_SERIES, Series } from '../chart';
 import { DateRangeFields, ErrorNote, Field, FirstStep, PageTitle, useLoad } from '../components';
+import { EventPicker, PropertyOptions, useEventNames } from '../pickers';
 import { daysAgo, useConsole } from '../project';
 import { Link, navigate, useLocation } from '../router';
 
@@ -64,6 +65,8 @@ export function FunnelsPage() {
   const [range, setRange] = useState({ from: daysAgo(29), to: daysAgo(0), on: '' });
   const [error, setError] = useState<unknown>();
   const [tick, setTick] = useState(0);
+  const [stepsText, setStepsText] = useState<string>();
+  const eventNames = useEventNames(project.id);
 
   const list = useLoad(
     () => results<SavedFunnel[]>(savedFunnelsControllerList({ path: { projectId: project.id } })),
@@ -90,6 +93,9 @@ export function FunnelsPage() {
         : undefined,
     [funnel.value, range],
   );
+  // Another funnel opened (or this one saved): the steps field shows it as saved.
+  useEffect(() => setStepsText(undefined), [funnel.value]);
+  const steps = stepsText ?? funnel.value?.steps.map((s) => s.event).join('\n') ?? '';
   const totals = useMemo(() => (run.value ? totalsBySegment(run.value) : undefined), [run.value]);
 
   async function save(event: FormEvent<HTMLFormElement>) {
@@ -144,13 +150,13 @@ export function FunnelsPage() {
           <input name="name" defaultValue={funnel.value?.name ?? ''} />
         </Field>
         <Field label="Steps" hint="One event name per line, in order">
-          <textarea
-            name="steps"
-            rows={4}
-            defaultValue={funnel.value?.steps.map((s) => s.event).join('\n') ?? ''}
-            required
-          />
+          <textarea name="steps" rows={4} value={steps} onChange={(e) => setStepsText(e.target.value)} required />
         </Field>
+        {/* A funnel may repeat a step's event (A → B → A), so a pick always adds a line. */}
+        <EventPicker
+          names={eventNames}
+          onPick={(name) => setStepsText(steps.trim() ? `${steps.trimEnd()}\n${name}` : name)}
+        />
         <Field label="Window">
           <input name="length" type="number" min={1} max={90} defaultValue={funnel.value?.length ?? 7} />
         </Field>
@@ -168,9 +174,10 @@ export function FunnelsPage() {
         <form className="filters" onSubmit={applyRange} aria-label="Date range and breakdown">
           <DateRangeFields from={range.from} to={range.to} />
           <Field label="Breakdown property" hint="e.g. $browser">
-            <input name="on" defaultValue={range.on} />
+            <input name="on" list="funnel-properties" defaultValue={range.on} />
           </Field>
           <button type="submit">Run</button>
+          <PropertyOptions id="funnel-properties" projectId={project.id} event={funnel.value.steps[0]?.event} />
         </form>
       ) : null}
       <ErrorNote error={error ?? funnel.error ?? run.error ?? list.error} />

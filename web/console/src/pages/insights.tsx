@@ -157,6 +157,7 @@ export function InsightsPage() {
   }
 
   const savedParams = report.value?.params;
+  const eventsField = eventsText ?? savedParams?.events.map((e) => e.event).join(', ') ?? '';
   const breakdown = savedParams?.on ? (/^properties\["(.*)"\]$/.exec(savedParams.on)?.[1] ?? '') : '';
   return (
     <>
@@ -169,7 +170,7 @@ export function InsightsPage() {
         <Field label="Events" hint="Comma-separated event names, or pick them below">
           <input
             name="events"
-            value={eventsText ?? report.value?.params.events.map((e) => e.event).join(', ') ?? ''}
+            value={eventsField}
             onChange={(e) => setEventsText(e.target.value)}
             onBlur={(e) => setPropertyEvent(e.target.value.split(',')[0]?.trim() || undefined)}
             required
@@ -178,11 +179,7 @@ export function InsightsPage() {
         <EventPicker
           names={eventNames}
           onPick={(name) => {
-            const next = withName(
-              eventsText ?? report.value?.params.events.map((e) => e.event).join(', ') ?? '',
-              name,
-              ', ',
-            );
+            const next = withName(eventsField, name);
             setEventsText(next);
             setPropertyEvent(next.split(',')[0]?.trim());
           }}
