@@ -291,6 +291,9 @@ export const SAMPLE_REQUESTS: Record<string, Sample> = {
       query: { ...range(o), event: EVENT, name: 'plan', values: JSON.stringify(['pro', 'free']) },
     })),
     ...query('/events/properties/top', () => ({ query: { event: EVENT, limit: '5' } })),
+    ...query('/engage/properties', () => ({ query: { limit: '100' } })),
+    ...query('/engage/revenue', (o) => ({ query: { ...range(o), unit: 'day' } })),
+    '/api/2.0/annotations': (o) => ({ query: range(o) }),
     ...query('/events/properties/values', () => ({ query: { event: EVENT, name: 'plan' } })),
   }),
   ...post({
@@ -304,6 +307,7 @@ export const SAMPLE_REQUESTS: Record<string, Sample> = {
       },
     })),
     ...query('/cohorts/list', () => ({ body: {} })),
+    ...query('/engage/revenue', (o) => ({ query: range(o) })),
   }),
 };
 

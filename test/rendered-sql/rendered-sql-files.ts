@@ -19,6 +19,7 @@ import {
   INSIGHTS_SQL,
   NUMERIC_BUCKETS_SQL,
   NUMERIC_SUM_SQL,
+  PROFILE_CATALOG_SQL,
   RETENTION_SQL,
   SEGMENTATION_SQL,
 } from '../../libs/query/test/rendered-sql';
@@ -115,6 +116,11 @@ export const RENDERED_SQL_FILES: readonly RenderedSqlFile[] = [
     file: 'libs/query/sql/event-catalog-sql.sql',
     source: 'libs/query/src/events/event-catalog-sql.ts',
     queries: EVENT_CATALOG_SQL,
+  },
+  {
+    file: 'libs/query/sql/profile-catalog-sql.sql',
+    source: 'libs/query/src/profiles/profile-catalog-sql.ts',
+    queries: PROFILE_CATALOG_SQL,
   },
   {
     file: 'libs/query/sql/cohort-members-sql.sql',

@@ -35,12 +35,19 @@ export function parseAnnotationDate(text: string, field = 'date'): Date {
   return parseParts(text, field).at;
 }
 
-/** The inclusive instants a list covers; a bare `toDate` day includes the whole day. */
-export function parseDateRange(fromDate: string | undefined, toDate: string | undefined): { from?: Date; to?: Date } {
-  const from = fromDate === undefined ? undefined : parseAnnotationDate(fromDate, 'fromDate');
-  const to = toDate === undefined ? undefined : endOf(parseParts(toDate, 'toDate'));
+/**
+ * The inclusive instants a list covers; a bare `toDate` day includes the whole day. `names` are the
+ * parameters' names in errors (the legacy path calls them from_date and to_date).
+ */
+export function parseDateRange(
+  fromDate: string | undefined,
+  toDate: string | undefined,
+  names: readonly [string, string] = ['fromDate', 'toDate'],
+): { from?: Date; to?: Date } {
+  const from = fromDate === undefined ? undefined : parseAnnotationDate(fromDate, names[0]);
+  const to = toDate === undefined ? undefined : endOf(parseParts(toDate, names[1]));
   if (from && to && from > to)
-    throw new AnnotationsError(AnnotationsErrorCode.InvalidRange, 'fromDate is after toDate');
+    throw new AnnotationsError(AnnotationsErrorCode.InvalidRange, `${names[0]} is after ${names[1]}`);
   return { from, to };
 }
 

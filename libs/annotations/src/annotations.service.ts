@@ -28,8 +28,14 @@ export interface UpdateAnnotation {
 export class AnnotationsService {
   constructor(private readonly repository: AnnotationsRepository) {}
 
-  list(scope: ProjectScope, fromDate?: string, toDate?: string): Promise<Annotation[]> {
-    return this.repository.list(scope, parseDateRange(fromDate, toDate));
+  /** `names`: the range parameters' names in errors, where a route calls them otherwise. */
+  list(
+    scope: ProjectScope,
+    fromDate?: string,
+    toDate?: string,
+    names?: readonly [string, string],
+  ): Promise<Annotation[]> {
+    return this.repository.list(scope, parseDateRange(fromDate, toDate, names));
   }
 
   async get(scope: ProjectScope, annotationId: number): Promise<Annotation> {

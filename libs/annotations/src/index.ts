@@ -1,1 +1,1 @@
-export { AnnotationsModule } from './annotations.module';
+export { AnnotationsModule, LegacyAnnotationsModule } from './annotations.module';

@@ -10,6 +10,11 @@ describe('parseBasicCredentials', () => {
     ['base64 of the secret alone', `Basic ${b64('s3cr3t')}`, { username: 's3cr3t', password: '' }],
     ['lower-case scheme', `basic ${b64('a:b')}`, { username: 'a', password: 'b' }],
     [
+      'the secret as the password of an empty username',
+      `Basic ${b64(':s3cr3t')}`,
+      { username: 's3cr3t', password: '' },
+    ],
+    [
       'a hex secret given raw',
       'Basic 93d0819d25404248e54550171dc3ed55',
       { username: '93d0819d25404248e54550171dc3ed55', password: '' },
@@ -23,7 +28,7 @@ describe('parseBasicCredentials', () => {
     ['empty', ''],
     ['another scheme', 'Bearer abc'],
     ['no credentials', 'Basic '],
-    ['an empty username', `Basic ${b64(':pw')}`],
+    ['an empty username and password', `Basic ${b64(':')}`],
     ['a huge header', `Basic ${'a'.repeat(10_000)}`],
   ])('finds no credentials in %s', (_, header) => {
     expect(parseBasicCredentials(header)).toBeUndefined();

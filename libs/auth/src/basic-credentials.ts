@@ -8,8 +8,10 @@ const PRINTABLE = /^[\x20-\x7e]*$/;
 
 /**
  * Reads HTTP Basic credentials in every form the official and community clients send:
- * `base64(user:pass)`, the plain `user:pass` text, and `base64(secret)` with no colon (a secret with
- * an empty password). Anything else, empty, huge or of another scheme, is no credentials.
+ * `base64(user:pass)`, the plain `user:pass` text, `base64(secret)` with no colon (a secret with
+ * an empty password), and `base64(:secret)`, the project secret as the password of an empty
+ * username (CloudQuery's Mixpanel plugin sends it so). Anything else, empty, huge or of another
+ * scheme, is no credentials.
  */
 export function parseBasicCredentials(header: string | undefined): BasicCredentials | undefined {
   if (!header || header.length > MAX_HEADER_LENGTH) return undefined;
@@ -25,6 +27,7 @@ export function parseBasicCredentials(header: string | undefined): BasicCredenti
 function split(text: string): BasicCredentials | undefined {
   const colon = text.indexOf(':');
   const username = colon < 0 ? text : text.slice(0, colon);
-  if (username === '') return undefined;
-  return { username, password: colon < 0 ? '' : text.slice(colon + 1) };
+  const password = colon < 0 ? '' : text.slice(colon + 1);
+  if (username === '') return password === '' ? undefined : { username: password, password: '' };
+  return { username, password };
 }

@@ -181,6 +181,11 @@ export const ROLE_MATRIX: readonly RouteAccess[] = [
     ...query('GET', '/events/properties'),
     ...query('GET', '/events/properties/top'),
     ...query('GET', '/events/properties/values'),
+    ...query('GET', '/engage/properties'),
+    ...query('GET', '/engage/revenue'),
+    ...query('POST', '/engage/revenue'),
+    // The annotations' older read path, with the project from the credentials (libs/annotations).
+    route('GET', '/api/2.0/annotations', 'project', 'consumer'),
   ]),
 ];
 

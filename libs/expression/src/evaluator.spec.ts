@@ -42,6 +42,11 @@ describe('evaluate', () => {
     ['properties["constructor"]', undefined],
     ['properties["time"]', 1_712_000_000],
     ['properties["time"]["k"]', undefined],
+    // `$time` is the event's time as a datetime, as the ETL connectors' export filters read it.
+    ['properties["$time"] >= datetime(1712000000)', true],
+    ['properties["$time"] < datetime(1712000000)', false],
+    ['properties["$time"] == event["$time"]', true],
+    ['properties["$time"]["k"]', undefined],
     ['properties["distinct_id"]', 'u1'],
     ['properties["$insert_id"]', 'i1'],
     ['user["plan"]', 'pro'],

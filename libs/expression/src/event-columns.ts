@@ -3,7 +3,9 @@ export type PropertyColumnType =
   /** A String column, read as a string. */
   | 'string'
   /** A DateTime64 column, read as whole unix seconds (the number raw export prints). */
-  | 'unix-seconds';
+  | 'unix-seconds'
+  /** A DateTime64 column, read as a datetime to the millisecond (as `event["$time"]`). */
+  | 'datetime';
 
 /** The events table's JSON text of custom properties and its time column. */
 export const EVENT_PROPERTIES_COLUMN = 'properties';
@@ -20,6 +22,9 @@ export interface PropertyColumn {
  */
 export const EVENT_PROPERTY_COLUMNS: Readonly<Record<string, PropertyColumn>> = {
   time: { column: EVENT_TIME_COLUMN, type: 'unix-seconds' },
+  // Mixpanel's name for the event's time in expressions: the ETL connectors filter the raw export
+  // by `properties["$time"] >= datetime(…)`.
+  $time: { column: EVENT_TIME_COLUMN, type: 'datetime' },
   distinct_id: { column: 'distinct_id', type: 'string' },
   $insert_id: { column: 'insert_id', type: 'string' },
 };

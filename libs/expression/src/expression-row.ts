@@ -50,6 +50,7 @@ export function profileRow(profile: ProfileRecord): ExpressionRow {
 /** Reads a column-backed property as the column stores it: ids are always strings. */
 function readColumn(event: EventRecord, name: string, type: PropertyColumnType): Value {
   if (type === 'unix-seconds') return Math.floor(event.timeMs / 1000);
+  if (type === 'datetime') return new DateTime(event.timeMs);
   const value = event.properties[name];
   return typeof value === 'string' ? value : '';
 }

@@ -18,7 +18,7 @@ LIMIT {limit:UInt32}
 -- inputs: project 1; Opened; limit 10; since 2024-03-03
 -- parameters:
 --   p0 UInt32     = 1
---   event String  = "Opened"
+--   p1 String     = "Opened"
 --   sinceMs Int64 = 1709510400000
 --   limit UInt32  = 10
 SELECT name,
@@ -26,7 +26,23 @@ SELECT name,
 FROM events FINAL
 ARRAY JOIN JSONExtractKeys(properties) AS name
 WHERE project_id = {p0:UInt32}
-  AND event = {event:String}
+  AND event = {p1:String}
+  AND time >= fromUnixTimestamp64Milli({sinceMs:Int64}, 'UTC')
+GROUP BY name
+ORDER BY count DESC, name ASC
+LIMIT {limit:UInt32}
+
+-- topPropertiesSql
+-- inputs: project 1; every event; limit 2000; since 2024-03-03
+-- parameters:
+--   p0 UInt32     = 1
+--   sinceMs Int64 = 1709510400000
+--   limit UInt32  = 2000
+SELECT name,
+  count() AS count
+FROM events FINAL
+ARRAY JOIN JSONExtractKeys(properties) AS name
+WHERE project_id = {p0:UInt32}
   AND time >= fromUnixTimestamp64Milli({sinceMs:Int64}, 'UTC')
 GROUP BY name
 ORDER BY count DESC, name ASC

@@ -19,6 +19,9 @@ import { FunnelsService } from './funnels/funnels.service';
 import { InsightsController } from './insights/insights.controller';
 import { InsightsRepository } from './insights/insights.repository';
 import { InsightsService } from './insights/insights.service';
+import { ProfileCatalogController } from './profiles/profile-catalog.controller';
+import { ProfileCatalogRepository } from './profiles/profile-catalog.repository';
+import { ProfileCatalogService } from './profiles/profile-catalog.service';
 import { ProfileQueryController } from './profiles/profile-query.controller';
 import { ProfileQueryService } from './profiles/profile-query.service';
 import { QUERY_SETTINGS, querySettingsOf } from './query-settings';
@@ -85,15 +88,16 @@ export class QueryModule implements NestModule {
 /**
  * The profile query, /api/query/engage and /api/2.0/engage: a reader of the profile store's
  * ClickHouse mirror beside the event reports (its `filter_by_cohort` reads saved cohorts), ids
- * resolved through identity_map.
+ * resolved through identity_map; and the profiles' catalog and revenue (/engage/properties,
+ * /engage/revenue) the ETL connectors read.
  */
 @Module({
-  imports: [AuthModule, RateLimitsModule, ProfileStoreModule, CohortMembershipModule],
-  controllers: [ProfileQueryController],
-  providers: [ProfileQueryService, IdentityRepository],
+  imports: [AuthModule, RateLimitsModule, ProfileStoreModule, QueryEngineModule, CohortMembershipModule],
+  controllers: [ProfileCatalogController, ProfileQueryController],
+  providers: [ProfileQueryService, IdentityRepository, ProfileCatalogRepository, ProfileCatalogService],
 })
 export class ProfilesQueryModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(jsonBody('query')).forRoutes(ProfileQueryController);
+    consumer.apply(jsonBody('query')).forRoutes(ProfileQueryController, ProfileCatalogController);
   }
 }

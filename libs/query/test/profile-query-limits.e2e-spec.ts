@@ -63,7 +63,7 @@ describe('the profile query under the query API limits', () => {
     expect(refused).toEqual({
       status: 429,
       retryAfter: expect.stringMatching(/^[1-9]\d*$/),
-      body: { request: '/api/query/engage', error: 'rate limit exceeded: too many queries this hour' },
+      body: { request: '/api/query/engage', error: 'Query rate limit exceeded: too many queries this hour' },
     });
     expect((await get('/api/query/events/names?type=general')).status).toBe(429);
     expect((await get('/api/query/engage', (await project('Other')).authorization)).status).toBe(200);

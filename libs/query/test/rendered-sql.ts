@@ -5,6 +5,7 @@ import { cohortCountSql, cohortMembersSql } from '../src/cohorts/cohort-members-
 import { parseEventExpression, propertyExpression } from '../src/expressions/query-expressions';
 import { funnelSql } from '../src/funnels/funnel-sql';
 import { insightsSql } from '../src/insights/insights-sql';
+import { profilePropertiesSql, revenueSql, userProfileCountSql } from '../src/profiles/profile-catalog-sql';
 import { addictionSql } from '../src/retention/addiction';
 import { retentionSql } from '../src/retention/retention-sql';
 import { numericRangeSql, numericSlotsSql } from '../src/segmentation/numeric-buckets';
@@ -210,6 +211,11 @@ export const EVENT_CATALOG_SQL: RenderedQuery[] = [
     query: topPropertiesSql(scope, 'Opened', 10, NOW_MS - 30 * 86_400_000),
   },
   {
+    builder: 'topPropertiesSql',
+    inputs: 'project 1; every event; limit 2000; since 2024-03-03',
+    query: topPropertiesSql(scope, undefined, 2000, NOW_MS - 30 * 86_400_000),
+  },
+  {
     builder: 'topValuesSql',
     inputs: 'project 1; Opened; values of $browser; limit 10; since 2024-03-03',
     query: topValuesSql(scope, 'Opened', where('properties["$browser"]'), 10, NOW_MS - 30 * 86_400_000),
@@ -234,4 +240,35 @@ export const COHORT_MEMBERS_SQL: RenderedQuery[] = [
     inputs: 'project 1; the behaviour cohort above; no merged id',
     query: cohortCountSql(scope, behavior, NOW_MS, false),
   },
+];
+
+export const PROFILE_CATALOG_SQL: RenderedQuery[] = [
+  {
+    builder: 'profilePropertiesSql',
+    inputs: 'project 1; limit 2000',
+    query: profilePropertiesSql(scope, 2000),
+  },
+  {
+    builder: 'revenueSql',
+    inputs: `${rangeText}; daily buckets`,
+    query: revenueSql(
+      scope,
+      { kind: 'days', days: 1 },
+      range.fromDay,
+      range.fromDay * 86_400_000,
+      (range.toDay + 1) * 86_400_000,
+    ),
+  },
+  {
+    builder: 'revenueSql',
+    inputs: `${rangeText}; weeks`,
+    query: revenueSql(
+      scope,
+      { kind: 'week' },
+      range.fromDay,
+      range.fromDay * 86_400_000,
+      (range.toDay + 1) * 86_400_000,
+    ),
+  },
+  { builder: 'userProfileCountSql', inputs: 'project 1', query: userProfileCountSql(scope) },
 ];

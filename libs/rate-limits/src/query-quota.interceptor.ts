@@ -31,7 +31,9 @@ export class QueryQuotaInterceptor implements NestInterceptor {
     const req = context.switchToHttp().getRequest<QueryRequest>();
     const res = context.switchToHttp().getResponse<Response>();
     const slot = await this.quota.for(req.headers).acquire(req.projectAccess!.project.id);
-    if (!slot.allowed) throw new RateLimitError(429, `rate limit exceeded: ${slot.reason}`, slot.retryAfterSeconds);
+    // The real API's words: connectors (Airbyte's) back off on "Query rate limit exceeded" as on Retry-After.
+    if (!slot.allowed)
+      throw new RateLimitError(429, `Query rate limit exceeded: ${slot.reason}`, slot.retryAfterSeconds);
     const abort = new AbortController();
     res.on('close', () => {
       if (!res.writableFinished) abort.abort();

@@ -115,7 +115,7 @@ describe('event retention', () => {
     expect(burst.map((answer) => answer.status)).toContain(429);
     expect(JSON.parse(burst.find((answer) => answer.status === 429)!.text)).toEqual({
       status: 'error',
-      error: expect.stringMatching(/^rate limit exceeded/),
+      error: expect.stringMatching(/^Query rate limit exceeded/),
     });
     // The per-project gauges name projects on a page that asks no credentials: off unless USAGE_METRICS is set.
     expect(await (await fetch(`${service.baseUrl}/metrics`)).text()).not.toContain('analytics_project_events_stored');

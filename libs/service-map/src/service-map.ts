@@ -74,9 +74,13 @@ export const SERVICE_MAP: Record<ServiceName, ServiceDefinition> = {
   query: {
     title: 'Query service',
     engines: { postgres: true, clickhouse: true },
+    // The legacy /api/2.0/annotations is on the query host (the ingress sends /api/2.0 here).
     modules: async () => {
-      const { QueryModule, ProfilesQueryModule } = await import('@analytics/query');
-      return [QueryModule, ProfilesQueryModule];
+      const [{ QueryModule, ProfilesQueryModule }, { LegacyAnnotationsModule }] = await Promise.all([
+        import('@analytics/query'),
+        import('@analytics/annotations'),
+      ]);
+      return [QueryModule, ProfilesQueryModule, LegacyAnnotationsModule];
     },
   },
   export: {

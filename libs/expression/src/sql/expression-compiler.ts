@@ -134,6 +134,7 @@ export class ExpressionCompiler {
     if (column === undefined) return this.jsonProperty(trusted(this.scope.propertiesJson), path);
     if (path.length > 1) return certain(Kind.Undefined, {});
     if (column.type === 'string') return certain(Kind.String, { string: trusted(column.column) });
+    if (column.type === 'datetime') return this.dateTimeColumn(column.column);
     return certain(Kind.Number, {
       number: shared(sql`floor(toUnixTimestamp64Milli(${trusted(column.column)}) / 1000)`),
     });
@@ -166,8 +167,12 @@ export class ExpressionCompiler {
         ExpressionErrorCode.Unavailable,
       );
     }
+    return this.dateTimeColumn(this.scope.eventTime);
+  }
+
+  private dateTimeColumn(column: string): SqlValue {
     return certain(Kind.DateTime, {
-      dateTime: shared(sql`toFloat64(toUnixTimestamp64Milli(${trusted(this.scope.eventTime)}))`),
+      dateTime: shared(sql`toFloat64(toUnixTimestamp64Milli(${trusted(column)}))`),
     });
   }
 }

@@ -1,5 +1,5 @@
 import { storedEventsSql } from '@analytics/event-store';
-import { chCompiled, chIdent, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
+import { chCompiled, chIdent, chParam, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { BoundQuery } from '../clickhouse/query-runner';
 import { EventExpression, segmentSql } from '../expressions/query-expressions';
 import { SegmentationType } from '../segmentation/segmentation-spec';
@@ -27,12 +27,18 @@ export function topEventNamesSql(
   return renderChSql(sql, { params: { sinceMs, limit } });
 }
 
-/** /events/properties/top: custom property names of an event by how many events carry them. */
-export function topPropertiesSql(scope: ProjectScope, event: string, limit: number, sinceMs: number): BoundQuery {
+/** /events/properties/top: custom property names of an event (or of every event) by how many events carry them. */
+export function topPropertiesSql(
+  scope: ProjectScope,
+  event: string | undefined,
+  limit: number,
+  sinceMs: number,
+): BoundQuery {
+  const ofEvent = event === undefined ? chSql`` : chSql` AND event = ${chParam(event)}`;
   const sql = chSql`SELECT name, count() AS count FROM ${storedEventsSql(scope)} ARRAY JOIN JSONExtractKeys(properties) AS name
-      WHERE ${scope} AND event = {event:String} AND ${SINCE}
+      WHERE ${scope}${ofEvent} AND ${SINCE}
       GROUP BY name ORDER BY count DESC, name ASC LIMIT {limit:UInt32}`;
-  return renderChSql(sql, { params: { event, sinceMs, limit } });
+  return renderChSql(sql, { params: { sinceMs, limit } });
 }
 
 /** /events/properties/values: a property's values (as `string()` gives them) by how many events carry them. */

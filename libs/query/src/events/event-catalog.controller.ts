@@ -27,13 +27,16 @@ export class EventCatalogController {
   }
 
   @Get('events/properties/top')
-  @ApiOperation({ summary: "An event's most used property names over the last 31 days, with counts" })
+  @ApiOperation({
+    summary:
+      "An event's (or, without event, every event's) most used property names over the last 31 days, with counts",
+  })
   @ApiQueryParameters(QUERY_PARAMETERS.topProperties)
   topProperties(@Req() req: Request, @CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal) {
     const params = queryParams(req);
     return this.catalog.topProperties(
       access.scope,
-      params.requiredText('event'),
+      params.text('event'),
       params.integer('limit', 1, 10_000) ?? 10,
       signal,
     );

@@ -23,7 +23,7 @@ export class EventCatalogRepository {
 
   async topProperties(
     scope: ProjectScope,
-    event: string,
+    event: string | undefined,
     limit: number,
     sinceMs: number,
     signal?: AbortSignal,

@@ -23,10 +23,10 @@ export class EventCatalogService {
     return this.repository.eventNames(scope, type, limit, this.sinceMs(), signal);
   }
 
-  /** `{"<property>": {"count": N}}`, the most used first. */
+  /** `{"<property>": {"count": N}}`, the most used first; without `event`, across every event (as the real API answers). */
   async topProperties(
     scope: ProjectScope,
-    event: string,
+    event: string | undefined,
     limit: number,
     signal?: AbortSignal,
   ): Promise<Record<string, { count: number }>> {

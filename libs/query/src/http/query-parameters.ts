@@ -206,7 +206,13 @@ export const QUERY_PARAMETERS = {
     limit('The top values kept, default 255', MAX_SEGMENTATION_LIMIT),
   ],
   eventNames: [PROJECT_ID_PARAMETER, segmentationType, limit('How many names, default 255', 10_000)],
-  topProperties: [PROJECT_ID_PARAMETER, event, limit('How many properties, default 10', 10_000)],
+  topProperties: [
+    PROJECT_ID_PARAMETER,
+    { name: 'event', description: 'The event name; without it, the properties of every event.', example: 'Purchased' },
+    limit('How many properties, default 10', 10_000),
+  ],
+  profileProperties: [PROJECT_ID_PARAMETER, limit('How many property names, default 255', 10_000)],
+  revenue: [PROJECT_ID_PARAMETER, from, to, ...dayBuckets],
   propertyValues: [
     PROJECT_ID_PARAMETER,
     event,
