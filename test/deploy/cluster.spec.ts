@@ -223,8 +223,8 @@ describe.each(OVERLAYS)('the cluster in overlay %s', (overlay) => {
         if (!uses) continue;
         expect(env.sources.get('KAFKA_SASL_PASSWORD')).toEqual({ from: 'Secret', name: username, key: 'password' });
         expect({ ssl: env.values.KAFKA_SSL, mechanism: env.values.KAFKA_SASL_MECHANISM }).toEqual({ ssl: 'true', mechanism: 'scram-sha-512' });
-        // Node verifies the brokers against the cluster CA mounted where NODE_EXTRA_CA_CERTS points.
-        const mount = appContainer(workload).volumeMounts.find((m: any) => env.values.NODE_EXTRA_CA_CERTS?.startsWith(`${m.mountPath}/`));
+        // The brokers are verified against the cluster CA, mounted where KAFKA_SSL_CA_FILE points.
+        const mount = appContainer(workload).volumeMounts.find((m: any) => env.values.KAFKA_SSL_CA_FILE?.startsWith(`${m.mountPath}/`));
         const volume = rendered().podsOf(workload).spec.volumes.find((v: any) => v.name === mount?.name);
         expect(volume?.secret?.secretName).toBe(`${kafka.metadata.name}-cluster-ca-cert`);
       }

@@ -31,11 +31,19 @@ export const APP_CONTRACT_SETTINGS = [
   'KAFKA_SASL_MECHANISM',
   'KAFKA_SASL_USERNAME',
   'KAFKA_SASL_PASSWORD',
+  'KAFKA_SSL_CA_FILE',
+  'KAFKA_COMPRESSION',
   'MIGRATE_WAIT_TIMEOUT_MS',
 ];
 
 /** Kafka client settings only the services with a KafkaUser receive. */
-export const KAFKA_CLIENT_SETTINGS = ['KAFKA_SSL', 'KAFKA_SASL_MECHANISM', 'KAFKA_SASL_USERNAME', 'KAFKA_SASL_PASSWORD'];
+export const KAFKA_CLIENT_SETTINGS = [
+  'KAFKA_SSL',
+  'KAFKA_SSL_CA_FILE',
+  'KAFKA_SASL_MECHANISM',
+  'KAFKA_SASL_USERNAME',
+  'KAFKA_SASL_PASSWORD',
+];
 
 /** The Kafka cluster's one client listener: TLS, SCRAM-SHA-512. */
 export function clientListener(kafka: Manifest): { name: string; port: number; tls: boolean; authentication?: { type: string }; networkPolicyPeers?: any[] } {
