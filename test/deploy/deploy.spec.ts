@@ -404,13 +404,16 @@ describe.each(OVERLAYS)('overlay %s', (overlay) => {
       expect(trigger.metadata.offsetResetPolicy).toBe('earliest');
       // KEDA's operator resolves the address from its own namespace, and authenticates like the services.
       expect(trigger.metadata.bootstrapServers).toBe(`${kafka.metadata.name}-kafka-bootstrap.${kafka.metadata.namespace}.svc:${listener.port}`);
-      expect({ sasl: trigger.metadata.sasl, tls: trigger.metadata.tls }).toEqual({ sasl: 'scram_sha512', tls: 'enable' });
       expect(trigger.authenticationRef.name).toBe(authentication.metadata.name);
       expect(scaler.spec.maxReplicaCount).toBeLessThanOrEqual(rendered().get('KafkaTopic', trigger.metadata.topic).spec.partitions);
     }
     // Its identity: a KafkaUser allowed to describe exactly those groups, its password from that user's Secret.
-    const username = authentication.spec.configMapTargetRef.find((r: any) => r.parameter === 'username');
-    const user = rendered().get('KafkaUser', rendered().get('ConfigMap', username.name).data![username.key]);
+    const fromConfigMap = (parameter: string) => {
+      const reference = authentication.spec.configMapTargetRef.find((r: any) => r.parameter === parameter);
+      return rendered().get('ConfigMap', reference.name).data![reference.key];
+    };
+    expect({ sasl: fromConfigMap('sasl'), tls: fromConfigMap('tls') }).toEqual({ sasl: 'scram_sha512', tls: 'enable' });
+    const user = rendered().get('KafkaUser', fromConfigMap('username'));
     const secrets = Object.fromEntries(authentication.spec.secretTargetRef.map((r: any) => [r.parameter, r]));
     expect(secrets.password).toEqual({ parameter: 'password', name: user.metadata.name, key: 'password' });
     expect(secrets.ca).toEqual({ parameter: 'ca', name: `${kafka.metadata.name}-cluster-ca-cert`, key: 'ca.crt' });
