@@ -3,15 +3,11 @@
  * plugin (WAL archive, daily base backup), ClickHouse through a CronJob running BACKUP ... ON CLUSTER
  * (its script run for real against a stub clickhouse-client), and the engine logs' expiry.
  */
-import { readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { BACKUP_URL, BackupScriptSandbox } from './backup-script';
 import { BARMAN_CLOUD_PLUGIN, cronProblems, firesOnceADay, recoveryProblems, walArchiveOf } from './backups';
-import { kustomize } from './kustomize';
+import { OVERLAYS, render } from './cluster';
 import { decodeSecret, lockdownProblems, Manifest, Rendered, selects } from './manifests';
 
-const K8S = resolve(__dirname, '../../deploy/k8s');
-const OVERLAYS = readdirSync(join(K8S, 'overlays')).sort();
 const BACKUP_JOB = 'analytics-clickhouse-backup';
 
 /**
@@ -36,11 +32,6 @@ const EXPIRING_LOGS: Record<string, 'engine' | 'ttl'> = {
   processors_profile_log: 'ttl',
 };
 
-const renders = new Map<string, Rendered>();
-function render(overlay: string): Rendered {
-  if (!renders.has(overlay)) renders.set(overlay, new Rendered(kustomize(join(K8S, 'overlays', overlay))));
-  return renders.get(overlay)!;
-}
 
 /** A Secret's key as the cluster holds it: rendered, or (prod ships none) the dev overlay's, the documented contract. */
 function secretHas(rendered: Rendered, name: string, key: string): boolean {

@@ -79,7 +79,11 @@ export function decodeSecret(secret: Manifest): Record<string, string> {
   return decoded;
 }
 
-export type SettingSource = { from: 'ConfigMap'; name: string } | { from: 'Secret'; name: string; key: string } | { from: 'value' };
+/** A `value` may be built of earlier variables (`$(NAME)`): `references` names them. */
+export type SettingSource =
+  | { from: 'ConfigMap'; name: string }
+  | { from: 'Secret'; name: string; key: string }
+  | { from: 'value'; references?: string[] };
 
 /**
  * Where each environment variable of a container comes from, and its value as the pod would see it
@@ -102,8 +106,9 @@ export function containerEnvironment(
   }
   for (const variable of container.env ?? []) {
     if (variable.value !== undefined) {
-      values[variable.name] = String(variable.value);
-      sources.set(variable.name, { from: 'value' });
+      values[variable.name] = expandReferences(String(variable.value), values);
+      const references = [...String(variable.value).matchAll(/(?<!\$)\$\(([A-Za-z_][A-Za-z0-9_]*)\)/g)].map((m) => m[1]);
+      sources.set(variable.name, references.length ? { from: 'value', references } : { from: 'value' });
       continue;
     }
     const reference = variable.valueFrom?.secretKeyRef;
@@ -116,15 +121,26 @@ export function containerEnvironment(
   return { values, sources };
 }
 
-/** The path a request takes through the Ingresses: the longest Prefix match on the host, as the Ingress spec orders them. */
+/**
+ * Kubernetes' dependent variables: `$(NAME)` of a variable defined earlier in the container is its
+ * value, `$$(NAME)` is the literal `$(NAME)`; a reference to anything else stays as written.
+ */
+export function expandReferences(value: string, defined: Record<string, string>): string {
+  return value.replace(/\$\$|\$\(([A-Za-z_][A-Za-z0-9_]*)\)/g, (match, name: string | undefined) =>
+    name === undefined ? '$' : (defined[name] ?? match),
+  );
+}
+
+/** The path a request takes through the Ingresses: the longest Exact or Prefix match on the host, as the Ingress spec orders them. */
 export function route(rendered: Rendered, host: string, path: string): { service: string; port: string | number } | undefined {
   const candidates = rendered
     .all('Ingress')
     .flatMap((ingress) => ingress.spec.rules as any[])
     .filter((rule) => rule.host === host)
     .flatMap((rule) => rule.http.paths as any[])
-    .filter((p) => p.pathType === 'Prefix' && prefixMatches(p.path, path))
-    .sort((a, b) => b.path.length - a.path.length);
+    .filter((p) => (p.pathType === 'Exact' ? p.path === path : p.pathType === 'Prefix' && prefixMatches(p.path, path)))
+    // The longest path wins; at equal length an Exact path before a Prefix one.
+    .sort((a, b) => b.path.length - a.path.length || Number(b.pathType === 'Exact') - Number(a.pathType === 'Exact'));
   const backend = candidates[0]?.backend.service;
   return backend && { service: backend.name, port: backend.port.name ?? backend.port.number };
 }
