@@ -16,6 +16,10 @@ export class InsightsController {
   @ApiOperation({ summary: 'A saved insights report (bookmark_id), computed now' })
   @ApiQueryParameters(QUERY_PARAMETERS.insights)
   report(@Req() req: Request, @CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal) {
-    return this.insights.report(access.scope, queryParams(req).requiredInteger('bookmark_id', 1, 2 ** 31 - 1), signal);
+    return this.insights.report(
+      access.scope,
+      queryParams(req, access.scope).requiredInteger('bookmark_id', 1, 2 ** 31 - 1),
+      signal,
+    );
   }
 }

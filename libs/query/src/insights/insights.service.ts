@@ -2,6 +2,7 @@ import { SavedReportsService } from '@analytics/reports';
 import { ProjectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '@analytics/clock';
+import { TimeZone } from '../time/time-zone';
 import { insightsSpec } from './insights-spec';
 import { InsightsResult, insightsResult } from './insights-tally';
 import { InsightsRepository } from './insights.repository';
@@ -18,7 +19,7 @@ export class InsightsService {
   async report(scope: ProjectScope, bookmarkId: number, signal?: AbortSignal): Promise<InsightsResult> {
     const bookmark = await this.reports.get(scope, 'bookmark', bookmarkId);
     const now = this.clock.now();
-    const spec = insightsSpec(bookmark.definition, now);
+    const spec = insightsSpec(bookmark.definition, now, TimeZone.of(scope.timeZone));
     return insightsResult(spec, await this.repository.tally(scope, spec, signal), now);
   }
 }
