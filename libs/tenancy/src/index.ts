@@ -12,7 +12,6 @@ export {
 } from './clickhouse-sql';
 export { pgScope, pgScopeEq, pgScopes, pgSql } from './postgres-sql';
 export {
-  DEFAULT_TIME_ZONE,
   isProjectId,
   isTimeZoneName,
   isRetentionDays,

@@ -46,7 +46,7 @@ export function isRetentionDays(value: unknown): value is number {
 }
 
 /** The time zone of a project that never chose one, and of every project before the setting existed. */
-export const DEFAULT_TIME_ZONE = 'UTC';
+const DEFAULT_TIME_ZONE = 'UTC';
 
 /**
  * Whether `value` is shaped like an IANA zone name (`UTC`, `Europe/Berlin`, `America/Argentina/Salta`,
