@@ -48,7 +48,8 @@ export function TimeZoneForm() {
         {saved ? 'Saved. ' : ''}
         {`Reports count days, weeks and months in ${current}.`}
       </p>
-      <p className="notice">
+      {/* Not a `.notice`: that class marks the one-time secret the settings page shows. */}
+      <p className="muted">
         Changing the time zone re-buckets all history: every report, saved ones too, counts the same events in the new
         zone&apos;s days from then on, so their numbers per day, week and month change.
       </p>
