@@ -51,6 +51,7 @@ import {
   RetentionResult,
   retentionResult,
   RetentionSpec,
+  TimeZone,
 } from '@analytics/query';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000_000);
@@ -98,8 +99,10 @@ const funnel: FunnelSpec = {
   steps: [{ event: 'Viewed page' }, { event: 'Signed up' }, { event: 'Purchased' }],
   filters: [],
   windowMs: 7 * DAY_MS,
+  calendarWindow: false,
   fromDay: parseDay(FROM)!,
   toDay: parseDay(TO)!,
+  zone: TimeZone.UTC,
   buckets: { kind: 'days', days: 1 },
   limit: 255,
 };
@@ -111,6 +114,7 @@ const insights: InsightsSpec = {
   ],
   fromDay: parseDay(FROM)!,
   toDay: parseDay(TO)!,
+  zone: TimeZone.UTC,
   unit: 'day',
   limit: 60,
 };
@@ -121,6 +125,7 @@ const retention: RetentionSpec = {
   event: 'Purchased',
   fromDay: parseDay(FROM)!,
   toDay: parseDay(TO)!,
+  zone: TimeZone.UTC,
   buckets: { kind: 'days', days: 1 },
   intervalCount: 7,
   unbounded: false,

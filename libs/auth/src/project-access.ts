@@ -16,5 +16,5 @@ export interface ProjectAccess {
 
 /** The access a guard established: the one place a request's project scope is made. */
 export function projectAccess(project: Project, role: Role, actor: ProjectAccess['actor']): ProjectAccess {
-  return { project, scope: projectScope(project.id, project.dataRetentionDays), role, actor };
+  return { project, scope: projectScope(project.id, project.dataRetentionDays, project.timezone), role, actor };
 }

@@ -5,7 +5,7 @@ import { MAX_CLUSTER_IDS } from '@analytics/events';
 import { IdentityRepository } from '@analytics/identity';
 import { DEAD_LETTER_HEADERS, Kafka, topicName } from '@analytics/kafka';
 import { ProjectsService } from '@analytics/projects';
-import { DAY_MS, FunnelSpec, FunnelsRepository, loadQuerySettings, QueryRunner } from '@analytics/query';
+import { DAY_MS, FunnelSpec, FunnelsRepository, loadQuerySettings, QueryRunner, TimeZone } from '@analytics/query';
 import { eventually } from '@analytics/testing';
 import Mixpanel from 'mixpanel';
 import { Browser } from 'playwright-core';
@@ -52,8 +52,10 @@ describe.each([
       steps: STEPS.map((event) => ({ event })),
       filters: [],
       windowMs: DAY_MS,
+      calendarWindow: false,
       fromDay: today - 1,
       toDay: today,
+      zone: TimeZone.UTC,
       buckets: { kind: 'days', days: 2 },
       limit: 255,
     };

@@ -8,3 +8,12 @@ SELECT 1 AS found
 FROM events
 WHERE project_id = {p0:UInt32}
 LIMIT 1
+
+-- ProjectEventsRepository.knowsTimeZone (knownTimeZoneSql)
+-- inputs: Europe/Berlin
+-- parameters:
+--   timeZone String = "Europe/Berlin"
+SELECT 1 AS found
+FROM system.time_zones
+WHERE time_zone = {timeZone:String}
+LIMIT 1

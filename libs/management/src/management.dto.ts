@@ -59,9 +59,16 @@ export class RemoveFromProjectDto {
   @IsArray() @ArrayMaxSize(1000) @ValidateNested({ each: true }) @Type(() => RemovalDto) projects!: RemovalDto[];
 }
 
+export const TIME_ZONE_MESSAGE = 'timezone must be an IANA time zone name, such as UTC or Europe/Berlin';
+
 export class CreateProjectDto {
   @IsString() @MinLength(1) @MaxLength(255) name!: string;
   @IsOptional() @IsIn(DATA_REGIONS) region?: DataRegion;
+  /** The reports' time zone (docs/queries.md, "Time zone"); UTC when left out. */
+  @IsOptional()
+  @IsString({ message: TIME_ZONE_MESSAGE })
+  @MaxLength(64, { message: TIME_ZONE_MESSAGE })
+  timezone?: string;
 }
 
 const RETENTION_MESSAGE = `data_retention_days must be a whole number of days from 1 to ${MAX_RETENTION_DAYS}, or null to keep events for ever`;
@@ -76,6 +83,11 @@ export class UpdateProjectDto {
   @Min(1, { message: RETENTION_MESSAGE })
   @Max(MAX_RETENTION_DAYS, { message: RETENTION_MESSAGE })
   data_retention_days?: number | null;
+  /** The reports' time zone; a change re-buckets every report's history (docs/queries.md, "Time zone"). */
+  @IsOptional()
+  @IsString({ message: TIME_ZONE_MESSAGE })
+  @MaxLength(64, { message: TIME_ZONE_MESSAGE })
+  timezone?: string;
 }
 
 export class CreateOAuthTokenDto {

@@ -26,6 +26,7 @@ export function projectJson(project: Project) {
     region: project.region,
     identity_merge: project.identityMerge,
     data_retention_days: project.dataRetentionDays,
+    timezone: project.timezone,
     created: project.createdAt.toISOString(),
   };
 }

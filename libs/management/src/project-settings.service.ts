@@ -1,9 +1,19 @@
 import { IdentityMode } from '@analytics/events';
 import { DataRegion, Project, ProjectsService } from '@analytics/projects';
-import { ProjectScope } from '@analytics/tenancy';
+import { isTimeZoneName, ProjectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
 import { ManagementError, ManagementErrorCode } from './management-error';
+import { TIME_ZONE_MESSAGE } from './management.dto';
 import { ProjectEventsRepository } from './project-events.repository';
+
+/** Whether Node's Intl can compute in the zone: the reports' calendar (libs/query/src/time) relies on it. */
+function intlKnows(name: string): boolean {
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone !== undefined;
+  } catch {
+    return false;
+  }
+}
 
 export interface ProjectSettingsChange {
   name?: string;
@@ -11,6 +21,8 @@ export interface ProjectSettingsChange {
   identityMerge?: IdentityMode;
   /** Days of events kept; null keeps them for ever (docs/retention.md). */
   dataRetentionDays?: number | null;
+  /** The reports' IANA time zone (docs/queries.md, "Time zone"). */
+  timezone?: string;
 }
 
 /** The rules of PATCH /api/app/projects/{id} (docs/identity.md, "The project setting"). */
@@ -40,6 +52,20 @@ export class ProjectSettingsService {
         );
       }
     }
+    if (change.timezone !== undefined) await this.checkTimeZone(change.timezone);
     return this.projects.update(scope, change);
+  }
+
+  /**
+   * A zone a project may use: one both Node (the reports' day boundaries, labels and references) and
+   * ClickHouse (their buckets) know, by the exact name ClickHouse spells (its names are case-sensitive).
+   * Their tz databases are released apart: a zone new in one (America/Coyhaique, 2025, is in Node 24's
+   * and not in ClickHouse 26.7's) is refused until both have it.
+   */
+  async checkTimeZone(name: string): Promise<string> {
+    if (!isTimeZoneName(name) || !intlKnows(name) || !(await this.events.knowsTimeZone(name))) {
+      throw new ManagementError(ManagementErrorCode.UnknownTimeZone, `${TIME_ZONE_MESSAGE}; "${name}" is not one`);
+    }
+    return name;
   }
 }

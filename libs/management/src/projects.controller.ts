@@ -23,6 +23,7 @@ export class OrganizationController {
   constructor(
     private readonly projects: ProjectsService,
     private readonly tokens: OAuthTokensService,
+    private readonly settings: ProjectSettingsService,
   ) {}
 
   @Get('projects')
@@ -36,7 +37,8 @@ export class OrganizationController {
   @HttpCode(201)
   @RequireRole('admin')
   async createProject(@Param('organizationId', IdPipe) organizationId: number, @Body() body: CreateProjectDto) {
-    const { project, secret } = await this.projects.createProject(organizationId, body.name, {}, body.region);
+    const timezone = body.timezone === undefined ? undefined : await this.settings.checkTimeZone(body.timezone);
+    const { project, secret } = await this.projects.createProject(organizationId, body.name, {}, body.region, timezone);
     return ok({ ...projectJson(project), secret });
   }
 
@@ -72,6 +74,7 @@ export class ProjectController {
       region: body.region,
       identityMerge: body.identity_merge,
       dataRetentionDays: body.data_retention_days,
+      timezone: body.timezone,
     });
     if (!project)
       throw new ManagementError(ManagementErrorCode.ProjectNotFound, `project ${access.project.id} not found`);

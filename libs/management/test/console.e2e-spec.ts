@@ -414,6 +414,34 @@ describe('the web console', () => {
     expect(await setting()).toBeNull();
   });
 
+  it('sets the time zone on /settings, warning that history is re-bucketed, a refused name shown in the API words', async () => {
+    const id = await projectId();
+    const setting = async () => ((await api(`/api/app/projects/${id}`)).body.results as { timezone: string }).timezone;
+    await page.getByRole('link', { name: 'Settings' }).click();
+    const zone = page.locator('input[name=timezone]');
+    await zone.waitFor();
+    await expect(zone.inputValue()).resolves.toBe('UTC');
+    await page.getByText(/^Changing the time zone re-buckets all history/).waitFor();
+    const save = page.getByRole('button', { name: 'Save time zone' });
+    await zone.fill('Mars/Olympus_Mons');
+    await save.click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /^The request was refused: timezone must be an IANA time zone name/ })
+      .waitFor();
+    expect(await setting()).toBe('UTC');
+    await zone.fill('Europe/Berlin');
+    await save.click();
+    await page.getByText('Saved. Reports count days, weeks and months in Europe/Berlin.').waitFor();
+    expect(await setting()).toBe('Europe/Berlin');
+    await screenshot(page, 'settings-time-zone');
+    // Back to UTC: the pages after this one count today's events in UTC days.
+    await zone.fill('UTC');
+    await save.click();
+    await page.getByText('Saved. Reports count days, weeks and months in UTC.').waitFor();
+    expect(await setting()).toBe('UTC');
+  });
+
   it('hides and drops events from /dictionary, through the schema API', async () => {
     const id = await projectId();
     await page.getByRole('link', { name: 'Dictionary' }).click();

@@ -56,7 +56,10 @@ export class ProjectsRepository {
   async update(
     scope: ProjectScope,
     changes: Partial<
-      Pick<Project, 'name' | 'region' | 'identityMerge' | 'dataRetentionDays' | 'secretHash' | 'secretLookup'>
+      Pick<
+        Project,
+        'name' | 'region' | 'identityMerge' | 'dataRetentionDays' | 'timezone' | 'secretHash' | 'secretLookup'
+      >
     >,
   ): Promise<Project | undefined> {
     const [row] = await this.db.update(projects).set(changes).where(pgScopeEq(projects.id, scope)).returning();

@@ -20,6 +20,8 @@ export const projects = pgTable('projects', {
   identityMerge: text('identity_merge').$type<IdentityMode>().notNull().default('simplified'),
   /** Days of events kept (docs/retention.md); null keeps them for ever. */
   dataRetentionDays: integer('data_retention_days'),
+  /** The IANA time zone its reports' days are cut in (docs/queries.md, "Time zone"). */
+  timezone: text('timezone').notNull().default('UTC'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

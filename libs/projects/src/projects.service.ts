@@ -39,12 +39,14 @@ export class ProjectsService {
     name: string,
     credentials: ProjectCredentials = {},
     region: DataRegion = 'US',
+    timezone?: string,
   ): Promise<CreatedProject> {
     const secret = credentials.secret ?? generateCredential();
     const project = await this.repository.createProject({
       organizationId,
       name,
       region,
+      timezone,
       token: credentials.token ?? generateCredential(),
       secretHash: await hashSecret(secret),
       secretLookup: secretLookupKey(secret),
@@ -88,7 +90,13 @@ export class ProjectsService {
   /** Changes what is given; an empty change (every field optional) changes nothing and answers the project. */
   async update(
     scope: ProjectScope,
-    changes: { name?: string; region?: DataRegion; identityMerge?: IdentityMode; dataRetentionDays?: number | null },
+    changes: {
+      name?: string;
+      region?: DataRegion;
+      identityMerge?: IdentityMode;
+      dataRetentionDays?: number | null;
+      timezone?: string;
+    },
   ): Promise<Project | undefined> {
     const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
     if (!Object.keys(given).length) return this.repository.findById(scope.projectId);

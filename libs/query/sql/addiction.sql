@@ -45,3 +45,34 @@ FROM (
   GROUP BY distinct_id, period
 )
 GROUP BY period, units
+
+-- addictionSql
+-- inputs: project 1, 2024-03-04 to 2024-04-02 in Europe/Berlin; Opened; daily periods counted in hours; no merged id
+-- parameters:
+--   bucketFromDay Int64 = 19786
+--   bucketDays Int64    = 1
+--   timeZone String     = "Europe/Berlin"
+--   p0 UInt32           = 1
+--   event String        = "Opened"
+--   fromMs Int64        = 1709506800000
+--   toEndMs Int64       = 1712095200000
+SELECT period,
+  units,
+  count() AS users
+FROM (
+  SELECT distinct_id,
+    ({bucketFromDay:Int64} + intDiv(intDiv(t, 86400000) - {bucketFromDay:Int64}, {bucketDays:Int64}) * {bucketDays:Int64}) AS period,
+    uniqExact(intDiv(t, 3600000)) AS units
+  FROM (
+    SELECT distinct_id,
+      (toUnixTimestamp64Milli(time) + timeZoneOffset(fromUnixTimestamp64Milli(toUnixTimestamp64Milli(time), {timeZone:String})) * 1000) AS t
+    FROM events FINAL
+    WHERE project_id = {p0:UInt32}
+      AND event = {event:String}
+      AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC')
+      AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC')
+      AND 1
+  )
+  GROUP BY distinct_id, period
+)
+GROUP BY period, units

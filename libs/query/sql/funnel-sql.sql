@@ -446,3 +446,100 @@ FROM (
   GROUP BY bucket, segment
 )
 SETTINGS query_plan_merge_expressions = 0
+
+-- funnelSql
+-- inputs: project 1, 2024-03-04 to 2024-04-02 in Europe/Berlin; steps Viewed page, Signed up, Purchased; window 1 day on its clocks; weekly; limit 255; no merged id
+-- parameters:
+--   timeZone String          = "Europe/Berlin"
+--   windowMs Int64           = 86400000
+--   fromMs Int64             = 1709506800000
+--   toEndMs Int64            = 1712095200000
+--   step0 String             = "Viewed page"
+--   step1 String             = "Signed up"
+--   step2 String             = "Purchased"
+--   p0 UInt32                = 1
+--   stepEvents Array(String) = ["Viewed page","Signed up","Purchased"]
+--   scanEndMs Int64          = 1712268000000
+SELECT bucket,
+  segment,
+  counts,
+  arrayMap(x -> toString(x), previous) AS previous_ms,
+  arrayMap(x -> toString(x), start) AS start_ms
+FROM (
+  SELECT bucket,
+    segment,
+    [count(), countIf(depth > 1), countIf(depth > 2)] AS counts,
+    [toInt64(0), sumIf(chain.2 - chain.1, depth > 1), sumIf(chain.3 - chain.2, depth > 2)] AS previous,
+    [toInt64(0), sumIf(chain.2 - chain.1, depth > 1), sumIf(chain.3 - chain.1, depth > 2)] AS start
+  FROM (
+    SELECT best.1 AS bucket,
+      '' AS segment,
+      best.3 AS depth,
+      best.4 AS chain
+    FROM (
+      SELECT *,
+        arrayFilter((xa, xk, xq) -> bitShiftRight(xk, 38) != bitShiftRight(xq, 38), arrayMap((xk, xc) -> (toInt64(bitShiftRight(xk, 38)) - 4194304, '', toUInt64(63 - bitAnd(bitShiftRight(xk, 32), 63)), xc), ord, sortedChains), ord, arrayPopBack(arrayPushFront(ord, toUInt64(0)))) AS bests
+      FROM (
+        SELECT *,
+          arraySort(keys) AS ord,
+          arraySort((xc, xk) -> xk, chains, keys) AS sortedChains
+        FROM (
+          SELECT *,
+            arrayMap((xo, xc) -> bitOr(bitShiftLeft(toUInt64((intDiv((xc.1 + timeZoneOffset(fromUnixTimestamp64Milli(xc.1, {timeZone:String})) * 1000), 86400000) - (intDiv((xc.1 + timeZoneOffset(fromUnixTimestamp64Milli(xc.1, {timeZone:String})) * 1000), 86400000) + 3) % 7) + 4194304), 38), bitOr(bitShiftLeft(toUInt64(62 - (xc.2 <= (xc.1 + {windowMs:Int64} + (timeZoneOffset(fromUnixTimestamp64Milli(xc.1, {timeZone:String})) * 1000) - (timeZoneOffset(fromUnixTimestamp64Milli((xc.1 + {windowMs:Int64}), {timeZone:String})) * 1000))) - (xc.3 <= (xc.1 + {windowMs:Int64} + (timeZoneOffset(fromUnixTimestamp64Milli(xc.1, {timeZone:String})) * 1000) - (timeZoneOffset(fromUnixTimestamp64Milli((xc.1 + {windowMs:Int64}), {timeZone:String})) * 1000)))), 32), toUInt64(xo))), arrayEnumerate(chains), chains) AS keys
+          FROM (
+            SELECT *,
+              arrayFilter((xc, xs) -> xs, if(dup, arrayMap((xt, xr, xh1, xh2) -> (xt, if(1 < 0 + xr, xt, multiIf(xr = 1, xh1.1, toInt64(9223372036854775807))), if(2 < 0 + xr, xt, multiIf(xr = 1, xh1.2, xr = 2, xh2.1, toInt64(9223372036854775807)))), times, arraySlice(reachAll, 0 * len + 1, len), H1, H2), arrayMap((xt, xh1) -> (xt, xh1.1, xh1.2), times, H1)), isStart) AS chains
+            FROM (
+              SELECT *,
+                arrayMap((xm, xt) -> bitTest(xm, 0) AND xt >= {fromMs:Int64} AND xt < {toEndMs:Int64}, fillMasks, times) AS isStart
+              FROM (
+                SELECT *,
+                  arrayShiftLeft(arrayReverseFill((xw, xm) -> bitTest(xm, 1), if(dup, arrayMap((xt, xm, xr, xh2) -> if(bitTest(xm, 1), (xt, if(2 < 1 + xr, xt, multiIf(xr = 1, xh2.1, toInt64(9223372036854775807)))), (toInt64(9223372036854775807), toInt64(9223372036854775807))), times, fillMasks, arraySlice(reachAll, 1 * len + 1, len), H2), arrayMap((xt, xm, xh2) -> if(bitTest(xm, 1), (xt, xh2.1), (toInt64(9223372036854775807), toInt64(9223372036854775807))), times, fillMasks, H2)), fillMasks), 1, (toInt64(9223372036854775807), toInt64(9223372036854775807))) AS H1
+                FROM (
+                  SELECT *,
+                    arrayShiftLeft(arrayReverseFill((xw, xm) -> bitTest(xm, 2), arrayMap((xt, xm) -> if(bitTest(xm, 2), tuple(xt), tuple(toInt64(9223372036854775807))), times, fillMasks), fillMasks), 1, tuple(toInt64(9223372036854775807))) AS H2
+                  FROM (
+                    SELECT *,
+                      if(dup, arrayMap(xgm -> arrayMap(xgr -> arrayFlatten(arrayMap(xs -> arrayMap(xpg -> arrayMap((xf, xc) -> if(xf, xpg[xc][xs + 1], 0), newGroup, arrayCumSum(newGroup)), [xgr])[1], range(3))), [arrayMap(xg -> arrayMap(xs -> arrayMap(xqr -> toUInt64((arrayFold((xar, xkr) -> (arrayDistinct(arrayFlatten(arrayMap(xrr -> arrayMap(xer -> toUInt64(bitOr(xrr, bitShiftLeft(toUInt64(1), xer - 1))), arrayFilter(xer -> NOT bitTest(xrr, xer - 1) AND bitTest(xqr[xer], xkr), arrayEnumerate(xqr))), xar.1))), toUInt64(xar.2 + notEmpty(xar.1))), range(xs, 3), (CAST([0], 'Array(UInt64)'), toUInt64(0))) AS xfoldr).2 + notEmpty(xfoldr.1) - 1), [arraySlice(arrayFilter((xmr, xur) -> xur <= bitCount(xmr), xg, arrayEnumerateUniq(xg)), 1, 64)])[1], range(3)), xgm)])[1], [arraySplit((xm, xf) -> xf, masks, newGroup)])[1], CAST([], 'Array(UInt64)')) AS reachAll,
+                      if(dup, arrayMap(xgm -> arrayMap(xpg -> arrayMap((xf, xc) -> if(xf, xpg[xc], 0), newGroup, arrayCumSum(newGroup)), [arrayMap(xg -> arrayReduce('groupBitOr', xg), xgm)])[1], [arraySplit((xm, xf) -> xf, masks, newGroup)])[1], masks) AS fillMasks
+                    FROM (
+                      SELECT *,
+                        if(dup, arrayMap((xd, xi) -> xi = 1 OR xd != 0, arrayDifference(times), idx), CAST([], 'Array(UInt8)')) AS newGroup
+                      FROM (
+                        SELECT *,
+                          countEqual(arrayDifference(times), 0) > 1 AS dup,
+                          length(times) AS len,
+                          arrayEnumerate(times) AS idx
+                        FROM (
+                          SELECT arraySort(groupArray(bitOr(bitShiftLeft(toUInt64(t), 20), mask))) AS ev,
+                            arrayMap(xp -> toInt64(bitShiftRight(xp, 20)), ev) AS times,
+                            arrayMap(xp -> bitAnd(xp, 1048575), ev) AS masks
+                          FROM (
+                            SELECT user_key AS user,
+                              toUnixTimestamp64Milli(time) AS t,
+                              bitShiftLeft(toUInt64(event = {step0:String} AND 1), 0) + bitShiftLeft(toUInt64(event = {step1:String} AND 1), 1) + bitShiftLeft(toUInt64(event = {step2:String} AND 1), 2) AS mask
+                            FROM events FINAL
+                            WHERE project_id = {p0:UInt32}
+                              AND event IN {stepEvents:Array(String)}
+                              AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC')
+                              AND time < fromUnixTimestamp64Milli({scanEndMs:Int64}, 'UTC')
+                              AND 1
+                              AND mask != 0
+                          )
+                          GROUP BY user
+                        )
+                      )
+                    )
+                  )
+                )
+              )
+            )
+          )
+        )
+      )
+    )
+    ARRAY JOIN bests AS best
+  )
+  GROUP BY bucket, segment
+)
+SETTINGS query_plan_merge_expressions = 0

@@ -210,3 +210,31 @@ FROM (
   )
 )
 WHERE rank <= {limit:UInt32}
+
+-- insightsSql
+-- inputs: project 1, 2024-03-04 to 2024-04-02 in Europe/Berlin; Opened total; monthly; no merged id
+-- parameters:
+--   timeZone String = "Europe/Berlin"
+--   p0 UInt32       = 1
+--   event0 String   = "Opened"
+--   fromMs Int64    = 1709506800000
+--   toEndMs Int64   = 1712095200000
+SELECT toUInt32(0) AS metric,
+  key,
+  '$overall' AS segment,
+  toFloat64(count()) AS value,
+  toUInt64(0) AS rank
+FROM (
+  SELECT (toInt64(toStartOfMonth(fromUnixTimestamp64Milli((toUnixTimestamp64Milli(time) + timeZoneOffset(fromUnixTimestamp64Milli(toUnixTimestamp64Milli(time), {timeZone:String})) * 1000), 'UTC'))) * 86400000) AS key,
+    user_key AS user,
+    0 AS v,
+    0 AS isNumber,
+    NULL AS seg
+  FROM events FINAL
+  WHERE project_id = {p0:UInt32}
+    AND event = {event0:String}
+    AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC')
+    AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC')
+    AND 1
+)
+GROUP BY key

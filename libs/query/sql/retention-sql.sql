@@ -96,3 +96,42 @@ FROM (
   WHERE birth.1 >= {fromMs:Int64}
 )
 GROUP BY cohort
+
+-- retentionSql
+-- inputs: project 1, 2024-03-04 to 2024-04-02 in Europe/Berlin; birth: born Signed up, returns Purchased; weekly; 4 intervals, bounded; no merged id
+-- parameters:
+--   timeZone String     = "Europe/Berlin"
+--   intervalCount Int64 = 4
+--   intervalMs Int64    = 604800000
+--   bornEvent String    = "Signed up"
+--   toEndMs Int64       = 1712095200000
+--   returnEvent String  = "Purchased"
+--   fromMs Int64        = 1709506800000
+--   returnsEndMs Int64  = 1715205600000
+--   p0 UInt32           = 1
+SELECT cohort,
+  count() AS first,
+  sumMap(intervals, arrayResize(CAST([], 'Array(UInt64)'), length(intervals), toUInt64(1))) AS returned,
+  (CAST([], 'Array(Int64)'), CAST([], 'Array(UInt64)')) AS last_returned
+FROM (
+  SELECT (intDiv((birth.1 + timeZoneOffset(fromUnixTimestamp64Milli(birth.1, {timeZone:String})) * 1000), 86400000) - (intDiv((birth.1 + timeZoneOffset(fromUnixTimestamp64Milli(birth.1, {timeZone:String})) * 1000), 86400000) + 3) % 7) AS cohort,
+    arrayDistinct(arrayFilter(xi -> xi <= {intervalCount:Int64}, arrayMap(xr -> toInt64(greatest(0, intDiv((xr + timeZoneOffset(fromUnixTimestamp64Milli(xr, {timeZone:String})) * 1000) - (birth.1 + timeZoneOffset(fromUnixTimestamp64Milli(birth.1, {timeZone:String})) * 1000), {intervalMs:Int64}))), arrayFilter(xr -> xr >= birth.1 AND 1, returns)))) AS intervals
+  FROM (
+    SELECT if(countIf(isBorn) > 0, [(minIf(t, isBorn), '')], CAST([], 'Array(Tuple(Int64, String))')) AS births,
+      groupArrayIf(t, isReturn) AS returns
+    FROM (
+      SELECT distinct_id,
+        toUnixTimestamp64Milli(time) AS t,
+        event = {bornEvent:String} AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC') AND 1 AS isBorn,
+        event = {returnEvent:String} AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({returnsEndMs:Int64}, 'UTC') AND 1 AS isReturn,
+        CAST(NULL, 'Nullable(String)') AS bornKey
+      FROM events FINAL
+      WHERE project_id = {p0:UInt32}
+        AND (isBorn OR isReturn)
+    )
+    GROUP BY distinct_id
+  )
+  ARRAY JOIN births AS birth
+  WHERE birth.1 >= {fromMs:Int64}
+)
+GROUP BY cohort

@@ -94,3 +94,41 @@ FROM (
   )
 )
 WHERE rank <= {limit:UInt32}
+
+-- segmentationSql
+-- inputs: project 1, 2024-03-04 to 2024-04-02 in Europe/Berlin; Opened; general; hourly; limit 60; no merged id
+-- parameters:
+--   timeZone String      = "Europe/Berlin"
+--   p0 UInt32            = 1
+--   events Array(String) = ["Opened"]
+--   fromMs Int64         = 1709506800000
+--   toEndMs Int64        = 1712095200000
+--   limit UInt32         = 60
+SELECT key,
+  series,
+  events,
+  users,
+  rank
+FROM (
+  SELECT *,
+    dense_rank() OVER (ORDER BY total DESC, series ASC) AS rank
+  FROM (
+    SELECT *,
+      sum(events) OVER (PARTITION BY series) AS total
+    FROM (
+      SELECT (intDiv((toUnixTimestamp64Milli(time) + timeZoneOffset(fromUnixTimestamp64Milli(toUnixTimestamp64Milli(time), {timeZone:String})) * 1000), 3600000) * 3600000) AS key,
+        assumeNotNull(event) AS series,
+        count() AS events,
+        uniqExact(distinct_id) AS users
+      FROM events FINAL
+      WHERE project_id = {p0:UInt32}
+        AND event IN {events:Array(String)}
+        AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC')
+        AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC')
+        AND 1
+        AND isNotNull(event)
+      GROUP BY key, series
+    )
+  )
+)
+WHERE rank <= {limit:UInt32}

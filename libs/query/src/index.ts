@@ -10,4 +10,5 @@ export { loadQuerySettings } from './query-settings';
 export { RetentionSpec } from './retention/retention-spec';
 export { RetentionResult, retentionResult } from './retention/retention-tally';
 export { RetentionRepository } from './retention/retention.repository';
+export { TimeZone } from './time/time-zone';
 export { DAY_MS, parseDay } from './time/utc-days';

@@ -14,12 +14,13 @@ import { resolveIdentities } from '../src/reference/resolve-identities';
 import { arrivalBatches, generateEvents, PLAN_DAYS } from './support/generate-events';
 import { applyLinks, fullClusterLinks, generateLinks, identitiesOf } from './support/identity-links';
 import { Random } from './support/random';
-import { BUCKETS, EVENT_NAMES, maybeSegment, maybeWhere } from './support/scenario-parts';
+import { BUCKETS, EVENT_NAMES, maybeSegment, maybeWhere, pickZone } from './support/scenario-parts';
 import { deduplicate, EventsStore, StoredEvent } from './support/stored-events';
 
 /**
  * The funnel SQL against the plain reference on generated scenarios: ties, repeated steps, exact
- * duplicates, out-of-order arrival, window edges and buckets around UTC midnights, and identity
+ * duplicates, out-of-order arrival, window edges and buckets around midnights (in UTC and in zones
+ * across daylight-saving changes, windows in days on their clocks), and identity
  * merges (chains, merges arriving out of order, and one project at the 500-id limit).
  * Replay a failure with QUERY_SEED=<the seed printed>; soak with FUNNEL_SCENARIOS=<many>.
  */
@@ -39,6 +40,7 @@ interface Scenario {
 function scenario(random: Random, project: number): Scenario {
   const fromDay = random.pick(PLAN_DAYS);
   const toDay = fromDay + random.int(0, 4);
+  const zone = pickZone(random);
   const windowMs = random.pick(WINDOWS);
   const steps = Array.from({ length: random.int(2, 4) }, (_, i) => ({
     event: random.pick(EVENT_NAMES.slice(0, 3)),
@@ -48,8 +50,10 @@ function scenario(random: Random, project: number): Scenario {
     steps,
     filters: [maybeWhere(random, 0.15), maybeWhere(random, 0.1)].filter((e) => e !== undefined),
     windowMs,
+    calendarWindow: windowMs % DAY_MS === 0 && !zone.isUtc,
     fromDay,
     toDay,
+    zone,
     buckets: random.pick(BUCKETS),
     on: maybeSegment(random, 0.4),
     limit: random.pick([1, 2, 255]),
@@ -62,6 +66,7 @@ function scenario(random: Random, project: number): Scenario {
     maxEventsPerUser: random.int(1, 9),
     names: EVENT_NAMES,
     windowMs,
+    zone,
   });
   // A stream of its own, so the scenarios stay what they were without merges.
   const links =

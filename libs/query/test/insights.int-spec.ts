@@ -11,7 +11,7 @@ import { resolveIdentities } from '../src/reference/resolve-identities';
 import { arrivalBatches, generateEvents, PLAN_DAYS } from './support/generate-events';
 import { applyLinks, generateLinks, identitiesOf } from './support/identity-links';
 import { Random } from './support/random';
-import { EVENT_NAMES, maybeSegment, maybeWhere } from './support/scenario-parts';
+import { EVENT_NAMES, maybeSegment, maybeWhere, pickZone } from './support/scenario-parts';
 import { deduplicate, EventsStore, StoredEvent } from './support/stored-events';
 
 /** Insights SQL against the plain reference on generated scenarios (every math, identity merges arriving out of order). Replay with QUERY_SEED=<seed>. */
@@ -25,6 +25,7 @@ function scenario(
 ): { project: number; spec: InsightsSpec; events: StoredEvent[]; links: IdentityLink[] } {
   const fromDay = random.pick(PLAN_DAYS);
   const toDay = fromDay + random.int(0, 3);
+  const zone = pickZone(random);
   const metrics = Array.from({ length: random.int(1, 3) }, (_, i) => {
     const math = random.pick(INSIGHTS_MATH);
     return {
@@ -40,6 +41,7 @@ function scenario(
     metrics,
     fromDay,
     toDay,
+    zone,
     unit: random.pick(SERIES_UNITS),
     on: maybeSegment(random, 0.4),
     limit: random.pick([1, 2, 60]),
@@ -51,6 +53,7 @@ function scenario(
     users,
     maxEventsPerUser: random.int(1, 12),
     names: EVENT_NAMES,
+    zone,
   });
   // Identity merges from a stream of their own, so the scenarios stay what they were without them.
   return { project, spec, events, links: generateLinks(new Random(SEED + project * 7), project, users, fromDay) };

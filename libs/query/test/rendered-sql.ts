@@ -11,6 +11,7 @@ import { retentionSql } from '../src/retention/retention-sql';
 import { numericRangeSql, numericSlotsSql } from '../src/segmentation/numeric-buckets';
 import { numericSeriesSql } from '../src/segmentation/numeric-sum';
 import { segmentationSql } from '../src/segmentation/segmentation-sql';
+import { TimeZone } from '../src/time/time-zone';
 
 /**
  * The query lib's report SQL for fixed inputs, committed as libs/query/sql/*.sql (npm run
@@ -20,8 +21,11 @@ import { segmentationSql } from '../src/segmentation/segmentation-sql';
 const scope = projectScope(1);
 const where = (text: string) => parseEventExpression('where', text);
 /** 2024-03-04 … 2024-04-02 (UTC days since the epoch). */
-const range = { fromDay: 19786, toDay: 19815 };
+const range = { fromDay: 19786, toDay: 19815, zone: TimeZone.UTC };
 const rangeText = 'project 1, 2024-03-04 to 2024-04-02';
+/** The same days in Berlin, whose clocks spring forward on 2024-03-31. */
+const berlin = { ...range, zone: TimeZone.of('Europe/Berlin') };
+const berlinText = 'project 1, 2024-03-04 to 2024-04-02 in Europe/Berlin';
 const NOW_MS = 1_712_102_400_000;
 const steps = [{ event: 'Viewed page' }, { event: 'Signed up' }, { event: 'Purchased' }];
 
@@ -33,6 +37,7 @@ export const FUNNEL_SQL: RenderedQuery[] = [
       steps,
       filters: [],
       windowMs: 604_800_000,
+      calendarWindow: false,
       ...range,
       buckets: { kind: 'days', days: 1 },
       limit: 255,
@@ -45,6 +50,7 @@ export const FUNNEL_SQL: RenderedQuery[] = [
       steps: [{ event: 'Signed up' }, { event: 'Purchased', where: where('properties["amount"] > 10') }],
       filters: [where('properties["plan"] != "free"')],
       windowMs: 86_400_000,
+      calendarWindow: false,
       ...range,
       buckets: { kind: 'week' },
       on: where('properties["plan"]'),
@@ -56,7 +62,15 @@ export const FUNNEL_SQL: RenderedQuery[] = [
     inputs: `${rangeText}; steps Viewed page, Signed up, Purchased; window 7 days; monthly; limit 255; merged ids on a cluster (the identity_map join)`,
     query: funnelSql(
       scope,
-      { steps, filters: [], windowMs: 604_800_000, ...range, buckets: { kind: 'month' }, limit: 255 },
+      {
+        steps,
+        filters: [],
+        windowMs: 604_800_000,
+        calendarWindow: false,
+        ...range,
+        buckets: { kind: 'month' },
+        limit: 255,
+      },
       true,
       false,
     ),
@@ -70,8 +84,26 @@ export const FUNNEL_SQL: RenderedQuery[] = [
         steps: [{ event: 'Viewed page' }, { event: 'Viewed page' }],
         filters: [],
         windowMs: 3_600_000,
+        calendarWindow: false,
         ...range,
         buckets: { kind: 'days', days: 3 },
+        limit: 255,
+      },
+      false,
+    ),
+  },
+  {
+    builder: 'funnelSql',
+    inputs: `${berlinText}; steps Viewed page, Signed up, Purchased; window 1 day on its clocks; weekly; limit 255; no merged id`,
+    query: funnelSql(
+      scope,
+      {
+        steps,
+        filters: [],
+        windowMs: 86_400_000,
+        calendarWindow: true,
+        ...berlin,
+        buckets: { kind: 'week' },
         limit: 255,
       },
       false,
@@ -110,6 +142,23 @@ export const RETENTION_SQL: RenderedQuery[] = [
       false,
     ),
   },
+  {
+    builder: 'retentionSql',
+    inputs: `${berlinText}; birth: born Signed up, returns Purchased; weekly; 4 intervals, bounded; no merged id`,
+    query: retentionSql(
+      scope,
+      {
+        type: 'birth',
+        bornEvent: 'Signed up',
+        event: 'Purchased',
+        ...berlin,
+        buckets: { kind: 'week' },
+        intervalCount: 4,
+        unbounded: false,
+      },
+      false,
+    ),
+  },
 ];
 
 export const ADDICTION_SQL: RenderedQuery[] = [
@@ -117,6 +166,11 @@ export const ADDICTION_SQL: RenderedQuery[] = [
     builder: 'addictionSql',
     inputs: `${rangeText}; Opened; weekly periods counted in days; merged ids`,
     query: addictionSql(scope, { event: 'Opened', ...range, unit: 'week', addictionUnit: 'day' }),
+  },
+  {
+    builder: 'addictionSql',
+    inputs: `${berlinText}; Opened; daily periods counted in hours; no merged id`,
+    query: addictionSql(scope, { event: 'Opened', ...berlin, unit: 'day', addictionUnit: 'hour' }, false),
   },
 ];
 
@@ -142,6 +196,11 @@ export const SEGMENTATION_SQL: RenderedQuery[] = [
       },
       false,
     ),
+  },
+  {
+    builder: 'segmentationSql',
+    inputs: `${berlinText}; Opened; general; hourly; limit 60; no merged id`,
+    query: segmentationSql(scope, { events: ['Opened'], ...berlin, unit: 'hour', type: 'general', limit: 60 }, false),
   },
 ];
 
@@ -196,6 +255,15 @@ export const INSIGHTS_SQL: RenderedQuery[] = [
       on: where('properties["plan"]'),
       limit: 5,
     }),
+  },
+  {
+    builder: 'insightsSql',
+    inputs: `${berlinText}; Opened total; monthly; no merged id`,
+    query: insightsSql(
+      scope,
+      { metrics: [{ name: 'Opened', event: 'Opened', math: 'total' }], ...berlin, unit: 'month', limit: 60 },
+      false,
+    ),
   },
 ];
 
@@ -257,6 +325,7 @@ export const PROFILE_CATALOG_SQL: RenderedQuery[] = [
       range.fromDay,
       range.fromDay * 86_400_000,
       (range.toDay + 1) * 86_400_000,
+      TimeZone.UTC,
     ),
   },
   {
@@ -268,6 +337,7 @@ export const PROFILE_CATALOG_SQL: RenderedQuery[] = [
       range.fromDay,
       range.fromDay * 86_400_000,
       (range.toDay + 1) * 86_400_000,
+      TimeZone.UTC,
     ),
   },
   { builder: 'userProfileCountSql', inputs: 'project 1', query: userProfileCountSql(scope) },

@@ -9,7 +9,7 @@ import { resolveIdentities } from '../src/reference/resolve-identities';
 import { arrivalBatches, generateEvents, PLAN_DAYS } from './support/generate-events';
 import { applyLinks, generateLinks, identitiesOf } from './support/identity-links';
 import { Random } from './support/random';
-import { BUCKETS, EVENT_NAMES, maybeWhere } from './support/scenario-parts';
+import { BUCKETS, EVENT_NAMES, maybeWhere, pickZone } from './support/scenario-parts';
 import { deduplicate, EventsStore, StoredEvent } from './support/stored-events';
 
 /**
@@ -33,6 +33,7 @@ interface Scenario {
 function scenario(random: Random, project: number): Scenario {
   const fromDay = random.pick(PLAN_DAYS);
   const toDay = fromDay + random.int(0, 5);
+  const zone = pickZone(random);
   const type = random.chance(0.6) ? 'birth' : 'compounded';
   const spec: RetentionSpec = {
     type,
@@ -42,6 +43,7 @@ function scenario(random: Random, project: number): Scenario {
     where: maybeWhere(random, 0.2),
     fromDay,
     toDay,
+    zone,
     buckets: random.pick(BUCKETS),
     intervalCount: random.int(0, 4),
     unbounded: random.chance(0.4),
@@ -53,6 +55,7 @@ function scenario(random: Random, project: number): Scenario {
     users,
     maxEventsPerUser: random.int(1, 10),
     names: EVENT_NAMES,
+    zone,
   });
   // Identity merges from a stream of their own, so the scenarios stay what they were without them.
   const links = generateLinks(new Random(SEED + project * 7), project, users, fromDay);
@@ -61,6 +64,7 @@ function scenario(random: Random, project: number): Scenario {
     where: spec.where,
     fromDay,
     toDay,
+    zone,
     unit: random.pick(['day', 'week', 'month'] as const),
     addictionUnit: random.pick(['hour', 'day'] as const),
   };

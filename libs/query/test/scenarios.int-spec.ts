@@ -20,6 +20,7 @@ import { parseNumericBucketsQuery, parseSegmentationQuery } from '../src/segment
 import { referenceSegmentation } from '../src/segmentation/segmentation-reference';
 import { segmentationResult, shownSeries } from '../src/segmentation/segmentation-tally';
 import { SegmentationRepository } from '../src/segmentation/segmentation.repository';
+import { TimeZone } from '../src/time/time-zone';
 import { Scenario } from './support/scenario';
 import { deduplicate, EventsStore, StoredEvent } from './support/stored-events';
 
@@ -37,11 +38,12 @@ const scenarios = files.map((file, i) => ({
   scenario: (require(join(ROOT, file)) as { default: Scenario }).default,
 }));
 
-const params = (query: Record<string, string>) => new QueryParams(new URLSearchParams(query));
-
-/** The answer from the SQL and from the reference. */
+/** The answer from the SQL and from the reference, in the scenario's time zone (UTC unless it names one). */
 async function answers(store: EventsStore, project: number, scenario: Scenario): Promise<[unknown, unknown]> {
   const events = deduplicate(scenario.events);
+  const zone = TimeZone.of(scenario.timeZone ?? 'UTC');
+  const params = (query: Record<string, string>) => new QueryParams(new URLSearchParams(query), zone);
+  const scope = projectScope(project, null, zone.name);
   switch (scenario.kind) {
     case 'funnel': {
       const spec = funnelSpec(
@@ -49,20 +51,20 @@ async function answers(store: EventsStore, project: number, scenario: Scenario):
         parseFunnelQuery(params({ funnel_id: '1', ...scenario.query })),
       );
       return [
-        funnelResult(spec, await new FunnelsRepository(store.runner).tally(projectScope(project), spec)),
+        funnelResult(spec, await new FunnelsRepository(store.runner).tally(scope, spec)),
         funnelResult(spec, referenceFunnel(events, spec)),
       ];
     }
     case 'retention': {
       const spec = parseRetentionQuery(params(scenario.query));
       return [
-        retentionResult(spec, await new RetentionRepository(store.runner).cohorts(projectScope(project), spec)),
+        retentionResult(spec, await new RetentionRepository(store.runner).cohorts(scope, spec)),
         retentionResult(spec, referenceRetention(events, spec)),
       ];
     }
     case 'segmentation': {
       const spec = parseSegmentationQuery(params(scenario.query));
-      const sql = await new SegmentationRepository(store.runner).cells(projectScope(project), spec);
+      const sql = await new SegmentationRepository(store.runner).cells(scope, spec);
       const reference = referenceSegmentation(events, spec);
       return [
         segmentationResult(spec, sql.cells, shownSeries(spec, sql.ranked)),
@@ -71,7 +73,7 @@ async function answers(store: EventsStore, project: number, scenario: Scenario):
     }
     case 'numeric': {
       const spec = parseNumericBucketsQuery(params(scenario.query));
-      const sql = await new SegmentationRepository(store.runner).numericBuckets(projectScope(project), spec);
+      const sql = await new SegmentationRepository(store.runner).numericBuckets(scope, spec);
       const reference = referenceNumericBuckets(events, spec);
       return [
         segmentationResult(spec, sql.cells, sql.ranked),
@@ -79,9 +81,9 @@ async function answers(store: EventsStore, project: number, scenario: Scenario):
       ];
     }
     case 'insights': {
-      const spec = insightsSpec(validateInsightsParams(scenario.params), NOW);
+      const spec = insightsSpec(validateInsightsParams(scenario.params), NOW, zone);
       return [
-        insightsResult(spec, await new InsightsRepository(store.runner).tally(projectScope(project), spec), NOW),
+        insightsResult(spec, await new InsightsRepository(store.runner).tally(scope, spec), NOW),
         insightsResult(spec, referenceInsights(events, spec), NOW),
       ];
     }

@@ -12,7 +12,7 @@ import { resolveIdentities } from '../src/reference/resolve-identities';
 import { arrivalBatches, generateEvents, PLAN_DAYS } from './support/generate-events';
 import { applyLinks, generateLinks, identitiesOf } from './support/identity-links';
 import { Random } from './support/random';
-import { EVENT_NAMES, maybeSegment, maybeWhere } from './support/scenario-parts';
+import { EVENT_NAMES, maybeSegment, maybeWhere, pickZone } from './support/scenario-parts';
 import { deduplicate, EventsStore, StoredEvent } from './support/stored-events';
 
 /** Segmentation SQL against the plain reference on generated scenarios. Replay with QUERY_SEED=<seed>. */
@@ -25,6 +25,7 @@ function scenario(
 ): { project: number; spec: SegmentationSpec; events: StoredEvent[]; links: IdentityLink[] } {
   const fromDay = random.pick(PLAN_DAYS);
   const toDay = fromDay + random.int(0, 3);
+  const zone = pickZone(random);
   const on = maybeSegment(random, 0.5);
   const events = random.chance(0.5)
     ? [random.pick(EVENT_NAMES)]
@@ -33,6 +34,7 @@ function scenario(
     events,
     fromDay,
     toDay,
+    zone,
     unit: random.pick(SERIES_UNITS),
     type: random.pick(SEGMENTATION_TYPES),
     where: maybeWhere(random, 0.3),
@@ -47,6 +49,7 @@ function scenario(
     users,
     maxEventsPerUser: random.int(1, 10),
     names: EVENT_NAMES,
+    zone,
   });
   // Identity merges from a stream of their own, so the scenarios stay what they were without them.
   return {
@@ -97,6 +100,7 @@ describe(`segmentation: SQL and reference (QUERY_SEED=${SEED})`, () => {
           event: spec.events[0],
           fromDay: spec.fromDay,
           toDay: spec.toDay,
+          zone: spec.zone,
           unit: spec.unit,
           on: numeric.on,
           where: spec.where,

@@ -3,7 +3,7 @@ import { checkExpression, checkOptionalExpression } from './expression-check';
 import { optional } from './optional';
 import { MAX_LAST_DAYS } from './insights-definition';
 
-/** Users who did `event` (matching `where`) at least `min_count` times in the last `last_days` UTC days, today included. */
+/** Users who did `event` (matching `where`) at least `min_count` times in the last `last_days` days of the project's time zone, today included. */
 export interface CohortBehavior {
   event: string;
   where?: string;

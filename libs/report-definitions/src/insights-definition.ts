@@ -28,7 +28,7 @@ export interface InsightsParams {
   events: InsightsMetric[];
   from_date?: string;
   to_date?: string;
-  /** The last N UTC days, today included; instead of from_date and to_date. */
+  /** The project's last N days (its time zone's), today included; instead of from_date and to_date. */
   last_days?: number;
   unit: InsightsUnit;
   on?: string;

@@ -13,6 +13,7 @@ export {
 export { pgScope, pgScopeEq, pgScopes, pgSql } from './postgres-sql';
 export {
   isProjectId,
+  isTimeZoneName,
   isRetentionDays,
   MAX_RETENTION_DAYS,
   ProjectScope,

@@ -35,4 +35,12 @@ describe('projectScope', () => {
     expect(() => projectScope(1, 36_501)).toThrow(RangeError);
     expect(() => projectScope(1, 1.5)).toThrow(RangeError);
   });
+
+  it('carries the project time zone, UTC unless given, refusing what is no zone name', () => {
+    expect(projectScope(1).timeZone).toBe('UTC');
+    expect(projectScope(1, null, 'Europe/Berlin').timeZone).toBe('Europe/Berlin');
+    expect(projectScope(1, null, 'Etc/GMT+5').timeZone).toBe('Etc/GMT+5');
+    expect(() => projectScope(1, null, "UTC') OR 1")).toThrow(RangeError);
+    expect(() => projectScope(1, null, '')).toThrow(RangeError);
+  });
 });

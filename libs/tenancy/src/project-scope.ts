@@ -18,6 +18,11 @@ export interface ProjectScope {
    * project's settings are known (a request's, a job's) stops at the same line.
    */
   readonly eventsRetentionDays: number | null;
+  /**
+   * The project's time zone (an IANA name, `UTC` by default; docs/queries.md, "Time zone"): the
+   * reports' days, weeks and months are its calendar's. Raw exports and retention lines ignore it.
+   */
+  readonly timeZone: string;
   readonly [PROJECT_SCOPE]: true;
 }
 
@@ -40,11 +45,30 @@ export function isRetentionDays(value: unknown): value is number {
   return Number.isInteger(value) && (value as number) >= 1 && (value as number) <= MAX_RETENTION_DAYS;
 }
 
+/** The time zone of a project that never chose one, and of every project before the setting existed. */
+const DEFAULT_TIME_ZONE = 'UTC';
+
+/**
+ * Whether `value` is shaped like an IANA zone name (`UTC`, `Europe/Berlin`, `America/Argentina/Salta`,
+ * `Etc/GMT+5`): the scope's cheap guard. Which names a project may choose is the management API's
+ * rule (names Node's Intl and ClickHouse both know).
+ */
+export function isTimeZoneName(value: unknown): value is string {
+  return (
+    typeof value === 'string' && value.length <= 64 && /^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+)*$/.test(value)
+  );
+}
+
 /**
  * The scope of one project; only the files the architecture test allows may call this. Code that
- * reads events passes the project's `eventsRetentionDays`; writers, which only add rows, may leave it out.
+ * reads events passes the project's `eventsRetentionDays`, and code that runs reports its time zone;
+ * writers, which only add rows, may leave them out.
  */
-export function projectScope(projectId: number, eventsRetentionDays: number | null = null): ProjectScope {
+export function projectScope(
+  projectId: number,
+  eventsRetentionDays: number | null = null,
+  timeZone: string = DEFAULT_TIME_ZONE,
+): ProjectScope {
   if (!isProjectId(projectId)) {
     throw new RangeError(
       `a project scope needs a project id (a whole number from 1 to ${MAX_PROJECT_ID}), got ${projectId}`,
@@ -55,7 +79,8 @@ export function projectScope(projectId: number, eventsRetentionDays: number | nu
       `a project's retention is a whole number of days from 1 to ${MAX_RETENTION_DAYS}, got ${eventsRetentionDays}`,
     );
   }
-  return Object.freeze({ projectId, eventsRetentionDays, [PROJECT_SCOPE]: true as const });
+  if (!isTimeZoneName(timeZone)) throw new RangeError(`a project's time zone is an IANA name, got ${String(timeZone)}`);
+  return Object.freeze({ projectId, eventsRetentionDays, timeZone, [PROJECT_SCOPE]: true as const });
 }
 
 /** Whether `value` was made by {@link projectScope} (the tags tell a scope from a value with it). */

@@ -7,6 +7,8 @@ export interface Project {
   name: string;
   token: string;
   region: string;
+  /** The IANA zone the reports' days are cut in (docs/queries.md, "Time zone"). */
+  timezone?: string;
 }
 
 export interface Account {

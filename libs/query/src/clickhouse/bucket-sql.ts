@@ -1,8 +1,8 @@
 import { DateBuckets } from '../time/buckets';
 
 /**
- * The bucket key (a UTC day number) of a time in epoch milliseconds, in SQL: the twin of
- * `bucketOf`. `fromDay` and `days` are bound parameters named here.
+ * The bucket key (a civil day number) of a wall time (`wallMsSql`) in SQL: the twin of `bucketOf`.
+ * `fromDay` and `days` are bound parameters named here.
  */
 export function bucketDaySql(ms: string, buckets: DateBuckets): string {
   const day = `intDiv(${ms}, 86400000)`;

@@ -1,7 +1,7 @@
 import { SeriesUnit } from '../time/series';
 import { DAY_MS, HOUR_MS } from '../time/utc-days';
 
-/** The period key (epoch milliseconds of its start) of a time in epoch milliseconds: the twin of `seriesKeyOf`. */
+/** The period key of a wall time (`wallMsSql`), a wall time too: the twin of `seriesKeyOf`. */
 export function seriesKeySql(ms: string, unit: SeriesUnit): string {
   const day = `intDiv(${ms}, ${DAY_MS})`;
   switch (unit) {

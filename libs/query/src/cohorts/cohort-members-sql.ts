@@ -5,7 +5,7 @@ import { CohortBehavior, CohortDefinition, isBehaviorCohort } from '@analytics/r
 import { ChBoundQuery, chCompiled, chParam, chSql, ChSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { parseEventExpression, whereSql } from '../expressions/query-expressions';
 import { QueryError, QueryErrorCode } from '../query-error';
-import { DAY_MS, today } from '../time/utc-days';
+import { TimeZone } from '../time/time-zone';
 
 /**
  * Its values are the tag's placeholders, named when the whole query renders, and the expression's
@@ -15,8 +15,9 @@ function behaviorMembersSql(scope: ProjectScope, behavior: CohortBehavior, nowMs
   const where = behavior.where
     ? whereSql(parseEventExpression('definition.behavior.where', behavior.where), 'cohortw')
     : { sql: '1', params: {} };
-  // The last N UTC days, today included.
-  const sinceMs = (today(nowMs) - behavior.last_days + 1) * DAY_MS;
+  // The last N days of the project's zone, today included.
+  const zone = TimeZone.of(scope.timeZone);
+  const sinceMs = zone.dayStartMs(zone.dayOf(nowMs) - behavior.last_days + 1);
   // Nothing after the time membership is read at: a paged session's members stay put.
   return chSql`SELECT distinct_id FROM ${resolvedEventsSql(scope, resolve)}
       WHERE ${scope} AND event = ${chParam(behavior.event)}

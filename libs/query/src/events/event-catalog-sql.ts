@@ -4,7 +4,7 @@ import { BoundQuery } from '../clickhouse/query-runner';
 import { EventExpression, segmentSql } from '../expressions/query-expressions';
 import { SegmentationType } from '../segmentation/segmentation-spec';
 
-/** What the event catalog endpoints look at: the last 31 UTC days, today included. */
+/** What the event catalog endpoints look at: the last 31 days of the project's zone, today included. */
 export const CATALOG_DAYS = 31;
 
 const ORDER: Readonly<Record<SegmentationType, string>> = {

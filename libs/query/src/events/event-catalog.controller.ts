@@ -17,7 +17,7 @@ export class EventCatalogController {
   @ApiOperation({ summary: 'The most common event names of the last 31 days' })
   @ApiQueryParameters(QUERY_PARAMETERS.eventNames)
   names(@Req() req: Request, @CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal) {
-    const params = queryParams(req);
+    const params = queryParams(req, access.scope);
     return this.catalog.eventNames(
       access.scope,
       params.oneOf('type', SEGMENTATION_TYPES) ?? 'general',
@@ -33,7 +33,7 @@ export class EventCatalogController {
   })
   @ApiQueryParameters(QUERY_PARAMETERS.topProperties)
   topProperties(@Req() req: Request, @CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal) {
-    const params = queryParams(req);
+    const params = queryParams(req, access.scope);
     return this.catalog.topProperties(
       access.scope,
       params.text('event'),
@@ -46,7 +46,7 @@ export class EventCatalogController {
   @ApiOperation({ summary: "A property's most common values on an event over the last 31 days" })
   @ApiQueryParameters(QUERY_PARAMETERS.propertyValues)
   values(@Req() req: Request, @CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal) {
-    const params = queryParams(req);
+    const params = queryParams(req, access.scope);
     return this.catalog.propertyValues(
       access.scope,
       params.requiredText('event'),

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '@analytics/clock';
 import { propertyExpression } from '../expressions/query-expressions';
 import { SegmentationType } from '../segmentation/segmentation-spec';
-import { DAY_MS, today } from '../time/utc-days';
+import { TimeZone } from '../time/time-zone';
 import { CATALOG_DAYS } from './event-catalog-sql';
 import { EventCatalogRepository } from './event-catalog.repository';
 
@@ -15,12 +15,14 @@ export class EventCatalogService {
     private readonly clock: Clock,
   ) {}
 
-  private sinceMs(): number {
-    return (today(this.clock.now()) - CATALOG_DAYS + 1) * DAY_MS;
+  /** The first instant of the catalog's days, in the project's zone. */
+  private sinceMs(scope: ProjectScope): number {
+    const zone = TimeZone.of(scope.timeZone);
+    return zone.dayStartMs(zone.dayOf(this.clock.now()) - CATALOG_DAYS + 1);
   }
 
   eventNames(scope: ProjectScope, type: SegmentationType, limit: number, signal?: AbortSignal): Promise<string[]> {
-    return this.repository.eventNames(scope, type, limit, this.sinceMs(), signal);
+    return this.repository.eventNames(scope, type, limit, this.sinceMs(scope), signal);
   }
 
   /** `{"<property>": {"count": N}}`, the most used first; without `event`, across every event (as the real API answers). */
@@ -30,7 +32,7 @@ export class EventCatalogService {
     limit: number,
     signal?: AbortSignal,
   ): Promise<Record<string, { count: number }>> {
-    const rows = await this.repository.topProperties(scope, event, limit, this.sinceMs(), signal);
+    const rows = await this.repository.topProperties(scope, event, limit, this.sinceMs(scope), signal);
     return Object.fromEntries(rows.map((row) => [row.name, { count: row.count }]));
   }
 
@@ -46,7 +48,7 @@ export class EventCatalogService {
       event,
       propertyExpression('name', name),
       limit,
-      this.sinceMs(),
+      this.sinceMs(scope),
       signal,
     );
   }

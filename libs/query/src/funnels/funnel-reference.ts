@@ -2,8 +2,7 @@ import { keepsEvent, segmentOfEvent } from '../expressions/query-expressions';
 import { compareUtf8, eventsByUser, QueryEvent } from '../reference/query-event';
 import { topSegments } from '../reference/segment-ranking';
 import { bucketOf } from '../time/buckets';
-import { DAY_MS, dayOf } from '../time/utc-days';
-import { FunnelSpec } from './funnel-spec';
+import { FunnelSpec, windowEndMs } from './funnel-spec';
 import { addCells, emptyCell, FunnelCell, FunnelTally, OTHER, UNDEFINED_SEGMENT } from './funnel-tally';
 
 /**
@@ -44,6 +43,7 @@ function better(a: Chain, b: Chain): boolean {
 function bestChainFrom(spec: FunnelSpec, events: Step[], start: number): Chain {
   const used = new Set<number>([start]);
   const startTime = events[start].event.timeMs;
+  const endTime = windowEndMs(spec, startTime);
   const segment = spec.on && segmentOfEvent(spec.on, events[start].event);
   let best: Chain = { times: [startTime], segment };
   const extend = (times: number[]) => {
@@ -53,8 +53,7 @@ function bestChainFrom(spec: FunnelSpec, events: Step[], start: number): Chain {
     if (step === spec.steps.length) return;
     events.forEach((candidate, index) => {
       const t = candidate.event.timeMs;
-      if (used.has(index) || !(candidate.mask & (1 << step)) || t < times[step - 1] || t > startTime + spec.windowMs)
-        return;
+      if (used.has(index) || !(candidate.mask & (1 << step)) || t < times[step - 1] || t > endTime) return;
       used.add(index);
       extend([...times, t]);
       used.delete(index);
@@ -65,12 +64,11 @@ function bestChainFrom(spec: FunnelSpec, events: Step[], start: number): Chain {
 }
 
 function userChains(spec: FunnelSpec, events: Step[]): Map<number, Chain> {
-  const fromMs = spec.fromDay * DAY_MS;
-  const toEndMs = (spec.toDay + 1) * DAY_MS;
+  const { fromMs, toEndMs } = spec.zone.rangeMs(spec.fromDay, spec.toDay);
   const perBucket = new Map<number, Chain>();
   events.forEach(({ event, mask }, index) => {
     if (!(mask & 1) || event.timeMs < fromMs || event.timeMs >= toEndMs) return;
-    const bucket = bucketOf(dayOf(event.timeMs), spec.buckets, spec.fromDay);
+    const bucket = bucketOf(spec.zone.dayOf(event.timeMs), spec.buckets, spec.fromDay);
     const chain = bestChainFrom(spec, events, index);
     const held = perBucket.get(bucket);
     if (!held || better(chain, held)) perBucket.set(bucket, chain);

@@ -8,6 +8,7 @@ import {
 import { EventExpression, optionalEventExpression } from '../expressions/query-expressions';
 import { dateBuckets, dayRange, QueryParams } from '../http/query-params';
 import { DateBuckets } from '../time/buckets';
+import { TimeZone } from '../time/time-zone';
 
 export const DEFAULT_FUNNEL_LIMIT = 255;
 export const MAX_FUNNEL_LIMIT = 10_000;
@@ -17,6 +18,7 @@ export interface FunnelQuery {
   funnelId: number;
   fromDay: number;
   toDay: number;
+  zone: TimeZone;
   length?: number;
   lengthUnit?: LengthUnit;
   buckets: DateBuckets;
@@ -50,8 +52,14 @@ export interface FunnelSpec {
   /** The saved `where` and the query's `where`: every step's events must pass both. */
   filters: EventExpression[];
   windowMs: number;
+  /**
+   * A window in days counts the zone's calendar days: it ends at the same time on the clocks that
+   * many days later, 23 or 25 hours a day across a daylight-saving change (`windowEndMs`).
+   */
+  calendarWindow: boolean;
   fromDay: number;
   toDay: number;
+  zone: TimeZone;
   buckets: DateBuckets;
   on?: EventExpression;
   limit: number;
@@ -72,10 +80,23 @@ export function funnelSpec(definition: FunnelDefinition, query: Omit<FunnelQuery
       (e): e is EventExpression => e !== undefined,
     ),
     windowMs: funnelWindowMs(length, unit),
+    calendarWindow: unit === 'day' && !query.zone.isUtc,
     fromDay: query.fromDay,
     toDay: query.toDay,
+    zone: query.zone,
     buckets: query.buckets,
     on: query.on,
     limit: query.limit,
   };
+}
+
+/**
+ * The last instant a step may take for an attempt starting at `startMs`: `windowMs` later, and for a
+ * window in days corrected by the change of the zone's offset over it (the offset read at the start
+ * and at `startMs + windowMs`), so that it ends at the same time on the clocks. The SQL's twin is
+ * `windowEndSql`.
+ */
+export function windowEndMs(spec: FunnelSpec, startMs: number): number {
+  const plain = startMs + spec.windowMs;
+  return spec.calendarWindow ? plain + spec.zone.offsetMs(startMs) - spec.zone.offsetMs(plain) : plain;
 }

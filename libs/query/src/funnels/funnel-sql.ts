@@ -2,6 +2,7 @@ import { userEventsSql } from '@analytics/event-store';
 import { chCompiled, chSql, ChSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { BoundQuery } from '../clickhouse/query-runner';
 import { bucketDaySql, bucketParams } from '../clickhouse/bucket-sql';
+import { offsetMsSql, rangeParams, wallMsSql } from '../clickhouse/wall-time-sql';
 import { allOf, segmentSql, whereSql } from '../expressions/query-expressions';
 import { DAY_MS } from '../time/utc-days';
 import { Layers, sameInstantLayers } from './funnel-same-instant-sql';
@@ -139,6 +140,13 @@ const ORDER_KEY = {
   maxDepth: 63,
 };
 
+/** The last instant a step may take after a start at `start`: the twin of `windowEndMs`. */
+function windowEndSql(spec: FunnelSpec, start: string): string {
+  const plain = `${start} + {windowMs:Int64}`;
+  if (!spec.calendarWindow) return plain;
+  return `(${plain} + ${offsetMsSql(start, spec.zone)} - ${offsetMsSql(`(${plain})`, spec.zone)})`;
+}
+
 /**
  * Step 4: the user's attempt per bucket: deepest, then earliest start (starts are in time order):
  * the first of each bucket once the attempts are sorted by their key.
@@ -146,8 +154,9 @@ const ORDER_KEY = {
 function bestPerBucketLayers(spec: FunnelSpec): Layers {
   const { bucketShift, bucketOffset, depthShift, maxDepth } = ORDER_KEY;
   // 63 − the attempt's depth: its chain's times that fall in the window (they only grow along it).
-  const inWindow = range(spec.steps.length, 1).map((m) => ` - (xc.${m + 1} <= xc.1 + {windowMs:Int64})`);
-  const key = `bitOr(bitShiftLeft(toUInt64(${bucketDaySql('xc.1', spec.buckets)} + ${bucketOffset}), ${bucketShift}), bitOr(bitShiftLeft(toUInt64(${maxDepth - 1}${inWindow.join('')}), ${depthShift}), toUInt64(xo)))`;
+  const end = windowEndSql(spec, 'xc.1');
+  const inWindow = range(spec.steps.length, 1).map((m) => ` - (xc.${m + 1} <= ${end})`);
+  const key = `bitOr(bitShiftLeft(toUInt64(${bucketDaySql(wallMsSql('xc.1', spec.zone), spec.buckets)} + ${bucketOffset}), ${bucketShift}), bitOr(bitShiftLeft(toUInt64(${maxDepth - 1}${inWindow.join('')}), ${depthShift}), toUInt64(xo)))`;
   const bucket = (k: string) => `bitShiftRight(${k}, ${bucketShift})`;
   const depth = `toUInt64(${maxDepth} - bitAnd(bitShiftRight(xk, ${depthShift}), ${maxDepth}))`;
   const best = `(toInt64(${bucket('xk')}) - ${bucketOffset}, ${spec.on ? 'xv' : "''"}, ${depth}, xc)`;
@@ -203,16 +212,15 @@ export function funnelSql(scope: ProjectScope, spec: FunnelSpec, resolve = true,
   // same-instant branch (`if(dup, …)`) for every user when two layers' branches share its input,
   // which is wrong (arrays of unequal length) as well as slow.
   const sql = chSql`${select}\n    SETTINGS query_plan_merge_expressions = 0`;
-  const fromMs = spec.fromDay * DAY_MS;
-  const toEndMs = (spec.toDay + 1) * DAY_MS;
+  const bounds = rangeParams(spec);
   return renderChSql(sql, {
     params: {
       ...bucketParams(spec.buckets, spec.fromDay),
       stepEvents: [...new Set(spec.steps.map((step) => step.event))],
-      fromMs,
-      toEndMs,
-      // A later step may come up to the window after the last possible start.
-      scanEndMs: toEndMs + spec.windowMs,
+      ...bounds,
+      // A later step may come up to the window after the last possible start (a day more for the
+      // offset changes a window in calendar days may span).
+      scanEndMs: bounds.toEndMs + spec.windowMs + (spec.calendarWindow ? DAY_MS : 0),
       windowMs: spec.windowMs,
       ...(spec.on && { limit: spec.limit }),
     },

@@ -1,3 +1,4 @@
+import { TimeZone } from '../time/time-zone';
 import { FunnelSpec } from './funnel-spec';
 import { funnelResult, meanSeconds } from './funnel-tally';
 
@@ -5,8 +6,10 @@ const spec: FunnelSpec = {
   steps: [{ event: 'A' }, { event: 'B', label: 'Bought' }, { event: 'C' }],
   filters: [],
   windowMs: 1000,
+  calendarWindow: false,
   fromDay: 19786,
   toDay: 19787,
+  zone: TimeZone.UTC,
   buckets: { kind: 'days', days: 1 },
   limit: 255,
 };

@@ -17,7 +17,7 @@ export class FunnelsController {
   @ApiOperation({ summary: 'A saved funnel over from_date..to_date, by date bucket (and segment with on)' })
   @ApiQueryParameters(QUERY_PARAMETERS.funnels)
   funnel(@Req() req: Request, @CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal) {
-    return this.funnels.query(access.scope, parseFunnelQuery(queryParams(req)), signal);
+    return this.funnels.query(access.scope, parseFunnelQuery(queryParams(req, access.scope)), signal);
   }
 
   @Get('funnels/list')

@@ -2,7 +2,9 @@ import { QueryAccessGuard, RequireRole } from '@analytics/auth';
 import { QUERY_API_PREFIXES, QueryFamilyController } from '@analytics/http';
 import { QueryQuotaInterceptor } from '@analytics/rate-limits';
 import { applyDecorators, UseInterceptors } from '@nestjs/common';
+import { ProjectScope } from '@analytics/tenancy';
 import type { Request } from 'express';
+import { TimeZone } from '../time/time-zone';
 import { QueryParams } from './query-params';
 
 /**
@@ -18,6 +20,7 @@ export function QueryApiController(tag: string): ClassDecorator {
   );
 }
 
-export function queryParams(req: Request): QueryParams {
-  return QueryParams.from(req.originalUrl, req.method === 'POST' ? req.body : undefined);
+/** The request's parameters, its dates read in the project's time zone. */
+export function queryParams(req: Request, scope: ProjectScope): QueryParams {
+  return QueryParams.from(req.originalUrl, req.method === 'POST' ? req.body : undefined, TimeZone.of(scope.timeZone));
 }

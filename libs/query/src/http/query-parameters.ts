@@ -20,8 +20,15 @@ import { SERIES_UNITS } from '../time/series';
  * Each query API route's parameters for the OpenAPI document, next to nothing else: the parsers
  * read the request themselves, and query-parameters.spec.ts checks that they read only these.
  */
-const from = requiredParameter(FROM_DATE_PARAMETER);
-const to = requiredParameter(TO_DATE_PARAMETER);
+/** The reports' days are the project's time zone's (docs/queries.md, "Time zone"); the export's stay UTC. */
+const from = requiredParameter({
+  ...FROM_DATE_PARAMETER,
+  description: "First day, yyyy-mm-dd, inclusive, in the project's time zone.",
+});
+const to = requiredParameter({
+  ...TO_DATE_PARAMETER,
+  description: "Last day, yyyy-mm-dd, inclusive, in the project's time zone.",
+});
 const event: QueryParameterDoc = {
   name: 'event',
   required: true,
@@ -62,8 +69,14 @@ const dayBuckets: QueryParameterDoc[] = [
   { name: 'unit', enum: ['day', 'week', 'month'], description: 'Calendar buckets; give either interval or unit.' },
 ];
 const lastPeriods: QueryParameterDoc[] = [
-  { ...FROM_DATE_PARAMETER, description: 'First day, yyyy-mm-dd (UTC); with to_date, instead of interval.' },
-  { ...TO_DATE_PARAMETER, description: 'Last day, yyyy-mm-dd (UTC); with from_date, instead of interval.' },
+  {
+    ...FROM_DATE_PARAMETER,
+    description: "First day, yyyy-mm-dd (the project's time zone); with to_date, instead of interval.",
+  },
+  {
+    ...TO_DATE_PARAMETER,
+    description: "Last day, yyyy-mm-dd (the project's time zone); with from_date, instead of interval.",
+  },
   {
     name: 'interval',
     type: 'integer',

@@ -1,4 +1,5 @@
 import { QueryError } from '../query-error';
+import { TimeZone } from '../time/time-zone';
 import { dateBuckets, dayRange, QueryParams } from './query-params';
 
 const params = (query: string) => new QueryParams(new URLSearchParams(query));
@@ -13,7 +14,15 @@ const refusal = (run: () => unknown) => {
 
 describe('query parameters', () => {
   it('reads a date range and refuses a reversed or malformed one', () => {
-    expect(dayRange(params('from_date=2024-03-04&to_date=2024-03-05'))).toEqual({ fromDay: 19786, toDay: 19787 });
+    expect(dayRange(params('from_date=2024-03-04&to_date=2024-03-05'))).toEqual({
+      fromDay: 19786,
+      toDay: 19787,
+      zone: TimeZone.UTC,
+    });
+    // The days are the project's zone's: the params carry it.
+    const berlin = TimeZone.of('Europe/Berlin');
+    const zoned = new QueryParams(new URLSearchParams('from_date=2024-03-31&to_date=2024-03-31'), berlin);
+    expect(dayRange(zoned)).toEqual({ fromDay: 19813, toDay: 19813, zone: berlin });
     expect(refusal(() => dayRange(params('from_date=2024-03-05&to_date=2024-03-04')))).toEqual({
       status: 400,
       message: 'from_date 2024-03-05 is after to_date 2024-03-04',

@@ -1,17 +1,21 @@
 import { invalidParameter } from '../query-error';
 import { DateBuckets } from '../time/buckets';
+import { TimeZone } from '../time/time-zone';
 import { parseDay } from '../time/utc-days';
 
 /**
  * The query API's parameters, read the way the real API reads them: strings in the query (or in a
  * form body for POST), empty values treated as absent, unknown names ignored. Every bad value is a
- * 400 naming the parameter.
+ * 400 naming the parameter. Dates are days of the project's time zone, which the params carry.
  */
 export class QueryParams {
-  constructor(private readonly params: URLSearchParams) {}
+  constructor(
+    private readonly params: URLSearchParams,
+    readonly zone: TimeZone = TimeZone.UTC,
+  ) {}
 
   /** The query string, and for POST the form or JSON body's string fields on top. */
-  static from(originalUrl: string, body?: unknown): QueryParams {
+  static from(originalUrl: string, body?: unknown, zone?: TimeZone): QueryParams {
     const params = new URL(originalUrl, 'http://local').searchParams;
     if (body && typeof body === 'object') {
       for (const [name, value] of Object.entries(body as Record<string, unknown>)) {
@@ -19,7 +23,7 @@ export class QueryParams {
           params.set(name, typeof value === 'string' ? value : JSON.stringify(value));
       }
     }
-    return new QueryParams(params);
+    return new QueryParams(params, zone);
   }
 
   text(name: string): string | undefined {
@@ -33,7 +37,7 @@ export class QueryParams {
     return value;
   }
 
-  /** A `YYYY-MM-DD` UTC day, as its day number. */
+  /** A `YYYY-MM-DD` day (of the project's zone), as its day number. */
   day(name: string): number {
     const text = this.text(name);
     if (text === undefined) throw invalidParameter(`${name} is required (yyyy-mm-dd)`);
@@ -92,9 +96,11 @@ export class QueryParams {
 /** Reports longer than this many days are refused: ten years of daily buckets. */
 export const MAX_RANGE_DAYS = 3660;
 
+/** Days `fromDay` to `toDay` of `zone`, both included (time-zone.ts). */
 export interface DayRange {
   fromDay: number;
   toDay: number;
+  zone: TimeZone;
 }
 
 export function dayRange(params: QueryParams): DayRange {
@@ -104,7 +110,7 @@ export function dayRange(params: QueryParams): DayRange {
     throw invalidParameter(`from_date ${params.text('from_date')} is after to_date ${params.text('to_date')}`);
   if (toDay - fromDay >= MAX_RANGE_DAYS)
     throw invalidParameter(`from_date to to_date may span at most ${MAX_RANGE_DAYS} days`);
-  return { fromDay, toDay };
+  return { fromDay, toDay, zone: params.zone };
 }
 
 /** Funnel and retention buckets: `interval` days, or `unit` day / week / month, never both. */

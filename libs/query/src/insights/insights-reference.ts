@@ -2,7 +2,6 @@ import { keepsEvent, numberOfEvent, segmentOfEvent } from '../expressions/query-
 import { QueryEvent } from '../reference/query-event';
 import { topSegments } from '../reference/segment-ranking';
 import { seriesKeyOf } from '../time/series';
-import { DAY_MS } from '../time/utc-days';
 import { propertyMath } from './insights-math';
 import { InsightsMetricSpec, InsightsSpec } from './insights-spec';
 import { InsightsCell, InsightsTally, OVERALL } from './insights-tally';
@@ -27,8 +26,7 @@ function metricCells(
   metric: InsightsMetricSpec,
   index: number,
 ): { cells: InsightsCell[]; segments: string[] } {
-  const fromMs = spec.fromDay * DAY_MS;
-  const toEndMs = (spec.toDay + 1) * DAY_MS;
+  const { fromMs, toEndMs } = spec.zone.rangeMs(spec.fromDay, spec.toDay);
   const periods = new Map<string, Period & { key: number; segment: string }>();
   const totals = new Map<string, number>();
   const add = (key: number, segment: string, event: QueryEvent) => {
@@ -48,7 +46,7 @@ function metricCells(
       !keepsEvent([metric.where], event)
     )
       continue;
-    const key = seriesKeyOf(event.timeMs, spec.unit);
+    const key = seriesKeyOf(spec.zone.wallMs(event.timeMs), spec.unit);
     add(key, OVERALL, event);
     const segment = spec.on && segmentOfEvent(spec.on, event);
     if (segment === undefined) continue;

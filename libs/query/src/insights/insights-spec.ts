@@ -1,7 +1,8 @@
 import { DEFAULT_INSIGHTS_LIMIT, InsightsMath, InsightsParams } from '@analytics/report-definitions';
 import { EventExpression, optionalEventExpression, propertyExpression } from '../expressions/query-expressions';
 import { SeriesUnit } from '../time/series';
-import { parseDay, today } from '../time/utc-days';
+import { TimeZone } from '../time/time-zone';
+import { parseDay } from '../time/utc-days';
 
 export interface InsightsMetricSpec {
   /** The key of this metric in `series`. */
@@ -13,11 +14,13 @@ export interface InsightsMetricSpec {
   where?: EventExpression;
 }
 
-/** A saved insights report resolved for one run: dates fixed (last_days counts back from today, UTC). */
+/** A saved insights report resolved for one run: dates fixed (last_days counts back from today, in `zone`). */
 export interface InsightsSpec {
   metrics: InsightsMetricSpec[];
   fromDay: number;
   toDay: number;
+  /** The project's time zone: the days, periods and returned dates are its. */
+  zone: TimeZone;
   unit: SeriesUnit;
   on?: EventExpression;
   limit: number;
@@ -33,9 +36,9 @@ function metricNames(params: InsightsParams): string[] {
   });
 }
 
-export function insightsSpec(params: InsightsParams, nowMs: number): InsightsSpec {
+export function insightsSpec(params: InsightsParams, nowMs: number, zone: TimeZone): InsightsSpec {
   const names = metricNames(params);
-  const lastDay = today(nowMs);
+  const lastDay = zone.dayOf(nowMs);
   return {
     metrics: params.events.map((metric, i) => ({
       name: names[i],
@@ -47,6 +50,7 @@ export function insightsSpec(params: InsightsParams, nowMs: number): InsightsSpe
     })),
     fromDay: params.last_days !== undefined ? lastDay - params.last_days + 1 : parseDay(params.from_date!)!,
     toDay: params.last_days !== undefined ? lastDay : parseDay(params.to_date!)!,
+    zone,
     unit: params.unit,
     on: optionalEventExpression('on', params.on),
     limit: params.limit ?? DEFAULT_INSIGHTS_LIMIT,

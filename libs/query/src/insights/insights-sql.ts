@@ -2,8 +2,8 @@ import { userEventsSql } from '@analytics/event-store';
 import { chCompiled, chJoin, chSql, ChSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { BoundQuery } from '../clickhouse/query-runner';
 import { seriesKeySql } from '../clickhouse/series-sql';
+import { rangeParams, wallMsSql } from '../clickhouse/wall-time-sql';
 import { isNumberSql, numberOrZeroSql, segmentSql, whereSql } from '../expressions/query-expressions';
-import { DAY_MS } from '../time/utc-days';
 import { propertyMathSql } from './insights-math';
 import { InsightsMetricSpec, InsightsSpec } from './insights-spec';
 import { OVERALL } from './insights-tally';
@@ -50,7 +50,7 @@ function metricEventsSql(
     segment.sql,
   ]);
   const columns = chCompiled(
-    `${seriesKeySql('toUnixTimestamp64Milli(time)', spec.unit)} AS key, ${user} AS user, ${value.sql} AS v, ${isNumber.sql} AS isNumber, ${segment.sql} AS seg`,
+    `${seriesKeySql(wallMsSql('toUnixTimestamp64Milli(time)', spec.zone), spec.unit)} AS key, ${user} AS user, ${value.sql} AS v, ${isNumber.sql} AS isNumber, ${segment.sql} AS seg`,
     {
       ...value.params,
       ...isNumber.params,
@@ -94,8 +94,7 @@ export function insightsSql(scope: ProjectScope, spec: InsightsSpec, resolve = t
   const metrics = spec.metrics.map((metric, i) => metricSql(scope, spec, metric, i, resolve, lookup));
   return renderChSql(chJoin(metrics, chSql`\nUNION ALL\n`), {
     params: {
-      fromMs: spec.fromDay * DAY_MS,
-      toEndMs: (spec.toDay + 1) * DAY_MS,
+      ...rangeParams(spec),
       ...(spec.on && { limit: spec.limit }),
     },
   });

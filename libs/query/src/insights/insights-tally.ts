@@ -1,5 +1,4 @@
 import { insightsKey, seriesKeys } from '../time/series';
-import { DAY_MS } from '../time/utc-days';
 import { InsightsSpec } from './insights-spec';
 
 export const OVERALL = '$overall';
@@ -25,16 +24,14 @@ export interface InsightsResult {
   series: Record<string, Record<string, number> | Record<string, Record<string, number>>>;
 }
 
-/** Microseconds, as the real API prints them. */
-function isoWithOffset(ms: number): string {
-  return `${new Date(ms).toISOString().slice(0, 23)}000+00:00`;
-}
-
 export function insightsResult(spec: InsightsSpec, tally: InsightsTally, nowMs: number): InsightsResult {
-  const keys = seriesKeys(spec.fromDay, spec.toDay, spec.unit);
+  const { zone } = spec;
+  const keys = seriesKeys(spec.fromDay, spec.toDay, spec.unit, zone);
   const byId = new Map(tally.cells.map((cell) => [`${cell.metric}\u0000${cell.segment}\u0000${cell.key}`, cell.value]));
   const line = (metric: number, segment: string) =>
-    Object.fromEntries(keys.map((key) => [insightsKey(key), byId.get(`${metric}\u0000${segment}\u0000${key}`) ?? 0]));
+    Object.fromEntries(
+      keys.map((key) => [insightsKey(key, zone), byId.get(`${metric}\u0000${segment}\u0000${key}`) ?? 0]),
+    );
   const series: InsightsResult['series'] = {};
   spec.metrics.forEach((metric, i) => {
     if (!spec.on) {
@@ -45,12 +42,11 @@ export function insightsResult(spec: InsightsSpec, tally: InsightsTally, nowMs: 
       [OVERALL, ...(tally.segments?.[i] ?? [])].map((segment) => [segment, line(i, segment)]),
     );
   });
+  const { fromMs, toEndMs } = zone.rangeMs(spec.fromDay, spec.toDay);
+  // Times on the project's clocks with their offset; microseconds, as the real API prints them.
   return {
-    computed_at: isoWithOffset(nowMs),
-    date_range: {
-      from_date: `${new Date(spec.fromDay * DAY_MS).toISOString().slice(0, 10)}T00:00:00+00:00`,
-      to_date: isoWithOffset((spec.toDay + 1) * DAY_MS - 1),
-    },
+    computed_at: zone.isoText(nowMs, 6),
+    date_range: { from_date: zone.isoText(fromMs), to_date: zone.isoText(toEndMs - 1, 6) },
     headers: spec.on ? ['$event', spec.on.text] : ['$event'],
     series,
   };

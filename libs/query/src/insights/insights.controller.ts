@@ -17,7 +17,7 @@ export class InsightsController {
   @ApiOperation({ summary: 'A saved insights report (bookmark_id), or an unsaved definition (params), computed now' })
   @ApiQueryParameters(QUERY_PARAMETERS.insights)
   report(@Req() req: Request, @CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal) {
-    const params = queryParams(req);
+    const params = queryParams(req, access.scope);
     const unsaved = params.text('params');
     if (unsaved !== undefined && params.text('bookmark_id') === undefined)
       return this.insights.run(access.scope, unsavedInsightsParams(unsaved), signal);

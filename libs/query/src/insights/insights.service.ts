@@ -3,6 +3,7 @@ import { SavedReportsService } from '@analytics/reports';
 import { ProjectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '@analytics/clock';
+import { TimeZone } from '../time/time-zone';
 import { insightsSpec } from './insights-spec';
 import { InsightsResult, insightsResult } from './insights-tally';
 import { InsightsRepository } from './insights.repository';
@@ -24,7 +25,7 @@ export class InsightsService {
   /** A definition computed as it is, unsaved (checked by the caller as a save would check it). */
   async run(scope: ProjectScope, definition: InsightsParams, signal?: AbortSignal): Promise<InsightsResult> {
     const now = this.clock.now();
-    const spec = insightsSpec(definition, now);
+    const spec = insightsSpec(definition, now, TimeZone.of(scope.timeZone));
     return insightsResult(spec, await this.repository.tally(scope, spec, signal), now);
   }
 }

@@ -1,6 +1,8 @@
 import { userProfilesSql } from '@analytics/profile-store';
 import { chCompiled, chParam, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { bucketDaySql, bucketParams } from '../clickhouse/bucket-sql';
+import { wallMsSql, zoneParams } from '../clickhouse/wall-time-sql';
+import { TimeZone } from '../time/time-zone';
 import { BoundQuery } from '../clickhouse/query-runner';
 import { DateBuckets } from '../time/buckets';
 
@@ -46,9 +48,20 @@ const transactionsSql = (scope: ProjectScope) => chSql`SELECT profile_id,
  * /engage/revenue: per date bucket of [fromMs, toMs), the amount and the paying profiles; the row
  * with `bucket` NULL is the whole range (its payers counted once however many buckets they paid in).
  */
-export function revenueSql(scope: ProjectScope, buckets: DateBuckets, fromDay: number, fromMs: number, toMs: number) {
+export function revenueSql(
+  scope: ProjectScope,
+  buckets: DateBuckets,
+  fromDay: number,
+  fromMs: number,
+  toMs: number,
+  zone: TimeZone,
+) {
   const inRange = chSql`ms IS NOT NULL AND ms >= ${chParam(fromMs, 'Int64')} AND ms < ${chParam(toMs, 'Int64')}`;
-  const bucket = chCompiled(bucketDaySql('ms', buckets), bucketParams(buckets, fromDay));
+  // Days of the project's time zone, as every report's (docs/queries.md, "Time zone").
+  const bucket = chCompiled(bucketDaySql(wallMsSql('ms', zone), buckets), {
+    ...bucketParams(buckets, fromDay),
+    ...zoneParams(zone),
+  });
   const sql = chSql`SELECT toNullable(${bucket}) AS bucket, sum(amount) AS amount, uniqExact(profile_id) AS paid_count
         FROM (${transactionsSql(scope)}) WHERE ${inRange} GROUP BY bucket
       UNION ALL

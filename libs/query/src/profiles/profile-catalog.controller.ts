@@ -54,7 +54,11 @@ export class ProfileCatalogController {
   @ApiQueryParameters(QUERY_PARAMETERS.profileProperties)
   @ApiOkResponse({ schema: PROPERTIES_SCHEMA })
   properties(@Req() req: Request, @CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal) {
-    return this.catalog.properties(access.scope, queryParams(req).integer('limit', 1, 10_000) ?? 255, signal);
+    return this.catalog.properties(
+      access.scope,
+      queryParams(req, access.scope).integer('limit', 1, 10_000) ?? 255,
+      signal,
+    );
   }
 
   @Get('engage/revenue')
@@ -75,7 +79,7 @@ export class ProfileCatalogController {
   }
 
   private answerRevenue(req: Request, access: ProjectAccess, signal?: AbortSignal): Promise<RevenueResult> {
-    const params = queryParams(req);
+    const params = queryParams(req, access.scope);
     return this.catalog.revenue(access.scope, { ...dayRange(params), buckets: dateBuckets(params) }, signal);
   }
 }

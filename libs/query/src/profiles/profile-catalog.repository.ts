@@ -2,6 +2,7 @@ import { ProjectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
 import { QueryRunner } from '../clickhouse/query-runner';
 import { DateBuckets } from '../time/buckets';
+import { TimeZone } from '../time/time-zone';
 import { profilePropertiesSql, revenueSql, userProfileCountSql } from './profile-catalog-sql';
 
 export interface ProfileProperty {
@@ -32,14 +33,14 @@ export class ProfileCatalogRepository {
 
   async revenue(
     scope: ProjectScope,
-    range: { buckets: DateBuckets; fromDay: number; fromMs: number; toMs: number },
+    range: { buckets: DateBuckets; fromDay: number; fromMs: number; toMs: number; zone: TimeZone },
     signal?: AbortSignal,
   ): Promise<RevenueRow[]> {
     const rows = await this.runner.rows<{
       bucket: number | string | null;
       amount: number;
       paid_count: number | string;
-    }>(revenueSql(scope, range.buckets, range.fromDay, range.fromMs, range.toMs), signal);
+    }>(revenueSql(scope, range.buckets, range.fromDay, range.fromMs, range.toMs, range.zone), signal);
     return rows.map((row) => ({
       bucket: row.bucket === null ? null : Number(row.bucket),
       amount: Number(row.amount),

@@ -2,7 +2,8 @@ import { Clock } from '@analytics/clock';
 import { ProjectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
 import { bucketKeys, DateBuckets } from '../time/buckets';
-import { DAY_MS, formatDay } from '../time/utc-days';
+import { formatDay } from '../time/utc-days';
+import { TimeZone } from '../time/time-zone';
 import { ProfileCatalogRepository } from './profile-catalog.repository';
 
 export interface RevenueEntry {
@@ -55,12 +56,9 @@ export class ProfileCatalogService {
    */
   async revenue(scope: ProjectScope, request: RevenueRequest, signal?: AbortSignal): Promise<RevenueResult> {
     const now = this.clock.now();
-    const range = {
-      buckets: request.buckets,
-      fromDay: request.fromDay,
-      fromMs: request.fromDay * DAY_MS,
-      toMs: (request.toDay + 1) * DAY_MS,
-    };
+    const zone = TimeZone.of(scope.timeZone);
+    const { fromMs, toEndMs } = zone.rangeMs(request.fromDay, request.toDay);
+    const range = { buckets: request.buckets, fromDay: request.fromDay, fromMs, toMs: toEndMs, zone };
     const [rows, count] = await Promise.all([
       this.repository.revenue(scope, range, signal),
       this.repository.userProfiles(scope, signal),

@@ -1,7 +1,6 @@
 import { keepsEvent } from '../expressions/query-expressions';
 import { compareUtf8, eventsByUser, QueryEvent } from '../reference/query-event';
 import { bucketOf } from '../time/buckets';
-import { DAY_MS, dayOf } from '../time/utc-days';
 import { intervalIndex } from './retention-intervals';
 import { RetentionSpec } from './retention-spec';
 import { RetentionCohort } from './retention-tally';
@@ -19,8 +18,7 @@ const sameOccurrence = (a: QueryEvent, b: QueryEvent) =>
   a.event === b.event && a.timeMs === b.timeMs && a.insertId === b.insertId;
 
 function births(spec: RetentionSpec, events: QueryEvent[]): QueryEvent[] {
-  const fromMs = spec.fromDay * DAY_MS;
-  const toEndMs = (spec.toDay + 1) * DAY_MS;
+  const { fromMs, toEndMs } = spec.zone.rangeMs(spec.fromDay, spec.toDay);
   if (spec.type === 'birth') {
     const born = events.filter(
       (e) => e.event === spec.bornEvent && e.timeMs < toEndMs && keepsEvent([spec.bornWhere], e),
@@ -38,7 +36,7 @@ function births(spec: RetentionSpec, events: QueryEvent[]): QueryEvent[] {
       !keepsEvent([spec.bornWhere, spec.where], e)
     )
       continue;
-    const bucket = bucketOf(dayOf(e.timeMs), spec.buckets, spec.fromDay);
+    const bucket = bucketOf(spec.zone.dayOf(e.timeMs), spec.buckets, spec.fromDay);
     const held = firstPerBucket.get(bucket);
     if (!held || earlier(e, held)) firstPerBucket.set(bucket, e);
   }
@@ -59,14 +57,14 @@ export function referenceRetention(events: readonly QueryEvent[], spec: Retentio
       (e) => (spec.event === undefined || e.event === spec.event) && keepsEvent([spec.where], e),
     );
     for (const birth of births(spec, userEvents)) {
-      const key = bucketOf(dayOf(birth.timeMs), spec.buckets, spec.fromDay);
+      const key = bucketOf(spec.zone.dayOf(birth.timeMs), spec.buckets, spec.fromDay);
       let cohort = cohorts.get(key);
       if (!cohort) cohorts.set(key, (cohort = { cohort: key, first: 0, returned: new Map(), lastReturned: new Map() }));
       cohort.first += 1;
       const intervals = new Set(
         returns
           .filter((e) => e.timeMs >= birth.timeMs && !sameOccurrence(e, birth))
-          .map((e) => intervalIndex(birth.timeMs, e.timeMs, spec.buckets))
+          .map((e) => intervalIndex(spec.zone.wallMs(birth.timeMs), spec.zone.wallMs(e.timeMs), spec.buckets))
           .filter((i) => i <= spec.intervalCount),
       );
       intervals.forEach((i) => increment(cohort.returned, i));

@@ -2,6 +2,7 @@ import { EventExpression, optionalEventExpression } from '../expressions/query-e
 import { dateBuckets, dayRange, QueryParams } from '../http/query-params';
 import { invalidParameter } from '../query-error';
 import { DateBuckets } from '../time/buckets';
+import { TimeZone } from '../time/time-zone';
 
 export const MAX_INTERVAL_COUNT = 1000;
 
@@ -20,6 +21,8 @@ export interface RetentionSpec {
   where?: EventExpression;
   fromDay: number;
   toDay: number;
+  /** The project's time zone: cohort days and intervals are measured on its clocks. */
+  zone: TimeZone;
   /** Cohort buckets; they also give the interval length (N days, 7 days, a calendar month). */
   buckets: DateBuckets;
   intervalCount: number;

@@ -2,9 +2,10 @@ import { resolvedEventsSql } from '@analytics/event-store';
 import { chCompiled, chSql, ChSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { bucketDaySql, bucketParams } from '../clickhouse/bucket-sql';
 import { BoundQuery } from '../clickhouse/query-runner';
+import { rangeParams, wallMsSql } from '../clickhouse/wall-time-sql';
 import { whereSql } from '../expressions/query-expressions';
 import { DateBuckets } from '../time/buckets';
-import { DAY_MS } from '../time/utc-days';
+import { TimeZone } from '../time/time-zone';
 import { fixedIntervalMs, returnsEndMs } from './retention-intervals';
 import { RetentionSpec } from './retention-spec';
 
@@ -25,13 +26,18 @@ export interface RetentionRow {
 const condition = (expression: RetentionSpec['where'], prefix: string) =>
   expression ? whereSql(expression, prefix) : { sql: '1', params: {} };
 
-/** The interval index of `ms` after `birth` (both epoch milliseconds), in SQL. */
-function intervalIndexSql(birth: string, ms: string, buckets: DateBuckets): string {
-  if (buckets.kind !== 'month') return `intDiv(${ms} - ${birth}, {intervalMs:Int64})`;
-  const at = `fromUnixTimestamp64Milli(${ms}, 'UTC')`;
-  const born = `fromUnixTimestamp64Milli(${birth}, 'UTC')`;
+/**
+ * The interval index of `ms` after `birth` (both epoch milliseconds), in SQL: the twin of
+ * `intervalIndex`, on the zone's wall times (outside UTC clamped at 0, for the hour clocks repeat).
+ */
+function intervalIndexSql(birth: string, ms: string, buckets: DateBuckets, zone: TimeZone): string {
+  const clamped = (index: string) => (zone.isUtc ? index : `greatest(0, ${index})`);
+  const [wall, bornWall] = [wallMsSql(ms, zone), wallMsSql(birth, zone)];
+  if (buckets.kind !== 'month') return clamped(`intDiv(${wall} - ${bornWall}, {intervalMs:Int64})`);
+  const at = `fromUnixTimestamp64Milli(${wall}, 'UTC')`;
+  const born = `fromUnixTimestamp64Milli(${bornWall}, 'UTC')`;
   const months = `(toYear(${at}) * 12 + toMonth(${at}) - toYear(${born}) * 12 - toMonth(${born}))`;
-  return `(${months} - (addMonths(${born}, ${months}) > ${at}))`;
+  return clamped(`(${months} - (addMonths(${born}, ${months}) > ${at}))`);
 }
 
 /**
@@ -78,9 +84,9 @@ function birthsSql(spec: RetentionSpec): string {
     const first = keyed(spec) ? 'minIf((t, assumeNotNull(bornKey)), isBorn)' : "(minIf(t, isBorn), '')";
     return `if(countIf(isBorn) > 0, [${first}], CAST([], 'Array(Tuple(Int64, String))')) AS births`;
   }
-  const bucket = bucketDaySql('xc.1', spec.buckets);
+  const bucket = (ms: string) => bucketDaySql(wallMsSql(ms, spec.zone), spec.buckets);
   return `arraySort(groupArrayIf((t, assumeNotNull(bornKey)), isBorn)) AS candidates,
-      arrayFilter((xc, xk) -> xk = 1 OR ${bucket} != ${bucketDaySql('candidates[xk - 1].1', spec.buckets)}, candidates, arrayEnumerate(candidates)) AS births`;
+      arrayFilter((xc, xk) -> xk = 1 OR ${bucket('xc.1')} != ${bucket('candidates[xk - 1].1')}, candidates, arrayEnumerate(candidates)) AS births`;
 }
 
 /** The user's returns, with the occurrence key when a return may be a birth. */
@@ -97,7 +103,7 @@ function returnsSql(spec: RetentionSpec): { column: string; time: string; notBir
 export function retentionSql(scope: ProjectScope, spec: RetentionSpec, resolve = true): BoundQuery {
   const events = eventsSql(scope, spec, resolve);
   const returns = returnsSql(spec);
-  const index = intervalIndexSql('birth.1', returns.time, spec.buckets);
+  const index = intervalIndexSql('birth.1', returns.time, spec.buckets, spec.zone);
   // The latest interval returned in, for unbounded counts.
   const last = spec.unbounded
     ? "sumMap(if(empty(intervals), CAST([], 'Array(Int64)'), [arrayMax(intervals)]), if(empty(intervals), CAST([], 'Array(UInt64)'), [toUInt64(1)]))"
@@ -106,7 +112,7 @@ export function retentionSql(scope: ProjectScope, spec: RetentionSpec, resolve =
       sumMap(intervals, arrayResize(CAST([], 'Array(UInt64)'), length(intervals), toUInt64(1))) AS returned,
       ${chCompiled(last)} AS last_returned
     FROM (
-      SELECT ${chCompiled(bucketDaySql('birth.1', spec.buckets))} AS cohort,
+      SELECT ${chCompiled(bucketDaySql(wallMsSql('birth.1', spec.zone), spec.buckets))} AS cohort,
         arrayDistinct(arrayFilter(xi -> xi <= {intervalCount:Int64},
           ${chCompiled(`arrayMap(xr -> toInt64(${index}), arrayFilter(xr -> ${returns.time} >= birth.1 AND ${returns.notBirth}, returns))`)})) AS intervals
       FROM (
@@ -118,17 +124,15 @@ export function retentionSql(scope: ProjectScope, spec: RetentionSpec, resolve =
       WHERE birth.1 >= {fromMs:Int64}
     )
     GROUP BY cohort`;
-  const fromMs = spec.fromDay * DAY_MS;
-  const toEndMs = (spec.toDay + 1) * DAY_MS;
+  const bounds = rangeParams(spec);
   return renderChSql(sql, {
     params: {
       ...bucketParams(spec.buckets, spec.fromDay),
       ...(spec.buckets.kind !== 'month' && { intervalMs: fixedIntervalMs(spec.buckets) }),
       ...(spec.type === 'birth' && { bornEvent: spec.bornEvent }),
       ...(spec.event !== undefined && { returnEvent: spec.event }),
-      fromMs,
-      toEndMs,
-      returnsEndMs: returnsEndMs(toEndMs, spec.buckets, spec.intervalCount),
+      ...bounds,
+      returnsEndMs: returnsEndMs(bounds.toEndMs, spec.buckets, spec.intervalCount, spec.zone),
       intervalCount: spec.intervalCount,
     },
   });

@@ -18,13 +18,13 @@ export class RetentionController {
   @ApiOperation({ summary: 'Birth or compounded retention, keyed by cohort date: {counts, first}' })
   @ApiQueryParameters(QUERY_PARAMETERS.retention)
   cohorts(@Req() req: Request, @CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal) {
-    return this.retention.retention(access.scope, parseRetentionQuery(queryParams(req)), signal);
+    return this.retention.retention(access.scope, parseRetentionQuery(queryParams(req, access.scope)), signal);
   }
 
   @Get('retention/addiction')
   @ApiOperation({ summary: 'Frequency: per period, users active in at least k+1 hours or days of it' })
   @ApiQueryParameters(QUERY_PARAMETERS.addiction)
   addiction(@Req() req: Request, @CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal) {
-    return this.retention.addiction(access.scope, parseAddictionQuery(queryParams(req)), signal);
+    return this.retention.addiction(access.scope, parseAddictionQuery(queryParams(req, access.scope)), signal);
   }
 }

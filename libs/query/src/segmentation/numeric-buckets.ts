@@ -2,10 +2,10 @@ import { resolvedEventsSql } from '@analytics/event-store';
 import { chCompiled, chSql, ChSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { BoundQuery } from '../clickhouse/query-runner';
 import { seriesKeySql } from '../clickhouse/series-sql';
+import { rangeParams, wallMsSql } from '../clickhouse/wall-time-sql';
 import { isNumberSql, keepsEvent, numberOfEvent, numberOrZeroSql, whereSql } from '../expressions/query-expressions';
 import { QueryEvent } from '../reference/query-event';
 import { seriesKeyOf } from '../time/series';
-import { DAY_MS } from '../time/utc-days';
 import { SegmentationSpec } from './segmentation-spec';
 import { SegmentationCell } from './segmentation-tally';
 
@@ -33,7 +33,7 @@ function numbersSql(scope: ProjectScope, spec: SegmentationSpec, resolve: boolea
   const where = spec.where ? whereSql(spec.where, 'w') : { sql: '1', params: {} };
   const value = numberOrZeroSql(spec.on!, 'on');
   const isNumber = isNumberSql(spec.on!, 'onn');
-  return chSql`(SELECT distinct_id, ${chCompiled(seriesKeySql('toUnixTimestamp64Milli(time)', spec.unit))} AS key, ${chCompiled(value.sql, value.params)} AS v
+  return chSql`(SELECT distinct_id, ${chCompiled(seriesKeySql(wallMsSql('toUnixTimestamp64Milli(time)', spec.zone), spec.unit))} AS key, ${chCompiled(value.sql, value.params)} AS v
       FROM ${resolvedEventsSql(scope, resolve)}
       WHERE ${scope} AND event IN {events:Array(String)}
         AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC')
@@ -42,8 +42,7 @@ function numbersSql(scope: ProjectScope, spec: SegmentationSpec, resolve: boolea
 
 const numbersParams = (spec: SegmentationSpec) => ({
   events: spec.events,
-  fromMs: spec.fromDay * DAY_MS,
-  toEndMs: (spec.toDay + 1) * DAY_MS,
+  ...rangeParams(spec),
 });
 
 /** The smallest and largest number, or nothing when there is none. */
@@ -98,8 +97,7 @@ export function referenceNumericBuckets(
   events: readonly QueryEvent[],
   spec: SegmentationSpec,
 ): { cells: SegmentationCell[]; ranked: string[] } {
-  const fromMs = spec.fromDay * DAY_MS;
-  const toEndMs = (spec.toDay + 1) * DAY_MS;
+  const { fromMs, toEndMs } = spec.zone.rangeMs(spec.fromDay, spec.toDay);
   const numbers = events
     .filter(
       (e) => spec.events.includes(e.event) && e.timeMs >= fromMs && e.timeMs < toEndMs && keepsEvent([spec.where], e),
@@ -110,7 +108,7 @@ export function referenceNumericBuckets(
   const width = roundWidth(Math.min(...numbers.map((x) => x.v)), Math.max(...numbers.map((x) => x.v)));
   const cells = new Map<string, { key: number; slot: number; events: number; users: Set<string> }>();
   for (const { e, v } of numbers) {
-    const key = seriesKeyOf(e.timeMs, spec.unit);
+    const key = seriesKeyOf(spec.zone.wallMs(e.timeMs), spec.unit);
     const slot = Math.floor(v / width);
     const cell = cells.get(`${slot}|${key}`) ?? { key, slot, events: 0, users: new Set<string>() };
     cell.events += 1;

@@ -2,6 +2,7 @@ import { storedEventsSql } from '@analytics/event-store';
 import { chCompiled, chIdent, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { BoundQuery } from '../clickhouse/query-runner';
 import { seriesKeySql } from '../clickhouse/series-sql';
+import { rangeParams, wallMsSql } from '../clickhouse/wall-time-sql';
 import {
   EventExpression,
   keepsEvent,
@@ -11,13 +12,14 @@ import {
 } from '../expressions/query-expressions';
 import { QueryEvent } from '../reference/query-event';
 import { segmentationKey, SeriesUnit, seriesKeyOf, seriesKeys } from '../time/series';
-import { DAY_MS } from '../time/utc-days';
+import { TimeZone } from '../time/time-zone';
 
 /** /segmentation/sum and /segmentation/average: an expression summed or averaged per period; not a number counts as 0. */
 export interface NumericSeriesSpec {
   event: string;
   fromDay: number;
   toDay: number;
+  zone: TimeZone;
   unit: SeriesUnit;
   on: EventExpression;
   where?: EventExpression;
@@ -32,13 +34,13 @@ export interface NumericSeriesRow {
 export function numericSeriesSql(scope: ProjectScope, spec: NumericSeriesSpec): BoundQuery {
   const where = spec.where ? whereSql(spec.where, 'w') : { sql: '1', params: {} };
   const value = numberOrZeroSql(spec.on, 'on');
-  const sql = chSql`SELECT ${chCompiled(seriesKeySql('toUnixTimestamp64Milli(time)', spec.unit))} AS key, sum(${chCompiled(value.sql, value.params)}) AS total, count() AS events
+  const sql = chSql`SELECT ${chCompiled(seriesKeySql(wallMsSql('toUnixTimestamp64Milli(time)', spec.zone), spec.unit))} AS key, sum(${chCompiled(value.sql, value.params)}) AS total, count() AS events
     FROM ${storedEventsSql(scope)}
     WHERE ${scope} AND event = {event:String}
       AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC') AND ${chCompiled(where.sql, where.params)}
     GROUP BY key`;
   return renderChSql(sql, {
-    params: { event: spec.event, fromMs: spec.fromDay * DAY_MS, toEndMs: (spec.toDay + 1) * DAY_MS },
+    params: { event: spec.event, ...rangeParams(spec) },
   });
 }
 
@@ -50,7 +52,7 @@ export function numericSeriesResults(
 ): Record<string, number> {
   const byKey = new Map(rows.map((row) => [Number(row.key), row]));
   return Object.fromEntries(
-    seriesKeys(spec.fromDay, spec.toDay, spec.unit).map((key) => {
+    seriesKeys(spec.fromDay, spec.toDay, spec.unit, spec.zone).map((key) => {
       const row = byKey.get(key);
       const value = !row ? 0 : average ? Number(row.total) / Number(row.events) : Number(row.total);
       return [segmentationKey(key, spec.unit), value];
@@ -61,15 +63,16 @@ export function numericSeriesResults(
 /** The reference twin, for the tests. */
 export function referenceNumericSeries(events: readonly QueryEvent[], spec: NumericSeriesSpec): NumericSeriesRow[] {
   const rows = new Map<number, NumericSeriesRow>();
+  const { fromMs, toEndMs } = spec.zone.rangeMs(spec.fromDay, spec.toDay);
   for (const event of events) {
     if (
       event.event !== spec.event ||
-      event.timeMs < spec.fromDay * DAY_MS ||
-      event.timeMs >= (spec.toDay + 1) * DAY_MS ||
+      event.timeMs < fromMs ||
+      event.timeMs >= toEndMs ||
       !keepsEvent([spec.where], event)
     )
       continue;
-    const key = seriesKeyOf(event.timeMs, spec.unit);
+    const key = seriesKeyOf(spec.zone.wallMs(event.timeMs), spec.unit);
     const row = rows.get(key) ?? { key, total: 0, events: 0 };
     row.total += numberOfEvent(spec.on, event) ?? 0;
     row.events += 1;

@@ -26,20 +26,22 @@ function checkSeriesSize(range: DayRange, unit: SeriesUnit): DayRange {
   return range;
 }
 
-/** `interval` N with `unit`: the last N periods up to now (the current one included). */
+/** `interval` N with `unit`: the last N periods up to now (the current one included), on the project's clocks. */
 function lastPeriods(params: QueryParams, unit: SeriesUnit, nowMs: number): DayRange {
   if (params.text('from_date') !== undefined || params.text('to_date') !== undefined) return dayRange(params);
   const count = params.integer('interval', 1, MAX_RANGE_DAYS) ?? 1;
-  const toDay = dayOf(nowMs);
+  const { zone } = params;
+  const toDay = zone.dayOf(nowMs);
+  const from = (fromDay: number) => ({ fromDay, toDay, zone });
   switch (unit) {
     case 'hour':
-      return { fromDay: dayOf(nowMs - (count - 1) * HOUR_MS), toDay };
+      return from(dayOf(zone.wallMs(nowMs) - (count - 1) * HOUR_MS));
     case 'day':
-      return { fromDay: toDay - count + 1, toDay };
+      return from(toDay - count + 1);
     case 'week':
-      return { fromDay: mondayOf(toDay) - 7 * (count - 1), toDay };
+      return from(mondayOf(toDay) - 7 * (count - 1));
     case 'month':
-      return { fromDay: dayOf(addMonths(firstOfMonth(toDay) * DAY_MS, -(count - 1))), toDay };
+      return from(dayOf(addMonths(firstOfMonth(toDay) * DAY_MS, -(count - 1))));
   }
 }
 

@@ -2,7 +2,6 @@ import { keepsEvent, segmentOfEvent } from '../expressions/query-expressions';
 import { QueryEvent } from '../reference/query-event';
 import { topSegments } from '../reference/segment-ranking';
 import { seriesKeyOf } from '../time/series';
-import { DAY_MS } from '../time/utc-days';
 import { SegmentationSpec } from './segmentation-spec';
 import { SegmentationCell } from './segmentation-tally';
 
@@ -11,8 +10,7 @@ export function referenceSegmentation(
   events: readonly QueryEvent[],
   spec: SegmentationSpec,
 ): { cells: SegmentationCell[]; ranked: string[] } {
-  const fromMs = spec.fromDay * DAY_MS;
-  const toEndMs = (spec.toDay + 1) * DAY_MS;
+  const { fromMs, toEndMs } = spec.zone.rangeMs(spec.fromDay, spec.toDay);
   const cells = new Map<string, { key: number; series: string; events: number; users: Set<string> }>();
   const totals = new Map<string, number>();
   for (const event of events) {
@@ -25,7 +23,7 @@ export function referenceSegmentation(
       continue;
     const series = spec.on ? segmentOfEvent(spec.on, event) : event.event;
     if (series === undefined || (spec.values && !spec.values.includes(series))) continue;
-    const key = seriesKeyOf(event.timeMs, spec.unit);
+    const key = seriesKeyOf(spec.zone.wallMs(event.timeMs), spec.unit);
     const id = `${series}\u0000${key}`;
     const cell = cells.get(id) ?? { key, series, events: 0, users: new Set<string>() };
     cell.events += 1;

@@ -1,5 +1,6 @@
 import { EventExpression } from '../expressions/query-expressions';
 import { SeriesUnit } from '../time/series';
+import { TimeZone } from '../time/time-zone';
 
 export const SEGMENTATION_TYPES = ['general', 'unique', 'average'] as const;
 export type SegmentationType = (typeof SEGMENTATION_TYPES)[number];
@@ -16,6 +17,8 @@ export interface SegmentationSpec {
   events: string[];
   fromDay: number;
   toDay: number;
+  /** The project's time zone: days, periods and keys are its. */
+  zone: TimeZone;
   unit: SeriesUnit;
   type: SegmentationType;
   where?: EventExpression;

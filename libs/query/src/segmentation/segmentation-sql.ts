@@ -2,8 +2,8 @@ import { resolvedEventsSql } from '@analytics/event-store';
 import { chCompiled, chSql, ProjectScope, renderChSql } from '@analytics/tenancy';
 import { BoundQuery } from '../clickhouse/query-runner';
 import { seriesKeySql } from '../clickhouse/series-sql';
+import { rangeParams, wallMsSql } from '../clickhouse/wall-time-sql';
 import { segmentSql, whereSql } from '../expressions/query-expressions';
-import { DAY_MS } from '../time/utc-days';
 import { SegmentationSpec } from './segmentation-spec';
 
 export interface SegmentationRow {
@@ -28,7 +28,7 @@ export function segmentationSql(scope: ProjectScope, spec: SegmentationSpec, res
       FROM (
         SELECT *, sum(events) OVER (PARTITION BY series) AS total
         FROM (
-          SELECT ${chCompiled(seriesKeySql('toUnixTimestamp64Milli(time)', spec.unit))} AS key, assumeNotNull(${seriesSql}) AS series,
+          SELECT ${chCompiled(seriesKeySql(wallMsSql('toUnixTimestamp64Milli(time)', spec.zone), spec.unit))} AS key, assumeNotNull(${seriesSql}) AS series,
             count() AS events, uniqExact(distinct_id) AS users
           FROM ${resolvedEventsSql(scope, resolve)}
           WHERE ${scope} AND event IN {events:Array(String)}
@@ -43,8 +43,7 @@ export function segmentationSql(scope: ProjectScope, spec: SegmentationSpec, res
     params: {
       ...(spec.values && { values: spec.values }),
       events: spec.events,
-      fromMs: spec.fromDay * DAY_MS,
-      toEndMs: (spec.toDay + 1) * DAY_MS,
+      ...rangeParams(spec),
       limit: spec.limit,
     },
   });

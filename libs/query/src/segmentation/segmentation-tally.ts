@@ -27,7 +27,7 @@ export function segmentationResult(
   cells: readonly SegmentationCell[],
   shown: readonly string[],
 ): SegmentationResult {
-  const keys = seriesKeys(spec.fromDay, spec.toDay, spec.unit);
+  const keys = seriesKeys(spec.fromDay, spec.toDay, spec.unit, spec.zone);
   const byKey = new Map(cells.map((cell) => [`${cell.series}\u0000${cell.key}`, cell]));
   const values: Record<string, Record<string, number>> = {};
   for (const series of shown) {

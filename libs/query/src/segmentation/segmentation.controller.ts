@@ -27,14 +27,18 @@ export class SegmentationController {
   @ApiOperation({ summary: 'An event per period: total, unique or average; segmented by on' })
   @ApiQueryParameters(QUERY_PARAMETERS.segmentation)
   segment(@Req() req: Request, @CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal) {
-    return this.segmentation.segmentation(access.scope, parseSegmentationQuery(queryParams(req)), signal);
+    return this.segmentation.segmentation(access.scope, parseSegmentationQuery(queryParams(req, access.scope)), signal);
   }
 
   @Get('segmentation/numeric')
   @ApiOperation({ summary: 'An event per period, one series per round range of the number on' })
   @ApiQueryParameters(QUERY_PARAMETERS.numericBuckets)
   numeric(@Req() req: Request, @CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal) {
-    return this.segmentation.numericBuckets(access.scope, parseNumericBucketsQuery(queryParams(req)), signal);
+    return this.segmentation.numericBuckets(
+      access.scope,
+      parseNumericBucketsQuery(queryParams(req, access.scope)),
+      signal,
+    );
   }
 
   @Get('segmentation/sum')
@@ -43,7 +47,7 @@ export class SegmentationController {
   sum(@Req() req: Request, @CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal) {
     return this.segmentation.numericSeries(
       access.scope,
-      parseNumericSeriesQuery(queryParams(req)),
+      parseNumericSeriesQuery(queryParams(req, access.scope)),
       false,
       this.clock.now(),
       signal,
@@ -56,7 +60,7 @@ export class SegmentationController {
   average(@Req() req: Request, @CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal) {
     return this.segmentation.numericSeries(
       access.scope,
-      parseNumericSeriesQuery(queryParams(req)),
+      parseNumericSeriesQuery(queryParams(req, access.scope)),
       true,
       this.clock.now(),
       signal,
@@ -67,7 +71,11 @@ export class SegmentationController {
   @ApiOperation({ summary: 'Several events per period: total, unique or average' })
   @ApiQueryParameters(QUERY_PARAMETERS.events)
   events(@Req() req: Request, @CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal) {
-    return this.segmentation.segmentation(access.scope, parseEventsQuery(queryParams(req), this.clock.now()), signal);
+    return this.segmentation.segmentation(
+      access.scope,
+      parseEventsQuery(queryParams(req, access.scope), this.clock.now()),
+      signal,
+    );
   }
 
   @Get('events/properties')
@@ -76,7 +84,7 @@ export class SegmentationController {
   eventProperties(@Req() req: Request, @CurrentAccess() access: ProjectAccess, @QuerySignal() signal?: AbortSignal) {
     return this.segmentation.segmentation(
       access.scope,
-      parseEventPropertiesQuery(queryParams(req), this.clock.now()),
+      parseEventPropertiesQuery(queryParams(req, access.scope), this.clock.now()),
       signal,
     );
   }

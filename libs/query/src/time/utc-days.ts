@@ -1,4 +1,7 @@
-/** Calendar arithmetic on UTC days, numbered from 1970-01-01 (day 0). Every report works in UTC. */
+/**
+ * Calendar arithmetic on UTC days, numbered from 1970-01-01 (day 0). Reports apply it to the wall
+ * times of their project's zone (time-zone.ts), whose civil days it then counts.
+ */
 
 export const DAY_MS = 86_400_000;
 export const HOUR_MS = 3_600_000;
@@ -43,9 +46,4 @@ export function addMonths(ms: number, months: number): number {
   const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
   const timeOfDay = ms - Date.UTC(year, date.getUTCMonth(), date.getUTCDate());
   return Date.UTC(year, month, Math.min(date.getUTCDate(), lastDay)) + timeOfDay;
-}
-
-/** The UTC day of `nowMs` (the caller's clock). */
-export function today(nowMs: number): number {
-  return dayOf(nowMs);
 }

@@ -1,4 +1,5 @@
 import { JsonObject } from '@analytics/expression';
+import { TimeZone } from '../../src/time/time-zone';
 import { DAY_MS, parseDay } from '../../src/time/utc-days';
 import { Random } from './random';
 import { StoredEvent } from './stored-events';
@@ -11,12 +12,21 @@ export interface EventPlan {
   names: readonly string[];
   /** Times this far after another event are likely, to land on window edges. */
   windowMs?: number;
+  /** Whose midnights (and the early hours daylight-saving changes happen in) times cluster around; UTC by default. */
+  zone?: TimeZone;
 }
 
-/** Days around month and week boundaries, so bucket edges are exercised. */
-export const PLAN_DAYS = ['2024-01-27', '2024-01-29', '2024-02-26', '2024-02-28', '2024-03-30', '2023-12-30'].map((d) =>
-  parseDay(d)!,
-);
+/** Days around month and week boundaries and daylight-saving changes, so bucket edges are exercised. */
+export const PLAN_DAYS = [
+  '2024-01-27',
+  '2024-01-29',
+  '2024-02-26',
+  '2024-02-28',
+  '2024-03-30',
+  '2023-12-30',
+  '2024-10-26',
+  '2024-11-02',
+].map((d) => parseDay(d)!);
 
 const PLANS: readonly (string | undefined)[] = ['free', 'pro', 'team', undefined];
 const NUMBERS: readonly (number | string | boolean | undefined)[] = [1, 2, 2.5, 10, -3, '3', true, undefined];
@@ -27,7 +37,7 @@ function properties(random: Random): JsonObject {
   return { ...(plan !== undefined && { plan }), ...(n !== undefined && { n }) };
 }
 
-/** A time near something interesting: a UTC midnight, another event (a tie), or a window edge after one. */
+/** A time near something interesting: a midnight, another event (a tie), or a window edge after one. */
 function nextTime(random: Random, plan: EventPlan, previous: number[]): number {
   const choice = random.int(0, 9);
   if (previous.length && choice <= 2) return random.pick(previous);
@@ -36,7 +46,9 @@ function nextTime(random: Random, plan: EventPlan, previous: number[]): number {
   if (previous.length && choice <= 5)
     return random.pick(previous) + random.pick([1, 1000, 60_000, 3_600_000, 20 * 3_600_000]);
   const day = random.int(plan.fromDay - 1, plan.toDay + 1);
-  return day * DAY_MS + random.pick([0, 0, -1, 1, 1000, random.int(0, DAY_MS - 1)]);
+  const hour = 3_600_000;
+  const since = random.pick([0, 0, -1, 1, 1000, 2 * hour, 3 * hour - 1, random.int(0, DAY_MS - 1)]);
+  return (plan.zone ?? TimeZone.UTC).dayStartMs(day) + since;
 }
 
 /** Users' events with ties, repeats and duplicates (same dedup key: an exact copy, or a later one with other properties). */

@@ -1,5 +1,6 @@
 import { EventExpression, parseEventExpression } from '../../src/expressions/query-expressions';
 import { DateBuckets } from '../../src/time/buckets';
+import { TimeZone } from '../../src/time/time-zone';
 import { Random } from './random';
 
 /** Building blocks the generated scenarios draw from. */
@@ -29,4 +30,15 @@ export function maybeWhere(random: Random, probability: number, field = 'where')
 
 export function maybeSegment(random: Random, probability: number): EventExpression | undefined {
   return random.chance(probability) ? parseEventExpression('on', random.pick(SEGMENTS)) : undefined;
+}
+
+/**
+ * Half the scenarios run in UTC, the others in a zone with daylight saving on either side of the
+ * Atlantic (Berlin springs forward on 2024-03-31, New York falls back on 2024-11-03, both in
+ * PLAN_DAYS) or one with a half-hour offset.
+ */
+const ZONES = ['Europe/Berlin', 'America/New_York', 'Asia/Kolkata'].map((name) => TimeZone.of(name));
+
+export function pickZone(random: Random): TimeZone {
+  return random.chance(0.5) ? TimeZone.UTC : random.pick(ZONES);
 }

@@ -30,35 +30,37 @@ export function event(
   };
 }
 
-export interface FunnelScenario {
-  kind: 'funnel';
+/** What every scenario has: a description, and the project's time zone (UTC when left out). */
+interface ScenarioBase {
   description: string;
+  timeZone?: string;
+}
+
+export interface FunnelScenario extends ScenarioBase {
+  kind: 'funnel';
   funnel: FunnelDefinition;
   query: Record<string, string>;
   events: StoredEvent[];
   expected: unknown;
 }
 
-export interface RetentionScenario {
+export interface RetentionScenario extends ScenarioBase {
   kind: 'retention';
-  description: string;
   query: Record<string, string>;
   events: StoredEvent[];
   expected: unknown;
 }
 
-export interface SegmentationScenario {
+export interface SegmentationScenario extends ScenarioBase {
   /** `numeric`: /segmentation/numeric's ranges of `on`. */
   kind: 'segmentation' | 'numeric';
-  description: string;
   query: Record<string, string>;
   events: StoredEvent[];
   expected: unknown;
 }
 
-export interface InsightsScenario {
+export interface InsightsScenario extends ScenarioBase {
   kind: 'insights';
-  description: string;
   params: InsightsParams;
   events: StoredEvent[];
   expected: unknown;

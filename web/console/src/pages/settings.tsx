@@ -3,6 +3,7 @@ import { serviceAccountsControllerCreate, serviceAccountsControllerList } from '
 import { results } from '../api/http';
 import { ErrorNote, Field, FirstStep, PageTitle, useLoad } from '../components';
 import { useConsole } from '../project';
+import { TimeZoneForm } from './time-zone-form';
 import { UsageSection } from './usage';
 
 interface ServiceAccount {
@@ -15,7 +16,7 @@ interface ServiceAccount {
   token?: string;
 }
 
-/** Settings: the project's token, usage and data retention, and first step; service accounts for organization owners and admins (the secret shown once). */
+/** Settings: the project's token, time zone, usage and data retention, and first step; service accounts for organization owners and admins (the secret shown once). */
 export function SettingsPage() {
   const { project, account } = useConsole();
   const manages =
@@ -71,6 +72,7 @@ export function SettingsPage() {
             <code>{project.token}</code>
           </dd>
         </dl>
+        <TimeZoneForm />
       </section>
       <UsageSection />
       <FirstStep />
