@@ -3,7 +3,7 @@ import { IsDefined, IsIn, IsOptional, Matches, MaxLength, MinLength, ValidateBy,
 import { LOG_LEVELS, SERVICE_NAMES } from './constants';
 import { parseNetwork } from './network';
 import { Secret } from './secret.decorator';
-import { apply, blankToUndefined, Flag, Integer, OptionalText, toList } from './environment-decorators';
+import { apply, blankToUndefined, Flag, Integer, Matching, OptionalText, toList } from './environment-decorators';
 import { BROKER, CREDENTIAL, DATABASE_URL, HTTP_URL, KEY_PREFIX, SERVICE_URL } from './environment-formats';
 
 /** The S3 settings besides S3_BUCKET: any of them without a bucket is a mistake worth stopping for. */
@@ -37,20 +37,14 @@ export class Environment {
   @OptionalText() DATA_DIR?: string;
   @OptionalText() TRUST_PROXY?: string;
 
-  @Transform(blankToUndefined)
-  @IsOptional()
-  @Matches(SERVICE_URL, { message: 'must be http(s)://user:password@host:port/database or chdb:<directory>' })
+  @Matching(SERVICE_URL, 'must be http(s)://user:password@host:port/database or chdb:<directory>')
   @Secret()
   CLICKHOUSE_URL?: string;
 
-  @Transform(blankToUndefined)
-  @IsOptional()
-  @Matches(/^[A-Za-z0-9_]+$/, { message: 'must be a ClickHouse cluster name (letters, digits, _)' })
+  @Matching(/^[A-Za-z0-9_]+$/, 'must be a ClickHouse cluster name (letters, digits, _)')
   CLICKHOUSE_CLUSTER?: string;
 
-  @Transform(blankToUndefined)
-  @IsOptional()
-  @Matches(DATABASE_URL, { message: 'must be postgres://user:password@host:port/database or pglite:<directory>' })
+  @Matching(DATABASE_URL, 'must be postgres://user:password@host:port/database or pglite:<directory>')
   @Secret()
   DATABASE_URL?: string;
 
@@ -60,9 +54,7 @@ export class Environment {
   KAFKA_BROKERS?: string[];
 
   @OptionalText() KAFKA_CLIENT_ID?: string;
-  @Transform(blankToUndefined)
-  @IsOptional()
-  @Matches(/^[A-Za-z0-9._-]*$/, { message: 'may hold only letters, digits, ".", "_" and "-"' })
+  @Matching(/^[A-Za-z0-9._-]*$/, 'may hold only letters, digits, ".", "_" and "-"')
   KAFKA_TOPIC_PREFIX?: string;
   @Integer(1, 10000) KAFKA_EVENTS_PARTITIONS?: number;
   @Integer(1, 10000) KAFKA_PROFILES_PARTITIONS?: number;
@@ -78,9 +70,7 @@ export class Environment {
   @IsIn(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` })
   LOG_LEVEL?: string;
 
-  @Transform(blankToUndefined)
-  @IsOptional()
-  @Matches(/^rediss?:\/\/[^\s]+$/, { message: 'must be redis://[user:password@]host:port[/db]' })
+  @Matching(/^rediss?:\/\/[^\s]+$/, 'must be redis://[user:password@]host:port[/db]')
   @Secret()
   REDIS_URL?: string;
 
@@ -138,14 +128,10 @@ export class Environment {
   @Matches(CREDENTIAL, { message: 'must be 8 to 64 characters of letters, digits, "_" or "-"' })
   BOOTSTRAP_PROJECT_TOKEN?: string;
 
-  @Transform(blankToUndefined)
-  @IsOptional()
-  @Matches(/^[A-Za-z0-9._-]{3,128}$/, { message: 'must be 3 to 128 characters of letters, digits, ".", "_" or "-"' })
+  @Matching(/^[A-Za-z0-9._-]{3,128}$/, 'must be 3 to 128 characters of letters, digits, ".", "_" or "-"')
   BOOTSTRAP_SERVICE_ACCOUNT_USERNAME?: string;
 
-  @Transform(blankToUndefined)
-  @IsOptional()
-  @Matches(/^[A-Za-z0-9_-]{16,128}$/, { message: 'must be 16 to 128 characters of letters, digits, "_" or "-"' })
+  @Matching(/^[A-Za-z0-9_-]{16,128}$/, 'must be 16 to 128 characters of letters, digits, "_" or "-"')
   @Secret()
   BOOTSTRAP_SERVICE_ACCOUNT_SECRET?: string;
 
@@ -165,14 +151,10 @@ export class Environment {
   )
   S3_BUCKET?: string;
 
-  @Transform(blankToUndefined)
-  @IsOptional()
-  @Matches(HTTP_URL, { message: 'must be http(s)://host[:port] of an S3-compatible store' })
+  @Matching(HTTP_URL, 'must be http(s)://host[:port] of an S3-compatible store')
   S3_ENDPOINT?: string;
 
-  @Transform(blankToUndefined)
-  @IsOptional()
-  @Matches(/^[A-Za-z0-9-]{1,64}$/, { message: 'must be a region name (letters, digits, "-")' })
+  @Matching(/^[A-Za-z0-9-]{1,64}$/, 'must be a region name (letters, digits, "-")')
   S3_REGION?: string;
 
   @Transform(blankToUndefined)
@@ -211,10 +193,10 @@ export class Environment {
   @Integer(60, 604_800) DOWNLOAD_LINK_TTL_SECONDS?: number;
 
   /** Encrypts warehouse-source credentials; without it, the download link key serves (every replica must share it). */
-  @IsOptional()
-  @Matches(/^[\x21-\x7e]{32,256}$/, {
-    message: 'must be 32 to 256 printable characters without spaces (e.g. openssl rand -hex 32)',
-  })
+  @Matching(
+    /^[\x21-\x7e]{32,256}$/,
+    'must be 32 to 256 printable characters without spaces (e.g. openssl rand -hex 32)',
+  )
   @Secret()
   WAREHOUSE_CREDENTIALS_KEY?: string;
   /**
@@ -241,8 +223,6 @@ export class Environment {
   /** How often expired and abandoned job leases are looked for, across replicas. */
   @Integer(1, 300) JOBS_EXPIRY_CHECK_SECONDS?: number;
 
-  @Transform(blankToUndefined)
-  @IsOptional()
-  @Matches(HTTP_URL, { message: 'must be an http(s):// URL without query or fragment' })
+  @Matching(HTTP_URL, 'must be an http(s):// URL without query or fragment')
   EXPORT_PUBLIC_URL?: string;
 }

@@ -34,6 +34,11 @@ describe('loadConfig', () => {
     expect(loadConfig({ PORT: '', KAFKA_BROKERS: ' ' }).port).toBe(8080);
   });
 
+  it('starts with an empty WAREHOUSE_CREDENTIALS_KEY (an empty key in a secret), falling back to the link key', () => {
+    expect(loadConfig({ WAREHOUSE_CREDENTIALS_KEY: '' }).warehouseCredentialsKey).toBeUndefined();
+    expect(() => loadConfig({ WAREHOUSE_CREDENTIALS_KEY: 'short' })).toThrow(/WAREHOUSE_CREDENTIALS_KEY must be 32/);
+  });
+
   it('refuses a request timeout below the header timeout, naming both settings', () => {
     expect(() => loadConfig({ HTTP_REQUEST_TIMEOUT_MS: '5000' })).toThrow(
       /HTTP_REQUEST_TIMEOUT_MS must be at least HTTP_HEADERS_TIMEOUT_MS \(20000\)/,
