@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsDefined, IsIn, IsOptional, Matches, MaxLength, MinLength, ValidateBy, ValidateIf } from 'class-validator';
-import { LOG_LEVELS, SERVICE_NAMES } from './constants';
+import { KAFKA_COMPRESSIONS, KAFKA_SASL_MECHANISMS, LOG_LEVELS, SERVICE_NAMES } from './constants';
 import { parseNetwork } from './network';
 import { Secret } from './secret.decorator';
 import { apply, blankToUndefined, Flag, Integer, Matching, OptionalText, toList } from './environment-decorators';
@@ -59,6 +59,20 @@ export class Environment {
   @Integer(1, 10000) KAFKA_EVENTS_PARTITIONS?: number;
   @Integer(1, 10000) KAFKA_PROFILES_PARTITIONS?: number;
   @Integer(1, 10) KAFKA_REPLICATION_FACTOR?: number;
+  @Transform(blankToUndefined)
+  @IsOptional()
+  @IsIn(KAFKA_COMPRESSIONS, { message: `must be one of ${KAFKA_COMPRESSIONS.join(', ')}` })
+  KAFKA_COMPRESSION?: string;
+  /** Broker authentication: all three SASL settings or none (loadConfig names what is missing). */
+  @Transform(blankToUndefined)
+  @IsOptional()
+  @IsIn(KAFKA_SASL_MECHANISMS, { message: `must be one of ${KAFKA_SASL_MECHANISMS.join(', ')}` })
+  KAFKA_SASL_MECHANISM?: string;
+  @OptionalText() KAFKA_SASL_USERNAME?: string;
+  @OptionalText() @Secret() KAFKA_SASL_PASSWORD?: string;
+  @Flag() KAFKA_SSL?: boolean;
+  /** A PEM file of the CAs that sign the brokers' certificates (the system's CAs when unset). */
+  @OptionalText() KAFKA_SSL_CA_FILE?: string;
 
   @Transform(toList)
   @IsOptional()
@@ -113,7 +127,12 @@ export class Environment {
   @Flag() MIGRATE_ON_START?: boolean;
   /** Per-project usage gauges on /metrics (project ids and counts: off unless /metrics is private). */
   @Flag() USAGE_METRICS?: boolean;
-  @Integer(100, 120000) SHUTDOWN_TIMEOUT_MS?: number;
+  /** Up to an hour: an export service lets running exports finish within it (docs/export.md). */
+  @Integer(100, 3_600_000) SHUTDOWN_TIMEOUT_MS?: number;
+  /** Set: /healthz, /readyz and /metrics move to this port, off the API port the ingress routes. */
+  @Integer(0, 65535) MANAGEMENT_PORT?: number;
+  /** `migrate --wait`: how long to wait for both ledgers to reach this build's latest migration. */
+  @Integer(1000, 86_400_000) MIGRATE_WAIT_TIMEOUT_MS?: number;
 
   @Integer(1000, 300000) HTTP_HEADERS_TIMEOUT_MS?: number;
   @Integer(1000, 3600000) HTTP_REQUEST_TIMEOUT_MS?: number;

@@ -241,3 +241,38 @@ describe('QUERY_REGION_HOSTS', () => {
     ]);
   });
 });
+
+describe('Kafka authentication', () => {
+  const brokers = { KAFKA_BROKERS: 'kafka:9092' };
+  const sasl = { KAFKA_SASL_MECHANISM: 'scram-sha-512', KAFKA_SASL_USERNAME: 'analytics', KAFKA_SASL_PASSWORD: 'pw' };
+
+  it('asks no authentication and no TLS by default', () => {
+    expect(loadConfig(brokers).kafka).toMatchObject({ sasl: undefined, ssl: undefined });
+  });
+
+  it('reads the mechanism, the credentials and TLS, and masks the password in the logged environment', () => {
+    expect(loadConfig({ ...brokers, ...sasl, KAFKA_SSL: 'true' }).kafka).toMatchObject({
+      sasl: { mechanism: 'scram-sha-512', username: 'analytics', password: 'pw' },
+      ssl: { ca: undefined },
+    });
+    expect(describeEnvironment(sasl).KAFKA_SASL_PASSWORD).toBe('***');
+  });
+
+  it('refuses a mechanism without credentials, in one message naming what is missing', () => {
+    expect(problems({ ...brokers, KAFKA_SASL_MECHANISM: 'scram-sha-256' })).toEqual([
+      'KAFKA_SASL_MECHANISM, KAFKA_SASL_USERNAME, KAFKA_SASL_PASSWORD go together: set all three or none (missing KAFKA_SASL_USERNAME, KAFKA_SASL_PASSWORD)',
+    ]);
+    expect(problems({ ...brokers, KAFKA_SASL_USERNAME: 'a', KAFKA_SASL_PASSWORD: 'b' })).toEqual([
+      expect.stringMatching(/missing KAFKA_SASL_MECHANISM\)$/),
+    ]);
+  });
+
+  it('refuses an unknown mechanism and an unreadable CA file', () => {
+    expect(problems({ ...sasl, KAFKA_SASL_MECHANISM: 'gssapi' })).toEqual([
+      'KAFKA_SASL_MECHANISM must be one of plain, scram-sha-256, scram-sha-512 (got "gssapi")',
+    ]);
+    expect(problems({ KAFKA_SSL: 'true', KAFKA_SSL_CA_FILE: '/nonexistent/ca.pem' })).toEqual([
+      expect.stringMatching(/^KAFKA_SSL_CA_FILE cannot be read: ENOENT/),
+    ]);
+  });
+});
