@@ -10,6 +10,7 @@ import { createPostgresDatabase } from '@analytics/testing';
 import { createBenchProject, waitReady } from './support/setup';
 import { profilesIn, ProfileSummary, summarizeProfile } from './support/cpu-profile';
 import { startBarePipeline } from './support/bare-pipeline';
+import { topicLogBytes } from './support/topic-bytes';
 import { buildTemplates, EVENTS_PER_BATCH } from './support/event-bodies';
 import { FreshnessProbe, GroupWatch } from './support/kafka-watch';
 import { LoadGenerator, LoadResult, percentile, round } from './support/load';
@@ -528,6 +529,9 @@ async function main(): Promise<Record<string, unknown>> {
     const rounds: SaturationRound[] = [];
     let bareEvents = 0;
     const loadBefore = loadavg()[0];
+    // The events topic's bytes on the broker's disk over the saturation rounds, per event acknowledged.
+    const topicBytes = () => topicLogBytes(join(work, 'kafka', 'data'), topicName(config.kafka!, 'events'));
+    const topicBytesBefore = topicBytes();
     for (let turn = 1; turn <= ROUNDS; turn++) {
       const oursRound = await saturate(
         saturationCpu,
@@ -557,6 +561,7 @@ async function main(): Promise<Record<string, unknown>> {
       log(`saturation round ${turn} of ${ROUNDS}: ${JSON.stringify(rounds[rounds.length - 1])}`);
     }
     const saturated = mergeLoads(loads);
+    const brokerBytesPerEvent = round((topicBytes() - topicBytesBefore) / saturated.events, 1);
     const saturationReport = saturationCpu.report(saturated.events);
     const bareCores = bareCpu.report(bareEvents);
     const eventsPerSecond = percentile(
@@ -650,6 +655,9 @@ async function main(): Promise<Record<string, unknown>> {
       bare_writer_rss_mb: mb(bareMemory.writerPeakRssMb),
       bare_engine_peak_rss_mb: bareMemory.enginePeakRssMb !== undefined ? mb(bareMemory.enginePeakRssMb) : null,
       bytes_per_event_sent: bytesPerEvent,
+      // On the broker's disk (one replica), as the gateway's producer wrote the batches (KAFKA_COMPRESSION).
+      broker_bytes_per_event: brokerBytesPerEvent,
+      kafka_compression: config.kafka!.compression,
       bytes_per_row_stored: bare.rowBytes,
       clients: CLIENTS,
       partitions,

@@ -1,15 +1,12 @@
 import 'reflect-metadata';
 import { ClickHouseClient, ClickHouseDdl, ClickHouseMigrator, createClickHouseClient } from '@analytics/clickhouse';
 import { EVENTS_TABLE, EventsRepository } from '@analytics/event-store';
-import { EventContext, validateEvent } from '@analytics/events';
 import { CLICKHOUSE_MIGRATIONS } from '@analytics/runtime';
 import { temporaryDirectory } from '@analytics/testing';
-import { randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { buildTemplates, bodyOf, requestPrefix } from './support/event-bodies';
 import { columnBytes, diskUsage, engineLogTables, outdatedPartBytes, tableBytes } from './support/disk-usage';
-import { sdkEvents } from './support/sdk-events';
+import { MIX_SOURCES, SentEvent, shapedRows } from './support/event-mixes';
 
 /**
  * `npm run bench:storage`: bytes on disk per stored event, for two mixes of events: (a) the load
@@ -30,37 +27,9 @@ const BATCH = Number(process.env.BENCH_STORAGE_BATCH ?? 50_000);
 const MIXES = (process.env.BENCH_STORAGE_MIXES ?? 'loadgen,sdk').split(',');
 const KEEP = process.env.BENCH_STORAGE_KEEP_DIR === '1';
 const PROJECT_ID = 1;
-/** The issue's run: 8 clients × 30 s of /import stored 2,328,000 events, about 77,600 a second. */
-const LOADGEN_EVENTS_PER_S = 77_600;
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
-
-/** An event as sent, with what its request tells the rules (receipt time, the client's IP). */
-interface SentEvent {
-  event: unknown;
-  receivedMs: number;
-  ip?: string;
-}
-
-/** The load generator's /import bodies, each request's insert ids its own, received at the issue's rate. */
-function* loadgenEvents(count: number): Generator<SentEvent> {
-  const startMs = Date.now();
-  const templates = buildTemplates(8, 100_000, startMs - 3_600_000);
-  for (let request = 0, made = 0; made < count; request++) {
-    const body = bodyOf(templates[request % templates.length], requestPrefix('stor', request % 8, request));
-    const events = JSON.parse(body) as unknown[];
-    const receivedMs = startMs + Math.floor((made / LOADGEN_EVENTS_PER_S) * 1000);
-    for (const event of events.slice(0, count - made)) yield { event, receivedMs };
-    made += events.length;
-  }
-}
-
-function* sdkMix(count: number): Generator<SentEvent> {
-  for (const sent of sdkEvents(count, { people: 60_000, days: 28, endMs: Date.now(), seed: 36 })) yield sent;
-}
-
-const MIX_SOURCES: Record<string, (count: number) => Generator<SentEvent>> = { loadgen: loadgenEvents, sdk: sdkMix };
 
 /** Shapes every event as the gateway does and inserts them as the writer does, BATCH rows at a time. */
 async function store(client: ClickHouseClient, source: Generator<SentEvent>) {
@@ -75,21 +44,11 @@ async function store(client: ClickHouseClient, source: Generator<SentEvent>) {
     stats.insertCpuS += (used.user + used.system) / 1e6;
     lines = [];
   };
-  for (const { event, receivedMs, ip } of source) {
-    const context: EventContext = {
-      projectId: PROJECT_ID,
-      nowMs: receivedMs,
-      policy: 'import',
-      requireInsertId: false,
-      newInsertId: randomUUID,
-      ip,
-    };
-    const outcome = validateEvent(event, context);
-    if (outcome.kind !== 'accepted') throw new Error(`event refused: ${JSON.stringify(outcome)}`);
-    stats.sentBytes += Buffer.byteLength(JSON.stringify(event));
-    stats.rowBytes += Buffer.byteLength(outcome.row.line);
+  for (const { line, sentBytes } of shapedRows(source, PROJECT_ID)) {
+    stats.sentBytes += sentBytes;
+    stats.rowBytes += Buffer.byteLength(line);
     stats.rows++;
-    lines.push(outcome.row.line);
+    lines.push(line);
     if (lines.length === BATCH) await flush();
   }
   if (lines.length) await flush();

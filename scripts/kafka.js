@@ -159,17 +159,28 @@ function serverProperties({
   voters = `1@${host}:${controllerPort}`,
   replication = 1,
   minInsync = 1,
+  sasl,
 }) {
   const escape = (value) => value.replace(/\\/g, '\\\\');
+  // A second client listener asking SCRAM (the user is formatted into the metadata log, formatStorage);
+  // the brokers still talk to each other on PLAINTEXT.
+  const saslListener = sasl ? `,SASL://${host}:${sasl.port}` : '';
+  const saslLines = sasl
+    ? [
+        `sasl.enabled.mechanisms=${sasl.mechanism}`,
+        `listener.name.sasl.${sasl.mechanism.toLowerCase()}.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;`,
+      ]
+    : [];
   return [
     'process.roles=broker,controller',
     `node.id=${id}`,
     // Static voters: every node lists the same quorum, and unlike controller.quorum.bootstrap.servers the
     // format step needs no --standalone and stores no voter endpoint (controller ports may change per run).
     `controller.quorum.voters=${voters}`,
-    `listeners=PLAINTEXT://${host}:${port},CONTROLLER://${host}:${controllerPort}`,
-    `advertised.listeners=PLAINTEXT://${host}:${port}`,
-    'listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT',
+    `listeners=PLAINTEXT://${host}:${port},CONTROLLER://${host}:${controllerPort}${saslListener}`,
+    `advertised.listeners=PLAINTEXT://${host}:${port}${saslListener}`,
+    `listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT${sasl ? ',SASL:SASL_PLAINTEXT' : ''}`,
+    ...saslLines,
     'controller.listener.names=CONTROLLER',
     'inter.broker.listener.name=PLAINTEXT',
     `log.dirs=${escape(dataDir)}`,
@@ -191,7 +202,7 @@ const javaBin = () => (process.env.JAVA_HOME ? path.join(process.env.JAVA_HOME, 
 
 const newClusterId = () => crypto.randomBytes(16).toString('base64url'); // Kafka's Uuid text form
 
-async function formatStorage({ classpath, propsFile, log4jFile, dataDir, clusterId = newClusterId() }) {
+async function formatStorage({ classpath, propsFile, log4jFile, dataDir, clusterId = newClusterId(), scram }) {
   if (fs.existsSync(path.join(dataDir, 'meta.properties'))) return;
   const { code, output } = await run(javaBin(), [
     `-Dlog4j2.configurationFile=${log4jFile}`,
@@ -203,6 +214,8 @@ async function formatStorage({ classpath, propsFile, log4jFile, dataDir, cluster
     `--cluster-id=${clusterId}`,
     '--config',
     propsFile,
+    // A SCRAM user in the metadata log from the start: `SCRAM-SHA-512=[name=…,password=…]`.
+    ...(scram ? ['--add-scram', `${scram.mechanism}=[name=${scram.username},password=${scram.password}]`] : []),
   ]);
   if (code !== 0) throw new Error(`kafka-storage format failed (exit ${code}):\n${output}`);
 }
@@ -343,9 +356,11 @@ async function startKafka(options = {}) {
     const propsFile = path.join(stateDir, 'server.properties');
     const log4jFile = path.join(stateDir, 'log4j2.properties');
     const logFile = path.join(logDir, 'kafka.log');
-    fs.writeFileSync(propsFile, serverProperties({ host, port, controllerPort, dataDir }));
+    // options.scram: { port, mechanism: 'SCRAM-SHA-256' | 'SCRAM-SHA-512', username, password }
+    const { scram } = options;
+    fs.writeFileSync(propsFile, serverProperties({ host, port, controllerPort, dataDir, sasl: scram }));
     fs.writeFileSync(log4jFile, LOG4J2_PROPERTIES);
-    await formatStorage({ classpath, propsFile, log4jFile, dataDir });
+    await formatStorage({ classpath, propsFile, log4jFile, dataDir, scram });
 
     let logOffset;
     ({ child, logOffset } = launchBroker({ classpath, propsFile, log4jFile, logFile, logDir, stateDir, detached }));

@@ -24,6 +24,16 @@ export class ClickHouseMigrationLedger implements MigrationLedger<ClickHouseMigr
     });
   }
 
+  /** Whether the ledger table is there yet, without creating it (readers must not write). */
+  async exists(): Promise<boolean> {
+    const result = await this.client.query({
+      query: `EXISTS TABLE ${this.ddl.storageTable(MIGRATIONS_TABLE)}`,
+      format: 'JSONEachRow',
+    });
+    const [row] = await result.json<{ result: number | string }>();
+    return Number(row?.result) === 1;
+  }
+
   async appliedVersions(): Promise<Set<number>> {
     const result = await this.client.query({
       query: `SELECT DISTINCT version FROM ${this.ddl.storageTable(MIGRATIONS_TABLE)}`,

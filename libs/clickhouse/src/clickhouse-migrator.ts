@@ -20,9 +20,10 @@ export class ClickHouseMigrator {
     return runMigrations('ClickHouse', new ClickHouseMigrationLedger(this.client, this.ddl), migrations);
   }
 
-  /** The versions applied so far, in order. */
+  /** The versions applied so far, in order; none before the first migration created the ledger. */
   async applied(): Promise<number[]> {
-    const versions = await new ClickHouseMigrationLedger(this.client, this.ddl).appliedVersions();
-    return [...versions].sort((a, b) => a - b);
+    const ledger = new ClickHouseMigrationLedger(this.client, this.ddl);
+    if (!(await ledger.exists())) return [];
+    return [...(await ledger.appliedVersions())].sort((a, b) => a - b);
   }
 }

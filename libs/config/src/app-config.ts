@@ -1,16 +1,8 @@
 import { resolve } from 'node:path';
 import { LogLevel, SERVICE_NAMES, ServiceName } from './constants';
 import { Environment } from './environment';
+import { KafkaSettings, kafkaSettings } from './kafka-settings';
 import { ReadingLimits } from './limits-environment';
-
-export interface KafkaSettings {
-  brokers: string[];
-  clientId: string;
-  topicPrefix: string;
-  eventsPartitions: number;
-  profilesPartitions: number;
-  replicationFactor: number;
-}
 
 /** Where stored files live: a folder under DATA_DIR by default, an S3-compatible bucket when S3_BUCKET is set. */
 export type ObjectStoreSettings =
@@ -59,6 +51,10 @@ export class AppConfig {
   /** Per-project usage gauges on /metrics (docs/usage.md); off by default, since /metrics has no credentials. */
   readonly usageMetrics: boolean;
   readonly shutdownTimeoutMs: number;
+  /** Set: /healthz, /readyz and /metrics are served on this port only (MANAGEMENT_PORT); unset: on `port`. */
+  readonly managementPort: number | undefined;
+  /** How long `migrate --wait` waits for both ledgers to be current. */
+  readonly migrateWaitTimeoutMs: number;
   /** The HTTP server's limits: a client slower than these (slow-loris) loses its connection. */
   readonly http: {
     headersTimeoutMs: number;
@@ -125,22 +121,15 @@ export class AppConfig {
     this.clickhouseUrl = env.CLICKHOUSE_URL ?? `chdb:${resolve(this.dataDir, 'clickhouse')}`;
     this.clickhouseCluster = env.CLICKHOUSE_CLUSTER;
     this.databaseUrl = env.DATABASE_URL ?? `pglite:${resolve(this.dataDir, 'postgres')}`;
-    this.kafka = env.KAFKA_BROKERS?.length
-      ? {
-          brokers: env.KAFKA_BROKERS,
-          clientId: env.KAFKA_CLIENT_ID ?? 'analytics',
-          topicPrefix: env.KAFKA_TOPIC_PREFIX ?? '',
-          eventsPartitions: env.KAFKA_EVENTS_PARTITIONS ?? 12,
-          profilesPartitions: env.KAFKA_PROFILES_PARTITIONS ?? 12,
-          replicationFactor: env.KAFKA_REPLICATION_FACTOR ?? 1,
-        }
-      : undefined;
+    this.kafka = kafkaSettings(env);
     this.services = env.SERVICES?.length ? (env.SERVICES as ServiceName[]) : SERVICE_NAMES;
     this.logLevel = (env.LOG_LEVEL as LogLevel | undefined) ?? 'info';
     this.redisUrl = env.REDIS_URL;
     this.migrateOnStart = env.MIGRATE_ON_START ?? true;
     this.usageMetrics = env.USAGE_METRICS ?? false;
     this.shutdownTimeoutMs = env.SHUTDOWN_TIMEOUT_MS ?? 10_000;
+    this.managementPort = env.MANAGEMENT_PORT;
+    this.migrateWaitTimeoutMs = env.MIGRATE_WAIT_TIMEOUT_MS ?? 600_000;
     this.http = {
       headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS ?? 20_000,
       requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS ?? 60_000,

@@ -1,6 +1,6 @@
 /** How environment variables are read: blank counts as unset, numbers, flags and lists from text, each with one clear message. */
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { IsBoolean, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 
 /** Empty strings count as unset, so `FOO=` in a shell behaves like no FOO at all. */
 export const blankToUndefined = ({ value }: { value: unknown }): unknown =>
@@ -45,3 +45,9 @@ export const Integer = (min: number, max: number): PropertyDecorator => apply(..
 export const OptionalText = (): PropertyDecorator => apply(Transform(blankToUndefined), IsOptional(), IsString());
 export const Flag = (): PropertyDecorator =>
   apply(Transform(toBoolean), IsOptional(), IsBoolean({ message: 'must be true or false (also 1/0, yes/no)' }));
+/**
+ * An optional text setting of one format. Blank counts as unset first, so `KEY=` (an empty value in a
+ * Kubernetes secret, a shell) never reaches the pattern and stops the start.
+ */
+export const Matching = (pattern: RegExp, message: string): PropertyDecorator =>
+  apply(Transform(blankToUndefined), IsOptional(), Matches(pattern, { message }));

@@ -1,9 +1,9 @@
 import { Transform } from 'class-transformer';
 import { IsDefined, IsIn, IsOptional, Matches, MaxLength, MinLength, ValidateBy, ValidateIf } from 'class-validator';
-import { LOG_LEVELS, SERVICE_NAMES } from './constants';
+import { KAFKA_COMPRESSIONS, KAFKA_SASL_MECHANISMS, LOG_LEVELS, SERVICE_NAMES } from './constants';
 import { parseNetwork } from './network';
 import { Secret } from './secret.decorator';
-import { apply, blankToUndefined, Flag, Integer, OptionalText, toList } from './environment-decorators';
+import { apply, blankToUndefined, Flag, Integer, Matching, OptionalText, toList } from './environment-decorators';
 import { LimitsEnvironment } from './limits-environment';
 import { BROKER, CREDENTIAL, DATABASE_URL, HTTP_URL, KEY_PREFIX, SERVICE_URL } from './environment-formats';
 
@@ -38,20 +38,14 @@ export class Environment extends LimitsEnvironment {
   @OptionalText() DATA_DIR?: string;
   @OptionalText() TRUST_PROXY?: string;
 
-  @Transform(blankToUndefined)
-  @IsOptional()
-  @Matches(SERVICE_URL, { message: 'must be http(s)://user:password@host:port/database or chdb:<directory>' })
+  @Matching(SERVICE_URL, 'must be http(s)://user:password@host:port/database or chdb:<directory>')
   @Secret()
   CLICKHOUSE_URL?: string;
 
-  @Transform(blankToUndefined)
-  @IsOptional()
-  @Matches(/^[A-Za-z0-9_]+$/, { message: 'must be a ClickHouse cluster name (letters, digits, _)' })
+  @Matching(/^[A-Za-z0-9_]+$/, 'must be a ClickHouse cluster name (letters, digits, _)')
   CLICKHOUSE_CLUSTER?: string;
 
-  @Transform(blankToUndefined)
-  @IsOptional()
-  @Matches(DATABASE_URL, { message: 'must be postgres://user:password@host:port/database or pglite:<directory>' })
+  @Matching(DATABASE_URL, 'must be postgres://user:password@host:port/database or pglite:<directory>')
   @Secret()
   DATABASE_URL?: string;
 
@@ -61,13 +55,25 @@ export class Environment extends LimitsEnvironment {
   KAFKA_BROKERS?: string[];
 
   @OptionalText() KAFKA_CLIENT_ID?: string;
-  @Transform(blankToUndefined)
-  @IsOptional()
-  @Matches(/^[A-Za-z0-9._-]*$/, { message: 'may hold only letters, digits, ".", "_" and "-"' })
+  @Matching(/^[A-Za-z0-9._-]*$/, 'may hold only letters, digits, ".", "_" and "-"')
   KAFKA_TOPIC_PREFIX?: string;
   @Integer(1, 10000) KAFKA_EVENTS_PARTITIONS?: number;
   @Integer(1, 10000) KAFKA_PROFILES_PARTITIONS?: number;
   @Integer(1, 10) KAFKA_REPLICATION_FACTOR?: number;
+  @Transform(blankToUndefined)
+  @IsOptional()
+  @IsIn(KAFKA_COMPRESSIONS, { message: `must be one of ${KAFKA_COMPRESSIONS.join(', ')}` })
+  KAFKA_COMPRESSION?: string;
+  /** Broker authentication: all three SASL settings or none (loadConfig names what is missing). */
+  @Transform(blankToUndefined)
+  @IsOptional()
+  @IsIn(KAFKA_SASL_MECHANISMS, { message: `must be one of ${KAFKA_SASL_MECHANISMS.join(', ')}` })
+  KAFKA_SASL_MECHANISM?: string;
+  @OptionalText() KAFKA_SASL_USERNAME?: string;
+  @OptionalText() @Secret() KAFKA_SASL_PASSWORD?: string;
+  @Flag() KAFKA_SSL?: boolean;
+  /** A PEM file of the CAs that sign the brokers' certificates (the system's CAs when unset). */
+  @OptionalText() KAFKA_SSL_CA_FILE?: string;
 
   @Transform(toList)
   @IsOptional()
@@ -79,9 +85,7 @@ export class Environment extends LimitsEnvironment {
   @IsIn(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` })
   LOG_LEVEL?: string;
 
-  @Transform(blankToUndefined)
-  @IsOptional()
-  @Matches(/^rediss?:\/\/[^\s]+$/, { message: 'must be redis://[user:password@]host:port[/db]' })
+  @Matching(/^rediss?:\/\/[^\s]+$/, 'must be redis://[user:password@]host:port[/db]')
   @Secret()
   REDIS_URL?: string;
 
@@ -105,7 +109,12 @@ export class Environment extends LimitsEnvironment {
   @Flag() MIGRATE_ON_START?: boolean;
   /** Per-project usage gauges on /metrics (project ids and counts: off unless /metrics is private). */
   @Flag() USAGE_METRICS?: boolean;
-  @Integer(100, 120000) SHUTDOWN_TIMEOUT_MS?: number;
+  /** Up to an hour: an export service lets running exports finish within it (docs/export.md). */
+  @Integer(100, 3_600_000) SHUTDOWN_TIMEOUT_MS?: number;
+  /** Set: /healthz, /readyz and /metrics move to this port, off the API port the ingress routes. */
+  @Integer(0, 65535) MANAGEMENT_PORT?: number;
+  /** `migrate --wait`: how long to wait for both ledgers to reach this build's latest migration. */
+  @Integer(1000, 86_400_000) MIGRATE_WAIT_TIMEOUT_MS?: number;
 
   @Integer(1000, 300000) HTTP_HEADERS_TIMEOUT_MS?: number;
   @Integer(1000, 3600000) HTTP_REQUEST_TIMEOUT_MS?: number;
@@ -120,14 +129,10 @@ export class Environment extends LimitsEnvironment {
   @Matches(CREDENTIAL, { message: 'must be 8 to 64 characters of letters, digits, "_" or "-"' })
   BOOTSTRAP_PROJECT_TOKEN?: string;
 
-  @Transform(blankToUndefined)
-  @IsOptional()
-  @Matches(/^[A-Za-z0-9._-]{3,128}$/, { message: 'must be 3 to 128 characters of letters, digits, ".", "_" or "-"' })
+  @Matching(/^[A-Za-z0-9._-]{3,128}$/, 'must be 3 to 128 characters of letters, digits, ".", "_" or "-"')
   BOOTSTRAP_SERVICE_ACCOUNT_USERNAME?: string;
 
-  @Transform(blankToUndefined)
-  @IsOptional()
-  @Matches(/^[A-Za-z0-9_-]{16,128}$/, { message: 'must be 16 to 128 characters of letters, digits, "_" or "-"' })
+  @Matching(/^[A-Za-z0-9_-]{16,128}$/, 'must be 16 to 128 characters of letters, digits, "_" or "-"')
   @Secret()
   BOOTSTRAP_SERVICE_ACCOUNT_SECRET?: string;
 
@@ -147,14 +152,10 @@ export class Environment extends LimitsEnvironment {
   )
   S3_BUCKET?: string;
 
-  @Transform(blankToUndefined)
-  @IsOptional()
-  @Matches(HTTP_URL, { message: 'must be http(s)://host[:port] of an S3-compatible store' })
+  @Matching(HTTP_URL, 'must be http(s)://host[:port] of an S3-compatible store')
   S3_ENDPOINT?: string;
 
-  @Transform(blankToUndefined)
-  @IsOptional()
-  @Matches(/^[A-Za-z0-9-]{1,64}$/, { message: 'must be a region name (letters, digits, "-")' })
+  @Matching(/^[A-Za-z0-9-]{1,64}$/, 'must be a region name (letters, digits, "-")')
   S3_REGION?: string;
 
   @Transform(blankToUndefined)
@@ -193,10 +194,10 @@ export class Environment extends LimitsEnvironment {
   @Integer(60, 604_800) DOWNLOAD_LINK_TTL_SECONDS?: number;
 
   /** Encrypts warehouse-source credentials; without it, the download link key serves (every replica must share it). */
-  @IsOptional()
-  @Matches(/^[\x21-\x7e]{32,256}$/, {
-    message: 'must be 32 to 256 printable characters without spaces (e.g. openssl rand -hex 32)',
-  })
+  @Matching(
+    /^[\x21-\x7e]{32,256}$/,
+    'must be 32 to 256 printable characters without spaces (e.g. openssl rand -hex 32)',
+  )
   @Secret()
   WAREHOUSE_CREDENTIALS_KEY?: string;
   /**
@@ -223,8 +224,6 @@ export class Environment extends LimitsEnvironment {
   /** How often expired and abandoned job leases are looked for, across replicas. */
   @Integer(1, 300) JOBS_EXPIRY_CHECK_SECONDS?: number;
 
-  @Transform(blankToUndefined)
-  @IsOptional()
-  @Matches(HTTP_URL, { message: 'must be an http(s):// URL without query or fragment' })
+  @Matching(HTTP_URL, 'must be an http(s):// URL without query or fragment')
   EXPORT_PUBLIC_URL?: string;
 }

@@ -1,4 +1,5 @@
-export { AppConfig, KafkaSettings, ObjectStoreSettings, RegionHost } from './app-config';
+export { AppConfig, ObjectStoreSettings, RegionHost } from './app-config';
+export { KafkaSettings } from './kafka-settings';
 export { ReadingLimits } from './limits-environment';
 export { ConfigModule } from './config.module';
 export { SERVICE_NAMES, ServiceName } from './constants';

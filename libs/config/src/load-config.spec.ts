@@ -34,6 +34,11 @@ describe('loadConfig', () => {
     expect(loadConfig({ PORT: '', KAFKA_BROKERS: ' ' }).port).toBe(8080);
   });
 
+  it('starts with an empty WAREHOUSE_CREDENTIALS_KEY (an empty key in a secret), falling back to the link key', () => {
+    expect(loadConfig({ WAREHOUSE_CREDENTIALS_KEY: '' }).warehouseCredentialsKey).toBeUndefined();
+    expect(() => loadConfig({ WAREHOUSE_CREDENTIALS_KEY: 'short' })).toThrow(/WAREHOUSE_CREDENTIALS_KEY must be 32/);
+  });
+
   it('refuses a request timeout below the header timeout, naming both settings', () => {
     expect(() => loadConfig({ HTTP_REQUEST_TIMEOUT_MS: '5000' })).toThrow(
       /HTTP_REQUEST_TIMEOUT_MS must be at least HTTP_HEADERS_TIMEOUT_MS \(20000\)/,
@@ -233,6 +238,41 @@ describe('QUERY_REGION_HOSTS', () => {
   it('refuses a host given two regions', () => {
     expect(problems({ QUERY_REGION_HOSTS: 'eu.example.com=EU,EU.example.com=IN' })).toEqual([
       expect.stringMatching(/^QUERY_REGION_HOSTS names eu.example.com twice/),
+    ]);
+  });
+});
+
+describe('Kafka authentication', () => {
+  const brokers = { KAFKA_BROKERS: 'kafka:9092' };
+  const sasl = { KAFKA_SASL_MECHANISM: 'scram-sha-512', KAFKA_SASL_USERNAME: 'analytics', KAFKA_SASL_PASSWORD: 'pw' };
+
+  it('asks no authentication and no TLS by default', () => {
+    expect(loadConfig(brokers).kafka).toMatchObject({ sasl: undefined, ssl: undefined });
+  });
+
+  it('reads the mechanism, the credentials and TLS, and masks the password in the logged environment', () => {
+    expect(loadConfig({ ...brokers, ...sasl, KAFKA_SSL: 'true' }).kafka).toMatchObject({
+      sasl: { mechanism: 'scram-sha-512', username: 'analytics', password: 'pw' },
+      ssl: { ca: undefined },
+    });
+    expect(describeEnvironment(sasl).KAFKA_SASL_PASSWORD).toBe('***');
+  });
+
+  it('refuses a mechanism without credentials, in one message naming what is missing', () => {
+    expect(problems({ ...brokers, KAFKA_SASL_MECHANISM: 'scram-sha-256' })).toEqual([
+      'KAFKA_SASL_MECHANISM, KAFKA_SASL_USERNAME, KAFKA_SASL_PASSWORD go together: set all three or none (missing KAFKA_SASL_USERNAME, KAFKA_SASL_PASSWORD)',
+    ]);
+    expect(problems({ ...brokers, KAFKA_SASL_USERNAME: 'a', KAFKA_SASL_PASSWORD: 'b' })).toEqual([
+      expect.stringMatching(/missing KAFKA_SASL_MECHANISM\)$/),
+    ]);
+  });
+
+  it('refuses an unknown mechanism and an unreadable CA file', () => {
+    expect(problems({ ...sasl, KAFKA_SASL_MECHANISM: 'gssapi' })).toEqual([
+      'KAFKA_SASL_MECHANISM must be one of plain, scram-sha-256, scram-sha-512 (got "gssapi")',
+    ]);
+    expect(problems({ KAFKA_SSL: 'true', KAFKA_SSL_CA_FILE: '/nonexistent/ca.pem' })).toEqual([
+      expect.stringMatching(/^KAFKA_SSL_CA_FILE cannot be read: ENOENT/),
     ]);
   });
 });

@@ -2,6 +2,7 @@ import { plainToInstance } from 'class-transformer';
 import { getMetadataStorage, ValidationError, validateSync } from 'class-validator';
 import { AppConfig } from './app-config';
 import { Environment } from './environment';
+import { kafkaProblems } from './kafka-settings';
 import { isSecret, maskSecret } from './secret.decorator';
 
 type RawEnvironment = Record<string, string | undefined>;
@@ -42,6 +43,8 @@ export function loadConfig(env: RawEnvironment = process.env): AppConfig {
   const parsed = plainToInstance(Environment, raw);
   const errors = validateSync(parsed, { whitelist: true, forbidNonWhitelisted: false });
   if (errors.length) throw new ConfigError(errors.map((e) => describeProblem(e, raw)));
+  const kafka = kafkaProblems(parsed);
+  if (kafka.length) throw new ConfigError(kafka);
   const config = new AppConfig(parsed);
   // Node refuses a header timeout above the request timeout, in its own words and at listen time.
   if (config.http.requestTimeoutMs < config.http.headersTimeoutMs) {

@@ -6,11 +6,14 @@ export enum ExportErrorCode {
   InvalidParameter = 'invalid_parameter',
   /** The project is over its export limits; `retryAfterSeconds` says when to try again. */
   RateLimited = 'rate_limited',
+  /** The server is stopping (SIGTERM) and takes no new export; `retryAfterSeconds` says when to try again. */
+  ShuttingDown = 'shutting_down',
 }
 
-const STATUS: Readonly<Record<ExportErrorCode, 400 | 429>> = {
+const STATUS: Readonly<Record<ExportErrorCode, 400 | 429 | 503>> = {
   [ExportErrorCode.InvalidParameter]: 400,
   [ExportErrorCode.RateLimited]: 429,
+  [ExportErrorCode.ShuttingDown]: 503,
 };
 
 export class ExportError extends domainErrorOf(STATUS) {}

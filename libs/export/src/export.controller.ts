@@ -7,7 +7,8 @@ import { Get, Req, Res } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ExportError, ExportErrorCode } from './export-error';
-import { EXPORT_PARAMETERS, parseExportRequest } from './export-request';
+import { EXPORT_PARAMETERS, ExportRequest, parseExportRequest } from './export-request';
+import { ExportDrain } from './export-drain';
 import { ExportService } from './export.service';
 import { responseBody } from './response-body';
 
@@ -19,6 +20,7 @@ export class ExportController {
     config: AppConfig,
     limits: RateLimiterFactory,
     private readonly exports: ExportService,
+    private readonly drain: ExportDrain,
     private readonly clock: Clock,
   ) {
     this.quota = limits.readingQuota('export', config.exportLimits, config.consoleLimits.export);
@@ -31,6 +33,11 @@ export class ExportController {
   async export(@Req() req: Request, @Res() res: Response, @CurrentAccess() access: ProjectAccess): Promise<void> {
     const params = new URL(req.originalUrl, 'http://local').searchParams;
     const request = parseExportRequest(params, this.clock.date().toISOString().slice(0, 10));
+    // While the service stops, running exports finish and new ones get 503 (export-drain.ts).
+    return this.drain.run(() => this.stream(req, res, access, request));
+  }
+
+  private async stream(req: Request, res: Response, access: ProjectAccess, request: ExportRequest): Promise<void> {
     const slot = await this.quota.for(req.headers).acquire(access.project.id);
     if (!slot.allowed)
       throw new ExportError(ExportErrorCode.RateLimited, `rate limit exceeded: ${slot.reason}`, slot.retryAfterSeconds);

@@ -2,6 +2,7 @@ import { AuthModule } from '@analytics/auth';
 import { IdentityRepository } from '@analytics/identity';
 import { RateLimitsModule } from '@analytics/rate-limits';
 import { Module } from '@nestjs/common';
+import { ExportDrain } from './export-drain';
 import { ExportController } from './export.controller';
 import { ExportRepository } from './export.repository';
 import { ExportService } from './export.service';
@@ -10,6 +11,6 @@ import { ExportService } from './export.service';
 @Module({
   imports: [AuthModule, RateLimitsModule],
   controllers: [ExportController],
-  providers: [ExportRepository, ExportService, IdentityRepository],
+  providers: [ExportRepository, ExportService, ExportDrain, IdentityRepository],
 })
 export class ExportModule {}

@@ -1,9 +1,7 @@
-import { ClickHouseClient } from '@analytics/clickhouse';
-import { ProjectsService } from '@analytics/projects';
 import { createTestEnvironment, eventually, startTestApp, TestApp, TestEnvironment } from '@analytics/testing';
 import { once } from 'node:events';
 import { get, IncomingMessage } from 'node:http';
-import { ingestAndExport, runningExportQueries } from './export-test-app';
+import { importLargeExport, ingestAndExport, LARGE_EXPORT_EVENTS, runningExportQueries } from './export-test-app';
 
 /** Issue 34: a client that asked for an export and read nothing held it, and its query, open without end. */
 describe('an export whose client stops reading', () => {
@@ -11,7 +9,7 @@ describe('an export whose client stops reading', () => {
   let service: TestApp;
   let auth: string;
   const day = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
-  const query = `from_date=${day}&to_date=${day}&event=${encodeURIComponent('["Large"]')}`;
+  const query = `from_date=${day}&to_date=${day}&event=${encodeURIComponent(JSON.stringify([LARGE_EXPORT_EVENTS]))}`;
   const exportRaw = () => fetch(`${service.baseUrl}/api/2.0/export?${query}`, { headers: { Authorization: auth } });
   const running = () => runningExportQueries(service);
 
@@ -25,44 +23,7 @@ describe('an export whose client stops reading', () => {
       },
     });
     service = await startTestApp(ingestAndExport, environment.config);
-    const projects = service.app.get(ProjectsService);
-    const { project, secret } = await projects.createProject((await projects.createOrganization('Stalled')).id, 'Main');
-    auth = `Basic ${Buffer.from(`${secret}:`).toString('base64')}`;
-    // ~23 MB of NDJSON: far more than the socket buffers between the server and a client that reads nothing.
-    const item = (event: number, list: number, index: number) => `${event}-${list}-${index}-`.padEnd(250, 'abcdefghij');
-    const time = Date.parse(`${day}T09:00:00Z`) / 1000;
-    const large = Array.from({ length: 120 }, (_, n) => ({
-      event: 'Large',
-      properties: {
-        time: time + n,
-        distinct_id: `big-${n % 7}`,
-        $insert_id: `large-${n}`,
-        ...Object.fromEntries(
-          ['a', 'b', 'c'].map((key, list) => [key, Array.from({ length: 250 }, (_, i) => item(n, list, i))]),
-        ),
-      },
-    }));
-    for (let i = 0; i < large.length; i += 8) {
-      const sent = await fetch(`${service.baseUrl}/import`, {
-        method: 'POST',
-        body: JSON.stringify(large.slice(i, i + 8)),
-        headers: { Authorization: auth, 'Content-Type': 'application/json' },
-      });
-      expect(sent.status).toBe(200);
-    }
-    const stored = async () =>
-      (
-        await (
-          await service.app.get(ClickHouseClient).query({
-            query: `SELECT count() AS n FROM events WHERE project_id = ${project.id} AND event = 'Large'`,
-            format: 'JSONEachRow',
-          })
-        ).json<{ n: number }>()
-      )[0].n;
-    await eventually(async () => expect(await stored()).toBeGreaterThanOrEqual(large.length), {
-      timeoutMs: 90_000,
-      intervalMs: 500,
-    });
+    auth = await importLargeExport(service, 'Stalled', day);
   }, 180_000);
   afterAll(async () => {
     await service?.close();

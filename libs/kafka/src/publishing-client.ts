@@ -1,5 +1,5 @@
 import { KafkaSettings } from '@analytics/config';
-import type { Serializer } from '@platformatic/kafka';
+import type { SASLMechanismValue, Serializer } from '@platformatic/kafka';
 import type { PartitionedMessage } from './publish-parts';
 
 /**
@@ -9,6 +9,26 @@ import type { PartitionedMessage } from './publish-parts';
  */
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (see above)
 export const platformaticKafka = () => require('@platformatic/kafka') as typeof import('@platformatic/kafka');
+
+/**
+ * What every @platformatic/kafka client of the app connects with: the brokers, and the authentication
+ * and TLS of KAFKA_SASL_* and KAFKA_SSL (the same settings kafkajs gets in createKafka).
+ */
+export function platformaticConnection(settings: KafkaSettings) {
+  const { sasl, ssl } = settings;
+  return {
+    clientId: settings.clientId,
+    bootstrapBrokers: settings.brokers,
+    ...(sasl && {
+      sasl: {
+        mechanism: sasl.mechanism.toUpperCase() as SASLMechanismValue,
+        username: sasl.username,
+        password: sasl.password,
+      },
+    }),
+    ...(ssl && { tls: ssl.ca ? { ca: ssl.ca } : {} }),
+  };
+}
 
 /** One idempotent producer (acks=all, one request in flight per broker), as PartitionPublisher sends with it. */
 export interface PublishingProducer {
@@ -76,13 +96,14 @@ const ANSWER_MARGIN_MS = 1_000;
  */
 export function createPublishingClient(settings: KafkaSettings): PublishingClient {
   const { Admin, ProduceAcks, Producer } = platformaticKafka();
-  const base = { clientId: settings.clientId, bootstrapBrokers: settings.brokers };
+  const base = platformaticConnection(settings);
   return {
     producer(topic, { requestTimeoutMs, retryForMs, connectForMs }) {
       const producer = new Producer<Bytes, Bytes, Bytes, Bytes>({
         ...base,
         idempotent: true,
         acks: ProduceAcks.ALL,
+        compression: settings.compression,
         serializers,
         timeout: requestTimeoutMs,
         requestTimeout: requestTimeoutMs + ANSWER_MARGIN_MS,

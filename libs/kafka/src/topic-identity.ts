@@ -1,7 +1,7 @@
 import { KafkaSettings } from '@analytics/config';
 import type { Admin } from '@platformatic/kafka';
 import { BatchPart } from './batch-part';
-import { platformaticKafka } from './publishing-client';
+import { platformaticConnection, platformaticKafka } from './publishing-client';
 
 /** Kafka's id of a topic whose broker predates topic ids (Metadata v9 and older), and its client's stand-in for it. */
 const ZERO_UUID = '00000000-0000-0000-0000-000000000000';
@@ -29,11 +29,7 @@ export interface TopicIdentities {
 export function createTopicIdentities(settings: KafkaSettings): TopicIdentities {
   let admin: Admin | undefined;
   const ask = async (topic: string): Promise<string> => {
-    admin ??= new (platformaticKafka().Admin)({
-      clientId: settings.clientId,
-      bootstrapBrokers: settings.brokers,
-      retries: 2,
-    });
+    admin ??= new (platformaticKafka().Admin)({ ...platformaticConnection(settings), retries: 2 });
     // Never the client's cache: a topic created again since the last call must show its new id.
     const metadata = await admin.metadata({ topics: [topic], forceUpdate: true });
     const id = metadata.topics.get(topic)?.id;

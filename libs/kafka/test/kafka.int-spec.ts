@@ -112,6 +112,42 @@ describe('Kafka (real broker)', () => {
     expect(received.sort(byKey)).toEqual([...sent].sort(byKey));
   });
 
+  it.each(['gzip', 'snappy', 'lz4', 'zstd'])(
+    'reads back with kafkajs (the writers) what the gateway compressed with %s (KAFKA_COMPRESSION)',
+    async (codec) => {
+      const compressed = { ...settings(1), topicPrefix: `${prefix}${codec}.`, compression: codec as 'gzip' };
+      const kafka = createKafka(compressed);
+      await ensureTopics(kafka, topicSpecs(compressed));
+      const topic = topicName(compressed, 'events');
+      const publisher = new PartitionPublisher(createPublishingClient(compressed), {
+        topic,
+        sendTimeoutMs: 10_000,
+        maxPendingBytes: 10_000_000,
+        producers: 1,
+        shareSends: false,
+      });
+      await publisher.connect();
+      const sent = Array.from({ length: 50 }, (_, i) => `{"event":"e","n":${i}}\n`.repeat(20));
+      await publisher.publish(sent.map((value, i) => ({ partition: 0, key: `k${i}`, value, headers: {} })));
+      await publisher.disconnect();
+
+      const consumer = kafka.consumer({ groupId: `${prefix}${codec}` });
+      const received: string[] = [];
+      await consumer.connect();
+      await consumer.subscribe({ topic, fromBeginning: true });
+      await new Promise<void>((resolve) => {
+        void consumer.run({
+          eachBatch: async ({ batch }) => {
+            received.push(...batch.messages.map((m) => m.value!.toString()));
+            if (received.length >= sent.length) resolve();
+          },
+        });
+      });
+      await consumer.disconnect();
+      expect(received).toEqual(sent);
+    },
+  );
+
   it("fails the gateway client's connect when no broker answers within its bound", async () => {
     const unreachable = { ...settings(1), brokers: ['127.0.0.1:1'] };
     const producer = createPublishingClient(unreachable).producer('nowhere', {

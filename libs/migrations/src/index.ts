@@ -1,2 +1,2 @@
 export { Migration, MigrationLedger, MigrationReport } from './migration';
-export { inVersionOrder, runMigrations, unknownVersions } from './run-migrations';
+export { inVersionOrder, missingVersions, runMigrations, unknownVersions } from './run-migrations';

@@ -1,5 +1,5 @@
 import { Migration, MigrationLedger } from './migration';
-import { inVersionOrder, runMigrations } from './run-migrations';
+import { inVersionOrder, missingVersions, runMigrations, unknownVersions } from './run-migrations';
 
 class MemoryLedger implements MigrationLedger<string[]> {
   readonly log: string[] = [];
@@ -72,5 +72,12 @@ describe('runMigrations', () => {
     expect(() => inVersionOrder([step(1, 'a'), step(2, 'b')], [step(2, 'other')])).toThrow(
       'Migration versions must ascend: 2 then 2',
     );
+  });
+
+  it('tells the versions a ledger lacks (older schema) from the ones it has beyond the list (newer schema)', () => {
+    const known = [step(1, 'a'), step(2, 'b'), step(3, 'c')];
+    expect(missingVersions([1], known)).toEqual([2, 3]);
+    expect(missingVersions([1, 2, 3, 4], known)).toEqual([]);
+    expect(unknownVersions([1, 2, 3, 4], known)).toEqual([4]);
   });
 });

@@ -38,6 +38,12 @@ export function unknownVersions(applied: Iterable<number>, migrations: readonly 
   return [...applied].filter((version) => !known.has(version)).sort((a, b) => a - b);
 }
 
+/** The versions of `migrations` a ledger lacks, in order: the schema is older than this code. */
+export function missingVersions(applied: Iterable<number>, migrations: readonly { version: number }[]): number[] {
+  const done = new Set(applied);
+  return migrations.map((migration) => migration.version).filter((version) => !done.has(version));
+}
+
 /**
  * Migrations only go forward: a ledger holding versions this code does not know was written by a newer
  * release, whose schema this code may misread or damage, so nothing runs and the process says why.

@@ -5,35 +5,52 @@ import { Kafka } from 'kafkajs';
 
 export type EngineName = 'clickhouse' | 'postgres' | 'kafka';
 
+/** The engines a service cannot serve without: its readiness checks these and no others. */
+export const READINESS_ENGINES = Symbol('READINESS_ENGINES');
+
 export interface EngineProbe {
   engine: EngineName;
   check(): Promise<void>;
 }
 
+export interface ProbeOutcome {
+  engine: EngineName;
+  up: boolean;
+  seconds: number;
+  error?: string;
+}
+
 const PROBE_TIMEOUT_MS = 3_000;
 
-function withTimeout(engine: string, work: Promise<void>): Promise<void> {
+/** `work`, or a rejection naming `what` once PROBE_TIMEOUT_MS has passed: a probe always settles. */
+export function withTimeout<T>(what: string, work: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () => reject(new Error(`${engine} did not answer within ${PROBE_TIMEOUT_MS} ms`)),
+      () => reject(new Error(`${what} did not answer within ${PROBE_TIMEOUT_MS} ms`)),
       PROBE_TIMEOUT_MS,
     );
   });
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
-/** Pings each engine this process was configured with; a service without one skips its check. */
+/**
+ * Pings the engines this service needs to serve (READINESS_ENGINES, among those the process opened).
+ * Only /readyz probes; /metrics shows the last outcomes, so a scrape never reaches an engine.
+ */
 @Injectable()
 export class EngineProbes {
   readonly probes: EngineProbe[] = [];
+  /** The outcome of each engine's last probe. */
+  readonly last = new Map<EngineName, ProbeOutcome>();
 
   constructor(
+    @Inject(READINESS_ENGINES) ready: readonly EngineName[],
     @Optional() @Inject(ClickHouseClient) clickhouse?: ClickHouseClient,
     @Optional() postgres?: Postgres,
     @Optional() kafka?: Kafka,
   ) {
-    if (clickhouse) {
+    if (clickhouse && ready.includes('clickhouse')) {
       this.probes.push({
         engine: 'clickhouse',
         check: async () => {
@@ -42,8 +59,8 @@ export class EngineProbes {
         },
       });
     }
-    if (postgres) this.probes.push({ engine: 'postgres', check: () => postgres.ping() });
-    if (kafka) {
+    if (postgres && ready.includes('postgres')) this.probes.push({ engine: 'postgres', check: () => postgres.ping() });
+    if (kafka && ready.includes('kafka')) {
       this.probes.push({
         engine: 'kafka',
         check: async () => {
@@ -60,21 +77,20 @@ export class EngineProbes {
   }
 
   /** Runs every probe, bounded in time; resolves with each engine's outcome. */
-  async probe(): Promise<{ engine: EngineName; up: boolean; seconds: number; error?: string }[]> {
+  async probe(): Promise<ProbeOutcome[]> {
     return Promise.all(
       this.probes.map(async ({ engine, check }) => {
         const started = process.hrtime.bigint();
+        const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
+        let outcome: ProbeOutcome;
         try {
           await withTimeout(engine, check());
-          return { engine, up: true, seconds: Number(process.hrtime.bigint() - started) / 1e9 };
+          outcome = { engine, up: true, seconds: seconds() };
         } catch (error) {
-          return {
-            engine,
-            up: false,
-            seconds: Number(process.hrtime.bigint() - started) / 1e9,
-            error: (error as Error).message,
-          };
+          outcome = { engine, up: false, seconds: seconds(), error: (error as Error).message };
         }
+        this.last.set(engine, outcome);
+        return outcome;
       }),
     );
   }

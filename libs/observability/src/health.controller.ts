@@ -1,46 +1,31 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { HealthCheck, HealthCheckService, HealthIndicatorResult, HealthIndicatorService } from '@nestjs/terminus';
-import { EngineProbes } from './engine-probes';
-import { MetricsService } from './metrics.service';
+import { HealthCheck } from '@nestjs/terminus';
+import { HealthChecks } from './health-checks';
 
+export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
+
+/** /healthz, /readyz and /metrics on the API port: mounted only when MANAGEMENT_PORT is unset. */
 @ApiExcludeController()
 @Controller()
 export class HealthController {
-  constructor(
-    private readonly health: HealthCheckService,
-    private readonly indicators: HealthIndicatorService,
-    private readonly probes: EngineProbes,
-    private readonly metrics: MetricsService,
-  ) {}
+  constructor(private readonly checks: HealthChecks) {}
 
-  /** Liveness: the process serves HTTP. Never touches an engine, so a slow engine cannot get pods killed. */
   @Get('healthz')
   @HealthCheck()
   live() {
-    return this.health.check([]);
+    return this.checks.live();
   }
 
-  /** Readiness: every engine this service uses answers; 503 otherwise. */
   @Get('readyz')
   @HealthCheck()
   ready() {
-    return this.health.check([
-      async () => {
-        const outcomes = await this.probes.probe();
-        const results = outcomes.map((o) =>
-          o.up
-            ? this.indicators.check(o.engine).up()
-            : this.indicators.check(o.engine).down({ message: o.error ?? 'down' }),
-        );
-        return Object.assign({}, ...results) as HealthIndicatorResult;
-      },
-    ]);
+    return this.checks.ready();
   }
 
   @Get('metrics')
-  @Header('Content-Type', 'text/plain; version=0.0.4; charset=utf-8')
+  @Header('Content-Type', METRICS_CONTENT_TYPE)
   scrape(): Promise<string> {
-    return this.metrics.metrics();
+    return this.checks.metrics();
   }
 }

@@ -17,27 +17,26 @@ export class MetricsService {
 
   constructor(probes: EngineProbes) {
     collectDefaultMetrics({ register: this.registry });
-    const latency = new Gauge({
-      name: 'analytics_engine_ping_seconds',
-      help: 'How long the engine took to answer a ping during this scrape',
-      labelNames: ['engine'] as const,
-      registers: [],
-    });
-    // Registered first and probing at scrape time, so both gauges are current in the same scrape.
-    const up = new Gauge({
+    // From the last readiness probe, never a ping of their own: a scrape (often several Prometheus
+    // replicas, every few seconds) must not load the engines or wait on a slow one.
+    new Gauge({
       name: 'analytics_engine_up',
-      help: '1 when the engine answered a ping during this scrape',
+      help: '1 when the engine answered the last readiness probe (/readyz), 0 when it did not',
       labelNames: ['engine'] as const,
       registers: [this.registry],
-      async collect() {
-        for (const outcome of await probes.probe()) {
-          this.set({ engine: outcome.engine }, outcome.up ? 1 : 0);
-          latency.set({ engine: outcome.engine }, outcome.seconds);
-        }
+      collect() {
+        for (const outcome of probes.last.values()) this.set({ engine: outcome.engine }, outcome.up ? 1 : 0);
       },
     });
-    void up;
-    this.registry.registerMetric(latency);
+    new Gauge({
+      name: 'analytics_engine_ping_seconds',
+      help: 'How long the engine took to answer the last readiness probe (/readyz)',
+      labelNames: ['engine'] as const,
+      registers: [this.registry],
+      collect() {
+        for (const outcome of probes.last.values()) this.set({ engine: outcome.engine }, outcome.seconds);
+      },
+    });
   }
 
   metrics(): Promise<string> {

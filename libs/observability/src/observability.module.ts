@@ -4,10 +4,13 @@ import { DynamicModule, Global, MiddlewareConsumer, Module, NestModule } from '@
 import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
 import pretty from 'pino-pretty';
-import { EngineProbes } from './engine-probes';
+import { EngineName, EngineProbes, READINESS_ENGINES } from './engine-probes';
+import { HealthChecks } from './health-checks';
 import { HealthController } from './health.controller';
 import { HttpMetricsMiddleware } from './http-metrics.middleware';
+import { ManagementListener } from './management-listener';
 import { MetricsService } from './metrics.service';
+import { ReadinessConditions } from './readiness-conditions';
 import { requestIds } from './request-id';
 
 /**
@@ -37,11 +40,12 @@ function logDestination(): NodeJS.WritableStream {
   });
 }
 
-/** JSON logs with request ids, /healthz, /readyz and Prometheus /metrics: every service mounts it. */
+/** JSON logs with request ids, /healthz, /readyz and Prometheus /metrics (on MANAGEMENT_PORT when set): every service mounts it. */
 @Global()
 @Module({})
 export class ObservabilityModule implements NestModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  /** `ready`: the engines this process's services cannot serve without (its readiness probes those only). */
+  static forRoot(config: AppConfig, ready: readonly EngineName[]): DynamicModule {
     return {
       module: ObservabilityModule,
       imports: [
@@ -71,9 +75,17 @@ export class ObservabilityModule implements NestModule {
           }),
         }),
       ],
-      controllers: [HealthController],
-      providers: [EngineProbes, MetricsService],
-      exports: [MetricsService],
+      // With MANAGEMENT_PORT the three answers move to their own listener (runtime starts it), off the API port.
+      controllers: config.managementPort === undefined ? [HealthController] : [],
+      providers: [
+        { provide: READINESS_ENGINES, useValue: ready },
+        EngineProbes,
+        ReadinessConditions,
+        MetricsService,
+        HealthChecks,
+        ManagementListener,
+      ],
+      exports: [MetricsService, ReadinessConditions, ManagementListener],
     };
   }
 

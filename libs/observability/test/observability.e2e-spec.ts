@@ -33,6 +33,7 @@ describe('observability endpoints', () => {
 
   it('serves valid Prometheus text with HTTP and engine metrics', async () => {
     await fetch(`${service.baseUrl}/healthz`);
+    await fetch(`${service.baseUrl}/readyz`); // the engine gauges show the last readiness probe
     await fetch(`${service.baseUrl}/no/such/path/${Date.now()}`);
     const response = await fetch(`${service.baseUrl}/metrics`);
     expect(response.headers.get('content-type')).toContain('text/plain');

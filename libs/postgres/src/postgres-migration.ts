@@ -30,6 +30,15 @@ export class PostgresMigrationLedger implements MigrationLedger<Database> {
     );
   }
 
+  /** Whether the ledger table is there yet, without creating it (readers must not write). */
+  async exists(): Promise<boolean> {
+    const [row] = await selectRows<{ present: boolean }>(
+      this.db,
+      sql`select to_regclass('schema_migrations') is not null as present`,
+    );
+    return row?.present === true;
+  }
+
   async appliedVersions(): Promise<Set<number>> {
     const rows = await selectRows<{ version: number }>(this.db, sql`select version from schema_migrations`);
     return new Set(rows.map((row) => Number(row.version)));

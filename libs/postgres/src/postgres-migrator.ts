@@ -12,8 +12,10 @@ export class PostgresMigrator {
     return runMigrations('Postgres', new PostgresMigrationLedger(this.postgres.db), migrations);
   }
 
-  /** The versions applied so far, in order. */
+  /** The versions applied so far, in order; none before the first migration created the ledger. */
   async applied(): Promise<number[]> {
-    return [...(await new PostgresMigrationLedger(this.postgres.db).appliedVersions())].sort((a, b) => a - b);
+    const ledger = new PostgresMigrationLedger(this.postgres.db);
+    if (!(await ledger.exists())) return [];
+    return [...(await ledger.appliedVersions())].sort((a, b) => a - b);
   }
 }

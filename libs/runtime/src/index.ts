@@ -1,4 +1,5 @@
 export { EngineNeeds, PlatformModule } from './platform.module';
-export { createServiceApp, loadConfigOrExit, RootModuleFactory, runService } from './service-app';
+export { createServiceApp, listenManagement, loadConfigOrExit, RootModuleFactory, runService } from './service-app';
+export { schemaLag, waitForSchema } from './schema-lag';
 export { firstStart } from './first-start';
 export { CLICKHOUSE_MIGRATIONS } from './clickhouse-migrations';

@@ -3,12 +3,14 @@ import { AppConfig } from '@analytics/config';
 import { PostgresMigrator } from '@analytics/postgres';
 import { Logger, Module, OnModuleInit, Optional } from '@nestjs/common';
 import { CLICKHOUSE_MIGRATIONS } from './clickhouse-migrations';
+import { SchemaReadiness } from './schema-readiness';
 
 /**
  * Applies pending migrations of the engines this process uses, in onModuleInit, so that they run
- * before any consumer or job starts (those start in onApplicationBootstrap) and before the port opens.
+ * before any consumer or job starts (those start in onApplicationBootstrap) and before the port opens;
+ * with MIGRATE_ON_START=false (the cluster's Job migrates), readiness waits for the schema instead.
  */
-@Module({})
+@Module({ providers: [SchemaReadiness] })
 export class MigrateOnStartModule implements OnModuleInit {
   private readonly logger = new Logger('Migrations');
 

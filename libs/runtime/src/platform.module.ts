@@ -3,7 +3,7 @@ import { ClockModule } from '@analytics/clock';
 import { AppConfig, ConfigModule } from '@analytics/config';
 import { UnknownRoutesModule } from '@analytics/http';
 import { KafkaModule } from '@analytics/kafka';
-import { ObservabilityModule } from '@analytics/observability';
+import { EngineName, ObservabilityModule } from '@analytics/observability';
 import { PostgresModule } from '@analytics/postgres';
 import { DynamicModule, Module, Type } from '@nestjs/common';
 import { MigrateOnStartModule } from './migrate-on-start.module';
@@ -17,11 +17,13 @@ export interface EngineNeeds {
 /** The shared foundation of every service: config, clock and ids, the engines it needs, migrations, observability. */
 @Module({})
 export class PlatformModule {
-  static forRoot(config: AppConfig, needs: EngineNeeds): DynamicModule {
+  /** `ready`: the engines the services cannot serve without, which readiness probes (default: every one opened). */
+  static forRoot(config: AppConfig, needs: EngineNeeds, ready: EngineNeeds = needs): DynamicModule {
+    const readyEngines = (Object.keys(ready) as EngineName[]).filter((engine) => ready[engine] && needs[engine]);
     const imports: (DynamicModule | Type<unknown>)[] = [
       ConfigModule.forRoot(config),
       ClockModule,
-      ObservabilityModule.forRoot(config),
+      ObservabilityModule.forRoot(config, readyEngines),
     ];
     if (needs.clickhouse) imports.push(ClickHouseModule);
     if (needs.postgres) imports.push(PostgresModule);

@@ -1,5 +1,6 @@
 import { AppConfig, ConfigError, describeEnvironment, loadConfig } from '@analytics/config';
 import { startKafkaBatches } from '@analytics/kafka';
+import { ManagementListener } from '@analytics/observability';
 import { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
@@ -85,6 +86,19 @@ export function closeOnSignals(app: INestApplication, config: AppConfig): void {
   process.once('SIGTERM', stop);
 }
 
+/**
+ * Opens the management port (MANAGEMENT_PORT) when one is set, on `host`: /healthz, /readyz and
+ * /metrics are served there and nowhere else. Resolves with its port (the real one for 0).
+ */
+export async function listenManagement(
+  app: INestApplication,
+  config: AppConfig,
+  host = config.host,
+): Promise<number | undefined> {
+  if (config.managementPort === undefined) return undefined;
+  return app.get(ManagementListener).listen(config.managementPort, host);
+}
+
 /** The whole life of a service process: config, app, listen, signals. */
 export async function runService(
   root: RootModuleFactory,
@@ -102,11 +116,13 @@ export async function runService(
     if (beforeListen) await beforeListen(app, config);
     // The writers' handlers mounted here (with a broker) start consuming before the port opens.
     await startKafkaBatches(app);
+    const management = await listenManagement(app, config);
     await app.listen(config.port, config.host);
     const { port } = (app.getHttpServer() as Server).address() as AddressInfo; // the real one when PORT=0
+    const health = management === undefined ? '' : ` (health and metrics on ${management})`;
     app
       .get(Logger)
-      .log(`${title} listening on ${config.host}:${port}; settings ${JSON.stringify(describeEnvironment())}`);
+      .log(`${title} listening on ${config.host}:${port}${health}; settings ${JSON.stringify(describeEnvironment())}`);
   } catch (error) {
     process.stderr.write(`${title} could not start: ${(error as Error).message}\n`);
     process.exit(1);

@@ -10,6 +10,12 @@ export interface ServiceDefinition {
   /** The engines the service opens (without a broker, `engineNeeds` turns Kafka into in-process ClickHouse writes). */
   engines: EngineNeeds;
   /**
+   * The engines without which the service cannot answer its traffic: its /readyz probes these only, so
+   * an engine the service touches now and then (or only from background jobs) cannot take every one of
+   * its pods out of its Service at once. A table in docs/architecture.md says why for each row.
+   */
+  readiness: EngineNeeds;
+  /**
    * The Nest modules the service mounts: its controllers, consumers and jobs. Each row loads its libs
    * here, when a process runs it, so a process holds the code of its own services only (the gateway
    * ~20 MB less resident than with every service's code; docs/benchmarks/2026-11-25-issue-21-memory.md).
@@ -39,6 +45,9 @@ export const SERVICE_MAP: Record<ServiceName, ServiceDefinition> = {
   ingest: {
     title: 'Ingestion gateway',
     engines: { postgres: true, kafka: true },
+    // Credentials and dropped rules come from Postgres through caches (30 s, 2 s): a Postgres failover
+    // costs new credentials only, while without Kafka no request can be acknowledged.
+    readiness: { kafka: true },
     modules: async (config) => {
       const [{ IngestModule }, { ProfilesIngestModule }] = await Promise.all([
         import('@analytics/ingest'),
@@ -50,6 +59,7 @@ export const SERVICE_MAP: Record<ServiceName, ServiceDefinition> = {
   writer: {
     title: 'Events writer',
     engines: { postgres: true, kafka: true, clickhouse: true },
+    readiness: { postgres: true, kafka: true, clickhouse: true },
     // Without a broker there is nothing to consume: the gateway writes in-process. Warehouse-import
     // runs are jobs here, in the role that reaches Kafka.
     modules: async (config) => {
@@ -74,6 +84,8 @@ export const SERVICE_MAP: Record<ServiceName, ServiceDefinition> = {
   query: {
     title: 'Query service',
     engines: { postgres: true, clickhouse: true },
+    // Every query reads ClickHouse; credentials, saved cohorts and project settings come from Postgres.
+    readiness: { postgres: true, clickhouse: true },
     // The legacy /api/2.0/annotations is on the query host (the ingress sends /api/2.0 here).
     modules: async () => {
       const [{ QueryModule, ProfilesQueryModule }, { LegacyAnnotationsModule }] = await Promise.all([
@@ -86,6 +98,8 @@ export const SERVICE_MAP: Record<ServiceName, ServiceDefinition> = {
   export: {
     title: 'Export service',
     engines: { postgres: true, clickhouse: true },
+    // Exports read ClickHouse; credentials, pipelines and their jobs live in Postgres.
+    readiness: { postgres: true, clickhouse: true },
     modules: async (config) => {
       const [{ ExportModule }, { DownloadsModule }, { PipelinesModule }] = await Promise.all([
         import('@analytics/export'),
@@ -98,6 +112,9 @@ export const SERVICE_MAP: Record<ServiceName, ServiceDefinition> = {
   management: {
     title: 'Management service',
     engines: { postgres: true, clickhouse: true },
+    // Accounts, projects, the dictionary and saved reports are Postgres; ClickHouse only serves usage,
+    // backups and `schemas/seen`, which fail alone when it is away.
+    readiness: { postgres: true },
     // The job queue (Postgres only) lets a manual sync file its run job at once; the web console's
     // static files ride with the app API (docs/console.md); a backup is an app API call (docs/backup.md).
     modules: async (config) => {
@@ -135,6 +152,8 @@ export const SERVICE_MAP: Record<ServiceName, ServiceDefinition> = {
   compliance: {
     title: 'Compliance service',
     engines: { postgres: true, clickhouse: true },
+    // Its API files and reads jobs in Postgres; the jobs that touch ClickHouse retry on their own.
+    readiness: { postgres: true },
     modules: async (config) => {
       const [{ ComplianceModule }, { RetentionModule }] = await Promise.all([
         import('@analytics/compliance'),

@@ -1,7 +1,7 @@
 import { AppConfig, ServiceName } from '@analytics/config';
 import { PlatformModule } from '@analytics/runtime';
 import { DynamicModule, Module } from '@nestjs/common';
-import { engineNeeds } from './engine-needs';
+import { engineNeeds, readinessNeeds } from './engine-needs';
 import { servicesModule } from './service-map';
 
 /**
@@ -14,7 +14,10 @@ export class ServiceRootModule {
   static forRoot(config: AppConfig, services: readonly ServiceName[] = config.services): DynamicModule {
     return {
       module: ServiceRootModule,
-      imports: [PlatformModule.forRoot(config, engineNeeds(config, services)), servicesModule(config, services)],
+      imports: [
+        PlatformModule.forRoot(config, engineNeeds(config, services), readinessNeeds(config, services)),
+        servicesModule(config, services),
+      ],
     };
   }
 }

@@ -17,10 +17,10 @@ export interface ServiceProcess {
 
 /**
  * Runs a built app (`dist/apps/<app>/src/main.js`, built by global setup) as its own process,
- * exactly as `npm start` or a container would, with only the given environment added.
+ * exactly as `npm start` or a container would, with only the given environment (and arguments) added.
  */
-export function spawnService(app: string, env: Record<string, string>): ServiceProcess {
-  const child = spawn(process.execPath, [resolve(REPO_ROOT, 'dist/apps', app, 'src/main.js')], {
+export function spawnService(app: string, env: Record<string, string>, args: string[] = []): ServiceProcess {
+  const child = spawn(process.execPath, [resolve(REPO_ROOT, 'dist/apps', app, 'src/main.js'), ...args], {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
