@@ -9,7 +9,7 @@ import { NON_PUBLIC_NETWORKS } from '@analytics/outbound';
 import { engineNeeds, PUBLIC_HOSTS } from '@analytics/service-map';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bytesOf, clientListener, maxReplicas, operatorSecrets, OVERLAYS, postgresPoolSize, render, ROOT, spreadProblems } from './cluster';
+import { bytesOf, clientListener, maxReplicas, operatorSecrets, OVERLAYS, podConfig, postgresPoolSize, render, ROOT, spreadProblems } from './cluster';
 import { parseImage } from './kustomize';
 import { appContainer, containerEnvironment, decodeSecret, lockdownProblems, Manifest, Rendered, route, selects } from './manifests';
 
@@ -168,7 +168,7 @@ describe.each(OVERLAYS)('the cluster in overlay %s', (overlay) => {
         expect({ id, problems: lockdownProblems(pods.spec, wait) }).toEqual({ id, problems: [] });
         // It reads both ledgers with the settings the migration Job uses.
         const env = containerEnvironment(rendered(), wait, secretValue(rendered())).values;
-        const config = loadConfig(env);
+        const config = podConfig(env);
         const jobEnv = containerEnvironment(rendered(), appContainer(job()), secretValue(rendered())).values;
         expect({ id, database: config.databaseUrl, clickhouse: config.clickhouseUrl }).toEqual({ id, database: jobEnv.DATABASE_URL, clickhouse: jobEnv.CLICKHOUSE_URL });
       }

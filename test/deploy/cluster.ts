@@ -1,4 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { AppConfig, loadConfig } from '@analytics/config';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { applicationDatabase } from './backups';
 import { kustomize } from './kustomize';
@@ -20,23 +22,16 @@ export function render(overlay: string): Rendered {
   return renders.get(overlay)!;
 }
 
-/**
- * Settings of issue 37's contract with the application (its management port, Kafka authentication,
- * the schema wait's bound) that the manifests wire before libs/config knows them; once it does, each
- * is checked like any other setting.
- */
-export const APP_CONTRACT_SETTINGS = [
-  'MANAGEMENT_PORT',
-  'KAFKA_SSL',
-  'KAFKA_SASL_MECHANISM',
-  'KAFKA_SASL_USERNAME',
-  'KAFKA_SASL_PASSWORD',
-  'KAFKA_SSL_CA_FILE',
-  'KAFKA_COMPRESSION',
-  'MIGRATE_WAIT_TIMEOUT_MS',
-];
-
 /** Kafka client settings only the services with a KafkaUser receive. */
+/** Where a stand-in of the brokers' CA sits here: in a pod, the mounted Secret's file. */
+const STAND_IN_CA = join(mkdtempSync(join(tmpdir(), 'deploy-ca-')), 'ca.crt');
+writeFileSync(STAND_IN_CA, '-----BEGIN CERTIFICATE-----\nstand-in\n-----END CERTIFICATE-----\n');
+
+/** A workload's settings as its pod would load them (the Kafka CA file it mounts read from a stand-in). */
+export function podConfig(values: Record<string, string>): AppConfig {
+  return loadConfig(values.KAFKA_SSL_CA_FILE ? { ...values, KAFKA_SSL_CA_FILE: STAND_IN_CA } : values);
+}
+
 export const KAFKA_CLIENT_SETTINGS = [
   'KAFKA_SSL',
   'KAFKA_SSL_CA_FILE',

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { applicationDatabase, objectStoreProblems, scheduledBackupProblems } from './backups';
-import { APP_CONTRACT_SETTINGS, clientListener, K8S, KAFKA_CLIENT_SETTINGS, operatorSecrets, OVERLAYS, render, ROOT } from './cluster';
+import { clientListener, K8S, KAFKA_CLIENT_SETTINGS, operatorSecrets, OVERLAYS, podConfig, render, ROOT } from './cluster';
 import { assignments, parseDockerfile, Stage } from './dockerfile';
 import { kustomize, parseImage } from './kustomize';
 import { appContainer, containerEnvironment, decodeSecret, esmPackage, lockdownProblems, Manifest, Rendered, route, selects, SettingSource } from './manifests';
@@ -386,7 +386,7 @@ describe.each(OVERLAYS)('overlay %s', (overlay) => {
     const scaler = rendered().one('ScaledObject');
     const writer = deploymentOf(rendered(), 'writer');
     expect(scaler.spec.scaleTargetRef.name).toBe(writer.metadata.name);
-    const settings = loadConfig(environmentOf(rendered(), 'writer').values).kafka!;
+    const settings = podConfig(environmentOf(rendered(), 'writer').values).kafka!;
     const kafka = rendered().one('Kafka');
     const listener = clientListener(kafka);
     // Every group a writer runs (libs/kafka's CONSUMER_GROUPS), with the topic it consumes.
@@ -459,7 +459,7 @@ describe.each(OVERLAYS)('overlay %s', (overlay) => {
   it('wires every setting into every workload that needs it, secrets from Secrets only', () => {
     const configMap = configMapData(rendered());
     const settings = environmentVariableNames();
-    for (const key of Object.keys(configMap)) expect([...settings, ...APP_CONTRACT_SETTINGS]).toContain(key);
+    for (const key of Object.keys(configMap)) expect(settings).toContain(key);
     for (const secret of SECRET_SETTINGS) expect(Object.keys(configMap)).not.toContain(secret);
     const contract = decodeSecret(render('dev').get('Secret', 'analytics-secrets'));
     for (const key of Object.keys(contract)) expect([...settings, ...ENGINE_SECRET_KEYS]).toContain(key);
@@ -485,7 +485,7 @@ describe.each(OVERLAYS)('overlay %s', (overlay) => {
     const postgres = rendered().one('Cluster');
     for (const workload of WORKLOADS) {
       const { values } = environmentOf(rendered(), workload);
-      const config = loadConfig(values);
+      const config = podConfig(values);
       expect({ workload, migrateOnStart: config.migrateOnStart }).toEqual({ workload, migrateOnStart: false });
       expect(config.kafka).toBeDefined();
       // Through the Pooler, with the owner's credentials.
@@ -500,7 +500,7 @@ describe.each(OVERLAYS)('overlay %s', (overlay) => {
   });
 
   it('creates the topics the platform uses, partitioned and replicated as configured', () => {
-    const settings = loadConfig(environmentOf(rendered(), 'writer').values).kafka!;
+    const settings = podConfig(environmentOf(rendered(), 'writer').values).kafka!;
     const kafka = rendered().one('Kafka');
     expect(settings.brokers).toEqual([`${kafka.metadata.name}-kafka-bootstrap:${clientListener(kafka).port}`]);
     const topics = rendered().all('KafkaTopic');
@@ -535,7 +535,7 @@ describe.each(OVERLAYS)('overlay %s', (overlay) => {
   });
 
   it('binds each query host of the ingress to one data region (QUERY_REGION_HOSTS), the spec base to US', () => {
-    const regionHosts = loadConfig(environmentOf(rendered(), 'query').values).queryRegionHosts;
+    const regionHosts = podConfig(environmentOf(rendered(), 'query').values).queryRegionHosts;
     const domain = rendered().get('Ingress', 'analytics-api').spec.rules[0].host.split('.').slice(1).join('.');
     expect(regionHosts).toEqual([
       { host: `api.${domain}`, region: 'US' },
