@@ -140,6 +140,9 @@ export const ROLE_MATRIX: readonly RouteAccess[] = [
     ...savedReport('bookmarks', ':id'),
     ...savedReport('funnels', ':funnelId'),
     ...savedReport('cohorts', ':id'),
+    ...savedReport('boards', ':boardId'),
+    route('POST', '/api/app/projects/:projectId/boards/:boardId/share', 'project', 'analyst'),
+    route('DELETE', '/api/app/projects/:projectId/boards/:boardId/share', 'project', 'analyst'),
   ]),
 
   ...ownedBy('compliance', [
@@ -181,6 +184,8 @@ export const ROLE_MATRIX: readonly RouteAccess[] = [
     ...query('GET', '/events/properties'),
     ...query('GET', '/events/properties/top'),
     ...query('GET', '/events/properties/values'),
+    // A shared board: its signed link is the credential, and it reads that board's tiles only.
+    route('GET', '/api/shared/boards/:token', 'signed-link'),
   ]),
 ];
 

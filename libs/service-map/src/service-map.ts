@@ -75,8 +75,11 @@ export const SERVICE_MAP: Record<ServiceName, ServiceDefinition> = {
     title: 'Query service',
     engines: { postgres: true, clickhouse: true },
     modules: async () => {
-      const { QueryModule, ProfilesQueryModule } = await import('@analytics/query');
-      return [QueryModule, ProfilesQueryModule];
+      const [{ QueryModule, ProfilesQueryModule }, { SharedBoardsModule }] = await Promise.all([
+        import('@analytics/query'),
+        import('@analytics/boards'),
+      ]);
+      return [QueryModule, ProfilesQueryModule, SharedBoardsModule];
     },
   },
   export: {
@@ -105,6 +108,7 @@ export const SERVICE_MAP: Record<ServiceName, ServiceDefinition> = {
         { WarehouseImportsModule },
         { UsageModule },
         { BackupModule },
+        { BoardsModule },
       ] = await Promise.all([
         import('@analytics/management'),
         import('@analytics/annotations'),
@@ -113,12 +117,14 @@ export const SERVICE_MAP: Record<ServiceName, ServiceDefinition> = {
         import('@analytics/warehouse-imports'),
         import('@analytics/usage'),
         import('@analytics/backup'),
+        import('@analytics/boards'),
       ]);
       return [
         ManagementModule,
         AnnotationsModule,
         DictionaryModule,
         SavedReportsModule,
+        BoardsModule,
         GroupKeysModule,
         await jobsModule(config),
         WarehouseImportsModule,
