@@ -2,7 +2,7 @@ import { Clock } from '@analytics/clock';
 import { checkDownload, signDownload } from '@analytics/object-store';
 import { Inject, Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { BoardsError, BoardsErrorCode } from './boards-error';
+import { BoardsError, BoardsErrorCode, invalidBoard } from './boards-error';
 import { BoardRow } from './boards.schema';
 
 export const BOARD_SHARE_KEY = Symbol('BoardShareKey');
@@ -37,10 +37,14 @@ export class BoardShareLinks {
     };
   }
 
-  /** The board id a token names, before its row is read; a malformed token is not found. */
+  /**
+   * The board id a token names, before its row is read. Text that is not a token at all is a 400 (a
+   * mistyped or cut link); a well-formed token that fails its checks is a 404, whatever the reason.
+   */
   boardIdOf(token: string): number {
     const match = TOKEN.exec(token);
-    if (!match || Number(match[1]) < 1 || Number(match[1]) > 2 ** 31 - 1) throw notFound();
+    if (!match) throw invalidBoard('this is not a board share link: it was cut short or mistyped');
+    if (Number(match[1]) < 1 || Number(match[1]) > 2 ** 31 - 1) throw notFound();
     return Number(match[1]);
   }
 
