@@ -1,6 +1,6 @@
 import { FormEvent, useState } from 'react';
 import { client } from '../api/generated/client.gen';
-import { readApi, results, unwrap } from '../api/http';
+import { readApi, results } from '../api/http';
 import { ErrorNote, Field, Loading, PageTitle, useLoad } from '../components';
 import { daysAgo, useConsole } from '../project';
 import { Link, navigate, useLocation } from '../router';
@@ -31,7 +31,7 @@ interface Report {
 const TILE_ROWS_PX = 70;
 // The app API's board routes through the generated client's transport (credentials, console budget).
 const send = <T,>(method: 'post' | 'delete', url: string, body?: unknown) =>
-  results<T>(unwrap(client[method]({ url, body, headers: { 'Content-Type': 'application/json' } })));
+  results<T>(client[method]({ url, body, headers: { 'Content-Type': 'application/json' } }));
 
 /** The days a board's range covers, as the query API takes them. */
 const daysOf = (range: DateRange) =>
