@@ -77,6 +77,7 @@ export interface Disposable {
   bookmarkId: number;
   funnelId: number;
   cohortId: number;
+  boardId: number;
   serviceAccountId: number;
   groupKey: string;
   schemaName: string;
@@ -95,6 +96,7 @@ export interface SampleObjects {
   bookmarkId: number;
   funnelId: number;
   cohortId: number;
+  boardId: number;
   /** A BigQuery source (stored without a connection test) and an event import on it, API-triggered only. */
   warehouseSourceId: number;
   warehouseImportId: number;
@@ -176,6 +178,7 @@ export async function seedSampleObjects({
     bookmarkId: idOf(await api('POST', `${app}/bookmarks`, BOOKMARK)),
     funnelId: idOf(await api('POST', `${app}/funnels`, FUNNEL)),
     cohortId: idOf(await api('POST', `${app}/cohorts`, COHORT)),
+    boardId: idOf(await api('POST', `${app}/boards`, { name: 'Walked board' })),
     memberAccountId: idOf(member),
   };
   const warehouseSourceId = idOf(await api('POST', `${app}/warehouse-sources`, WAREHOUSE_SOURCE));
@@ -211,6 +214,7 @@ export async function seedSampleObjects({
       bookmarkId: idOf(await api('POST', `${app}/bookmarks`, { ...BOOKMARK, name: `deleted by ${caller}` })),
       funnelId: idOf(await api('POST', `${app}/funnels`, { ...FUNNEL, name: `deleted by ${caller}` })),
       cohortId: idOf(await api('POST', `${app}/cohorts`, { ...COHORT, name: `deleted by ${caller}` })),
+      boardId: idOf(await api('POST', `${app}/boards`, { name: `deleted by ${caller}` })),
       serviceAccountId: idOf(
         await api('POST', `/api/app/organizations/${organizationId}/service-accounts`, {
           username: `deleted-by-${caller}`,

@@ -58,7 +58,7 @@ const ORGANIZATION = '/api/app/organizations/:organizationId';
 
 /** Saved reports share one shape: list, create, get, patch, delete. */
 function savedReport(
-  kind: 'bookmarks' | 'funnels' | 'cohorts',
+  kind: 'bookmarks' | 'funnels' | 'cohorts' | 'boards',
   param: string,
   create: unknown,
   patch: unknown,
@@ -231,6 +231,16 @@ export const SAMPLE_REQUESTS: Record<string, Sample> = {
     (o) => o.cohortId,
     (d) => d.cohortId,
   ),
+  ...savedReport(
+    'boards',
+    ':boardId',
+    { name: 'Made by the walk' },
+    { description: 'patched' },
+    (o) => o.boardId,
+    (d) => d.boardId,
+  ),
+  [`POST ${APP}/boards/:boardId/share`]: (o) => ({ params: { boardId: o.boardId }, body: { expires_in_days: 1 } }),
+  [`DELETE ${APP}/boards/:boardId/share`]: (o) => ({ params: { boardId: o.boardId } }),
 
   'POST /import': (_, caller) => ({ query: { strict: '1' }, body: [importedEvent(caller, 'post')] }),
   // The SDK transport answers 200 either way; `verbose=1` says whether the event was taken.

@@ -28,6 +28,8 @@ export const SCOPE_CREATORS = [
   'libs/identity/src/identity-writer.service.ts',
   // The profile writer: updates the gateway authenticated, each naming its project.
   'libs/profiles/src/by-project.ts',
+  // A shared board's view: the link's signature, checked against the stored board, establishes access to its project.
+  'libs/boards/src/shared-boards.service.ts',
 ];
 
 const FIXTURES = join(__dirname, 'tenancy-fixtures');

@@ -140,6 +140,9 @@ export const ROLE_MATRIX: readonly RouteAccess[] = [
     ...savedReport('bookmarks', ':id'),
     ...savedReport('funnels', ':funnelId'),
     ...savedReport('cohorts', ':id'),
+    ...savedReport('boards', ':boardId'),
+    route('POST', '/api/app/projects/:projectId/boards/:boardId/share', 'project', 'analyst'),
+    route('DELETE', '/api/app/projects/:projectId/boards/:boardId/share', 'project', 'analyst'),
   ]),
 
   ...ownedBy('compliance', [
@@ -186,6 +189,8 @@ export const ROLE_MATRIX: readonly RouteAccess[] = [
     ...query('POST', '/engage/revenue'),
     // The annotations' older read path, with the project from the credentials (libs/annotations).
     route('GET', '/api/2.0/annotations', 'project', 'consumer'),
+    // A shared board: its signed link is the credential, and it reads that board's tiles only.
+    route('GET', '/api/shared/boards/:token', 'signed-link'),
   ]),
 ];
 

@@ -1,7 +1,8 @@
 import type { Request } from 'express';
 
 /**
- * The HTTP API families, each with its own error body: the app API (/api/app), the reading APIs
+ * The HTTP API families, each with its own error body: the app API (/api/app, and /api/shared: shared
+ * boards read without an account), the reading APIs
  * (/api/query, /api/2.0) and ingestion with everything else (/track, /import, /engage, /groups, …).
  */
 export type ApiFamily = 'app' | 'query' | 'ingest';
@@ -13,7 +14,7 @@ const under = (path: string, prefix: string) => path === prefix || path.startsWi
 
 /** The family a request path belongs to, by its prefix. */
 export function apiFamilyOf(path: string): ApiFamily {
-  if (under(path, '/api/app')) return 'app';
+  if (under(path, '/api/app') || under(path, '/api/shared')) return 'app';
   if (QUERY_API_PREFIXES.some((prefix) => under(path, `/${prefix}`))) return 'query';
   return 'ingest';
 }

@@ -473,6 +473,8 @@ describe('the web console', () => {
     '/events': 'Purchased',
     '/insights': 'Activity by browser',
     '/funnels': 'Signup to purchase',
+    // The new-board form lists the saved reports.
+    '/boards': 'Signup to purchase',
     // Today's cohort row of the heat map.
     '/retention': new Date().toISOString().slice(0, 10),
     '/cohorts': 'bought this month',

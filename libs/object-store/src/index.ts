@@ -1,5 +1,6 @@
 export { DOWNLOAD_LINK_SECRET_FILE, installationSecret } from './download-link-secret';
 export { DownloadLinks } from './download-links';
+export { checkDownload, signDownload } from './download-signature';
 export { DownloadsModule } from './downloads.module';
 export { LocalObjectStore } from './local-object-store';
 export { objectKey } from './object-key';

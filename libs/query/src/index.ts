@@ -1,10 +1,13 @@
 export { QueryRunner } from './clickhouse/query-runner';
-export { FunnelSpec } from './funnels/funnel-spec';
+export { FunnelSpec, parseFunnelQuery } from './funnels/funnel-spec';
+export { FunnelsService } from './funnels/funnels.service';
+export { QueryParams } from './http/query-params';
 export { FunnelResult, funnelResult } from './funnels/funnel-tally';
 export { FunnelsRepository } from './funnels/funnels.repository';
 export { InsightsSpec } from './insights/insights-spec';
 export { insightsResult } from './insights/insights-tally';
 export { InsightsRepository } from './insights/insights.repository';
+export { InsightsService } from './insights/insights.service';
 export { ProfilesQueryModule, QueryModule } from './query.module';
 export { loadQuerySettings } from './query-settings';
 export { RetentionSpec } from './retention/retention-spec';

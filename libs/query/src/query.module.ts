@@ -76,7 +76,7 @@ export class CohortMembershipModule {}
     InsightsService,
     CohortsListService,
   ],
-  exports: [CohortMembershipModule],
+  exports: [CohortMembershipModule, InsightsService, FunnelsService],
 })
 export class QueryModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

@@ -1,3 +1,4 @@
+export { checkOptionalExpression } from './expression-check';
 export { CohortBehavior, CohortDefinition, isBehaviorCohort, validateCohortDefinition } from './cohort-definition';
 export {
   checkFunnelWindow,

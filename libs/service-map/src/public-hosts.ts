@@ -5,7 +5,7 @@
  */
 export const PUBLIC_HOSTS = {
   /** `{base_url}`: management, compliance and query APIs (`/api/2.0/<query>` is the query API's older path). */
-  api: ['/api/app', '/api/query', '/api/2.0'],
+  api: ['/api/app', '/api/query', '/api/2.0', '/api/shared'],
   /** `{eu_base_url}`, `{in_base_url}`: data-residency variants of the query base. */
   eu: ['/api/query', '/api/2.0'],
   in: ['/api/query', '/api/2.0'],

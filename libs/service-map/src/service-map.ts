@@ -86,13 +86,12 @@ export const SERVICE_MAP: Record<ServiceName, ServiceDefinition> = {
     engines: { postgres: true, clickhouse: true },
     // Every query reads ClickHouse; credentials, saved cohorts and project settings come from Postgres.
     readiness: { postgres: true, clickhouse: true },
-    // The legacy /api/2.0/annotations is on the query host (the ingress sends /api/2.0 here).
+    // The legacy /api/2.0/annotations is on the query host (the ingress sends /api/2.0 here), and so are
+    // shared boards, whose tiles are queries.
     modules: async () => {
-      const [{ QueryModule, ProfilesQueryModule }, { LegacyAnnotationsModule }] = await Promise.all([
-        import('@analytics/query'),
-        import('@analytics/annotations'),
-      ]);
-      return [QueryModule, ProfilesQueryModule, LegacyAnnotationsModule];
+      const [{ QueryModule, ProfilesQueryModule }, { LegacyAnnotationsModule }, { SharedBoardsModule }] =
+        await Promise.all([import('@analytics/query'), import('@analytics/annotations'), import('@analytics/boards')]);
+      return [QueryModule, ProfilesQueryModule, LegacyAnnotationsModule, SharedBoardsModule];
     },
   },
   export: {
@@ -126,6 +125,7 @@ export const SERVICE_MAP: Record<ServiceName, ServiceDefinition> = {
         { WarehouseImportsModule },
         { UsageModule },
         { BackupModule },
+        { BoardsModule },
       ] = await Promise.all([
         import('@analytics/management'),
         import('@analytics/annotations'),
@@ -134,12 +134,14 @@ export const SERVICE_MAP: Record<ServiceName, ServiceDefinition> = {
         import('@analytics/warehouse-imports'),
         import('@analytics/usage'),
         import('@analytics/backup'),
+        import('@analytics/boards'),
       ]);
       return [
         ManagementModule,
         AnnotationsModule,
         DictionaryModule,
         SavedReportsModule,
+        BoardsModule,
         GroupKeysModule,
         await jobsModule(config),
         WarehouseImportsModule,

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { forgetCredentials, readApi, setCredentials } from './api/http';
 import { clearSession, loadSession, saveSession, Session } from './api/session';
 import { ErrorNote, Loading, PageErrorBoundary } from './components';
+import { BoardsPage } from './pages/boards';
 import { CohortsPage } from './pages/cohorts';
 import { DictionaryPage } from './pages/dictionary';
 import { EventsPage } from './pages/events';
@@ -18,6 +19,7 @@ const PAGE_COMPONENTS: Record<string, () => React.JSX.Element> = {
   '/events': EventsPage,
   '/insights': InsightsPage,
   '/funnels': FunnelsPage,
+  '/boards': BoardsPage,
   '/retention': RetentionPage,
   '/cohorts': CohortsPage,
   '/profiles': ProfilesPage,

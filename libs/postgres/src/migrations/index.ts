@@ -11,6 +11,7 @@ import { pipelines } from './0009-pipelines';
 import { erasedIds } from './0010-erased-ids';
 import { dataRetention } from './0011-data-retention';
 import { projectTimeZone } from './0012-project-time-zone';
+import { boards } from './0013-boards';
 
 /** Every Postgres migration, in version order. Append; never edit one that has shipped. */
 export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
@@ -26,4 +27,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   erasedIds,
   dataRetention,
   projectTimeZone,
+  boards,
 ];

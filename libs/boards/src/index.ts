@@ -1,0 +1,1 @@
+export { BoardsModule, SharedBoardsModule } from './boards.module';

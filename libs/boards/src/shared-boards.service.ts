@@ -1,0 +1,105 @@
+import { Clock } from '@analytics/clock';
+import { AppConfig } from '@analytics/config';
+import { asError } from '@analytics/errors';
+import { ProjectsService } from '@analytics/projects';
+import { FunnelsService, InsightsService, parseFunnelQuery, QueryParams } from '@analytics/query';
+import { RateLimiterFactory } from '@analytics/rate-limits';
+import { InsightsParams, validateInsightsParams } from '@analytics/report-definitions';
+import { SavedReportsService } from '@analytics/reports';
+import { ProjectScope, projectScope } from '@analytics/tenancy';
+import { Injectable } from '@nestjs/common';
+import { BoardShareLinks } from './board-share-links';
+import { BoardsRepository } from './boards.repository';
+import { BoardDateRange, BoardRow } from './boards.schema';
+import { BoardsService, ShownTile } from './boards.service';
+import { boardJson } from './boards.views';
+
+const DAY_MS = 86_400_000;
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** A tile of a shared board: its report computed now, or why it could not be. */
+export type SharedTile = ShownTile & ({ result: unknown } | { error: string });
+
+/**
+ * The public view of a shared board: the board and each tile's result, computed by the query API's own
+ * services and only for the board's tiles (the token names a board, never a query). Every tile spends
+ * one query of the project's public query budget (QUERY_LIMIT_*), as a script would: an anonymous
+ * viewer is not the console. Tiles run one after the other, so a board never takes more than one of
+ * the project's concurrent query slots.
+ */
+@Injectable()
+export class SharedBoardsService {
+  private readonly quota;
+
+  constructor(
+    private readonly links: BoardShareLinks,
+    private readonly repository: BoardsRepository,
+    private readonly boards: BoardsService,
+    private readonly projects: ProjectsService,
+    private readonly reports: SavedReportsService,
+    private readonly insights: InsightsService,
+    private readonly funnels: FunnelsService,
+    private readonly clock: Clock,
+    limits: RateLimiterFactory,
+    config: AppConfig,
+  ) {
+    this.quota = limits.readingQuota('query', config.query.limits, config.consoleLimits.query).for({});
+  }
+
+  async view(token: string, signal?: AbortSignal) {
+    const board = await this.repository.findShared(this.links.boardIdOf(token));
+    this.links.verify(token, board);
+    const project = await this.projects.findById(board.projectId);
+    if (!project) throw new Error(`board ${board.id} names project ${board.projectId}, which is gone`);
+    // The link's signature establishes access to this board of this project (test/architecture lists this file).
+    const scope = projectScope(project.id, project.dataRetentionDays);
+    const tiles: SharedTile[] = [];
+    for (const tile of await this.boards.tilesOf(scope, board)) tiles.push(await this.tile(scope, board, tile, signal));
+    const { created_by: _by, modified_by: _mod, shared_until: _until, ...shown } = boardJson(board, tiles);
+    return shown;
+  }
+
+  private async tile(scope: ProjectScope, board: BoardRow, tile: ShownTile, signal?: AbortSignal): Promise<SharedTile> {
+    if ('deleted' in tile.report) return { ...tile, error: 'report deleted' };
+    const slot = await this.quota.acquire(scope.projectId);
+    if (!slot.allowed) return { ...tile, error: `rate limit exceeded: ${slot.reason}` };
+    try {
+      return { ...tile, result: await this.compute(scope, board, tile, signal) };
+    } catch (error) {
+      // One tile's failure (a report deleted meanwhile, a rule it breaks now) leaves the others shown.
+      return { ...tile, error: asError(error).message };
+    } finally {
+      await slot.release();
+    }
+  }
+
+  private async compute(scope: ProjectScope, board: BoardRow, tile: ShownTile, signal?: AbortSignal) {
+    const range = this.days(board.dateRange);
+    if (tile.kind === 'funnel') {
+      const params = new URLSearchParams({ funnel_id: String(tile.report_id), ...range });
+      if (board.whereFilter) params.set('where', board.whereFilter);
+      return this.funnels.query(scope, parseFunnelQuery(new QueryParams(params)), signal);
+    }
+    const saved = (await this.reports.get(scope, 'bookmark', tile.report_id)).definition;
+    const { from_date: _from, to_date: _to, last_days: _last, ...rest } = saved;
+    const definition: InsightsParams = {
+      ...rest,
+      ...range,
+      events: saved.events.map((metric) => ({ ...metric, where: both(metric.where, board.whereFilter) })),
+    };
+    return this.insights.run(scope, validateInsightsParams(definition), signal);
+  }
+
+  /** The board's range as days (UTC), the form every report takes. */
+  private days(range: BoardDateRange): { from_date: string; to_date: string } {
+    if ('from_date' in range) return range;
+    const today = this.clock.now();
+    return { from_date: day(today - (range.last_days - 1) * DAY_MS), to_date: day(today) };
+  }
+}
+
+/** Both filters: a tile's events must pass its report's and the board's. */
+function both(own: string | undefined, board: string | null): string | undefined {
+  if (!board) return own;
+  return own ? `(${own}) and (${board})` : board;
+}

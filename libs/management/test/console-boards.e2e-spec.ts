@@ -1,0 +1,109 @@
+import { eventually } from '@analytics/testing';
+import { Browser } from 'playwright-core';
+import { launchChromium } from '../../ingest/test/sdk/browser-sdk-page';
+import {
+  OWNER,
+  PROJECT,
+  prepareScreenshots,
+  screenshot,
+  seriousViolations,
+  Standalone,
+  startStandalone,
+  watchErrors,
+} from './console-browser';
+
+jest.setTimeout(180_000);
+
+/**
+ * Boards in the console, in headless Chromium against the standalone: a board made from two saved
+ * reports through the page, its tiles drawn (a chart and a funnel's step table), then a share link
+ * made with its button that answers the board without credentials.
+ */
+describe('the console’s boards', () => {
+  let standalone: Standalone;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    prepareScreenshots();
+    [standalone, browser] = await Promise.all([startStandalone(), launchChromium()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await standalone?.stop();
+  });
+
+  const api = async (path: string, body?: unknown, user = `${OWNER.username}:${OWNER.secret}`) => {
+    const response = await fetch(`${standalone.url}${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { Authorization: `Basic ${Buffer.from(user).toString('base64')}`, 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, any> };
+  };
+
+  it('makes a board of saved reports, shows its tiles, and shares it read-only', async () => {
+    const projectId = ((await api('/api/app/me')).body.results.projects as { id: number }[])[0].id;
+    const now = Math.floor(Date.now() / 1000);
+    const events = [
+      ['Signed up', 'u1'],
+      ['Purchased', 'u1'],
+      ['Signed up', 'u2'],
+    ].map(([event, user], i) => ({
+      event,
+      properties: { time: now - 600 + i, distinct_id: user, $insert_id: `b${i}` },
+    }));
+    expect((await api('/import?strict=1', events, `${PROJECT.secret}:`)).status).toBe(200);
+    const app = `/api/app/projects/${projectId}`;
+    const params = { events: [{ event: 'Signed up', math: 'total' }], last_days: 7, unit: 'day' };
+    expect((await api(`${app}/bookmarks`, { name: 'Sign-ups', params })).status).toBe(201);
+    const funnel = {
+      name: 'Buyers',
+      steps: [{ event: 'Signed up' }, { event: 'Purchased' }],
+      length: 1,
+      length_unit: 'day',
+    };
+    expect((await api(`${app}/funnels`, funnel)).status).toBe(201);
+    // Queries see the events once the writer stored them.
+    await eventually(async () =>
+      expect((await api(`/api/query/events/names?project_id=${projectId}`)).body).toContain('Purchased'),
+    );
+
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    const errors = watchErrors(page);
+    await page.goto(`${standalone.url}/boards`);
+    await page.fill('input[name=username]', OWNER.username);
+    await page.fill('input[name=secret]', OWNER.secret);
+    await page.click('button[type=submit]');
+    await page.getByRole('heading', { name: 'Boards', level: 1 }).waitFor();
+    await page.getByText('No board yet').waitFor();
+    await page.getByLabel('Name').fill('Growth');
+    await page.getByLabel('Sign-ups (insights)').check();
+    await page.getByLabel('Buyers (funnel)').check();
+    await page.getByRole('button', { name: 'Create board' }).click();
+
+    await page
+      .getByRole('heading', { name: 'Growth', level: 1 })
+      .waitFor()
+      .catch(async (error: unknown) => {
+        await screenshot(page, 'board-not-created');
+        throw new Error(`${String(error)}\n${await page.locator('main').innerText()}\n${errors.join('\n')}`);
+      });
+    const chart = page.getByRole('region', { name: 'Sign-ups' });
+    await chart.getByRole('img', { name: "Sign-ups over the board's days" }).waitFor();
+    const steps = page.getByRole('region', { name: 'Buyers' }).getByRole('table', { name: 'Funnel steps' });
+    await steps.getByRole('row', { name: /Purchased 1/ }).waitFor();
+    await expect(steps.innerText()).resolves.toMatch(/Signed up\s+2/);
+    await expect(seriousViolations(page)).resolves.toEqual([]);
+
+    await page.getByRole('button', { name: 'Share read-only link' }).click();
+    const link = await page.getByLabel('Share link').inputValue();
+    expect(link).toMatch(new RegExp(`^${standalone.url}/api/shared/boards/\\d+\\.\\d+\\.[\\w-]{43}$`));
+    await screenshot(page, 'board');
+    const shared = await fetch(link);
+    expect(shared.status).toBe(200);
+    const board = ((await shared.json()) as { results: { name: string; tiles: { result?: unknown }[] } }).results;
+    expect(board.name).toBe('Growth');
+    expect(board.tiles.map((tile) => tile.result !== undefined)).toEqual([true, true]);
+    expect(errors).toEqual([]);
+  });
+});
