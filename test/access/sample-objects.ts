@@ -48,6 +48,16 @@ export const COHORT = {
   definition: { behavior: { event: EVENT, min_count: 1, last_days: 30 } },
 };
 
+/** An alert whose webhook nobody answers (the walk allows loopback): the test button reports the refusal, with a 200. */
+export const alert = (bookmarkId: number, name = 'Signups drop') => ({
+  name,
+  bookmark_id: bookmarkId,
+  rule: 'below',
+  threshold: 1,
+  cadence: 'daily',
+  webhook_url: 'http://127.0.0.1:9/alerts',
+});
+
 /** A pipeline into a bucket nobody reads: the walk only creates, lists, pauses and cancels. */
 export const PIPELINE_FIELDS = {
   type: 's3-raw',
@@ -77,6 +87,7 @@ export interface Disposable {
   bookmarkId: number;
   funnelId: number;
   cohortId: number;
+  alertId: number;
   serviceAccountId: number;
   groupKey: string;
   schemaName: string;
@@ -95,6 +106,7 @@ export interface SampleObjects {
   bookmarkId: number;
   funnelId: number;
   cohortId: number;
+  alertId: number;
   /** A BigQuery source (stored without a connection test) and an event import on it, API-triggered only. */
   warehouseSourceId: number;
   warehouseImportId: number;
@@ -178,6 +190,7 @@ export async function seedSampleObjects({
     cohortId: idOf(await api('POST', `${app}/cohorts`, COHORT)),
     memberAccountId: idOf(member),
   };
+  const alertId = idOf(await api('POST', `${app}/alerts`, alert(objects.bookmarkId)));
   const warehouseSourceId = idOf(await api('POST', `${app}/warehouse-sources`, WAREHOUSE_SOURCE));
   const warehouseImportId = idOf(
     await api('POST', `${app}/warehouse-sources/imports/event-stream`, warehouseImport(warehouseSourceId, 'walked')),
@@ -211,6 +224,7 @@ export async function seedSampleObjects({
       bookmarkId: idOf(await api('POST', `${app}/bookmarks`, { ...BOOKMARK, name: `deleted by ${caller}` })),
       funnelId: idOf(await api('POST', `${app}/funnels`, { ...FUNNEL, name: `deleted by ${caller}` })),
       cohortId: idOf(await api('POST', `${app}/cohorts`, { ...COHORT, name: `deleted by ${caller}` })),
+      alertId: idOf(await api('POST', `${app}/alerts`, alert(objects.bookmarkId, `deleted by ${caller}`))),
       serviceAccountId: idOf(
         await api('POST', `/api/app/organizations/${organizationId}/service-accounts`, {
           username: `deleted-by-${caller}`,
@@ -246,6 +260,7 @@ export async function seedSampleObjects({
     fromDate: day(now - 7 * 86_400_000),
     toDate: day(now),
     ...objects,
+    alertId,
     warehouseSourceId,
     warehouseImportId,
     pipelineName,

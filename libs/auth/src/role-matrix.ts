@@ -140,6 +140,9 @@ export const ROLE_MATRIX: readonly RouteAccess[] = [
     ...savedReport('bookmarks', ':id'),
     ...savedReport('funnels', ':funnelId'),
     ...savedReport('cohorts', ':id'),
+    ...savedReport('alerts', ':alertId'),
+    route('GET', '/api/app/projects/:projectId/alerts/:alertId/history', 'project', 'consumer'),
+    route('POST', '/api/app/projects/:projectId/alerts/:alertId/test', 'project', 'analyst'),
   ]),
 
   ...ownedBy('compliance', [

@@ -95,7 +95,8 @@ export const SERVICE_MAP: Record<ServiceName, ServiceDefinition> = {
     title: 'Management service',
     engines: { postgres: true, clickhouse: true },
     // The job queue (Postgres only) lets a manual sync file its run job at once; the web console's
-    // static files ride with the app API (docs/console.md); a backup is an app API call (docs/backup.md).
+    // static files ride with the app API (docs/console.md); a backup is an app API call (docs/backup.md);
+    // alerts' checks are jobs here, beside the saved reports they read (docs/alerts.md).
     modules: async (config) => {
       const [
         { ManagementModule, DictionaryModule, ConsoleModule },
@@ -105,6 +106,7 @@ export const SERVICE_MAP: Record<ServiceName, ServiceDefinition> = {
         { WarehouseImportsModule },
         { UsageModule },
         { BackupModule },
+        { AlertsModule },
       ] = await Promise.all([
         import('@analytics/management'),
         import('@analytics/annotations'),
@@ -113,6 +115,7 @@ export const SERVICE_MAP: Record<ServiceName, ServiceDefinition> = {
         import('@analytics/warehouse-imports'),
         import('@analytics/usage'),
         import('@analytics/backup'),
+        import('@analytics/alerts'),
       ]);
       return [
         ManagementModule,
@@ -124,6 +127,7 @@ export const SERVICE_MAP: Record<ServiceName, ServiceDefinition> = {
         WarehouseImportsModule,
         UsageModule.forRoot({ gauges: config.usageMetrics }),
         BackupModule,
+        AlertsModule.forRoot(),
         ConsoleModule,
       ];
     },

@@ -10,6 +10,7 @@ import { identityMerge } from './0008-identity-merge';
 import { pipelines } from './0009-pipelines';
 import { erasedIds } from './0010-erased-ids';
 import { dataRetention } from './0011-data-retention';
+import { alerts } from './0014-alerts';
 
 /** Every Postgres migration, in version order. Append; never edit one that has shipped. */
 export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
@@ -24,4 +25,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   pipelines,
   erasedIds,
   dataRetention,
+  alerts,
 ];
