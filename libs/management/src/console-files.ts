@@ -12,6 +12,7 @@ export const CONSOLE_PAGES = [
   '/funnels',
   '/retention',
   '/cohorts',
+  '/alerts',
   '/profiles',
   '/dictionary',
   '/settings',

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { forgetCredentials, readApi, setCredentials } from './api/http';
 import { clearSession, loadSession, saveSession, Session } from './api/session';
 import { ErrorNote, Loading, PageErrorBoundary } from './components';
+import { AlertsPage } from './pages/alerts';
 import { CohortsPage } from './pages/cohorts';
 import { DictionaryPage } from './pages/dictionary';
 import { EventsPage } from './pages/events';
@@ -20,6 +21,7 @@ const PAGE_COMPONENTS: Record<string, () => React.JSX.Element> = {
   '/funnels': FunnelsPage,
   '/retention': RetentionPage,
   '/cohorts': CohortsPage,
+  '/alerts': AlertsPage,
   '/profiles': ProfilesPage,
   '/dictionary': DictionaryPage,
   '/settings': SettingsPage,

@@ -7,6 +7,7 @@ export const PAGES = [
   { path: '/funnels', title: 'Funnels' },
   { path: '/retention', title: 'Retention' },
   { path: '/cohorts', title: 'Cohorts' },
+  { path: '/alerts', title: 'Alerts' },
   { path: '/profiles', title: 'Profiles' },
   { path: '/dictionary', title: 'Dictionary' },
   { path: '/settings', title: 'Settings' },
