@@ -48,6 +48,16 @@ export const COHORT = {
   definition: { behavior: { event: EVENT, min_count: 1, last_days: 30 } },
 };
 
+/** An alert whose webhook nobody answers (the walk allows loopback): the test button reports the refusal, with a 200. */
+export const alert = (bookmarkId: number, name = 'Signups drop') => ({
+  name,
+  bookmark_id: bookmarkId,
+  rule: 'below',
+  threshold: 1,
+  cadence: 'daily',
+  webhook_url: 'http://127.0.0.1:9/alerts',
+});
+
 /** A pipeline into a bucket nobody reads: the walk only creates, lists, pauses and cancels. */
 export const PIPELINE_FIELDS = {
   type: 's3-raw',
@@ -78,6 +88,7 @@ export interface Disposable {
   funnelId: number;
   cohortId: number;
   boardId: number;
+  alertId: number;
   serviceAccountId: number;
   groupKey: string;
   schemaName: string;
@@ -97,6 +108,7 @@ export interface SampleObjects {
   funnelId: number;
   cohortId: number;
   boardId: number;
+  alertId: number;
   /** A BigQuery source (stored without a connection test) and an event import on it, API-triggered only. */
   warehouseSourceId: number;
   warehouseImportId: number;
@@ -181,6 +193,7 @@ export async function seedSampleObjects({
     boardId: idOf(await api('POST', `${app}/boards`, { name: 'Walked board' })),
     memberAccountId: idOf(member),
   };
+  const alertId = idOf(await api('POST', `${app}/alerts`, alert(objects.bookmarkId)));
   const warehouseSourceId = idOf(await api('POST', `${app}/warehouse-sources`, WAREHOUSE_SOURCE));
   const warehouseImportId = idOf(
     await api('POST', `${app}/warehouse-sources/imports/event-stream`, warehouseImport(warehouseSourceId, 'walked')),
@@ -215,6 +228,7 @@ export async function seedSampleObjects({
       funnelId: idOf(await api('POST', `${app}/funnels`, { ...FUNNEL, name: `deleted by ${caller}` })),
       cohortId: idOf(await api('POST', `${app}/cohorts`, { ...COHORT, name: `deleted by ${caller}` })),
       boardId: idOf(await api('POST', `${app}/boards`, { name: `deleted by ${caller}` })),
+      alertId: idOf(await api('POST', `${app}/alerts`, alert(objects.bookmarkId, `deleted by ${caller}`))),
       serviceAccountId: idOf(
         await api('POST', `/api/app/organizations/${organizationId}/service-accounts`, {
           username: `deleted-by-${caller}`,
@@ -250,6 +264,7 @@ export async function seedSampleObjects({
     fromDate: day(now - 7 * 86_400_000),
     toDate: day(now),
     ...objects,
+    alertId,
     warehouseSourceId,
     warehouseImportId,
     pipelineName,

@@ -1,6 +1,7 @@
 import { ROLE_MATRIX, RouteAccess } from '@analytics/auth';
 import { postgresServerAvailable } from '@analytics/testing';
 import {
+  alert,
   BOOKMARK,
   COHORT,
   Disposable,
@@ -58,16 +59,16 @@ const ORGANIZATION = '/api/app/organizations/:organizationId';
 
 /** Saved reports share one shape: list, create, get, patch, delete. */
 function savedReport(
-  kind: 'bookmarks' | 'funnels' | 'cohorts' | 'boards',
+  kind: 'bookmarks' | 'funnels' | 'cohorts' | 'boards' | 'alerts',
   param: string,
-  create: unknown,
+  create: unknown | ((o: SampleObjects) => unknown),
   patch: unknown,
   id: (o: SampleObjects) => number,
   disposable: (d: Disposable) => number,
 ): Record<string, Sample> {
   return {
     [`GET ${APP}/${kind}`]: () => ({}),
-    [`POST ${APP}/${kind}`]: () => ({ body: create }),
+    [`POST ${APP}/${kind}`]: (o) => ({ body: typeof create === 'function' ? create(o) : create }),
     [`GET ${APP}/${kind}/${param}`]: (o) => ({ params: { [param.slice(1)]: id(o) } }),
     [`PATCH ${APP}/${kind}/${param}`]: (o) => ({ params: { [param.slice(1)]: id(o) }, body: patch }),
     [`DELETE ${APP}/${kind}/${param}`]: (o, caller) => ({
@@ -241,6 +242,16 @@ export const SAMPLE_REQUESTS: Record<string, Sample> = {
   ),
   [`POST ${APP}/boards/:boardId/share`]: (o) => ({ params: { boardId: o.boardId }, body: { expires_in_days: 1 } }),
   [`DELETE ${APP}/boards/:boardId/share`]: (o) => ({ params: { boardId: o.boardId } }),
+  ...savedReport(
+    'alerts',
+    ':alertId',
+    (o: SampleObjects) => alert(o.bookmarkId),
+    { threshold: 2 },
+    (o) => o.alertId,
+    (d) => d.alertId,
+  ),
+  [`GET ${APP}/alerts/:alertId/history`]: (o) => ({ params: { alertId: o.alertId } }),
+  [`POST ${APP}/alerts/:alertId/test`]: (o) => ({ params: { alertId: o.alertId } }),
 
   'POST /import': (_, caller) => ({ query: { strict: '1' }, body: [importedEvent(caller, 'post')] }),
   // The SDK transport answers 200 either way; `verbose=1` says whether the event was taken.

@@ -24,6 +24,8 @@ export const SCOPE_CREATORS = [
   'libs/warehouse-imports/src/import-runner.ts',
   // The retention sweep: a daily job over the stored projects that have a retention.
   'libs/retention/src/retention-sweeper.ts',
+  // The alerts' checks: jobs over stored alert rows, each naming its project.
+  'libs/alerts/src/alert-sweep.ts',
   // The identity writer: links the gateway authenticated, each naming its project.
   'libs/identity/src/identity-writer.service.ts',
   // The profile writer: updates the gateway authenticated, each naming its project.

@@ -143,6 +143,9 @@ export const ROLE_MATRIX: readonly RouteAccess[] = [
     ...savedReport('boards', ':boardId'),
     route('POST', '/api/app/projects/:projectId/boards/:boardId/share', 'project', 'analyst'),
     route('DELETE', '/api/app/projects/:projectId/boards/:boardId/share', 'project', 'analyst'),
+    ...savedReport('alerts', ':alertId'),
+    route('GET', '/api/app/projects/:projectId/alerts/:alertId/history', 'project', 'consumer'),
+    route('POST', '/api/app/projects/:projectId/alerts/:alertId/test', 'project', 'analyst'),
   ]),
 
   ...ownedBy('compliance', [

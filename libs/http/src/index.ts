@@ -3,7 +3,7 @@ export { ApiErrorFilter } from './api-error.filter';
 export { QUERY_API_PREFIXES } from './api-family';
 export { jsonBody } from './json-body.middleware';
 export { UnknownRoutesModule } from './unknown-routes.module';
-export { ok } from './app-api-envelope';
+export { ApiEnvelope, ok } from './app-api-envelope';
 export { booleanParameter } from './boolean-parameter';
 export { IdPipe, isDatabaseId } from './id.pipe';
 export {

@@ -13,6 +13,7 @@ export const CONSOLE_PAGES = [
   '/boards',
   '/retention',
   '/cohorts',
+  '/alerts',
   '/profiles',
   '/dictionary',
   '/settings',

@@ -26,7 +26,7 @@ export interface Standalone {
  * The standalone as its own process (embedded engines, no broker): what `npm start` runs, with the
  * default limits: the console spends its own budget (CONSOLE_*_LIMIT_*), not the public API's.
  */
-export async function startStandalone(): Promise<Standalone> {
+export async function startStandalone(env: Record<string, string> = {}): Promise<Standalone> {
   const directory = temporaryDirectory('console-e2e');
   const port = await freePort();
   const child = spawnService('standalone', {
@@ -40,6 +40,7 @@ export async function startStandalone(): Promise<Standalone> {
     BOOTSTRAP_SERVICE_ACCOUNT_SECRET: OWNER.secret,
     BOOTSTRAP_PROJECT_TOKEN: PROJECT.token,
     BOOTSTRAP_PROJECT_SECRET: PROJECT.secret,
+    ...env,
   });
   const url = `http://127.0.0.1:${port}`;
   await eventually(

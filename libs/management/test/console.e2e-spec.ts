@@ -478,6 +478,8 @@ describe('the web console', () => {
     // Today's cohort row of the heat map.
     '/retention': new Date().toISOString().slice(0, 10),
     '/cohorts': 'bought this month',
+    // No alert is made here: console-alerts.e2e-spec.ts drives the page.
+    '/alerts': 'No alert yet',
     '/profiles': 'u2',
     '/dictionary': 'Signed up',
     '/settings': OWNER.username,

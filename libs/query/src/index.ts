@@ -8,7 +8,7 @@ export { InsightsSpec } from './insights/insights-spec';
 export { insightsResult } from './insights/insights-tally';
 export { InsightsRepository } from './insights/insights.repository';
 export { InsightsService } from './insights/insights.service';
-export { ProfilesQueryModule, QueryModule } from './query.module';
+export { InsightsModule, ProfilesQueryModule, QueryModule } from './query.module';
 export { loadQuerySettings } from './query-settings';
 export { RetentionSpec } from './retention/retention-spec';
 export { RetentionResult, retentionResult } from './retention/retention-tally';

@@ -48,6 +48,14 @@ const controllers = [
 })
 export class QueryEngineModule {}
 
+/** Insights reports computed in-process (the alerts' checks): the same service as /api/query/insights. */
+@Module({
+  imports: [QueryEngineModule, SavedReportsStoreModule],
+  providers: [InsightsRepository, InsightsService],
+  exports: [InsightsService],
+})
+export class InsightsModule {}
+
 /** Cohort membership without the query API's routes: for the profile query's `filter_by_cohort`. */
 @Module({
   imports: [QueryEngineModule, SavedReportsStoreModule],
@@ -61,7 +69,14 @@ export class CohortMembershipModule {}
  * events, cohorts). Needs ClickHouse and Postgres; saved reports are read from libs/reports.
  */
 @Module({
-  imports: [AuthModule, RateLimitsModule, SavedReportsStoreModule, QueryEngineModule, CohortMembershipModule],
+  imports: [
+    AuthModule,
+    RateLimitsModule,
+    SavedReportsStoreModule,
+    QueryEngineModule,
+    CohortMembershipModule,
+    InsightsModule,
+  ],
   controllers,
   providers: [
     FunnelsRepository,
@@ -72,8 +87,6 @@ export class CohortMembershipModule {}
     SegmentationService,
     EventCatalogRepository,
     EventCatalogService,
-    InsightsRepository,
-    InsightsService,
     CohortsListService,
   ],
   exports: [CohortMembershipModule, InsightsService, FunnelsService],

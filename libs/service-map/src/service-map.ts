@@ -115,7 +115,8 @@ export const SERVICE_MAP: Record<ServiceName, ServiceDefinition> = {
     // backups and `schemas/seen`, which fail alone when it is away.
     readiness: { postgres: true },
     // The job queue (Postgres only) lets a manual sync file its run job at once; the web console's
-    // static files ride with the app API (docs/console.md); a backup is an app API call (docs/backup.md).
+    // static files ride with the app API (docs/console.md); a backup is an app API call (docs/backup.md);
+    // alerts' checks are jobs here, beside the saved reports they read (docs/alerts.md).
     modules: async (config) => {
       const [
         { ManagementModule, DictionaryModule, ConsoleModule },
@@ -126,6 +127,7 @@ export const SERVICE_MAP: Record<ServiceName, ServiceDefinition> = {
         { UsageModule },
         { BackupModule },
         { BoardsModule },
+        { AlertsModule },
       ] = await Promise.all([
         import('@analytics/management'),
         import('@analytics/annotations'),
@@ -135,6 +137,7 @@ export const SERVICE_MAP: Record<ServiceName, ServiceDefinition> = {
         import('@analytics/usage'),
         import('@analytics/backup'),
         import('@analytics/boards'),
+        import('@analytics/alerts'),
       ]);
       return [
         ManagementModule,
@@ -147,6 +150,7 @@ export const SERVICE_MAP: Record<ServiceName, ServiceDefinition> = {
         WarehouseImportsModule,
         UsageModule.forRoot({ gauges: config.usageMetrics }),
         BackupModule,
+        AlertsModule.forRoot(),
         ConsoleModule,
       ];
     },

@@ -3,6 +3,7 @@ import { forgetCredentials, readApi, setCredentials } from './api/http';
 import { clearSession, loadSession, saveSession, Session } from './api/session';
 import { ErrorNote, Loading, PageErrorBoundary } from './components';
 import { BoardsPage } from './pages/boards';
+import { AlertsPage } from './pages/alerts';
 import { CohortsPage } from './pages/cohorts';
 import { DictionaryPage } from './pages/dictionary';
 import { EventsPage } from './pages/events';
@@ -22,6 +23,7 @@ const PAGE_COMPONENTS: Record<string, () => React.JSX.Element> = {
   '/boards': BoardsPage,
   '/retention': RetentionPage,
   '/cohorts': CohortsPage,
+  '/alerts': AlertsPage,
   '/profiles': ProfilesPage,
   '/dictionary': DictionaryPage,
   '/settings': SettingsPage,

@@ -8,6 +8,7 @@ export const PAGES = [
   { path: '/boards', title: 'Boards' },
   { path: '/retention', title: 'Retention' },
   { path: '/cohorts', title: 'Cohorts' },
+  { path: '/alerts', title: 'Alerts' },
   { path: '/profiles', title: 'Profiles' },
   { path: '/dictionary', title: 'Dictionary' },
   { path: '/settings', title: 'Settings' },

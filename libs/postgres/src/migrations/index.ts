@@ -12,6 +12,7 @@ import { erasedIds } from './0010-erased-ids';
 import { dataRetention } from './0011-data-retention';
 import { projectTimeZone } from './0012-project-time-zone';
 import { boards } from './0013-boards';
+import { alerts } from './0014-alerts';
 
 /** Every Postgres migration, in version order. Append; never edit one that has shipped. */
 export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
@@ -28,4 +29,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   dataRetention,
   projectTimeZone,
   boards,
+  alerts,
 ];
