@@ -181,6 +181,8 @@ export const ROLE_MATRIX: readonly RouteAccess[] = [
     ...query('GET', '/events/properties'),
     ...query('GET', '/events/properties/top'),
     ...query('GET', '/events/properties/values'),
+    ...query('GET', '/stream/query'),
+    ...query('GET', '/flows'),
   ]),
 ];
 

@@ -64,7 +64,15 @@ export interface InsightsScenario {
   expected: unknown;
 }
 
-export type Scenario = FunnelScenario | RetentionScenario | SegmentationScenario | InsightsScenario;
+export interface FlowsScenario {
+  kind: 'flows';
+  description: string;
+  query: Record<string, string>;
+  events: StoredEvent[];
+  expected: unknown;
+}
+
+export type Scenario = FunnelScenario | RetentionScenario | SegmentationScenario | InsightsScenario | FlowsScenario;
 
 export const funnelScenario = (s: Omit<FunnelScenario, 'kind'>): FunnelScenario => ({ kind: 'funnel', ...s });
 export const retentionScenario = (s: Omit<RetentionScenario, 'kind'>): RetentionScenario => ({
@@ -80,3 +88,4 @@ export const numericScenario = (s: Omit<SegmentationScenario, 'kind'>): Segmenta
   ...s,
 });
 export const insightsScenario = (s: Omit<InsightsScenario, 'kind'>): InsightsScenario => ({ kind: 'insights', ...s });
+export const flowsScenario = (s: Omit<FlowsScenario, 'kind'>): FlowsScenario => ({ kind: 'flows', ...s });
