@@ -1,4 +1,6 @@
 export { QueryRunner } from './clickhouse/query-runner';
+export { FlowsSpec } from './flows/flows-spec';
+export { FlowsRepository } from './flows/flows.repository';
 export { FunnelSpec } from './funnels/funnel-spec';
 export { FunnelResult, funnelResult } from './funnels/funnel-tally';
 export { FunnelsRepository } from './funnels/funnels.repository';
