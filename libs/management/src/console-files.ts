@@ -10,6 +10,7 @@ export const CONSOLE_PAGES = [
   '/events',
   '/insights',
   '/funnels',
+  '/flows',
   '/retention',
   '/cohorts',
   '/profiles',

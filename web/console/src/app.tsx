@@ -5,6 +5,7 @@ import { ErrorNote, Loading, PageErrorBoundary } from './components';
 import { CohortsPage } from './pages/cohorts';
 import { DictionaryPage } from './pages/dictionary';
 import { EventsPage } from './pages/events';
+import { FlowsPage } from './pages/flows';
 import { FunnelsPage } from './pages/funnels';
 import { InsightsPage } from './pages/insights';
 import { ProfilesPage } from './pages/profiles';
@@ -18,6 +19,7 @@ const PAGE_COMPONENTS: Record<string, () => React.JSX.Element> = {
   '/events': EventsPage,
   '/insights': InsightsPage,
   '/funnels': FunnelsPage,
+  '/flows': FlowsPage,
   '/retention': RetentionPage,
   '/cohorts': CohortsPage,
   '/profiles': ProfilesPage,

@@ -5,6 +5,7 @@ export const PAGES = [
   { path: '/events', title: 'Events' },
   { path: '/insights', title: 'Insights' },
   { path: '/funnels', title: 'Funnels' },
+  { path: '/flows', title: 'Flows' },
   { path: '/retention', title: 'Retention' },
   { path: '/cohorts', title: 'Cohorts' },
   { path: '/profiles', title: 'Profiles' },
