@@ -7,13 +7,7 @@ import {
   WHERE_PARAMETER,
 } from '@analytics/http';
 import { LENGTH_UNITS } from '@analytics/report-definitions';
-import {
-  DEFAULT_FLOW_LIMIT,
-  DEFAULT_FLOW_STEPS,
-  FLOW_DIRECTIONS,
-  MAX_FLOW_LIMIT,
-  MAX_FLOW_STEPS,
-} from '../flows/flows-spec';
+import { FLOWS_PARAMETERS, STREAM_PARAMETERS } from './flows-stream-parameters';
 import { DEFAULT_FUNNEL_LIMIT, MAX_FUNNEL_LIMIT } from '../funnels/funnel-spec';
 import { MAX_INTERVAL_COUNT } from '../retention/retention-spec';
 import {
@@ -21,7 +15,6 @@ import {
   MAX_SEGMENTATION_LIMIT,
   SEGMENTATION_TYPES,
 } from '../segmentation/segmentation-spec';
-import { DEFAULT_STREAM_LIMIT, MAX_STREAM_IDS, MAX_STREAM_LIMIT } from '../stream/stream-query';
 import { SERIES_UNITS } from '../time/series';
 
 /**
@@ -77,54 +70,6 @@ const lastPeriods: QueryParameterDoc[] = [
     type: 'integer',
     description: 'The last N periods of unit up to now (default 1), when no dates are given.',
     example: '7',
-  },
-];
-
-const flows: QueryParameterDoc[] = [
-  PROJECT_ID_PARAMETER,
-  { name: 'event', required: true, description: 'The anchor event: paths start (or end) at it.', example: 'Signed up' },
-  {
-    name: 'direction',
-    enum: FLOW_DIRECTIONS,
-    description: 'after (default): the events that follow the anchor; before: those that lead to it.',
-    example: 'after',
-  },
-  {
-    name: 'steps',
-    type: 'integer',
-    description: `Events followed from the anchor (1 to ${MAX_FLOW_STEPS}, default ${DEFAULT_FLOW_STEPS}).`,
-    example: '3',
-  },
-  from,
-  to,
-  { ...WHERE_PARAMETER, description: 'A filter expression on the anchor event only (the steps are any events).' },
-  {
-    name: 'limit',
-    type: 'integer',
-    description: `Paths listed, the most taken first (1 to ${MAX_FLOW_LIMIT}, default ${DEFAULT_FLOW_LIMIT}).`,
-    example: '10',
-  },
-];
-
-const stream: QueryParameterDoc[] = [
-  PROJECT_ID_PARAMETER,
-  {
-    name: 'distinct_ids',
-    required: true,
-    description: `A JSON array of at most ${MAX_STREAM_IDS} ids; each brings the events of every id merged with it.`,
-    example: '["user-1"]',
-  },
-  from,
-  to,
-  {
-    name: 'limit',
-    type: 'integer',
-    description: `Events per page, newest first (1 to ${MAX_STREAM_LIMIT}, default ${DEFAULT_STREAM_LIMIT}).`,
-    example: '100',
-  },
-  {
-    name: 'cursor',
-    description: 'The previous page’s next_cursor, to read the page after it.',
   },
 ];
 
@@ -261,6 +206,6 @@ export const QUERY_PARAMETERS = {
     { name: 'name', required: true, description: 'The property.', example: 'plan' },
     limit('How many values, default 255', 10_000),
   ],
-  stream,
-  flows,
+  stream: STREAM_PARAMETERS,
+  flows: FLOWS_PARAMETERS,
 } satisfies Record<string, readonly QueryParameterDoc[]>;
