@@ -1,7 +1,8 @@
 /**
  * Query engine benchmark: 10M events of 1M users generated inside ClickHouse, then a 3-step funnel
  * over 30 days, an insights report and a retention report, each timed next to a hand-written
- * ClickHouse query for the same answer (asserted equal) in the same run.
+ * ClickHouse query for the same answer (asserted equal) in the same run; then flows (3 steps after
+ * sign-up), timed alone, with its peak memory.
  *
  *   npm run bench:query                        # chDB in a temporary directory
  *   BENCH_CLICKHOUSE_URL=http://… npm run bench:query   # a ClickHouse server (a database you can drop)
@@ -9,7 +10,8 @@
  *   BENCH_DATA_DIR=/tmp/bench-query-data npm run bench:query   # keep the generated data; later runs reuse it
  *
  * The last line is JSON: {funnel_ms, funnel_ratio, insights_ms, insights_ratio, retention_ms, retention_ratio,
- * merged_funnel_ms, merged_funnel_ratio, merged_insights_ms, merged_insights_ratio} (medians over BENCH_RUNS
+ * merged_funnel_ms, merged_funnel_ratio, merged_insights_ms, merged_insights_ratio, flows_ms, flows_cpu_ms,
+ * flows_peak_memory_mb} (medians over BENCH_RUNS
  * runs; ratio = ours / hand-written; merged ratio = ours on a copy of the project with 10% of its
  * users merged / ours on the project without merges, run alternately), then the same ratios in CPU
  * time (`*_cpu_ratio`, and `funnel_cpu_ms`): chDB runs in this process, whose CPU time is the
@@ -37,6 +39,8 @@ import { join } from 'node:path';
 // The engine without HTTP, as the service wires it: runner, repositories, specs and results.
 import {
   DAY_MS,
+  FlowsRepository,
+  FlowsSpec,
   FunnelResult,
   funnelResult,
   FunnelsRepository,
@@ -105,6 +109,17 @@ const funnel: FunnelSpec = {
   zone: TimeZone.UTC,
   buckets: { kind: 'days', days: 1 },
   limit: 255,
+};
+
+/** Three steps after each user's first sign-up of the 30 days (about 80% of the users sign up). */
+const flows: FlowsSpec = {
+  event: 'Signed up',
+  direction: 'after',
+  steps: 3,
+  fromDay: parseDay(FROM)!,
+  toDay: parseDay(TO)!,
+  zone: TimeZone.UTC,
+  limit: 10,
 };
 
 const insights: InsightsSpec = {
@@ -270,6 +285,51 @@ async function rows<T>(client: ClickHouseClient, query: string, params: Record<s
   return (await client.query({ query, query_params: params, format: 'JSONEachRow' })).json<T>();
 }
 
+/**
+ * The least max_memory_usage under which flows passes, bisected to 1 MB: the query's peak as
+ * ClickHouse's memory tracker counts it against the cap (chDB keeps no system.query_log to read it
+ * from, and a server's would need a flush; this works on both). Threads make it vary a little.
+ */
+async function flowsPeakMemoryMb(repository: FlowsRepository): Promise<number> {
+  const passes = (mb: number) =>
+    repository.tally(projectScope(PROJECT), flows, undefined, mb * 1024 ** 2).then(
+      () => true,
+      (error: unknown) => {
+        if ((error as { code?: string }).code === 'too_large') return false;
+        throw error;
+      },
+    );
+  let [low, high] = [0, 2048];
+  if (!(await passes(high))) throw new Error(`flows: needs more than ${high} MB`);
+  while (high - low > 1) {
+    const middle = Math.floor((low + high) / 2);
+    if (await passes(middle)) high = middle;
+    else low = middle;
+  }
+  return high;
+}
+
+/** Flows has no hand-written twin to compare with: its median time over RUNS runs (after one untimed), as the service runs it. */
+async function flowsMeasured(runner: QueryRunner): Promise<{ ms: number; cpuMs: number; peakMemoryMb: number }> {
+  const repository = new FlowsRepository(runner);
+  const run = () => repository.tally(projectScope(PROJECT), flows);
+  const first = await run();
+  if (first.people === 0) throw new Error('flows: no user signed up in the range');
+  const runs: Timed<unknown>[] = [];
+  for (let i = 0; i < RUNS; i++) runs.push(await timed(run));
+  const peakMemoryMb = await flowsPeakMemoryMb(repository);
+  const list = (key: 'ms' | 'cpuMs') => runs.map((t) => Math.round(t[key])).join('/');
+  process.stdout.write(
+    `flows: ${list('ms')} ms (CPU ${list('cpuMs')}), peak memory ${peakMemoryMb} MB, ` +
+      `${first.people} people, ${first.distinctPaths} paths\n`,
+  );
+  return {
+    ms: Math.round(median(runs.map((t) => t.ms))),
+    cpuMs: Math.round(median(runs.map((t) => t.cpuMs))),
+    peakMemoryMb,
+  };
+}
+
 async function generate(client: ClickHouseClient): Promise<void> {
   const start = Date.now();
   await new ClickHouseMigrator(client, new ClickHouseDdl()).migrate(CLICKHOUSE_MIGRATIONS);
@@ -403,6 +463,8 @@ async function main(): Promise<void> {
       () => insightsRepository.tally(projectScope(MERGED_PROJECT), insights),
     );
 
+    const flowsFigures = await flowsMeasured(runner);
+
     process.stdout.write(
       `${JSON.stringify({
         funnel_ms: funnelFigures.ms,
@@ -425,6 +487,9 @@ async function main(): Promise<void> {
         insights_cpu_ratio_vs_distinct_id: insightsByIdFigures.cpu_ratio,
         merged_funnel_cpu_ratio: mergedFunnel.cpu_ratio,
         merged_insights_cpu_ratio: mergedInsights.cpu_ratio,
+        flows_ms: flowsFigures.ms,
+        flows_cpu_ms: flowsFigures.cpuMs,
+        flows_peak_memory_mb: flowsFigures.peakMemoryMb,
       })}\n`,
     );
   } finally {

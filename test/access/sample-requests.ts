@@ -316,6 +316,14 @@ export const SAMPLE_REQUESTS: Record<string, Sample> = {
     ...query('/engage/revenue', (o) => ({ query: { ...range(o), unit: 'day' } })),
     '/api/2.0/annotations': (o) => ({ query: range(o) }),
     ...query('/events/properties/values', () => ({ query: { event: EVENT, name: 'plan' } })),
+    ...query('/flows', (o) => ({
+      query: { ...range(o), event: EVENT, direction: 'after', steps: '2', where: 'properties["plan"] == "pro"' },
+      refusal: (body) => (body.includes(`"${PURCHASE}"`) ? undefined : 'no path reaches the seeded purchase'),
+    })),
+    ...query('/stream/query', (o) => ({
+      query: { ...range(o), distinct_ids: JSON.stringify(['u1']), limit: '10' },
+      refusal: (body) => (body.includes(`"event":"${EVENT}"`) ? undefined : 'the stream lacks u1’s seeded events'),
+    })),
   }),
   ...post({
     // Cohort members: the spec's way of reading a saved cohort.

@@ -23,6 +23,7 @@ import {
   RETENTION_SQL,
   SEGMENTATION_SQL,
 } from '../../libs/query/test/rendered-sql';
+import { FLOWS_SQL, STREAM_SQL } from '../../libs/query/test/flows-rendered-sql';
 import { USAGE_SQL } from '../../libs/usage/test/rendered-sql';
 import { IMPORTED_DATA_SQL } from '../../libs/warehouse-imports/test/rendered-sql';
 import { RenderedSqlFile } from './rendered-query';
@@ -90,6 +91,8 @@ export const RENDERED_SQL_FILES: readonly RenderedSqlFile[] = [
     queries: PROFILES_MIRROR_SQL,
   },
   { file: 'libs/query/sql/funnel-sql.sql', source: 'libs/query/src/funnels/funnel-sql.ts', queries: FUNNEL_SQL },
+  { file: 'libs/query/sql/flows-sql.sql', source: 'libs/query/src/flows/flows-sql.ts', queries: FLOWS_SQL },
+  { file: 'libs/query/sql/stream-sql.sql', source: 'libs/query/src/stream/stream-sql.ts', queries: STREAM_SQL },
   {
     file: 'libs/query/sql/retention-sql.sql',
     source: 'libs/query/src/retention/retention-sql.ts',

@@ -194,6 +194,8 @@ export const ROLE_MATRIX: readonly RouteAccess[] = [
     route('GET', '/api/2.0/annotations', 'project', 'consumer'),
     // A shared board: its signed link is the credential, and it reads that board's tiles only.
     route('GET', '/api/shared/boards/:token', 'signed-link'),
+    ...query('GET', '/stream/query'),
+    ...query('GET', '/flows'),
   ]),
 ];
 

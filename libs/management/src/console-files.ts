@@ -11,6 +11,7 @@ export const CONSOLE_PAGES = [
   '/insights',
   '/funnels',
   '/boards',
+  '/flows',
   '/retention',
   '/cohorts',
   '/alerts',

@@ -275,6 +275,32 @@ describe('the web console', () => {
     await screenshot(page, 'funnel-result');
   });
 
+  it('shows the paths after an event as a Sankey diagram, with the drop-off by step', async () => {
+    await page.getByRole('link', { name: 'Flows' }).click();
+    await page.getByRole('heading', { name: 'Flows', level: 1 }).waitFor();
+    await page.fill('input[name=event]', 'Viewed page');
+    await page.selectOption('select[name=steps]', '2');
+    await page.getByRole('button', { name: 'Run' }).click();
+    const paths = page.locator('table[aria-label="Paths"] tbody tr');
+    await eventually(async () =>
+      expect(await paths.allInnerTexts()).toEqual([
+        expect.stringMatching(/^Viewed page\s+1 \(33 %\)$/),
+        expect.stringMatching(/^Viewed page → Signed up\s+1 \(33 %\)$/),
+        expect.stringMatching(/^Viewed page → Signed up → Purchased\s+1 \(33 %\)$/),
+      ]),
+    );
+    await expect(page.locator('table[aria-label="Drop-off by step"] tbody tr').allInnerTexts()).resolves.toEqual([
+      expect.stringMatching(/^Viewed page\s+3\s*$/),
+      expect.stringMatching(/^1\s+2 \(67 %\)\s+1$/),
+      expect.stringMatching(/^2\s+1 \(33 %\)\s+1$/),
+    ]);
+    const sankey = await page.locator('.chart svg').innerHTML();
+    expect(sankey).toContain('1. Viewed page');
+    expect(sankey).toContain('3. Purchased');
+    await expect(page.getByRole('alert').count()).resolves.toBe(0);
+    await screenshot(page, 'flows-after');
+  });
+
   it('lets an account with several projects pick one, and shows each project its region and first step', async () => {
     const organization = ((await api('/api/app/me')).body.results as { organization: { id: number } }).organization.id;
     const created = await api(`/api/app/organizations/${organization}/projects`, {
@@ -475,6 +501,8 @@ describe('the web console', () => {
     '/funnels': 'Signup to purchase',
     // The new-board form lists the saved reports.
     '/boards': 'Signup to purchase',
+    // The drop-off table's header: shown once the anchor (the most common event) has paths.
+    '/flows': 'Reached',
     // Today's cohort row of the heat map.
     '/retention': new Date().toISOString().slice(0, 10),
     '/cohorts': 'bought this month',

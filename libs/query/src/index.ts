@@ -1,4 +1,6 @@
 export { QueryRunner } from './clickhouse/query-runner';
+export { FlowsSpec } from './flows/flows-spec';
+export { FlowsRepository } from './flows/flows.repository';
 export { FunnelSpec, parseFunnelQuery } from './funnels/funnel-spec';
 export { FunnelsService } from './funnels/funnels.service';
 export { QueryParams } from './http/query-params';

@@ -13,6 +13,9 @@ import { CohortsListService } from './cohorts/cohorts-list.service';
 import { EventCatalogController } from './events/event-catalog.controller';
 import { EventCatalogRepository } from './events/event-catalog.repository';
 import { EventCatalogService } from './events/event-catalog.service';
+import { FlowsController } from './flows/flows.controller';
+import { FlowsRepository } from './flows/flows.repository';
+import { FlowsService } from './flows/flows.service';
 import { FunnelsController } from './funnels/funnels.controller';
 import { FunnelsRepository } from './funnels/funnels.repository';
 import { FunnelsService } from './funnels/funnels.service';
@@ -31,6 +34,9 @@ import { RetentionService } from './retention/retention.service';
 import { SegmentationController } from './segmentation/segmentation.controller';
 import { SegmentationRepository } from './segmentation/segmentation.repository';
 import { SegmentationService } from './segmentation/segmentation.service';
+import { StreamController } from './stream/stream.controller';
+import { StreamRepository } from './stream/stream.repository';
+import { StreamService } from './stream/stream.service';
 
 const controllers = [
   FunnelsController,
@@ -39,6 +45,8 @@ const controllers = [
   EventCatalogController,
   InsightsController,
   CohortsListController,
+  StreamController,
+  FlowsController,
 ];
 
 /** What every report runs on: the settings (from the environment for now), the clock, the ClickHouse runner. */
@@ -66,7 +74,7 @@ export class CohortMembershipModule {}
 
 /**
  * The query service: /api/query/* and /api/2.0/* (insights, funnels, retention, segmentation,
- * events, cohorts). Needs ClickHouse and Postgres; saved reports are read from libs/reports.
+ * events, cohorts, flows, the activity stream). Needs ClickHouse and Postgres; saved reports are read from libs/reports.
  */
 @Module({
   imports: [
@@ -88,6 +96,11 @@ export class CohortMembershipModule {}
     EventCatalogRepository,
     EventCatalogService,
     CohortsListService,
+    IdentityRepository,
+    StreamRepository,
+    StreamService,
+    FlowsRepository,
+    FlowsService,
   ],
   exports: [CohortMembershipModule, InsightsService, FunnelsService],
 })

@@ -2,6 +2,10 @@ import { projectScope } from '@analytics/tenancy';
 import { validateFunnelDefinition, validateInsightsParams } from '@analytics/report-definitions';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { referenceFlows } from '../src/flows/flows-reference';
+import { parseFlowsQuery } from '../src/flows/flows-spec';
+import { flowsResult } from '../src/flows/flows-tally';
+import { FlowsRepository } from '../src/flows/flows.repository';
 import { funnelSpec, parseFunnelQuery } from '../src/funnels/funnel-spec';
 import { referenceFunnel } from '../src/funnels/funnel-reference';
 import { funnelResult } from '../src/funnels/funnel-tally';
@@ -85,6 +89,13 @@ async function answers(store: EventsStore, project: number, scenario: Scenario):
       return [
         insightsResult(spec, await new InsightsRepository(store.runner).tally(scope, spec), NOW),
         insightsResult(spec, referenceInsights(events, spec), NOW),
+      ];
+    }
+    case 'flows': {
+      const spec = parseFlowsQuery(params(scenario.query));
+      return [
+        flowsResult(spec, await new FlowsRepository(store.runner).tally(projectScope(project), spec)),
+        flowsResult(spec, referenceFlows(events, spec)),
       ];
     }
   }

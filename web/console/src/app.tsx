@@ -7,6 +7,7 @@ import { AlertsPage } from './pages/alerts';
 import { CohortsPage } from './pages/cohorts';
 import { DictionaryPage } from './pages/dictionary';
 import { EventsPage } from './pages/events';
+import { FlowsPage } from './pages/flows';
 import { FunnelsPage } from './pages/funnels';
 import { InsightsPage } from './pages/insights';
 import { ProfilesPage } from './pages/profiles';
@@ -21,6 +22,7 @@ const PAGE_COMPONENTS: Record<string, () => React.JSX.Element> = {
   '/insights': InsightsPage,
   '/funnels': FunnelsPage,
   '/boards': BoardsPage,
+  '/flows': FlowsPage,
   '/retention': RetentionPage,
   '/cohorts': CohortsPage,
   '/alerts': AlertsPage,

@@ -6,6 +6,7 @@ export const PAGES = [
   { path: '/insights', title: 'Insights' },
   { path: '/funnels', title: 'Funnels' },
   { path: '/boards', title: 'Boards' },
+  { path: '/flows', title: 'Flows' },
   { path: '/retention', title: 'Retention' },
   { path: '/cohorts', title: 'Cohorts' },
   { path: '/alerts', title: 'Alerts' },

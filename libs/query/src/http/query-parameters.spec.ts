@@ -1,4 +1,5 @@
 import { QueryParameterDoc } from '@analytics/http';
+import { parseFlowsQuery } from '../flows/flows-spec';
 import { parseFunnelQuery } from '../funnels/funnel-spec';
 import { parseAddictionQuery } from '../retention/addiction';
 import { parseRetentionQuery } from '../retention/retention-spec';
@@ -9,6 +10,7 @@ import {
   parseNumericSeriesQuery,
   parseSegmentationQuery,
 } from '../segmentation/segmentation-query';
+import { parseStreamQuery } from '../stream/stream-query';
 import { QUERY_PARAMETERS } from './query-parameters';
 import { QueryParams } from './query-params';
 
@@ -31,6 +33,8 @@ const PARSERS: Array<[keyof typeof QUERY_PARAMETERS, (params: QueryParams) => un
   ['numericSeries', parseNumericSeriesQuery],
   ['events', (params) => parseEventsQuery(params, NOW)],
   ['eventProperties', (params) => parseEventPropertiesQuery(params, NOW)],
+  ['stream', parseStreamQuery],
+  ['flows', parseFlowsQuery],
 ];
 
 /** Names a parser reads only to refuse them with a 400 (not offered, so not documented). */

@@ -7,6 +7,7 @@ import {
   WHERE_PARAMETER,
 } from '@analytics/http';
 import { LENGTH_UNITS } from '@analytics/report-definitions';
+import { FLOWS_PARAMETERS, STREAM_PARAMETERS } from './flows-stream-parameters';
 import { DEFAULT_FUNNEL_LIMIT, MAX_FUNNEL_LIMIT } from '../funnels/funnel-spec';
 import { MAX_INTERVAL_COUNT } from '../retention/retention-spec';
 import {
@@ -232,4 +233,6 @@ export const QUERY_PARAMETERS = {
     { name: 'name', required: true, description: 'The property.', example: 'plan' },
     limit('How many values, default 255', 10_000),
   ],
+  stream: STREAM_PARAMETERS,
+  flows: FLOWS_PARAMETERS,
 } satisfies Record<string, readonly QueryParameterDoc[]>;

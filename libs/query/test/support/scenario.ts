@@ -66,7 +66,14 @@ export interface InsightsScenario extends ScenarioBase {
   expected: unknown;
 }
 
-export type Scenario = FunnelScenario | RetentionScenario | SegmentationScenario | InsightsScenario;
+export interface FlowsScenario extends ScenarioBase {
+  kind: 'flows';
+  query: Record<string, string>;
+  events: StoredEvent[];
+  expected: unknown;
+}
+
+export type Scenario = FunnelScenario | RetentionScenario | SegmentationScenario | InsightsScenario | FlowsScenario;
 
 export const funnelScenario = (s: Omit<FunnelScenario, 'kind'>): FunnelScenario => ({ kind: 'funnel', ...s });
 export const retentionScenario = (s: Omit<RetentionScenario, 'kind'>): RetentionScenario => ({
@@ -82,3 +89,4 @@ export const numericScenario = (s: Omit<SegmentationScenario, 'kind'>): Segmenta
   ...s,
 });
 export const insightsScenario = (s: Omit<InsightsScenario, 'kind'>): InsightsScenario => ({ kind: 'insights', ...s });
+export const flowsScenario = (s: Omit<FlowsScenario, 'kind'>): FlowsScenario => ({ kind: 'flows', ...s });
