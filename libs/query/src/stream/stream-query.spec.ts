@@ -1,15 +1,17 @@
 import { QueryParams } from '../http/query-params';
+import { TimeZone } from '../time/time-zone';
 import { encodeCursor, MAX_STREAM_IDS, parseStreamQuery } from './stream-query';
 
-const params = (query: Record<string, string>) => new QueryParams(new URLSearchParams(query));
+const berlin = TimeZone.of('Europe/Berlin');
+const params = (query: Record<string, string>) => new QueryParams(new URLSearchParams(query), berlin);
 const range = { from_date: '2024-03-04', to_date: '2024-03-05' };
 
 describe('activity stream parameters', () => {
-  it('reads the ids once each, the range, a default page of 1000, and a cursor it gave', () => {
+  it('reads the ids once each, the range in the project’s zone, a default page of 1000, and a cursor it gave', () => {
     const cursor = { timeMs: 1709546400000, event: 'Signed up', distinctId: '$device:d1', insertId: 'e1' };
     expect(
       parseStreamQuery(params({ distinct_ids: '["u1","u2","u1"]', ...range, cursor: encodeCursor(cursor) })),
-    ).toEqual({ distinctIds: ['u1', 'u2'], fromDay: 19786, toDay: 19787, limit: 1000, cursor });
+    ).toEqual({ distinctIds: ['u1', 'u2'], fromDay: 19786, toDay: 19787, zone: berlin, limit: 1000, cursor });
   });
 
   it.each([
