@@ -102,7 +102,7 @@ export class CohortMembershipModule {}
     FlowsRepository,
     FlowsService,
   ],
-  exports: [CohortMembershipModule, InsightsService, FunnelsService],
+  exports: [CohortMembershipModule, InsightsModule, FunnelsService],
 })
 export class QueryModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
