@@ -7,9 +7,11 @@ import { QueryQuotaInterceptor } from './query-quota.interceptor';
 import { RateLimiterFactory } from './rate-limiter.factory';
 
 function httpContext(projectId: number) {
-  const req: { projectAccess: { project: { id: number } }; querySignal?: AbortSignal } = {
-    projectAccess: { project: { id: projectId } },
-  };
+  const req: {
+    headers: Record<string, string>;
+    projectAccess: { project: { id: number } };
+    querySignal?: AbortSignal;
+  } = { headers: {}, projectAccess: { project: { id: projectId } } };
   const res = Object.assign(new EventEmitter(), { writableFinished: false });
   const context = {
     switchToHttp: () => ({ getRequest: () => req, getResponse: () => res }),
