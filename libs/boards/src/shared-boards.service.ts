@@ -2,7 +2,7 @@ import { Clock } from '@analytics/clock';
 import { AppConfig } from '@analytics/config';
 import { asError } from '@analytics/errors';
 import { ProjectsService } from '@analytics/projects';
-import { FunnelsService, InsightsService, parseFunnelQuery, QueryParams } from '@analytics/query';
+import { FunnelsService, InsightsService, parseFunnelQuery, QueryParams, TimeZone } from '@analytics/query';
 import { RateLimiterFactory } from '@analytics/rate-limits';
 import { InsightsParams, validateInsightsParams } from '@analytics/report-definitions';
 import { SavedReportsService } from '@analytics/reports';
@@ -52,7 +52,7 @@ export class SharedBoardsService {
     const project = await this.projects.findById(board.projectId);
     if (!project) throw new Error(`board ${board.id} names project ${board.projectId}, which is gone`);
     // The link's signature establishes access to this board of this project (test/architecture lists this file).
-    const scope = projectScope(project.id, project.dataRetentionDays);
+    const scope = projectScope(project.id, project.dataRetentionDays, project.timezone);
     const tiles: SharedTile[] = [];
     for (const tile of await this.boards.tilesOf(scope, board)) tiles.push(await this.tile(scope, board, tile, signal));
     const { created_by: _by, modified_by: _mod, shared_until: _until, ...shown } = boardJson(board, tiles);
@@ -74,11 +74,11 @@ export class SharedBoardsService {
   }
 
   private async compute(scope: ProjectScope, board: BoardRow, tile: ShownTile, signal?: AbortSignal) {
-    const range = this.days(board.dateRange);
+    const range = this.days(board.dateRange, scope);
     if (tile.kind === 'funnel') {
       const params = new URLSearchParams({ funnel_id: String(tile.report_id), ...range });
       if (board.whereFilter) params.set('where', board.whereFilter);
-      return this.funnels.query(scope, parseFunnelQuery(new QueryParams(params)), signal);
+      return this.funnels.query(scope, parseFunnelQuery(new QueryParams(params, TimeZone.of(scope.timeZone))), signal);
     }
     const saved = (await this.reports.get(scope, 'bookmark', tile.report_id)).definition;
     const { from_date: _from, to_date: _to, last_days: _last, ...rest } = saved;
@@ -90,11 +90,11 @@ export class SharedBoardsService {
     return this.insights.run(scope, validateInsightsParams(definition), signal);
   }
 
-  /** The board's range as days (UTC), the form every report takes. */
-  private days(range: BoardDateRange): { from_date: string; to_date: string } {
+  /** The board's range as days of the project's time zone, as every report counts them. */
+  private days(range: BoardDateRange, scope: ProjectScope): { from_date: string; to_date: string } {
     if ('from_date' in range) return range;
-    const today = this.clock.now();
-    return { from_date: day(today - (range.last_days - 1) * DAY_MS), to_date: day(today) };
+    const today = TimeZone.of(scope.timeZone).dayOf(this.clock.now());
+    return { from_date: day((today - range.last_days + 1) * DAY_MS), to_date: day(today * DAY_MS) };
   }
 }
 
