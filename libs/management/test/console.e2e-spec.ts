@@ -289,11 +289,14 @@ describe('the web console', () => {
         expect.stringMatching(/^Viewed page → Signed up → Purchased\s+1 \(33 %\)$/),
       ]),
     );
-    await expect(page.locator('table[aria-label="Drop-off by step"] tbody tr').allInnerTexts()).resolves.toEqual([
-      expect.stringMatching(/^Viewed page\s+3\s*$/),
-      expect.stringMatching(/^1\s+2 \(67 %\)\s+1$/),
-      expect.stringMatching(/^2\s+1 \(33 %\)\s+1$/),
-    ]);
+    // The paths read the same with 3 steps (the page's first run) as with 2: wait for the 2-step answer.
+    await eventually(async () =>
+      expect(await page.locator('table[aria-label="Drop-off by step"] tbody tr').allInnerTexts()).toEqual([
+        expect.stringMatching(/^Viewed page\s+3\s*$/),
+        expect.stringMatching(/^1\s+2 \(67 %\)\s+1$/),
+        expect.stringMatching(/^2\s+1 \(33 %\)\s+1$/),
+      ]),
+    );
     const sankey = await page.locator('.chart svg').innerHTML();
     expect(sankey).toContain('1. Viewed page');
     expect(sankey).toContain('3. Purchased');
