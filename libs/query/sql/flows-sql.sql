@@ -3,30 +3,40 @@
 -- flowsSql
 -- inputs: project 1, 2024-03-04 to 2024-04-02; 3 steps after Signed up; limit 10; merged ids, identity_lookup
 -- parameters:
---   p0 UInt32 = 10
---   p1 UInt32 = 3
---   p2 String = "Signed up"
---   p3 String = "Signed up"
---   p4 UInt32 = 1
---   p5 Int64  = 1709510400000
---   p6 Int64  = 1712102400000
---   p7 Int64  = 1709510400000
---   p8 Int64  = 1712102400000
---   p9 String = "Signed up"
-SELECT arraySlice(arraySort(x -> (-x.2, x.1), groupArray((path, c))), 1, {p0:UInt32}) AS top,
+--   p0 UInt32  = 1
+--   p1 Int64   = 1709510400000
+--   p2 Int64   = 1712102400000
+--   p3 UInt32  = 10
+--   p4 String  = "Signed up"
+--   p5 UInt32  = 3
+--   p6 Int64   = 1709510400000
+--   p7 Int64   = 1709510400000
+--   p8 Int64   = 1712102400000
+--   p9 Int64   = 1709510400000
+--   p10 Int64  = 1709510400000
+--   p11 Int64  = 1712102400000
+--   p12 String = "Signed up"
+WITH (
+  SELECT arraySort(groupUniqArray(toString(event)))
+  FROM events
+  WHERE project_id = {p0:UInt32}
+    AND time >= fromUnixTimestamp64Milli({p1:Int64}, 'UTC')
+    AND time < fromUnixTimestamp64Milli({p2:Int64}, 'UTC')
+) AS names
+SELECT arraySlice(arraySort(x -> (-x.2, x.1), groupArray((path, c))), 1, {p3:UInt32}) AS top,
   sum(c) AS people,
   count() AS distinct_paths,
   sumForEach(arrayWithConstant(length(path), c)) AS reached
 FROM (
-  SELECT path,
+  SELECT arrayPushFront(arrayMap(x -> names[x], ranks), {p4:String}) AS path,
     count() AS c
   FROM (
-    SELECT arrayPushFront(arrayMap(x -> x.2, groupArraySortedIf({p1:UInt32})((e.t, e.event), (e.t, e.event) > (a.anchor_t, {p2:String}))), {p3:String}) AS path
+    SELECT arrayMap(x -> toUInt64(bitAnd(x, 18446744073709551615)), groupArraySortedIf({p5:UInt32})(e.k, e.k > a.anchor_k)) AS ranks
     FROM (
       SELECT person_key AS user,
-        toUnixTimestamp64Milli(time) AS t,
+        1 AS passes,
         event,
-        1 AS passes
+        bitOr(bitShiftLeft(toUInt128(toUInt64(toUnixTimestamp64Milli(time) - {p6:Int64})), 64), toUInt128(transform(toString(event), names, arrayEnumerate(names), 0))) AS k
       FROM (
         SELECT project_id,
           event,
@@ -37,20 +47,20 @@ FROM (
           distinct_id,
           bitXor(user_key, joinGet('identity_lookup', 'delta', toUInt64(user_key))) AS person_key
         FROM events FINAL
-        WHERE project_id = {p4:UInt32}
+        WHERE project_id = {p0:UInt32}
       )
-      WHERE project_id = {p4:UInt32}
-        AND time >= fromUnixTimestamp64Milli({p5:Int64}, 'UTC')
-        AND time < fromUnixTimestamp64Milli({p6:Int64}, 'UTC')
+      WHERE project_id = {p0:UInt32}
+        AND time >= fromUnixTimestamp64Milli({p7:Int64}, 'UTC')
+        AND time < fromUnixTimestamp64Milli({p8:Int64}, 'UTC')
     ) AS e
     INNER JOIN (
       SELECT user,
-        min(t) AS anchor_t
+        min(k) AS anchor_k
       FROM (
         SELECT person_key AS user,
-          toUnixTimestamp64Milli(time) AS t,
+          1 AS passes,
           event,
-          1 AS passes
+          bitOr(bitShiftLeft(toUInt128(toUInt64(toUnixTimestamp64Milli(time) - {p9:Int64})), 64), toUInt128(transform(toString(event), names, arrayEnumerate(names), 0))) AS k
         FROM (
           SELECT project_id,
             event,
@@ -61,52 +71,62 @@ FROM (
             distinct_id,
             bitXor(user_key, joinGet('identity_lookup', 'delta', toUInt64(user_key))) AS person_key
           FROM events FINAL
-          WHERE project_id = {p4:UInt32}
+          WHERE project_id = {p0:UInt32}
         )
-        WHERE project_id = {p4:UInt32}
-          AND time >= fromUnixTimestamp64Milli({p7:Int64}, 'UTC')
-          AND time < fromUnixTimestamp64Milli({p8:Int64}, 'UTC')
+        WHERE project_id = {p0:UInt32}
+          AND time >= fromUnixTimestamp64Milli({p10:Int64}, 'UTC')
+          AND time < fromUnixTimestamp64Milli({p11:Int64}, 'UTC')
       )
-      WHERE event = {p9:String}
+      WHERE event = {p12:String}
         AND passes
       GROUP BY user
     ) AS a ON e.user = a.user
-    WHERE e.t >= a.anchor_t
+    WHERE e.k >= a.anchor_k
     GROUP BY e.user
   )
-  GROUP BY path
+  GROUP BY ranks
 )
 SETTINGS max_memory_usage = 2147483648
 
 -- flowsSql
 -- inputs: project 1, 2024-03-04 to 2024-04-02; 2 steps before Purchased where plan == "pro"; limit 5; merged ids on a cluster (the identity_map join)
 -- parameters:
---   p0 UInt32  = 5
---   p1 String  = "Purchased"
---   p2 UInt32  = 2
---   p3 String  = "Purchased"
+--   p0 UInt32  = 1
+--   p1 Int64   = 1709510400000
+--   p2 Int64   = 1712102400000
+--   p3 UInt32  = 5
+--   p4 String  = "Purchased"
+--   p5 UInt32  = 2
 --   w_0 String = "plan"
 --   w_1 String = "pro"
---   p4 UInt32  = 1
---   p5 Int64   = 1709510400000
---   p6 Int64   = 1712102400000
+--   p6 Int64   = 1709510400000
 --   p7 Int64   = 1709510400000
 --   p8 Int64   = 1712102400000
---   p9 String  = "Purchased"
-SELECT arraySlice(arraySort(x -> (-x.2, x.1), groupArray((path, c))), 1, {p0:UInt32}) AS top,
+--   p9 Int64   = 1709510400000
+--   p10 Int64  = 1709510400000
+--   p11 Int64  = 1712102400000
+--   p12 String = "Purchased"
+WITH (
+  SELECT arraySort(groupUniqArray(toString(event)))
+  FROM events
+  WHERE project_id = {p0:UInt32}
+    AND time >= fromUnixTimestamp64Milli({p1:Int64}, 'UTC')
+    AND time < fromUnixTimestamp64Milli({p2:Int64}, 'UTC')
+) AS names
+SELECT arraySlice(arraySort(x -> (-x.2, x.1), groupArray((path, c))), 1, {p3:UInt32}) AS top,
   sum(c) AS people,
   count() AS distinct_paths,
   sumForEach(arrayWithConstant(length(path), c)) AS reached
 FROM (
-  SELECT path,
+  SELECT arrayPushBack(arrayMap(x -> names[x], ranks), {p4:String}) AS path,
     count() AS c
   FROM (
-    SELECT arrayPushBack(arrayMap(x -> x.2, arraySlice(arraySort(groupArrayIf((e.t, e.event), (e.t, e.event) < (a.anchor_t, {p1:String}))) AS xb, greatest(1, length(xb) - {p2:UInt32} + 1))), {p3:String}) AS path
+    SELECT arrayReverse(arrayMap(x -> toUInt64(bitAnd(bitNot(x), 18446744073709551615)), groupArraySortedIf({p5:UInt32})(bitNot(e.k), e.k < a.anchor_k))) AS ranks
     FROM (
       SELECT distinct_id AS user,
-        toUnixTimestamp64Milli(time) AS t,
+        ((startsWith((JSONExtractRaw(properties, {w_0:String}) AS w_v0), '"') AND (JSONExtractString(w_v0) = {w_1:String}))) AS passes,
         event,
-        ((startsWith((JSONExtractRaw(properties, {w_0:String}) AS w_v0), '"') AND (JSONExtractString(w_v0) = {w_1:String}))) AS passes
+        bitOr(bitShiftLeft(toUInt128(toUInt64(toUnixTimestamp64Milli(time) - {p6:Int64})), 64), toUInt128(transform(toString(event), names, arrayEnumerate(names), 0))) AS k
       FROM (
         SELECT project_id,
           event,
@@ -121,23 +141,23 @@ FROM (
           SELECT distinct_id,
             person_id
           FROM identity_map FINAL
-          WHERE project_id = {p4:UInt32}
+          WHERE project_id = {p0:UInt32}
             AND person_id != distinct_id
         ) AS idm ON idm.distinct_id = ev.distinct_id
-        WHERE ev.project_id = {p4:UInt32}
+        WHERE ev.project_id = {p0:UInt32}
       )
-      WHERE project_id = {p4:UInt32}
-        AND time >= fromUnixTimestamp64Milli({p5:Int64}, 'UTC')
-        AND time < fromUnixTimestamp64Milli({p6:Int64}, 'UTC')
+      WHERE project_id = {p0:UInt32}
+        AND time >= fromUnixTimestamp64Milli({p7:Int64}, 'UTC')
+        AND time < fromUnixTimestamp64Milli({p8:Int64}, 'UTC')
     ) AS e
     INNER JOIN (
       SELECT user,
-        min(t) AS anchor_t
+        min(k) AS anchor_k
       FROM (
         SELECT distinct_id AS user,
-          toUnixTimestamp64Milli(time) AS t,
+          ((startsWith((JSONExtractRaw(properties, {w_0:String}) AS w_v0), '"') AND (JSONExtractString(w_v0) = {w_1:String}))) AS passes,
           event,
-          ((startsWith((JSONExtractRaw(properties, {w_0:String}) AS w_v0), '"') AND (JSONExtractString(w_v0) = {w_1:String}))) AS passes
+          bitOr(bitShiftLeft(toUInt128(toUInt64(toUnixTimestamp64Milli(time) - {p9:Int64})), 64), toUInt128(transform(toString(event), names, arrayEnumerate(names), 0))) AS k
         FROM (
           SELECT project_id,
             event,
@@ -152,78 +172,88 @@ FROM (
             SELECT distinct_id,
               person_id
             FROM identity_map FINAL
-            WHERE project_id = {p4:UInt32}
+            WHERE project_id = {p0:UInt32}
               AND person_id != distinct_id
           ) AS idm ON idm.distinct_id = ev.distinct_id
-          WHERE ev.project_id = {p4:UInt32}
+          WHERE ev.project_id = {p0:UInt32}
         )
-        WHERE project_id = {p4:UInt32}
-          AND time >= fromUnixTimestamp64Milli({p7:Int64}, 'UTC')
-          AND time < fromUnixTimestamp64Milli({p8:Int64}, 'UTC')
+        WHERE project_id = {p0:UInt32}
+          AND time >= fromUnixTimestamp64Milli({p10:Int64}, 'UTC')
+          AND time < fromUnixTimestamp64Milli({p11:Int64}, 'UTC')
       )
-      WHERE event = {p9:String}
+      WHERE event = {p12:String}
         AND passes
       GROUP BY user
     ) AS a ON e.user = a.user
-    WHERE e.t <= a.anchor_t
+    WHERE e.k <= a.anchor_k
     GROUP BY e.user
   )
-  GROUP BY path
+  GROUP BY ranks
 )
 SETTINGS max_memory_usage = 2147483648
 
 -- flowsSql
 -- inputs: project 1, 2024-03-04 to 2024-04-02; 5 steps after Signed up; limit 100; no merged id
 -- parameters:
---   p0 UInt32 = 100
---   p1 UInt32 = 5
---   p2 String = "Signed up"
---   p3 String = "Signed up"
---   p4 UInt32 = 1
---   p5 Int64  = 1709510400000
---   p6 Int64  = 1712102400000
---   p7 Int64  = 1709510400000
---   p8 Int64  = 1712102400000
---   p9 String = "Signed up"
-SELECT arraySlice(arraySort(x -> (-x.2, x.1), groupArray((path, c))), 1, {p0:UInt32}) AS top,
+--   p0 UInt32  = 1
+--   p1 Int64   = 1709510400000
+--   p2 Int64   = 1712102400000
+--   p3 UInt32  = 100
+--   p4 String  = "Signed up"
+--   p5 UInt32  = 5
+--   p6 Int64   = 1709510400000
+--   p7 Int64   = 1709510400000
+--   p8 Int64   = 1712102400000
+--   p9 Int64   = 1709510400000
+--   p10 Int64  = 1709510400000
+--   p11 Int64  = 1712102400000
+--   p12 String = "Signed up"
+WITH (
+  SELECT arraySort(groupUniqArray(toString(event)))
+  FROM events
+  WHERE project_id = {p0:UInt32}
+    AND time >= fromUnixTimestamp64Milli({p1:Int64}, 'UTC')
+    AND time < fromUnixTimestamp64Milli({p2:Int64}, 'UTC')
+) AS names
+SELECT arraySlice(arraySort(x -> (-x.2, x.1), groupArray((path, c))), 1, {p3:UInt32}) AS top,
   sum(c) AS people,
   count() AS distinct_paths,
   sumForEach(arrayWithConstant(length(path), c)) AS reached
 FROM (
-  SELECT path,
+  SELECT arrayPushFront(arrayMap(x -> names[x], ranks), {p4:String}) AS path,
     count() AS c
   FROM (
-    SELECT arrayPushFront(arrayMap(x -> x.2, groupArraySortedIf({p1:UInt32})((e.t, e.event), (e.t, e.event) > (a.anchor_t, {p2:String}))), {p3:String}) AS path
+    SELECT arrayMap(x -> toUInt64(bitAnd(x, 18446744073709551615)), groupArraySortedIf({p5:UInt32})(e.k, e.k > a.anchor_k)) AS ranks
     FROM (
       SELECT user_key AS user,
-        toUnixTimestamp64Milli(time) AS t,
+        1 AS passes,
         event,
-        1 AS passes
+        bitOr(bitShiftLeft(toUInt128(toUInt64(toUnixTimestamp64Milli(time) - {p6:Int64})), 64), toUInt128(transform(toString(event), names, arrayEnumerate(names), 0))) AS k
       FROM events FINAL
-      WHERE project_id = {p4:UInt32}
-        AND time >= fromUnixTimestamp64Milli({p5:Int64}, 'UTC')
-        AND time < fromUnixTimestamp64Milli({p6:Int64}, 'UTC')
+      WHERE project_id = {p0:UInt32}
+        AND time >= fromUnixTimestamp64Milli({p7:Int64}, 'UTC')
+        AND time < fromUnixTimestamp64Milli({p8:Int64}, 'UTC')
     ) AS e
     INNER JOIN (
       SELECT user,
-        min(t) AS anchor_t
+        min(k) AS anchor_k
       FROM (
         SELECT user_key AS user,
-          toUnixTimestamp64Milli(time) AS t,
+          1 AS passes,
           event,
-          1 AS passes
+          bitOr(bitShiftLeft(toUInt128(toUInt64(toUnixTimestamp64Milli(time) - {p9:Int64})), 64), toUInt128(transform(toString(event), names, arrayEnumerate(names), 0))) AS k
         FROM events FINAL
-        WHERE project_id = {p4:UInt32}
-          AND time >= fromUnixTimestamp64Milli({p7:Int64}, 'UTC')
-          AND time < fromUnixTimestamp64Milli({p8:Int64}, 'UTC')
+        WHERE project_id = {p0:UInt32}
+          AND time >= fromUnixTimestamp64Milli({p10:Int64}, 'UTC')
+          AND time < fromUnixTimestamp64Milli({p11:Int64}, 'UTC')
       )
-      WHERE event = {p9:String}
+      WHERE event = {p12:String}
         AND passes
       GROUP BY user
     ) AS a ON e.user = a.user
-    WHERE e.t >= a.anchor_t
+    WHERE e.k >= a.anchor_k
     GROUP BY e.user
   )
-  GROUP BY path
+  GROUP BY ranks
 )
 SETTINGS max_memory_usage = 2147483648
