@@ -20,7 +20,9 @@
  * are the ratios to the same queries grouping by `distinct_id` (the baseline before that column).
  */
 import {
+  CLICKHOUSE_MEMORY_LIMIT_EXCEEDED,
   ClickHouseClient,
+  clickHouseErrorCode,
   ClickHouseDdl,
   ClickHouseMigrator,
   createClickHouseClient,
@@ -286,47 +288,50 @@ async function rows<T>(client: ClickHouseClient, query: string, params: Record<s
 }
 
 /**
- * The least max_memory_usage under which flows passes, bisected to 1 MB: the query's peak as
- * ClickHouse's memory tracker counts it against the cap (chDB keeps no system.query_log to read it
- * from, and a server's would need a flush; this works on both). Threads make it vary a little.
+ * The least max_memory_usage (QUERY_MAX_MEMORY_MB) under which a report passes, bisected to 8 MB: its
+ * peak as ClickHouse's memory tracker counts it against the cap (chDB keeps no system.query_log to
+ * read it from, and a server's would need a flush; this works on both). Threads make it vary a little.
  */
-async function flowsPeakMemoryMb(repository: FlowsRepository): Promise<number> {
+async function peakMemoryMb(
+  name: string,
+  client: ClickHouseClient,
+  report: (runner: QueryRunner) => Promise<unknown>,
+): Promise<number> {
+  const settings = loadQuerySettings({ QUERY_MAX_EXECUTION_SECONDS: '600' });
   const passes = (mb: number) =>
-    repository.tally(projectScope(PROJECT), flows, undefined, mb * 1024 ** 2).then(
+    report(new QueryRunner(client, { ...settings, maxMemoryBytes: mb * 1024 ** 2 })).then(
       () => true,
       (error: unknown) => {
-        if ((error as { code?: string }).code === 'too_large') return false;
+        if (clickHouseErrorCode(error) === CLICKHOUSE_MEMORY_LIMIT_EXCEEDED) return false;
         throw error;
       },
     );
-  let [low, high] = [0, 2048];
-  if (!(await passes(high))) throw new Error(`flows: needs more than ${high} MB`);
-  while (high - low > 1) {
+  let [low, high] = [0, 16_384];
+  if (!(await passes(high))) throw new Error(`${name}: needs more than ${high} MB`);
+  while (high - low > 8) {
     const middle = Math.floor((low + high) / 2);
     if (await passes(middle)) high = middle;
     else low = middle;
   }
+  process.stdout.write(`${name}: peak memory ${high} MB\n`);
   return high;
 }
 
 /** Flows has no hand-written twin to compare with: its median time over RUNS runs (after one untimed), as the service runs it. */
-async function flowsMeasured(runner: QueryRunner): Promise<{ ms: number; cpuMs: number; peakMemoryMb: number }> {
+async function flowsMeasured(runner: QueryRunner): Promise<{ ms: number; cpuMs: number }> {
   const repository = new FlowsRepository(runner);
   const run = () => repository.tally(projectScope(PROJECT), flows);
   const first = await run();
   if (first.people === 0) throw new Error('flows: no user signed up in the range');
   const runs: Timed<unknown>[] = [];
   for (let i = 0; i < RUNS; i++) runs.push(await timed(run));
-  const peakMemoryMb = await flowsPeakMemoryMb(repository);
   const list = (key: 'ms' | 'cpuMs') => runs.map((t) => Math.round(t[key])).join('/');
   process.stdout.write(
-    `flows: ${list('ms')} ms (CPU ${list('cpuMs')}), peak memory ${peakMemoryMb} MB, ` +
-      `${first.people} people, ${first.distinctPaths} paths\n`,
+    `flows: ${list('ms')} ms (CPU ${list('cpuMs')}), ` + `${first.people} people, ${first.distinctPaths} paths\n`,
   );
   return {
     ms: Math.round(median(runs.map((t) => t.ms))),
     cpuMs: Math.round(median(runs.map((t) => t.cpuMs))),
-    peakMemoryMb,
   };
 }
 
@@ -465,6 +470,18 @@ async function main(): Promise<void> {
 
     const flowsFigures = await flowsMeasured(runner);
 
+    // Each report's peak memory, after the timings (the bisection runs each report about 11 times).
+    const scope = projectScope(PROJECT);
+    const peaks = {
+      funnel: await peakMemoryMb('funnel', client, (r) => new FunnelsRepository(r).tally(scope, funnel)),
+      insights: await peakMemoryMb('insights', client, (r) => new InsightsRepository(r).tally(scope, insights)),
+      retention: await peakMemoryMb('retention', client, (r) => new RetentionRepository(r).cohorts(scope, retention)),
+      flows: await peakMemoryMb('flows', client, (r) => new FlowsRepository(r).tally(scope, flows)),
+      merged_funnel: await peakMemoryMb('funnel, 10% merged', client, (r) =>
+        new FunnelsRepository(r).tally(projectScope(MERGED_PROJECT), funnel),
+      ),
+    };
+
     process.stdout.write(
       `${JSON.stringify({
         funnel_ms: funnelFigures.ms,
@@ -489,7 +506,14 @@ async function main(): Promise<void> {
         merged_insights_cpu_ratio: mergedInsights.cpu_ratio,
         flows_ms: flowsFigures.ms,
         flows_cpu_ms: flowsFigures.cpuMs,
-        flows_peak_memory_mb: flowsFigures.peakMemoryMb,
+        flows_peak_memory_mb: peaks.flows,
+        funnel_peak_memory_mb: peaks.funnel,
+        insights_peak_memory_mb: peaks.insights,
+        retention_peak_memory_mb: peaks.retention,
+        merged_funnel_peak_memory_mb: peaks.merged_funnel,
+        peak_memory_mb: Math.max(...Object.values(peaks)),
+        events: EVENTS,
+        users: USERS,
       })}\n`,
     );
   } finally {

@@ -1,6 +1,9 @@
 /** ClickHouse's TIMEOUT_EXCEEDED: a query ran past its `max_execution_time`. */
 export const CLICKHOUSE_TIMEOUT_EXCEEDED = 159;
 
+/** ClickHouse's MEMORY_LIMIT_EXCEEDED: a query went past its `max_memory_usage`. */
+export const CLICKHOUSE_MEMORY_LIMIT_EXCEEDED = 241;
+
 /** The ClickHouse error code of a failure (the client's `code`, chDB's `clickhouseCode`), looking through `cause`. */
 export function clickHouseErrorCode(error: unknown): number | undefined {
   for (

@@ -7,7 +7,7 @@ export { createClickHouseClient } from './create-clickhouse-client';
 export { ClickHouseMigration, ddlMigration } from './clickhouse-migration';
 export { IDENTITY_MIGRATIONS } from './migrations';
 export { fillIdentityLookupSql, IDENTITY_LOOKUP_TABLE, IDENTITY_MAP_TABLE, identityKeySql } from './tables';
-export { CLICKHOUSE_TIMEOUT_EXCEEDED, clickHouseErrorCode } from './clickhouse-error';
+export { CLICKHOUSE_MEMORY_LIMIT_EXCEEDED, CLICKHOUSE_TIMEOUT_EXCEEDED, clickHouseErrorCode } from './clickhouse-error';
 export { ResultChunk, streamQuery } from './stream-query';
 export { InsertFormat } from './chdb-handles';
 export { FormattedInsert, insertFormatted, insertFormattedSql } from './insert-formatted';

@@ -86,7 +86,7 @@ export class AppConfig {
   /** The raw export's limits per project (the real API's numbers by default). */
   readonly exportLimits: ReadingLimits;
   /** The query API's limits per project (the spec's 60/hour, 3/second, 5 at once) and its query time limit. */
-  readonly query: { limits: ReadingLimits; maxExecutionSeconds: number };
+  readonly query: { limits: ReadingLimits; maxExecutionSeconds: number; maxMemoryBytes: number };
   /**
    * The web console's own budget per project (docs/console.md), spent instead of the limits above by requests
    * that say they come from the console: a page asks four questions at once, the live view an export each 10 s.
@@ -172,6 +172,7 @@ export class AppConfig {
         concurrent: env.QUERY_LIMIT_CONCURRENT ?? 5,
       },
       maxExecutionSeconds: env.QUERY_MAX_EXECUTION_SECONDS ?? 60,
+      maxMemoryBytes: (env.QUERY_MAX_MEMORY_MB ?? 4096) * 1024 ** 2,
     };
     this.consoleLimits = {
       query: {

@@ -28,6 +28,7 @@ export class LimitsEnvironment {
   @Integer(1, 1_000_000_000) QUERY_LIMIT_PER_SECOND?: number;
   @Integer(1, 1_000_000) QUERY_LIMIT_CONCURRENT?: number;
   @Integer(1, 3600) QUERY_MAX_EXECUTION_SECONDS?: number;
+  @Integer(16, 1_048_576) QUERY_MAX_MEMORY_MB?: number;
 
   /** The web console's own budget (docs/console.md), spent instead of the public QUERY_ and EXPORT_ limits. */
   @Integer(1, 1_000_000_000) CONSOLE_QUERY_LIMIT_PER_HOUR?: number;

@@ -1,4 +1,8 @@
-import { CLICKHOUSE_TIMEOUT_EXCEEDED, clickHouseErrorCode } from '@analytics/clickhouse';
+import {
+  CLICKHOUSE_MEMORY_LIMIT_EXCEEDED,
+  CLICKHOUSE_TIMEOUT_EXCEEDED,
+  clickHouseErrorCode,
+} from '@analytics/clickhouse';
 import { DomainError } from '@analytics/errors';
 import { isRefusedValue } from '@analytics/postgres';
 import { BadRequestException, HttpException, Logger } from '@nestjs/common';
@@ -44,6 +48,12 @@ export function errorStatus(error: unknown, where: string): ErrorStatus {
     return {
       status: 400,
       message: 'the query ran past its time limit (QUERY_MAX_EXECUTION_SECONDS): narrow the date range or the filters',
+    };
+  }
+  if (clickHouseErrorCode(error) === CLICKHOUSE_MEMORY_LIMIT_EXCEEDED) {
+    return {
+      status: 400,
+      message: 'the query needs more memory than its limit (QUERY_MAX_MEMORY_MB): narrow the date range or the filters',
     };
   }
   logger.error(`${where}: ${describeWithCauses(error)}`);

@@ -5,9 +5,10 @@ import { Readable } from 'node:stream';
 import { mirrorCountSql, mirrorPageSql, MirrorQuery, PROFILES_MIRROR_INSERT } from './profiles-mirror-sql';
 import { MirrorProfile } from './profile-rows';
 
-/** What bounds a read: ClickHouse's `max_execution_time`, and a signal that cancels it (the client went away). */
+/** What bounds a read: ClickHouse's `max_execution_time` and `max_memory_usage`, and a signal that cancels it (the client went away). */
 export interface ReadLimits {
   maxExecutionSeconds: number;
+  maxMemoryBytes: number;
   signal?: AbortSignal;
 }
 
@@ -71,5 +72,11 @@ export class ProfilesMirrorRepository {
 
 function readSettings(limits: ReadLimits | undefined) {
   if (!limits) return {};
-  return { abort_signal: limits.signal, clickhouse_settings: { max_execution_time: limits.maxExecutionSeconds } };
+  return {
+    abort_signal: limits.signal,
+    clickhouse_settings: {
+      max_execution_time: limits.maxExecutionSeconds,
+      max_memory_usage: String(limits.maxMemoryBytes),
+    },
+  };
 }

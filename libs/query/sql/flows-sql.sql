@@ -86,7 +86,6 @@ FROM (
   )
   GROUP BY ranks
 )
-SETTINGS max_memory_usage = 2147483648
 
 -- flowsSql
 -- inputs: project 1, 2024-03-04 to 2024-04-02; 2 steps before Purchased where plan == "pro"; limit 5; merged ids on a cluster (the identity_map join)
@@ -190,7 +189,6 @@ FROM (
   )
   GROUP BY ranks
 )
-SETTINGS max_memory_usage = 2147483648
 
 -- flowsSql
 -- inputs: project 1, 2024-03-04 to 2024-04-02; 5 steps after Signed up; limit 100; no merged id
@@ -256,4 +254,3 @@ FROM (
   )
   GROUP BY ranks
 )
-SETTINGS max_memory_usage = 2147483648

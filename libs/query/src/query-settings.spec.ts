@@ -5,6 +5,7 @@ describe('loadQuerySettings', () => {
     expect(loadQuerySettings({})).toEqual({
       limits: { perHour: 60, perSecond: 3, concurrent: 5 },
       maxExecutionSeconds: 60,
+      maxMemoryBytes: 4096 * 1024 ** 2,
       identityLookup: true,
     });
   });
@@ -15,10 +16,12 @@ describe('loadQuerySettings', () => {
       QUERY_LIMIT_PER_SECOND: '',
       QUERY_LIMIT_CONCURRENT: ' 7 ',
       QUERY_MAX_EXECUTION_SECONDS: '30',
+      QUERY_MAX_MEMORY_MB: '512',
     });
     expect(settings).toEqual({
       limits: { perHour: 600, perSecond: 3, concurrent: 7 },
       maxExecutionSeconds: 30,
+      maxMemoryBytes: 512 * 1024 ** 2,
       identityLookup: true,
     });
   });

@@ -1,3 +1,4 @@
+import { CLICKHOUSE_MEMORY_LIMIT_EXCEEDED, clickHouseErrorCode } from '@analytics/clickhouse';
 import { IdentityLink } from '@analytics/events';
 import { projectScope } from '@analytics/tenancy';
 import { QueryRunner } from '../src/clickhouse/query-runner';
@@ -6,7 +7,6 @@ import { FLOW_DIRECTIONS, FlowsSpec } from '../src/flows/flows-spec';
 import { referenceFlows } from '../src/flows/flows-reference';
 import { flowsResult } from '../src/flows/flows-tally';
 import { FlowsRepository } from '../src/flows/flows.repository';
-import { QueryError } from '../src/query-error';
 import { loadQuerySettings } from '../src/query-settings';
 import { resolveIdentities } from '../src/reference/resolve-identities';
 import { arrivalBatches, generateEvents, PLAN_DAYS } from './support/generate-events';
@@ -113,7 +113,7 @@ describe(`flows: SQL and reference (QUERY_SEED=${SEED})`, () => {
     Math.max(60_000, SCENARIOS * 1_000),
   );
 
-  it('refuses with a 400 (too_large) when the query would pass its memory cap, and answers under it', async () => {
+  it('stops at the memory cap (QUERY_MAX_MEMORY_MB), and answers under the default one', async () => {
     // 200k events of 20k people, made inside ClickHouse: far past a 1 MiB cap, far under the default one.
     await store.client.command({
       query: `INSERT INTO events (project_id, event, time, distinct_id, insert_id, properties, processed_at)
@@ -131,15 +131,12 @@ describe(`flows: SQL and reference (QUERY_SEED=${SEED})`, () => {
       toDay: PLAN_DAYS[0] + 3,
       limit: 10,
     };
-    const repository = new FlowsRepository(store.runner);
-    const refused = await repository
-      .tally(projectScope(MEMORY_PROJECT), spec, undefined, 1024 ** 2)
+    const capped = new QueryRunner(store.client, { ...loadQuerySettings({}), maxMemoryBytes: 1024 ** 2 });
+    const refused = await new FlowsRepository(capped)
+      .tally(projectScope(MEMORY_PROJECT), spec)
       .catch((e: unknown) => e);
-    expect(refused).toBeInstanceOf(QueryError);
-    expect(refused).toMatchObject({
-      status: 400,
-      message: 'the flows query needs more than its 1 MB of memory: narrow the date range or add a where on the anchor',
-    });
+    expect(clickHouseErrorCode(refused)).toBe(CLICKHOUSE_MEMORY_LIMIT_EXCEEDED);
+    const repository = new FlowsRepository(store.runner);
     await expect(repository.tally(projectScope(MEMORY_PROJECT), spec)).resolves.toMatchObject({ people: 5000 });
   });
 });

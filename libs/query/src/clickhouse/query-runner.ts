@@ -8,7 +8,8 @@ import { QUERY_SETTINGS, QuerySettings } from '../query-settings';
 export type BoundQuery = ChBoundQuery;
 
 /**
- * Runs the reports' SELECTs: every one with the execution-time cap, and cancelled (on a server, the
+ * Runs the reports' SELECTs: every one with the execution-time and memory caps (past either, the
+ * query API answers 400: libs/http's error-status), and cancelled (on a server, the
  * running query is killed) when `signal` aborts because the client went away.
  */
 @Injectable()
@@ -29,7 +30,10 @@ export class QueryRunner {
       query_params: query.params,
       format: 'JSONEachRow',
       abort_signal: signal,
-      clickhouse_settings: { max_execution_time: this.settings.maxExecutionSeconds },
+      clickhouse_settings: {
+        max_execution_time: this.settings.maxExecutionSeconds,
+        max_memory_usage: String(this.settings.maxMemoryBytes),
+      },
     });
     return result.json<T>();
   }

@@ -31,23 +31,10 @@ export interface FlowsRow {
  * 5. one row: the `limit` most taken, how many people and paths, and how many people reached each
  *    step (ForEach over paths of unequal length sums position by position).
  */
-/**
- * The memory one flows query may use (ClickHouse's max_memory_usage): the per-person arrays and the
- * anchors' hash table grow with the people in the range. Past it the query stops and the API answers
- * 400 (flows.repository.ts). The bench's 10M events of 1M people peak well under it (docs/benchmarks.md).
- */
-export const FLOWS_MAX_MEMORY_BYTES = 2 * 1024 ** 3;
-
 /** The low 64 bits of an order key: the name's rank. */
 const RANK_OF = (key: string) => `toUInt64(bitAnd(${key}, 18446744073709551615))`;
 
-export function flowsSql(
-  scope: ProjectScope,
-  spec: FlowsSpec,
-  resolve = true,
-  lookup = true,
-  maxMemoryBytes = FLOWS_MAX_MEMORY_BYTES,
-): BoundQuery {
+export function flowsSql(scope: ProjectScope, spec: FlowsSpec, resolve = true, lookup = true): BoundQuery {
   const where = spec.where ? whereSql(spec.where, 'w') : { sql: '1', params: {} };
   const { events, user } = userEventsSql(scope, resolve, lookup, [where.sql]);
   const anchor = chParam(spec.event);
@@ -73,11 +60,11 @@ export function flowsSql(
       WHERE ${near}
       GROUP BY e.user`;
   const named = chSql`arrayMap(x -> names[x], ranks)`;
-  const path = spec.direction === 'after' ? chSql`arrayPushFront(${named}, ${anchor})` : chSql`arrayPushBack(${named}, ${anchor})`;
+  const path =
+    spec.direction === 'after' ? chSql`arrayPushFront(${named}, ${anchor})` : chSql`arrayPushBack(${named}, ${anchor})`;
   const sql = chSql`WITH (${names}) AS names
     SELECT arraySlice(arraySort(x -> (-x.2, x.1), groupArray((path, c))), 1, ${chParam(spec.limit, 'UInt32')}) AS top,
       sum(c) AS people, count() AS distinct_paths, sumForEach(arrayWithConstant(length(path), c)) AS reached
-    FROM (SELECT ${path} AS path, count() AS c FROM (${perPerson}) GROUP BY ranks)
-    SETTINGS ${chCompiled(`max_memory_usage = ${Math.floor(maxMemoryBytes)}`)}`;
+    FROM (SELECT ${path} AS path, count() AS c FROM (${perPerson}) GROUP BY ranks)`;
   return renderChSql(sql);
 }

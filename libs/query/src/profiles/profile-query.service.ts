@@ -50,7 +50,8 @@ export class ProfileQueryService {
       where: request.where === undefined ? undefined : compile(request.where),
       cohort,
     };
-    const limits = { maxExecutionSeconds: this.config.query.maxExecutionSeconds, signal };
+    const { maxExecutionSeconds, maxMemoryBytes } = this.config.query;
+    const limits = { maxExecutionSeconds, maxMemoryBytes, signal };
     const [total, rows] = await Promise.all([
       this.mirror.count(query, limits),
       this.mirror.page(query, request.page * request.pageSize, request.pageSize, limits),
