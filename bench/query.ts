@@ -1,8 +1,9 @@
 /**
- * Query engine benchmark: 10M events of 1M users generated inside ClickHouse, then a 3-step funnel
- * over 30 days, an insights report and a retention report, each timed next to a hand-written
- * ClickHouse query for the same answer (asserted equal) in the same run; then flows (3 steps after
- * sign-up), timed alone, with its peak memory.
+ * Query engine benchmark: 10M events of 1M users (and a profile each) generated inside ClickHouse,
+ * then a 3-step funnel over 30 days, an insights report, one broken down by a profile property
+ * (`user["plan"]`) and a retention report, each timed next to a hand-written ClickHouse query for
+ * the same answer (asserted equal) in the same run; then flows (3 steps after sign-up), timed
+ * alone; then each report's peak memory.
  *
  *   npm run bench:query                        # chDB in a temporary directory
  *   BENCH_CLICKHOUSE_URL=http://… npm run bench:query   # a ClickHouse server (a database you can drop)
@@ -11,13 +12,15 @@
  *
  * The last line is JSON: {funnel_ms, funnel_ratio, insights_ms, insights_ratio, retention_ms, retention_ratio,
  * merged_funnel_ms, merged_funnel_ratio, merged_insights_ms, merged_insights_ratio, flows_ms, flows_cpu_ms,
- * flows_peak_memory_mb} (medians over BENCH_RUNS
+ * profile_breakdown_ms, profile_breakdown_ratio, *_peak_memory_mb per report, peak_memory_mb (the largest),
+ * events, users} (medians over BENCH_RUNS
  * runs; ratio = ours / hand-written; merged ratio = ours on a copy of the project with 10% of its
  * users merged / ours on the project without merges, run alternately), then the same ratios in CPU
  * time (`*_cpu_ratio`, and `funnel_cpu_ms`): chDB runs in this process, whose CPU time is the
  * queries', and it varies far less than wall time when other work shares the cores. The funnel's and
  * insights' hand-written queries group by the stored `user_key`, as ours do; `*_ratio_vs_distinct_id`
  * are the ratios to the same queries grouping by `distinct_id` (the baseline before that column).
+ * Peak memory: the least QUERY_MAX_MEMORY_MB under which the report passes (bisected to 8 MB).
  */
 import {
   CLICKHOUSE_MEMORY_LIMIT_EXCEEDED,
@@ -31,6 +34,7 @@ import {
   IDENTITY_MAP_TABLE,
 } from '@analytics/clickhouse';
 import { EVENTS_TABLE, USER_KEY_COLUMN } from '@analytics/event-store';
+import { PROFILES_MIRROR_TABLE } from '@analytics/profile-store';
 import { CLICKHOUSE_MIGRATIONS } from '@analytics/runtime';
 import { projectScope } from '@analytics/tenancy';
 import { deepStrictEqual } from 'node:assert';
@@ -52,6 +56,7 @@ import {
   InsightsSpec,
   loadQuerySettings,
   parseDay,
+  parseEventExpression,
   QueryRunner,
   RetentionRepository,
   RetentionResult,
@@ -98,6 +103,13 @@ const COPY = `INSERT INTO ${EVENTS_TABLE} SELECT {merged:UInt32}, event, time, d
 const MERGE = `INSERT INTO ${IDENTITY_MAP_TABLE}
   SELECT {merged:UInt32}, concat('user-', toString(number * 10 + arrayJoin([0, 1]) AS side)), concat('user-', toString(number * 10 + 1)), -1, 0, 1
   FROM numbers(intDiv({users:UInt64}, 10))`;
+/** One profile a user of the project, in the mirror reports join (a plan and a country each). */
+const PROFILES = `INSERT INTO ${PROFILES_MIRROR_TABLE} (project_id, group_key, profile_id, properties, version, is_deleted, created_at, updated_at)
+  SELECT {project:UInt32}, '', concat('user-', toString(number)),
+    concat('{"plan":"', ['free', 'pro', 'team'][1 + cityHash64(number, 6) % 3], '","country":"', ['DE', 'US', 'JP', 'FR', 'BR'][1 + cityHash64(number, 7) % 5], '"}'),
+    1, 0, now64(3), now64(3)
+  FROM numbers({users:UInt64})`;
+
 /** Their identity_lookup rows, as the identity writer writes them beside identity_map (docs/identity.md). */
 const LOOKUP = fillIdentityLookupSql('project_id = {merged:UInt32}');
 
@@ -121,6 +133,17 @@ const flows: FlowsSpec = {
   fromDay: parseDay(FROM)!,
   toDay: parseDay(TO)!,
   zone: TimeZone.UTC,
+  limit: 10,
+};
+
+/** Buyers per day broken down by a profile property (the profile's plan): the profiles joined in the engine. */
+const profileBreakdown: InsightsSpec = {
+  metrics: [{ name: 'Purchased', event: 'Purchased', math: 'unique' }],
+  fromDay: parseDay(FROM)!,
+  toDay: parseDay(TO)!,
+  zone: TimeZone.UTC,
+  unit: 'day',
+  on: parseEventExpression('on', 'user["plan"]'),
   limit: 10,
 };
 
@@ -189,6 +212,15 @@ FROM ${EVENTS_TABLE} FINAL
 WHERE project_id = {project:UInt32} AND event IN ('Viewed page', 'Purchased')
   AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC')
 GROUP BY key`;
+
+/** What an analyst would write for the breakdown: the events joined with the project's profiles. */
+const HAND_PROFILE_BREAKDOWN = `
+SELECT intDiv(toUnixTimestamp64Milli(e.time), 86400000) * 86400000 AS key, JSONExtractString(p.properties, 'plan') AS segment, uniqExact(e.${USER_KEY_COLUMN}) AS value
+FROM ${EVENTS_TABLE} AS e FINAL
+LEFT ANY JOIN (SELECT profile_id, properties FROM ${PROFILES_MIRROR_TABLE} FINAL WHERE project_id = {project:UInt32} AND group_key = '') AS p ON p.profile_id = e.distinct_id
+WHERE e.project_id = {project:UInt32} AND e.event = 'Purchased'
+  AND e.time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND e.time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC')
+GROUP BY key, segment`;
 
 const HAND_RETENTION = `
 SELECT intDiv(birth, 86400000) AS cohort, count() AS first, sumMap(intervals, arrayResize(CAST([], 'Array(UInt64)'), length(intervals), toUInt64(1))) AS returned
@@ -345,9 +377,12 @@ async function generate(client: ClickHouseClient): Promise<void> {
     { merged: MERGED_PROJECT },
   );
   if (Number(held.events) === EVENTS && Number(held.users) === USERS) {
-    // Directories generated before the bench filled identity_lookup have it empty.
+    // Directories generated before the bench filled identity_lookup (or the profiles) have it empty.
     const [lookup] = await rows<{ n: number }>(client, `SELECT count() AS n FROM ${IDENTITY_LOOKUP_TABLE}`, {});
     if (Number(lookup.n) === 0) await client.command({ query: LOOKUP, query_params: { merged: MERGED_PROJECT } });
+    const [profiles] = await rows<{ n: number }>(client, `SELECT count() AS n FROM ${PROFILES_MIRROR_TABLE}`, {});
+    if (Number(profiles.n) === 0)
+      await client.command({ query: PROFILES, query_params: { project: PROJECT, users: USERS } });
     process.stdout.write(`reusing ${held.events} events of ${held.users} users\n`);
     return;
   }
@@ -367,6 +402,7 @@ async function generate(client: ClickHouseClient): Promise<void> {
   });
   await client.command({ query: MERGE, query_params: { merged: MERGED_PROJECT, users: USERS } });
   await client.command({ query: LOOKUP, query_params: { merged: MERGED_PROJECT } });
+  await client.command({ query: PROFILES, query_params: { project: PROJECT, users: USERS } });
   // A merged table, as a live one is between background merges: FINAL then has nothing left to collapse.
   await client.command({ query: `OPTIMIZE TABLE ${EVENTS_TABLE} FINAL` });
   const [stats] = await rows<{ events: number; users: number }>(
@@ -435,6 +471,25 @@ async function main(): Promise<void> {
       handInsights('distinct_id'),
     );
 
+    // The segments' cells, sorted: the hand-written query has no overall series and no ranking.
+    const segmentCells = (cells: { key: number; segment: string; value: number }[]) =>
+      cells
+        .filter((cell) => cell.segment !== '$overall')
+        .map((cell) => `${cell.key} ${cell.segment} ${cell.value}`)
+        .sort();
+    const profileBreakdownFigures = await compare(
+      'insights by a profile property ours',
+      async () => segmentCells((await insightsRepository.tally(projectScope(PROJECT), profileBreakdown)).cells),
+      async () =>
+        segmentCells(
+          (
+            await rows<{ key: number; segment: string; value: number }>(client, HAND_PROFILE_BREAKDOWN, rangeParams)
+          ).map((row) => ({ key: Number(row.key), segment: row.segment, value: Number(row.value) })),
+        ),
+      'hand-written (every profile joined)',
+      (a, b) => deepStrictEqual(a, b, 'profile breakdown: the hand-written query gives another answer'),
+    );
+
     const retentionRepository = new RetentionRepository(runner);
     const handRetention = async (): Promise<RetentionResult> => {
       const handRows = await rows<{ cohort: number; first: number; returned: [number[], number[]] }>(
@@ -477,6 +532,9 @@ async function main(): Promise<void> {
       insights: await peakMemoryMb('insights', client, (r) => new InsightsRepository(r).tally(scope, insights)),
       retention: await peakMemoryMb('retention', client, (r) => new RetentionRepository(r).cohorts(scope, retention)),
       flows: await peakMemoryMb('flows', client, (r) => new FlowsRepository(r).tally(scope, flows)),
+      profile_breakdown: await peakMemoryMb('insights by a profile property', client, (r) =>
+        new InsightsRepository(r).tally(scope, profileBreakdown),
+      ),
       merged_funnel: await peakMemoryMb('funnel, 10% merged', client, (r) =>
         new FunnelsRepository(r).tally(projectScope(MERGED_PROJECT), funnel),
       ),
@@ -507,6 +565,10 @@ async function main(): Promise<void> {
         flows_ms: flowsFigures.ms,
         flows_cpu_ms: flowsFigures.cpuMs,
         flows_peak_memory_mb: peaks.flows,
+        profile_breakdown_ms: profileBreakdownFigures.ms,
+        profile_breakdown_ratio: profileBreakdownFigures.ratio,
+        profile_breakdown_cpu_ms: profileBreakdownFigures.cpu_ms,
+        profile_breakdown_peak_memory_mb: peaks.profile_breakdown,
         funnel_peak_memory_mb: peaks.funnel,
         insights_peak_memory_mb: peaks.insights,
         retention_peak_memory_mb: peaks.retention,

@@ -238,3 +238,185 @@ FROM (
     AND 1
 )
 GROUP BY key
+
+-- insightsSql
+-- inputs: project 1, 2024-03-04 to 2024-04-02; Paid unique; daily; on user["plan"] (the profiles joined); merged ids
+-- parameters:
+--   m0s_0 String  = "plan"
+--   p0 UInt32     = 1
+--   event0 String = "Paid"
+--   fromMs Int64  = 1709510400000
+--   toEndMs Int64 = 1712102400000
+--   limit UInt32  = 10
+SELECT toUInt32(0) AS metric,
+  key,
+  '$overall' AS segment,
+  toFloat64(uniqExact(user)) AS value,
+  toUInt64(0) AS rank
+FROM (
+  SELECT (intDiv(toUnixTimestamp64Milli(time), 86400000) * 86400000) AS key,
+    distinct_id AS user,
+    0 AS v,
+    0 AS isNumber,
+    (if(((startsWith((JSONExtractRaw(user_properties, {m0s_0:String}) AS m0s_v1), '"') AS m0s_v0) OR (match(m0s_v1, '^-?[0-9]') AS m0s_v2) OR ((m0s_v1 IN ('true', 'false')) AS m0s_v3) OR (m0s_v1 = 'null')), multiIf(m0s_v0, JSONExtractString(m0s_v1), m0s_v2, replaceRegexpOne(toString(toFloat64OrZero(m0s_v1) + 0), 'e([0-9])', 'e+\\1'), m0s_v3, if((m0s_v1 = 'true'), 'true', 'false'), 'null'), NULL)) AS seg
+  FROM (
+    SELECT ev.*,
+      p.properties AS user_properties
+    FROM (
+      SELECT *
+      FROM (
+        SELECT project_id,
+          event,
+          time,
+          if(idm.person_id = '', ev.distinct_id, idm.person_id) AS distinct_id,
+          ev.distinct_id AS original_distinct_id,
+          insert_id,
+          properties,
+          processed_at
+        FROM events AS ev FINAL
+        LEFT ANY JOIN (
+          SELECT distinct_id,
+            person_id
+          FROM identity_map FINAL
+          WHERE project_id = {p0:UInt32}
+            AND person_id != distinct_id
+        ) AS idm ON idm.distinct_id = ev.distinct_id
+        WHERE ev.project_id = {p0:UInt32}
+      )
+    ) AS ev
+    LEFT ANY JOIN (
+      SELECT profile_id,
+        properties
+      FROM profiles FINAL
+      WHERE project_id = {p0:UInt32}
+        AND group_key = ''
+        AND profile_id IN (
+          SELECT DISTINCT distinct_id
+          FROM (
+            SELECT project_id,
+              event,
+              time,
+              if(idm.person_id = '', ev.distinct_id, idm.person_id) AS distinct_id,
+              ev.distinct_id AS original_distinct_id,
+              insert_id,
+              properties,
+              processed_at
+            FROM events AS ev FINAL
+            LEFT ANY JOIN (
+              SELECT distinct_id,
+                person_id
+              FROM identity_map FINAL
+              WHERE project_id = {p0:UInt32}
+                AND person_id != distinct_id
+            ) AS idm ON idm.distinct_id = ev.distinct_id
+            WHERE ev.project_id = {p0:UInt32}
+          )
+          WHERE project_id = {p0:UInt32}
+            AND event = {event0:String}
+            AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC')
+            AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC')
+        )
+    ) AS p ON p.profile_id = ev.distinct_id
+  )
+  WHERE project_id = {p0:UInt32}
+    AND event = {event0:String}
+    AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC')
+    AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC')
+    AND 1
+)
+GROUP BY key
+UNION ALL
+SELECT metric,
+  key,
+  segment,
+  value,
+  rank
+FROM (
+  SELECT *,
+    dense_rank() OVER (ORDER BY total DESC, segment ASC) AS rank
+  FROM (
+    SELECT *,
+      sum(events) OVER (PARTITION BY segment) AS total
+    FROM (
+      SELECT toUInt32(0) AS metric,
+        key,
+        assumeNotNull(seg) AS segment,
+        toFloat64(uniqExact(user)) AS value,
+        count() AS events
+      FROM (
+        SELECT (intDiv(toUnixTimestamp64Milli(time), 86400000) * 86400000) AS key,
+          distinct_id AS user,
+          0 AS v,
+          0 AS isNumber,
+          (if(((startsWith((JSONExtractRaw(user_properties, {m0s_0:String}) AS m0s_v1), '"') AS m0s_v0) OR (match(m0s_v1, '^-?[0-9]') AS m0s_v2) OR ((m0s_v1 IN ('true', 'false')) AS m0s_v3) OR (m0s_v1 = 'null')), multiIf(m0s_v0, JSONExtractString(m0s_v1), m0s_v2, replaceRegexpOne(toString(toFloat64OrZero(m0s_v1) + 0), 'e([0-9])', 'e+\\1'), m0s_v3, if((m0s_v1 = 'true'), 'true', 'false'), 'null'), NULL)) AS seg
+        FROM (
+          SELECT ev.*,
+            p.properties AS user_properties
+          FROM (
+            SELECT *
+            FROM (
+              SELECT project_id,
+                event,
+                time,
+                if(idm.person_id = '', ev.distinct_id, idm.person_id) AS distinct_id,
+                ev.distinct_id AS original_distinct_id,
+                insert_id,
+                properties,
+                processed_at
+              FROM events AS ev FINAL
+              LEFT ANY JOIN (
+                SELECT distinct_id,
+                  person_id
+                FROM identity_map FINAL
+                WHERE project_id = {p0:UInt32}
+                  AND person_id != distinct_id
+              ) AS idm ON idm.distinct_id = ev.distinct_id
+              WHERE ev.project_id = {p0:UInt32}
+            )
+          ) AS ev
+          LEFT ANY JOIN (
+            SELECT profile_id,
+              properties
+            FROM profiles FINAL
+            WHERE project_id = {p0:UInt32}
+              AND group_key = ''
+              AND profile_id IN (
+                SELECT DISTINCT distinct_id
+                FROM (
+                  SELECT project_id,
+                    event,
+                    time,
+                    if(idm.person_id = '', ev.distinct_id, idm.person_id) AS distinct_id,
+                    ev.distinct_id AS original_distinct_id,
+                    insert_id,
+                    properties,
+                    processed_at
+                  FROM events AS ev FINAL
+                  LEFT ANY JOIN (
+                    SELECT distinct_id,
+                      person_id
+                    FROM identity_map FINAL
+                    WHERE project_id = {p0:UInt32}
+                      AND person_id != distinct_id
+                  ) AS idm ON idm.distinct_id = ev.distinct_id
+                  WHERE ev.project_id = {p0:UInt32}
+                )
+                WHERE project_id = {p0:UInt32}
+                  AND event = {event0:String}
+                  AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC')
+                  AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC')
+              )
+          ) AS p ON p.profile_id = ev.distinct_id
+        )
+        WHERE project_id = {p0:UInt32}
+          AND event = {event0:String}
+          AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC')
+          AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC')
+          AND 1
+      )
+      WHERE isNotNull(seg)
+      GROUP BY key, segment
+    )
+  )
+)
+WHERE rank <= {limit:UInt32}

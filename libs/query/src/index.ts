@@ -17,3 +17,4 @@ export { RetentionResult, retentionResult } from './retention/retention-tally';
 export { RetentionRepository } from './retention/retention.repository';
 export { TimeZone } from './time/time-zone';
 export { DAY_MS, parseDay } from './time/utc-days';
+export { parseEventExpression } from './expressions/query-expressions';

@@ -8,13 +8,17 @@ import { InsightsRepository } from '../src/insights/insights.repository';
 import { SERIES_UNITS } from '../src/time/series';
 import { IdentityLink } from '@analytics/events';
 import { resolveIdentities } from '../src/reference/resolve-identities';
-import { arrivalBatches, generateEvents, PLAN_DAYS } from './support/generate-events';
+import { JsonObject } from '@analytics/expression';
+import { arrivalBatches, generateEvents, generateProfiles, PLAN_DAYS, withProfiles } from './support/generate-events';
 import { applyLinks, generateLinks, identitiesOf } from './support/identity-links';
 import { Random } from './support/random';
-import { EVENT_NAMES, maybeSegment, maybeWhere, pickZone } from './support/scenario-parts';
+import { EVENT_NAMES, maybeSegmentOrUser, maybeWhereOrUser, pickZone } from './support/scenario-parts';
 import { deduplicate, EventsStore, StoredEvent } from './support/stored-events';
 
-/** Insights SQL against the plain reference on generated scenarios (every math, identity merges arriving out of order). Replay with QUERY_SEED=<seed>. */
+/**
+ * Insights SQL against the plain reference on generated scenarios (every math, identity merges arriving
+ * out of order, `where` and `on` over the person's profile). Replay with QUERY_SEED=<seed>.
+ */
 const SEED = Number(process.env.QUERY_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const SCENARIOS = Number(process.env.INSIGHTS_SCENARIOS ?? 100);
 const NOW = Date.UTC(2024, 5, 1, 12);
@@ -22,7 +26,13 @@ const NOW = Date.UTC(2024, 5, 1, 12);
 function scenario(
   random: Random,
   project: number,
-): { project: number; spec: InsightsSpec; events: StoredEvent[]; links: IdentityLink[] } {
+): {
+  project: number;
+  spec: InsightsSpec;
+  events: StoredEvent[];
+  links: IdentityLink[];
+  profiles: Map<string, JsonObject>;
+} {
   const fromDay = random.pick(PLAN_DAYS);
   const toDay = fromDay + random.int(0, 3);
   const zone = pickZone(random);
@@ -34,7 +44,7 @@ function scenario(
       math,
       property:
         math === 'total' || math === 'unique' ? undefined : propertyExpression('property', random.pick(['n', 'plan'])),
-      where: maybeWhere(random, 0.2),
+      where: maybeWhereOrUser(random, 0.2),
     };
   });
   const spec: InsightsSpec = {
@@ -43,7 +53,7 @@ function scenario(
     toDay,
     zone,
     unit: random.pick(SERIES_UNITS),
-    on: maybeSegment(random, 0.4),
+    on: maybeSegmentOrUser(random, 0.4),
     limit: random.pick([1, 2, 60]),
   };
   const users = random.int(1, 10);
@@ -56,7 +66,13 @@ function scenario(
     zone,
   });
   // Identity merges from a stream of their own, so the scenarios stay what they were without them.
-  return { project, spec, events, links: generateLinks(new Random(SEED + project * 7), project, users, fromDay) };
+  return {
+    project,
+    spec,
+    events,
+    links: generateLinks(new Random(SEED + project * 7), project, users, fromDay),
+    profiles: generateProfiles(new Random(SEED + project * 11), users),
+  };
 }
 
 describe(`insights: SQL and reference (QUERY_SEED=${SEED})`, () => {
@@ -76,6 +92,7 @@ describe(`insights: SQL and reference (QUERY_SEED=${SEED})`, () => {
       new Random(SEED + 1),
       scenarios.flatMap((s) => s.links),
     );
+    for (const { project, profiles } of scenarios) await store.insertProfiles(project, profiles);
   });
   afterAll(() => store?.close());
 
@@ -84,10 +101,10 @@ describe(`insights: SQL and reference (QUERY_SEED=${SEED})`, () => {
     async () => {
       const repository = new InsightsRepository(store.runner);
       const failures: string[] = [];
-      for (const { project, spec, events, links } of scenarios) {
+      for (const { project, spec, events, links, profiles } of scenarios) {
         const expected = insightsResult(
           spec,
-          referenceInsights(resolveIdentities(deduplicate(events), identitiesOf(links)), spec),
+          referenceInsights(withProfiles(resolveIdentities(deduplicate(events), identitiesOf(links)), profiles), spec),
           NOW,
         );
         const actual = insightsResult(spec, await repository.tally(projectScope(project), spec), NOW);

@@ -265,6 +265,17 @@ export const INSIGHTS_SQL: RenderedQuery[] = [
       false,
     ),
   },
+  {
+    builder: 'insightsSql',
+    inputs: `${rangeText}; Paid unique; daily; on user["plan"] (the profiles joined); merged ids`,
+    query: insightsSql(scope, {
+      metrics: [{ name: 'Paid', event: 'Paid', math: 'unique' }],
+      ...range,
+      unit: 'day',
+      on: where('user["plan"]'),
+      limit: 10,
+    }),
+  },
 ];
 
 export const EVENT_CATALOG_SQL: RenderedQuery[] = [

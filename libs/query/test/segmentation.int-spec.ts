@@ -9,24 +9,34 @@ import { SegmentationRepository } from '../src/segmentation/segmentation.reposit
 import { SERIES_UNITS } from '../src/time/series';
 import { IdentityLink } from '@analytics/events';
 import { resolveIdentities } from '../src/reference/resolve-identities';
-import { arrivalBatches, generateEvents, PLAN_DAYS } from './support/generate-events';
+import { JsonObject } from '@analytics/expression';
+import { arrivalBatches, generateEvents, generateProfiles, PLAN_DAYS, withProfiles } from './support/generate-events';
 import { applyLinks, generateLinks, identitiesOf } from './support/identity-links';
 import { Random } from './support/random';
-import { EVENT_NAMES, maybeSegment, maybeWhere, pickZone } from './support/scenario-parts';
+import { EVENT_NAMES, maybeSegmentOrUser, maybeWhereOrUser, pickZone } from './support/scenario-parts';
 import { deduplicate, EventsStore, StoredEvent } from './support/stored-events';
 
-/** Segmentation SQL against the plain reference on generated scenarios. Replay with QUERY_SEED=<seed>. */
+/**
+ * Segmentation SQL against the plain reference on generated scenarios, `where` and `on` over the
+ * event's properties or its person's profile. Replay with QUERY_SEED=<seed>.
+ */
 const SEED = Number(process.env.QUERY_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const SCENARIOS = Number(process.env.SEGMENTATION_SCENARIOS ?? 100);
 
 function scenario(
   random: Random,
   project: number,
-): { project: number; spec: SegmentationSpec; events: StoredEvent[]; links: IdentityLink[] } {
+): {
+  project: number;
+  spec: SegmentationSpec;
+  events: StoredEvent[];
+  links: IdentityLink[];
+  profiles: Map<string, JsonObject>;
+} {
   const fromDay = random.pick(PLAN_DAYS);
   const toDay = fromDay + random.int(0, 3);
   const zone = pickZone(random);
-  const on = maybeSegment(random, 0.5);
+  const on = maybeSegmentOrUser(random, 0.5);
   const events = random.chance(0.5)
     ? [random.pick(EVENT_NAMES)]
     : [...new Set([random.pick(EVENT_NAMES), random.pick(EVENT_NAMES)])];
@@ -37,7 +47,7 @@ function scenario(
     zone,
     unit: random.pick(SERIES_UNITS),
     type: random.pick(SEGMENTATION_TYPES),
-    where: maybeWhere(random, 0.3),
+    where: maybeWhereOrUser(random, 0.3),
     on,
     values: on && random.chance(0.2) ? ['pro', '2', 'x'] : undefined,
     limit: on ? random.pick([1, 2, 60]) : events.length,
@@ -57,6 +67,7 @@ function scenario(
     spec,
     events: stored,
     links: generateLinks(new Random(SEED + project * 7), project, users, fromDay),
+    profiles: generateProfiles(new Random(SEED + project * 11), users),
   };
 }
 
@@ -77,6 +88,7 @@ describe(`segmentation: SQL and reference (QUERY_SEED=${SEED})`, () => {
       new Random(SEED + 1),
       scenarios.flatMap((s) => s.links),
     );
+    for (const { project, profiles } of scenarios) await store.insertProfiles(project, profiles);
   });
   afterAll(() => store?.close());
 
@@ -85,8 +97,8 @@ describe(`segmentation: SQL and reference (QUERY_SEED=${SEED})`, () => {
     async () => {
       const repository = new SegmentationRepository(store.runner);
       const failures: string[] = [];
-      for (const { project, spec, events: stored, links } of scenarios) {
-        const events = resolveIdentities(deduplicate(stored), identitiesOf(links));
+      for (const { project, spec, events: stored, links, profiles } of scenarios) {
+        const events = withProfiles(resolveIdentities(deduplicate(stored), identitiesOf(links)), profiles);
         const reference = referenceSegmentation(events, spec);
         const expected = segmentationResult(spec, reference.cells, shownSeries(spec, reference.ranked));
         const sql = await repository.cells(projectScope(project), spec);

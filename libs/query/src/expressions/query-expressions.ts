@@ -1,4 +1,5 @@
 import {
+  childrenOf,
   CompiledSql,
   compileSegment,
   compileWhere,
@@ -26,7 +27,27 @@ export interface EventExpression {
   readonly tree: Expression;
 }
 
+/**
+ * The column of a report's events holding the JSON properties of the event's person's profile ('' without
+ * one), in the reports that join profiles (`eventsWithProfilesSql`); `user["…"]` reads it.
+ */
+export const USER_PROPERTIES_COLUMN = 'user_properties';
+
+/** Whether an expression may read `user["…"]`: only in the reports that join profiles. */
+export interface ExpressionSources {
+  readonly profiles?: boolean;
+}
+
 const EVENTS = eventsScope();
+const EVENTS_WITH_PROFILES = eventsScope({ userPropertiesJson: USER_PROPERTIES_COLUMN });
+const scopeOf = (sources: ExpressionSources) => (sources.profiles ? EVENTS_WITH_PROFILES : EVENTS);
+
+/** Whether any of the expressions reads a profile property (`user["…"]`). */
+export function readsProfiles(expressions: readonly (EventExpression | undefined)[]): boolean {
+  const reads = (tree: Expression): boolean =>
+    (tree.type === 'property' && tree.source === 'user') || childrenOf(tree).some(reads);
+  return expressions.some((expression) => expression !== undefined && reads(expression.tree));
+}
 
 function refused(field: string, error: unknown): never {
   if (error instanceof ExpressionError)
@@ -47,19 +68,22 @@ export function optionalEventExpression(field: string, text: string | undefined 
   return text === undefined || text === null || text === '' ? undefined : parseEventExpression(field, text);
 }
 
-/** A UInt8 condition over the events table, its parameters named after `prefix`. */
-export function whereSql(expression: EventExpression, prefix: string): CompiledSql {
+/**
+ * A UInt8 condition over the events table, its parameters named after `prefix`; `user["…"]` is
+ * refused unless the report joins profiles (`sources.profiles`).
+ */
+export function whereSql(expression: EventExpression, prefix: string, sources: ExpressionSources = {}): CompiledSql {
   try {
-    return compileWhere(expression.tree, EVENTS, { prefix });
+    return compileWhere(expression.tree, scopeOf(sources), { prefix });
   } catch (error) {
     return refused(expression.field, error);
   }
 }
 
 /** A Nullable(String) segment key over the events table; NULL where the value is undefined. */
-export function segmentSql(expression: EventExpression, prefix: string): CompiledSql {
+export function segmentSql(expression: EventExpression, prefix: string, sources: ExpressionSources = {}): CompiledSql {
   try {
-    return compileSegment(expression.tree, EVENTS, { prefix });
+    return compileSegment(expression.tree, scopeOf(sources), { prefix });
   } catch (error) {
     return refused(expression.field, error);
   }
@@ -78,11 +102,14 @@ export function allOf(expressions: readonly (EventExpression | undefined)[], pre
 }
 
 function row(event: QueryEvent) {
-  return eventRow({
-    event: event.event,
-    timeMs: event.timeMs,
-    properties: { ...event.properties, distinct_id: event.distinctId, $insert_id: event.insertId },
-  });
+  return eventRow(
+    {
+      event: event.event,
+      timeMs: event.timeMs,
+      properties: { ...event.properties, distinct_id: event.distinctId, $insert_id: event.insertId },
+    },
+    event.user,
+  );
 }
 
 /** The reference evaluation: whether every given expression keeps the event. */
@@ -117,9 +144,13 @@ function isNumberTree(tree: Expression): Expression {
  * The expression's value where it is a number, 0.0 elsewhere (the rule of /segmentation/sum), as a
  * Float64: numbers travel through their shortest decimal text, which parses back exactly.
  */
-export function numberOrZeroSql(expression: EventExpression, prefix: string): CompiledSql {
-  const isNumber = isNumberSql(expression, `${prefix}n`);
-  const text = segmentSql(expression, `${prefix}v`);
+export function numberOrZeroSql(
+  expression: EventExpression,
+  prefix: string,
+  sources: ExpressionSources = {},
+): CompiledSql {
+  const isNumber = isNumberSql(expression, `${prefix}n`, sources);
+  const text = segmentSql(expression, `${prefix}v`, sources);
   return {
     sql: `if(${isNumber.sql}, toFloat64OrZero(ifNull(${text.sql}, '')), 0)`,
     params: { ...isNumber.params, ...text.params },
@@ -127,8 +158,8 @@ export function numberOrZeroSql(expression: EventExpression, prefix: string): Co
 }
 
 /** Whether the expression is a number on the event, as a UInt8 condition. */
-export function isNumberSql(expression: EventExpression, prefix: string): CompiledSql {
-  return whereSql({ ...expression, tree: isNumberTree(expression.tree) }, prefix);
+export function isNumberSql(expression: EventExpression, prefix: string, sources: ExpressionSources = {}): CompiledSql {
+  return whereSql({ ...expression, tree: isNumberTree(expression.tree) }, prefix, sources);
 }
 
 /** The reference twin: the number, or undefined when the value is not one. */

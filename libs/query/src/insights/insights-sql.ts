@@ -3,7 +3,8 @@ import { chCompiled, chJoin, chSql, ChSql, ProjectScope, renderChSql } from '@an
 import { BoundQuery } from '../clickhouse/query-runner';
 import { seriesKeySql } from '../clickhouse/series-sql';
 import { rangeParams, wallMsSql } from '../clickhouse/wall-time-sql';
-import { isNumberSql, numberOrZeroSql, segmentSql, whereSql } from '../expressions/query-expressions';
+import { isNumberSql, numberOrZeroSql, readsProfiles, segmentSql, whereSql } from '../expressions/query-expressions';
+import { eventsWithProfilesSql } from '../clickhouse/events-with-profiles-sql';
 import { propertyMathSql } from './insights-math';
 import { InsightsMetricSpec, InsightsSpec } from './insights-spec';
 import { OVERALL } from './insights-tally';
@@ -18,7 +19,8 @@ export interface InsightsRow {
 
 /**
  * The events a metric reads and what its unique count counts (`user`). Only unique counts read
- * users: other maths skip identity resolution (docs/identity.md).
+ * users: other maths skip identity resolution (docs/identity.md), unless a profile property is read,
+ * whose profile belongs to the person's canonical id.
  */
 function metricSource(
   scope: ProjectScope,
@@ -26,7 +28,9 @@ function metricSource(
   resolve: boolean,
   lookup: boolean,
   expressions: string[],
+  profiles: ChSql | undefined,
 ): { events: ChSql; user: string } {
+  if (profiles) return eventsWithProfilesSql(scope, resolve, profiles);
   return userEventsSql(scope, resolve && metric.math === 'unique', lookup, expressions);
 }
 
@@ -39,16 +43,22 @@ function metricEventsSql(
   resolve: boolean,
   lookup: boolean,
 ): ChSql {
-  const where = metric.where ? whereSql(metric.where, `m${i}w`) : { sql: '1', params: {} };
-  const value = metric.property ? numberOrZeroSql(metric.property, `m${i}v`) : { sql: '0', params: {} };
-  const isNumber = metric.property ? isNumberSql(metric.property, `m${i}n`) : { sql: '0', params: {} };
-  const segment = spec.on ? segmentSql(spec.on, `m${i}s`) : { sql: 'NULL', params: {} };
-  const { events, user } = metricSource(scope, metric, resolve, lookup, [
-    where.sql,
-    value.sql,
-    isNumber.sql,
-    segment.sql,
-  ]);
+  const sources = { profiles: readsProfiles([metric.where, metric.property, spec.on]) };
+  const where = metric.where ? whereSql(metric.where, `m${i}w`, sources) : { sql: '1', params: {} };
+  const value = metric.property ? numberOrZeroSql(metric.property, `m${i}v`, sources) : { sql: '0', params: {} };
+  const isNumber = metric.property ? isNumberSql(metric.property, `m${i}n`, sources) : { sql: '0', params: {} };
+  const segment = spec.on ? segmentSql(spec.on, `m${i}s`, sources) : { sql: 'NULL', params: {} };
+  const event = chCompiled(`{event${i}:String}`, { [`event${i}`]: metric.event });
+  const inRange = chSql`event = ${event}
+      AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC')`;
+  const { events, user } = metricSource(
+    scope,
+    metric,
+    resolve,
+    lookup,
+    [where.sql, value.sql, isNumber.sql, segment.sql],
+    sources.profiles ? inRange : undefined,
+  );
   const columns = chCompiled(
     `${seriesKeySql(wallMsSql('toUnixTimestamp64Milli(time)', spec.zone), spec.unit)} AS key, ${user} AS user, ${value.sql} AS v, ${isNumber.sql} AS isNumber, ${segment.sql} AS seg`,
     {
@@ -59,8 +69,7 @@ function metricEventsSql(
   );
   return chSql`SELECT ${columns}
     FROM ${events}
-    WHERE ${scope} AND event = ${chCompiled(`{event${i}:String}`, { [`event${i}`]: metric.event })}
-      AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC') AND ${chCompiled(where.sql, where.params)}`;
+    WHERE ${scope} AND ${inRange} AND ${chCompiled(where.sql, where.params)}`;
 }
 
 /** A metric's overall series and, with `on`, its `limit` segments with the most events (ties by value). */

@@ -1,6 +1,7 @@
 import { ProjectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
 import { QueryRunner } from '../clickhouse/query-runner';
+import { readsProfiles } from '../expressions/query-expressions';
 import { InsightsRow, insightsSql } from './insights-sql';
 import { InsightsSpec } from './insights-spec';
 import { InsightsTally, OVERALL } from './insights-tally';
@@ -10,9 +11,11 @@ export class InsightsRepository {
   constructor(private readonly runner: QueryRunner) {}
 
   async tally(scope: ProjectScope, spec: InsightsSpec, signal?: AbortSignal): Promise<InsightsTally> {
-    // Only unique counts read users: a report without one never asks.
-    const resolve =
-      spec.metrics.some((metric) => metric.math === 'unique') && (await this.runner.resolvesIdentities(scope, signal));
+    // Only unique counts and profile properties (a person's, under their canonical id) read users: a report without them never asks.
+    const readsUsers = spec.metrics.some(
+      (metric) => metric.math === 'unique' || readsProfiles([metric.where, metric.property, spec.on]),
+    );
+    const resolve = readsUsers && (await this.runner.resolvesIdentities(scope, signal));
     const rows = await this.runner.rows<InsightsRow>(
       insightsSql(scope, spec, resolve, this.runner.identityLookup),
       signal,

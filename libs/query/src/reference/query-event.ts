@@ -8,6 +8,8 @@ export interface QueryEvent {
   readonly insertId: string;
   /** The custom properties, as the stored JSON text parses. */
   readonly properties: JsonObject;
+  /** The properties of the person's profile, in the reports that join profiles; undefined without one. */
+  readonly user?: JsonObject;
 }
 
 /** Events by user, each user's in time order (ties by insert id, for stable runs). */

@@ -3,7 +3,15 @@ import { chCompiled, chSql, ChSql, ProjectScope, renderChSql } from '@analytics/
 import { BoundQuery } from '../clickhouse/query-runner';
 import { seriesKeySql } from '../clickhouse/series-sql';
 import { rangeParams, wallMsSql } from '../clickhouse/wall-time-sql';
-import { isNumberSql, keepsEvent, numberOfEvent, numberOrZeroSql, whereSql } from '../expressions/query-expressions';
+import { eventsWithProfilesSql } from '../clickhouse/events-with-profiles-sql';
+import {
+  isNumberSql,
+  keepsEvent,
+  numberOfEvent,
+  numberOrZeroSql,
+  readsProfiles,
+  whereSql,
+} from '../expressions/query-expressions';
 import { QueryEvent } from '../reference/query-event';
 import { seriesKeyOf } from '../time/series';
 import { SegmentationSpec } from './segmentation-spec';
@@ -30,13 +38,18 @@ export function rangeLabel(slot: number, width: number): string {
 }
 
 function numbersSql(scope: ProjectScope, spec: SegmentationSpec, resolve: boolean): ChSql {
-  const where = spec.where ? whereSql(spec.where, 'w') : { sql: '1', params: {} };
-  const value = numberOrZeroSql(spec.on!, 'on');
-  const isNumber = isNumberSql(spec.on!, 'onn');
+  const sources = { profiles: readsProfiles([spec.where, spec.on]) };
+  const where = spec.where ? whereSql(spec.where, 'w', sources) : { sql: '1', params: {} };
+  const value = numberOrZeroSql(spec.on!, 'on', sources);
+  const isNumber = isNumberSql(spec.on!, 'onn', sources);
+  const inRange = chSql`event IN {events:Array(String)}
+        AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC')`;
+  const events = sources.profiles
+    ? eventsWithProfilesSql(scope, resolve, inRange).events
+    : resolvedEventsSql(scope, resolve);
   return chSql`(SELECT distinct_id, ${chCompiled(seriesKeySql(wallMsSql('toUnixTimestamp64Milli(time)', spec.zone), spec.unit))} AS key, ${chCompiled(value.sql, value.params)} AS v
-      FROM ${resolvedEventsSql(scope, resolve)}
-      WHERE ${scope} AND event IN {events:Array(String)}
-        AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC')
+      FROM ${events}
+      WHERE ${scope} AND ${inRange}
         AND ${chCompiled(where.sql, where.params)} AND ${chCompiled(isNumber.sql, isNumber.params)})`;
 }
 

@@ -3,11 +3,13 @@ import { chCompiled, chIdent, chSql, ProjectScope, renderChSql } from '@analytic
 import { BoundQuery } from '../clickhouse/query-runner';
 import { seriesKeySql } from '../clickhouse/series-sql';
 import { rangeParams, wallMsSql } from '../clickhouse/wall-time-sql';
+import { eventsWithProfilesSql } from '../clickhouse/events-with-profiles-sql';
 import {
   EventExpression,
   keepsEvent,
   numberOfEvent,
   numberOrZeroSql,
+  readsProfiles,
   whereSql,
 } from '../expressions/query-expressions';
 import { QueryEvent } from '../reference/query-event';
@@ -31,13 +33,20 @@ export interface NumericSeriesRow {
   events: number;
 }
 
-export function numericSeriesSql(scope: ProjectScope, spec: NumericSeriesSpec): BoundQuery {
-  const where = spec.where ? whereSql(spec.where, 'w') : { sql: '1', params: {} };
-  const value = numberOrZeroSql(spec.on, 'on');
+/** Whether the series reads profiles, so its events need their ids resolved (numericSeriesSql's `resolve`). */
+export const numericSeriesReadsProfiles = (spec: NumericSeriesSpec) => readsProfiles([spec.where, spec.on]);
+
+/** `resolve`: whether to resolve ids through identity_map, read only when a profile property is (the sum reads no user). */
+export function numericSeriesSql(scope: ProjectScope, spec: NumericSeriesSpec, resolve = true): BoundQuery {
+  const sources = { profiles: numericSeriesReadsProfiles(spec) };
+  const where = spec.where ? whereSql(spec.where, 'w', sources) : { sql: '1', params: {} };
+  const value = numberOrZeroSql(spec.on, 'on', sources);
+  const inRange = chSql`event = {event:String}
+      AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC')`;
+  const events = sources.profiles ? eventsWithProfilesSql(scope, resolve, inRange).events : storedEventsSql(scope);
   const sql = chSql`SELECT ${chCompiled(seriesKeySql(wallMsSql('toUnixTimestamp64Milli(time)', spec.zone), spec.unit))} AS key, sum(${chCompiled(value.sql, value.params)}) AS total, count() AS events
-    FROM ${storedEventsSql(scope)}
-    WHERE ${scope} AND event = {event:String}
-      AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC') AND ${chCompiled(where.sql, where.params)}
+    FROM ${events}
+    WHERE ${scope} AND ${inRange} AND ${chCompiled(where.sql, where.params)}
     GROUP BY key`;
   return renderChSql(sql, {
     params: { event: spec.event, ...rangeParams(spec) },

@@ -3,7 +3,8 @@ import { chCompiled, chSql, ProjectScope, renderChSql } from '@analytics/tenancy
 import { BoundQuery } from '../clickhouse/query-runner';
 import { seriesKeySql } from '../clickhouse/series-sql';
 import { rangeParams, wallMsSql } from '../clickhouse/wall-time-sql';
-import { segmentSql, whereSql } from '../expressions/query-expressions';
+import { readsProfiles, segmentSql, whereSql } from '../expressions/query-expressions';
+import { eventsWithProfilesSql } from '../clickhouse/events-with-profiles-sql';
 import { SegmentationSpec } from './segmentation-spec';
 
 export interface SegmentationRow {
@@ -20,9 +21,15 @@ export interface SegmentationRow {
  */
 /** `resolve`: whether to resolve ids through identity_map (QueryRunner.resolvesIdentities). */
 export function segmentationSql(scope: ProjectScope, spec: SegmentationSpec, resolve = true): BoundQuery {
-  const where = spec.where ? whereSql(spec.where, 'w') : { sql: '1', params: {} };
-  const series = spec.on ? segmentSql(spec.on, 'on') : { sql: 'event', params: {} };
+  const sources = { profiles: readsProfiles([spec.where, spec.on]) };
+  const where = spec.where ? whereSql(spec.where, 'w', sources) : { sql: '1', params: {} };
+  const series = spec.on ? segmentSql(spec.on, 'on', sources) : { sql: 'event', params: {} };
   const seriesSql = chCompiled(series.sql, series.params);
+  const inRange = chSql`event IN {events:Array(String)}
+            AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC')`;
+  const events = sources.profiles
+    ? eventsWithProfilesSql(scope, resolve, inRange).events
+    : resolvedEventsSql(scope, resolve);
   const sql = chSql`SELECT key, series, events, users, rank FROM (
       SELECT *, dense_rank() OVER (ORDER BY total DESC, series ASC) AS rank
       FROM (
@@ -30,9 +37,8 @@ export function segmentationSql(scope: ProjectScope, spec: SegmentationSpec, res
         FROM (
           SELECT ${chCompiled(seriesKeySql(wallMsSql('toUnixTimestamp64Milli(time)', spec.zone), spec.unit))} AS key, assumeNotNull(${seriesSql}) AS series,
             count() AS events, uniqExact(distinct_id) AS users
-          FROM ${resolvedEventsSql(scope, resolve)}
-          WHERE ${scope} AND event IN {events:Array(String)}
-            AND time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND time < fromUnixTimestamp64Milli({toEndMs:Int64}, 'UTC')
+          FROM ${events}
+          WHERE ${scope} AND ${inRange}
             AND ${chCompiled(where.sql, where.params)} AND isNotNull(${seriesSql})${spec.values ? chSql` AND ${seriesSql} IN {values:Array(String)}` : chSql``}
           GROUP BY key, series
         )

@@ -2,7 +2,7 @@ import { ProjectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
 import { QueryRunner } from '../clickhouse/query-runner';
 import { numericCells, numericRangeSql, NumericSlotRow, numericSlotsSql, roundWidth } from './numeric-buckets';
-import { NumericSeriesRow, numericSeriesSql, NumericSeriesSpec } from './numeric-sum';
+import { numericSeriesReadsProfiles, NumericSeriesRow, numericSeriesSql, NumericSeriesSpec } from './numeric-sum';
 import { SegmentationRow, segmentationSql } from './segmentation-sql';
 import { SegmentationSpec } from './segmentation-spec';
 import { SegmentationCell } from './segmentation-tally';
@@ -30,8 +30,9 @@ export class SegmentationRepository {
     };
   }
 
-  numericSeries(scope: ProjectScope, spec: NumericSeriesSpec, signal?: AbortSignal): Promise<NumericSeriesRow[]> {
-    return this.runner.rows<NumericSeriesRow>(numericSeriesSql(scope, spec), signal);
+  async numericSeries(scope: ProjectScope, spec: NumericSeriesSpec, signal?: AbortSignal): Promise<NumericSeriesRow[]> {
+    const resolve = numericSeriesReadsProfiles(spec) && (await this.runner.resolvesIdentities(scope, signal));
+    return this.runner.rows<NumericSeriesRow>(numericSeriesSql(scope, spec, resolve), signal);
   }
 
   /** /segmentation/numeric: two passes, the range of the numbers, then the counts per round range. */

@@ -84,3 +84,30 @@ export function arrivalBatches<T>(random: Random, items: T[], batches = 3): T[][
   shuffled.forEach((item) => out[random.int(0, batches - 1)].push(item));
   return out;
 }
+
+/**
+ * Profiles for some of a scenario's ids (`u0`…, and the `user-N` and `alias-N` ids links bring):
+ * only the profile of a person's canonical id is theirs, so the others are there to be ignored.
+ */
+export function generateProfiles(random: Random, users: number): Map<string, JsonObject> {
+  const ids = [
+    ...Array.from({ length: users }, (_, i) => `u${i}`),
+    ...[0, 1, 2].flatMap((i) => [`user-${i}`, `alias-${i}`]),
+  ];
+  const profiles = new Map<string, JsonObject>();
+  for (const id of ids) {
+    if (random.chance(0.3)) continue;
+    const tier = random.pick(['gold', 'silver', undefined]);
+    const seats = random.pick([1, 3, '4', undefined]);
+    profiles.set(id, { ...(tier !== undefined && { tier }), ...(seats !== undefined && { seats }) });
+  }
+  return profiles;
+}
+
+/** The events as a report joining profiles reads them: each with its (canonical) person's profile. */
+export function withProfiles<T extends { distinctId: string }>(
+  events: readonly T[],
+  profiles: ReadonlyMap<string, JsonObject>,
+): T[] {
+  return events.map((event) => ({ ...event, user: profiles.get(event.distinctId) }));
+}

@@ -16,6 +16,14 @@ const WHERES = [
 
 const SEGMENTS = ['properties["plan"]', 'properties["n"]'];
 
+/** Over the profile of the event's person (`generateProfiles`), in the reports that join profiles. */
+const USER_WHERES = [
+  'user["tier"] == "gold"',
+  'defined(user["tier"])',
+  'user["seats"] > 2 or properties["plan"] == "pro"',
+];
+const USER_SEGMENTS = ['user["tier"]', 'user["seats"]'];
+
 export const BUCKETS: readonly DateBuckets[] = [
   { kind: 'days', days: 1 },
   { kind: 'days', days: 2 },
@@ -30,6 +38,17 @@ export function maybeWhere(random: Random, probability: number, field = 'where')
 
 export function maybeSegment(random: Random, probability: number): EventExpression | undefined {
   return random.chance(probability) ? parseEventExpression('on', random.pick(SEGMENTS)) : undefined;
+}
+
+/** A `where` or `on` that reads the event's properties, or (one time in three) its person's profile. */
+export function maybeWhereOrUser(random: Random, probability: number, field = 'where'): EventExpression | undefined {
+  if (!random.chance(probability)) return undefined;
+  return parseEventExpression(field, random.pick(random.chance(1 / 3) ? USER_WHERES : WHERES));
+}
+
+export function maybeSegmentOrUser(random: Random, probability: number): EventExpression | undefined {
+  if (!random.chance(probability)) return undefined;
+  return parseEventExpression('on', random.pick(random.chance(1 / 3) ? USER_SEGMENTS : SEGMENTS));
 }
 
 /**

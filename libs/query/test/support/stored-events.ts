@@ -1,5 +1,6 @@
 import { ClickHouseClient, ClickHouseDdl, ClickHouseMigrator, createClickHouseClient } from '@analytics/clickhouse';
 import { EVENTS_TABLE } from '@analytics/event-store';
+import { PROFILES_MIRROR_TABLE } from '@analytics/profile-store';
 import { formatEpochSeconds } from '@analytics/events';
 import { JsonObject, toPropertiesJson } from '@analytics/expression';
 import { CLICKHOUSE_MIGRATIONS } from '@analytics/runtime';
@@ -67,6 +68,35 @@ export class EventsStore {
           format: 'JSONEachRow',
         });
     }
+  }
+
+  /**
+   * User profiles into the mirror, each as its version 2, after a version 1 with other properties
+   * that `FINAL` must hide.
+   */
+  async insertProfiles(project: number, profiles: ReadonlyMap<string, JsonObject>): Promise<void> {
+    const row = (id: string, properties: JsonObject, version: number) => ({
+      project_id: project,
+      group_key: '',
+      profile_id: id,
+      properties: JSON.stringify(properties),
+      version,
+      is_deleted: 0,
+      created_at: formatEpochSeconds(1_700_000_000_000),
+      updated_at: formatEpochSeconds(1_700_000_000_000 + version),
+    });
+    const ids = [...profiles.keys()];
+    if (!ids.length) return;
+    await this.client.insert({
+      table: PROFILES_MIRROR_TABLE,
+      values: ids.map((id) => row(id, { tier: 'stale', seats: 99 }, 1)),
+      format: 'JSONEachRow',
+    });
+    await this.client.insert({
+      table: PROFILES_MIRROR_TABLE,
+      values: ids.map((id) => row(id, profiles.get(id)!, 2)),
+      format: 'JSONEachRow',
+    });
   }
 
   async migrate(): Promise<void> {
