@@ -1,6 +1,6 @@
 import { Clock } from '@analytics/clock';
 import { OutboundPolicy } from '@analytics/outbound';
-import { InsightsService } from '@analytics/query';
+import { InsightsService, TimeZone } from '@analytics/query';
 import { SavedReport } from '@analytics/reports';
 import { SecretBox } from '@analytics/secrets';
 import { ProjectScope } from '@analytics/tenancy';
@@ -107,7 +107,12 @@ export class AlertChecker {
     return {
       report,
       series,
-      current: latestCompletePeriod(line, report.definition.unit as ReportUnit, this.clock.now()),
+      current: latestCompletePeriod(
+        line,
+        report.definition.unit as ReportUnit,
+        this.clock.now(),
+        TimeZone.of(scope.timeZone),
+      ),
     };
   }
 

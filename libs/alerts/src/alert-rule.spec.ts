@@ -1,3 +1,4 @@
+import { TimeZone } from '@analytics/query';
 import { latestCompletePeriod, periodEnd, ruleFires } from './alert-rule';
 
 const DAY = 86_400_000;
@@ -28,6 +29,25 @@ describe('alert rules', () => {
     expect(periodEnd(Date.parse('2026-11-23T00:00:00Z'), 'week')).toBe(Date.parse('2026-11-23T00:00:00Z') + 7 * DAY);
     expect(periodEnd(Date.parse('2026-12-01T00:00:00Z'), 'month')).toBe(Date.parse('2027-01-01T00:00:00Z'));
     expect(periodEnd(Date.parse('2026-11-29T10:00:00Z'), 'hour')).toBe(Date.parse('2026-11-29T11:00:00Z'));
+  });
+
+  it("end days, weeks and months at the project's midnights, a daylight-saving day after 25 hours", () => {
+    const berlin = TimeZone.of('Europe/Berlin');
+    // Berlin falls back on 2024-10-27: that day lasts 25 hours, 22:00Z on the 26th to 23:00Z on the 27th.
+    const fallBack = Date.parse('2024-10-27T00:00:00+02:00');
+    expect(periodEnd(fallBack, 'day', berlin)).toBe(Date.parse('2024-10-28T00:00:00+01:00'));
+    expect(periodEnd(Date.parse('2024-10-21T00:00:00+02:00'), 'week', berlin)).toBe(
+      Date.parse('2024-10-28T00:00:00+01:00'),
+    );
+    expect(periodEnd(Date.parse('2024-03-01T00:00:00+01:00'), 'month', berlin)).toBe(
+      Date.parse('2024-04-01T00:00:00+02:00'),
+    );
+    // At 23:30 that evening the day is still counting: reading it would fire "below" on a partial day.
+    const line = { '2024-10-26T00:00:00+02:00': 5, '2024-10-27T00:00:00+02:00': 1 };
+    expect(latestCompletePeriod(line, 'day', Date.parse('2024-10-27T23:30:00+01:00'), berlin)).toEqual({
+      period: '2024-10-26T00:00:00+02:00',
+      value: 5,
+    });
   });
 
   it('fire above and below strictly', () => {

@@ -1,3 +1,5 @@
+import { DAY_MS, TimeZone } from '@analytics/query';
+
 /** What an alert watches for, and how often it looks (docs/alerts.md). Pure: no I/O here. */
 
 export const ALERT_RULES = ['above', 'below', 'changed_by_percent'] as const;
@@ -14,19 +16,18 @@ export interface PeriodValue {
   previous?: number;
 }
 
-/** The end (exclusive, epoch ms) of the period of `unit` starting at `startMs`. */
-export function periodEnd(startMs: number, unit: ReportUnit): number {
-  const start = new Date(startMs);
-  switch (unit) {
-    case 'hour':
-      return startMs + 3_600_000;
-    case 'day':
-      return startMs + 86_400_000;
-    case 'week':
-      return startMs + 7 * 86_400_000;
-    case 'month':
-      return Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1);
-  }
+/**
+ * The end (exclusive, epoch ms) of the period of `unit` starting at `startMs`, on the clocks of the
+ * project's time zone (the report's periods are its days): a day of a daylight-saving change lasts
+ * 23 or 25 hours, and a month ends at the zone's midnight, not UTC's.
+ */
+export function periodEnd(startMs: number, unit: ReportUnit, zone: TimeZone = TimeZone.UTC): number {
+  if (unit === 'hour') return startMs + 3_600_000;
+  const day = Math.floor(zone.wallMs(startMs) / DAY_MS);
+  if (unit === 'day') return zone.dayStartMs(day + 1);
+  if (unit === 'week') return zone.dayStartMs(day + 7);
+  const start = new Date(day * DAY_MS);
+  return zone.dayStartMs(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1) / DAY_MS);
 }
 
 /**
@@ -37,10 +38,11 @@ export function latestCompletePeriod(
   line: Record<string, number>,
   unit: ReportUnit,
   nowMs: number,
+  zone: TimeZone = TimeZone.UTC,
 ): PeriodValue | undefined {
   const keys = Object.keys(line).sort((a, b) => Date.parse(a) - Date.parse(b));
   for (let i = keys.length - 1; i >= 0; i--) {
-    if (periodEnd(Date.parse(keys[i]), unit) > nowMs) continue;
+    if (periodEnd(Date.parse(keys[i]), unit, zone) > nowMs) continue;
     return { period: keys[i], value: line[keys[i]], ...(i > 0 ? { previous: line[keys[i - 1]] } : {}) };
   }
   return undefined;

@@ -70,6 +70,7 @@ export class AlertSweep implements OnModuleInit {
   private async check({ alertId, projectId }: CheckJob): Promise<void> {
     const project = await this.projects.findById(projectId);
     if (!project) return;
-    await this.checker.check(projectScope(projectId, project.dataRetentionDays ?? null), alertId);
+    // The project's time zone too: the report's days, and when its latest one has ended, are the zone's.
+    await this.checker.check(projectScope(projectId, project.dataRetentionDays ?? null, project.timezone), alertId);
   }
 }
