@@ -21,6 +21,8 @@ const CLICKHOUSE_SETTINGS = { output_format_json_quote_64bit_integers: 0 } as co
 export const CHDB_CALL_DEFAULTS = {
   max_execution_time: 0,
   max_memory_usage: '0',
+  max_bytes_before_external_group_by: '0',
+  max_bytes_before_external_sort: '0',
   insert_deduplicate: 1,
   insert_deduplication_token: '',
   async_insert: 0,

@@ -33,6 +33,10 @@ export class QueryRunner {
       clickhouse_settings: {
         max_execution_time: this.settings.maxExecutionSeconds,
         max_memory_usage: String(this.settings.maxMemoryBytes),
+        // Aggregations and sorts past half the cap spill to disk (ClickHouse's advice), so a large
+        // range is slower rather than refused; the hash joins' right sides still count whole.
+        max_bytes_before_external_group_by: String(Math.floor(this.settings.maxMemoryBytes / 2)),
+        max_bytes_before_external_sort: String(Math.floor(this.settings.maxMemoryBytes / 2)),
       },
     });
     return result.json<T>();
