@@ -74,6 +74,9 @@ export const ROLE_MATRIX: readonly RouteAccess[] = [
     route('POST', '/engage', 'payload-token'),
     route('GET', '/groups', 'payload-token'),
     route('POST', '/groups', 'payload-token'),
+    // Lookup tables (libs/lookup-tables): the real API's service-account routes on the ingestion host.
+    route('GET', '/lookup-tables', 'project', 'consumer'),
+    route('PUT', '/lookup-tables/:id', 'project', 'admin'),
   ]),
 
   ...ownedBy('management', [
@@ -114,6 +117,11 @@ export const ROLE_MATRIX: readonly RouteAccess[] = [
     route('PATCH', '/api/app/projects/:projectId/annotations/:annotationId', 'project', 'analyst'),
     route('DELETE', '/api/app/projects/:projectId/annotations/:annotationId', 'project', 'analyst'),
     route('GET', '/api/app/projects/:projectId/annotations/tags', 'project', 'consumer'),
+    route('GET', '/api/app/projects/:projectId/lookup-tables', 'project', 'consumer'),
+    route('POST', '/api/app/projects/:projectId/lookup-tables', 'project', 'admin'),
+    route('GET', '/api/app/projects/:projectId/lookup-tables/:tableId', 'project', 'consumer'),
+    route('PATCH', '/api/app/projects/:projectId/lookup-tables/:tableId', 'project', 'admin'),
+    route('DELETE', '/api/app/projects/:projectId/lookup-tables/:tableId', 'project', 'admin'),
     route('POST', '/api/app/projects/:projectId/annotations/tags', 'project', 'analyst'),
     route('GET', '/api/app/projects/:projectId/schemas', 'project', 'consumer'),
     route('POST', '/api/app/projects/:projectId/schemas', 'project', 'admin'),

@@ -44,16 +44,22 @@ export const intakeOf = (config: AppConfig): IntakeOptions => ({ broker: config.
 export const SERVICE_MAP: Record<ServiceName, ServiceDefinition> = {
   ingest: {
     title: 'Ingestion gateway',
-    engines: { postgres: true, kafka: true },
+    // ClickHouse only for lookup tables' rows (PUT /lookup-tables/{id}), which fail alone when it is away.
+    engines: { postgres: true, kafka: true, clickhouse: true },
     // Credentials and dropped rules come from Postgres through caches (30 s, 2 s): a Postgres failover
     // costs new credentials only, while without Kafka no request can be acknowledged.
     readiness: { kafka: true },
     modules: async (config) => {
-      const [{ IngestModule }, { ProfilesIngestModule }] = await Promise.all([
+      const [{ IngestModule }, { ProfilesIngestModule }, { LookupTablesIngestModule }] = await Promise.all([
         import('@analytics/ingest'),
         import('@analytics/profiles'),
+        import('@analytics/lookup-tables'),
       ]);
-      return [IngestModule.forRoot(intakeOf(config)), ProfilesIngestModule.forRoot(intakeOf(config))];
+      return [
+        IngestModule.forRoot(intakeOf(config)),
+        ProfilesIngestModule.forRoot(intakeOf(config)),
+        LookupTablesIngestModule,
+      ];
     },
   },
   writer: {
@@ -128,6 +134,7 @@ export const SERVICE_MAP: Record<ServiceName, ServiceDefinition> = {
         { BackupModule },
         { BoardsModule },
         { AlertsModule },
+        { LookupTablesModule },
       ] = await Promise.all([
         import('@analytics/management'),
         import('@analytics/annotations'),
@@ -138,10 +145,12 @@ export const SERVICE_MAP: Record<ServiceName, ServiceDefinition> = {
         import('@analytics/backup'),
         import('@analytics/boards'),
         import('@analytics/alerts'),
+        import('@analytics/lookup-tables'),
       ]);
       return [
         ManagementModule,
         AnnotationsModule,
+        LookupTablesModule,
         DictionaryModule,
         SavedReportsModule,
         BoardsModule,

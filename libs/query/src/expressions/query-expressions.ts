@@ -7,6 +7,7 @@ import {
   eventsScope,
   Expression,
   ExpressionError,
+  ExpressionLookups,
   keepsRow,
   parseExpression,
   segmentKey,
@@ -24,9 +25,32 @@ export interface EventExpression {
   readonly field: string;
   readonly text: string;
   readonly tree: Expression;
+  /** The project's lookup tables the expression may read (`properties["p"]["column"]`); none when absent. */
+  readonly lookups?: ExpressionLookups;
 }
 
 const EVENTS = eventsScope();
+
+const scopeOf = (expression: EventExpression) =>
+  expression.lookups ? eventsScope({ lookups: expression.lookups }) : EVENTS;
+
+const isEventExpression = (value: object): value is EventExpression =>
+  'tree' in value && 'field' in value && 'text' in value;
+
+/**
+ * The spec with every expression in it given the project's lookup tables: the services call it once
+ * a report's spec is parsed, so the SQL builders, which take specs, compile lookups without a new
+ * parameter each. Plain objects and arrays are copied; anything else is kept as it is.
+ */
+export function withLookups<T>(spec: T, lookups: ExpressionLookups): T {
+  const visit = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(visit);
+    if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return value;
+    if (isEventExpression(value)) return { ...value, lookups };
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, visit(item)]));
+  };
+  return visit(spec) as T;
+}
 
 function refused(field: string, error: unknown): never {
   if (error instanceof ExpressionError)
@@ -50,7 +74,7 @@ export function optionalEventExpression(field: string, text: string | undefined 
 /** A UInt8 condition over the events table, its parameters named after `prefix`. */
 export function whereSql(expression: EventExpression, prefix: string): CompiledSql {
   try {
-    return compileWhere(expression.tree, EVENTS, { prefix });
+    return compileWhere(expression.tree, scopeOf(expression), { prefix });
   } catch (error) {
     return refused(expression.field, error);
   }
@@ -59,7 +83,7 @@ export function whereSql(expression: EventExpression, prefix: string): CompiledS
 /** A Nullable(String) segment key over the events table; NULL where the value is undefined. */
 export function segmentSql(expression: EventExpression, prefix: string): CompiledSql {
   try {
-    return compileSegment(expression.tree, EVENTS, { prefix });
+    return compileSegment(expression.tree, scopeOf(expression), { prefix });
   } catch (error) {
     return refused(expression.field, error);
   }
