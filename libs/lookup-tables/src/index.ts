@@ -1,3 +1,3 @@
-export { LookupTablesIngestModule, LookupTablesModule, LookupTablesReaderModule } from './lookup-tables.module';
+export { LookupTablesModule, LookupTablesReaderModule } from './lookup-tables.module';
 export { LookupTablesReader, NO_LOOKUPS, ReportLookups } from './report-lookups';
 export { LOOKUP_TABLE_MIGRATIONS } from './migrations';

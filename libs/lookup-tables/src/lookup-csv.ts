@@ -101,7 +101,8 @@ function headerProblem(header: readonly string[]): string | undefined {
   const seen = new Map<string, number>();
   for (const [i, name] of header.entries()) {
     const earlier = seen.get(name);
-    if (earlier !== undefined) return `invalid header: columns ${earlier + 1} and ${i + 1} are both named ${JSON.stringify(name)}`;
+    if (earlier !== undefined)
+      return `invalid header: columns ${earlier + 1} and ${i + 1} are both named ${JSON.stringify(name)}`;
     seen.set(name, i);
   }
   return undefined;

@@ -2,7 +2,15 @@ import { CurrentAccess, ProjectAccess, ProjectAccessGuard, RequireRole } from '@
 import { PROJECT_ID_PARAMETER } from '@analytics/http';
 import { readRequestBody } from '@analytics/sdk-transport';
 import { Controller, Get, Param, Put, Req, UseFilters, UseGuards } from '@nestjs/common';
-import { ApiBasicAuth, ApiConsumes, ApiOkResponse, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBasicAuth,
+  ApiConsumes,
+  ApiOkResponse,
+  ApiOperation,
+  ApiQuery,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Request } from 'express';
 import { LookupTablesIngestFilter } from './lookup-tables-ingest.filter';
 import { LookupTablesService } from './lookup-tables.service';
@@ -25,7 +33,9 @@ export class LookupTablesIngestController {
 
   @Get()
   @RequireRole('consumer')
-  @ApiOperation({ summary: 'List the lookup tables of the project: `{"code":200,"status":"OK","results":[{id,name}]}`' })
+  @ApiOperation({
+    summary: 'List the lookup tables of the project: `{"code":200,"status":"OK","results":[{id,name}]}`',
+  })
   @ApiQuery(PROJECT_ID_PARAMETER)
   @ApiOkResponse(INGEST_LIST_RESPONSE)
   @ApiResponse({ status: 401, ...INGEST_ERROR_RESPONSE })
@@ -43,7 +53,11 @@ export class LookupTablesIngestController {
   @ApiConsumes('text/csv')
   @ApiQuery(PROJECT_ID_PARAMETER)
   @ApiOkResponse(INGEST_REPLACED_RESPONSE)
-  @ApiResponse({ status: 400, description: 'The CSV failed validation (at most 10 failed_records)', ...INGEST_ERROR_RESPONSE })
+  @ApiResponse({
+    status: 400,
+    description: 'The CSV failed validation (at most 10 failed_records)',
+    ...INGEST_ERROR_RESPONSE,
+  })
   @ApiResponse({ status: 404, description: 'No such lookup table in the project', ...INGEST_ERROR_RESPONSE })
   @ApiResponse({ status: 413, description: 'Over 100 MB uncompressed', ...INGEST_ERROR_RESPONSE })
   async replace(@CurrentAccess() access: ProjectAccess, @Param('id') id: string, @Req() req: Request) {

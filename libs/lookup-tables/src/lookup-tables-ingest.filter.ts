@@ -4,6 +4,9 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@n
 import type { Response } from 'express';
 import { LookupTableInvalid } from './lookup-tables.service';
 
+/** `instanceof` alone would type the status as `any` (the class is generic). */
+const isDomainError = (error: unknown): error is DomainError => error instanceof DomainError;
+
 const STATUS_NAMES: Record<number, string> = { ...STATUS_TEXT, 404: 'Not Found', 500: 'Internal Server Error' };
 
 /**
@@ -17,7 +20,7 @@ export class LookupTablesIngestFilter implements ExceptionFilter {
   catch(error: unknown, host: ArgumentsHost): void {
     const res = host.switchToHttp().getResponse<Response>();
     const { code, message } = this.statusOf(error);
-    if (error instanceof DomainError && error.retryAfterSeconds)
+    if (isDomainError(error) && error.retryAfterSeconds)
       res.setHeader('Retry-After', String(error.retryAfterSeconds));
     const body: Record<string, unknown> = { code, error: message, status: STATUS_NAMES[code] ?? 'Error' };
     if (error instanceof LookupTableInvalid) body.failed_records = error.failedRecords;
@@ -26,7 +29,7 @@ export class LookupTablesIngestFilter implements ExceptionFilter {
 
   private statusOf(error: unknown): { code: number; message: string } {
     if (error instanceof LookupTableInvalid) return { code: 400, message: error.message };
-    if (error instanceof DomainError) return { code: error.status, message: error.message };
+    if (isDomainError(error)) return { code: error.status, message: error.message };
     if (error instanceof HttpException) return { code: error.getStatus(), message: error.message };
     this.logger.error(`lookup tables: ${(error as Error)?.stack ?? String(error)}`);
     return { code: 500, message: 'internal error' };

@@ -26,7 +26,9 @@ export class LookupTablesController {
   @Post()
   @HttpCode(201)
   @RequireRole('admin')
-  @ApiOperation({ summary: 'Create an empty lookup table, `{name, mapped_to?: {source: "event"|"profile", property}}`' })
+  @ApiOperation({
+    summary: 'Create an empty lookup table, `{name, mapped_to?: {source: "event"|"profile", property}}`',
+  })
   @ApiOkResponse(TABLE_RESPONSE)
   async create(@CurrentAccess() access: ProjectAccess, @Body() body: CreateLookupTableDto) {
     return ok(lookupTableJson(await this.tables.create(access.scope, body.name, body.mapped_to)));

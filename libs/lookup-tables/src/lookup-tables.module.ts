@@ -7,18 +7,14 @@ import { LookupTablesRepository } from './lookup-tables.repository';
 import { LookupTablesService } from './lookup-tables.service';
 import { LookupTablesReader } from './report-lookups';
 
-/** The ingestion host's GET /lookup-tables and PUT /lookup-tables/{id} (the ingest service's part). */
+/**
+ * A management service part: the tables' definitions and mappings on the app API, and the real
+ * API's GET /lookup-tables and PUT /lookup-tables/{id}, which the ingress sends here from the
+ * ingestion host (the gateway neither holds 100 MB bodies nor opens ClickHouse).
+ */
 @Module({
   imports: [AuthModule],
-  controllers: [LookupTablesIngestController],
-  providers: [LookupTablesRepository, LookupTablesService],
-})
-export class LookupTablesIngestModule {}
-
-/** The tables' definitions and mappings on the app API (a management service part). */
-@Module({
-  imports: [AuthModule],
-  controllers: [LookupTablesController],
+  controllers: [LookupTablesController, LookupTablesIngestController],
   providers: [LookupTablesRepository, LookupTablesService],
 })
 export class LookupTablesModule implements NestModule {

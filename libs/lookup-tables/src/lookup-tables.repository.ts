@@ -1,4 +1,9 @@
-import { ClickHouseClient, ClickHouseDdl, DELETE_ON_EVERY_REPLICA_SETTINGS, insertFormatted } from '@analytics/clickhouse';
+import {
+  ClickHouseClient,
+  ClickHouseDdl,
+  DELETE_ON_EVERY_REPLICA_SETTINGS,
+  insertFormatted,
+} from '@analytics/clickhouse';
 import { Postgres, selectRows } from '@analytics/postgres';
 import { pgSql, ProjectScope } from '@analytics/tenancy';
 import { sql } from 'drizzle-orm';
@@ -39,8 +44,7 @@ interface TableRow {
 const toTable = (row: TableRow): LookupTable => ({
   id: row.id,
   name: row.name,
-  mappedTo:
-    row.mapped_source === null ? undefined : { source: row.mapped_source, property: row.mapped_property ?? '' },
+  mappedTo: row.mapped_source === null ? undefined : { source: row.mapped_source, property: row.mapped_property ?? '' },
   columns: typeof row.columns === 'string' ? (JSON.parse(row.columns) as string[]) : row.columns,
   rowCount: Number(row.row_count),
   version: Number(row.version),

@@ -10,7 +10,7 @@ import { engineNeeds, intakeOf } from '@analytics/service-map';
 import { createTestEnvironment, startTestApp, TestApp, TestEnvironment } from '@analytics/testing';
 import { DynamicModule } from '@nestjs/common';
 import { gzipSync } from 'node:zlib';
-import { LookupTablesIngestModule, LookupTablesModule } from '../src';
+import { LookupTablesModule } from '../src';
 
 /** Ingestion (with the lookup-table routes), the app API's table definitions, reports and export in one app. */
 function root(config: AppConfig): DynamicModule {
@@ -20,7 +20,6 @@ function root(config: AppConfig): DynamicModule {
       PlatformModule.forRoot(config, engineNeeds(config, ['ingest', 'query', 'export', 'management'])),
       ProjectsModule,
       IngestModule.forRoot(intakeOf(config)),
-      LookupTablesIngestModule,
       LookupTablesModule,
       SavedReportsModule,
       QueryModule,

@@ -44,22 +44,16 @@ export const intakeOf = (config: AppConfig): IntakeOptions => ({ broker: config.
 export const SERVICE_MAP: Record<ServiceName, ServiceDefinition> = {
   ingest: {
     title: 'Ingestion gateway',
-    // ClickHouse only for lookup tables' rows (PUT /lookup-tables/{id}), which fail alone when it is away.
-    engines: { postgres: true, kafka: true, clickhouse: true },
+    engines: { postgres: true, kafka: true },
     // Credentials and dropped rules come from Postgres through caches (30 s, 2 s): a Postgres failover
     // costs new credentials only, while without Kafka no request can be acknowledged.
     readiness: { kafka: true },
     modules: async (config) => {
-      const [{ IngestModule }, { ProfilesIngestModule }, { LookupTablesIngestModule }] = await Promise.all([
+      const [{ IngestModule }, { ProfilesIngestModule }] = await Promise.all([
         import('@analytics/ingest'),
         import('@analytics/profiles'),
-        import('@analytics/lookup-tables'),
       ]);
-      return [
-        IngestModule.forRoot(intakeOf(config)),
-        ProfilesIngestModule.forRoot(intakeOf(config)),
-        LookupTablesIngestModule,
-      ];
+      return [IngestModule.forRoot(intakeOf(config)), ProfilesIngestModule.forRoot(intakeOf(config))];
     },
   },
   writer: {

@@ -193,10 +193,7 @@ export interface RenderOptions {
   acrossProjects?: string;
   /** The values of `{name:Type}` placeholders the templates' own text writes (a builder's fixed names). */
   params?: Readonly<Record<string, unknown>>;
-  /**
-   * The placeholders' names start with this instead of `p`: for a fragment rendered on its own
-   * and then embedded, compiled, into another query (whose own names start with `p`).
-   */
+  /** Placeholder names start with this, not `p`: for a fragment rendered alone, then embedded (compiled) in a query. */
   placeholderPrefix?: string;
 }
 

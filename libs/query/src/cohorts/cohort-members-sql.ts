@@ -20,7 +20,10 @@ function behaviorMembersSql(
   lookups: ReportLookups,
 ): ChSql {
   const where = behavior.where
-    ? whereSql(withLookups(parseEventExpression('definition.behavior.where', behavior.where), lookups.events), 'cohortw')
+    ? whereSql(
+        withLookups(parseEventExpression('definition.behavior.where', behavior.where), lookups.events),
+        'cohortw',
+      )
     : { sql: '1', params: {} };
   // The last N days of the project's zone, today included.
   const zone = TimeZone.of(scope.timeZone);
