@@ -20,8 +20,7 @@ export class LookupTablesIngestFilter implements ExceptionFilter {
   catch(error: unknown, host: ArgumentsHost): void {
     const res = host.switchToHttp().getResponse<Response>();
     const { code, message } = this.statusOf(error);
-    if (isDomainError(error) && error.retryAfterSeconds)
-      res.setHeader('Retry-After', String(error.retryAfterSeconds));
+    if (isDomainError(error) && error.retryAfterSeconds) res.setHeader('Retry-After', String(error.retryAfterSeconds));
     const body: Record<string, unknown> = { code, error: message, status: STATUS_NAMES[code] ?? 'Error' };
     if (error instanceof LookupTableInvalid) body.failed_records = error.failedRecords;
     res.status(code).json(body);
