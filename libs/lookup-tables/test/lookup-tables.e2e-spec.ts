@@ -1,4 +1,5 @@
 import { ServiceAccountsService } from '@analytics/accounts';
+import { ClickHouseClient } from '@analytics/clickhouse';
 import { AppConfig } from '@analytics/config';
 import { ExportModule } from '@analytics/export';
 import { IngestModule } from '@analytics/ingest';
@@ -219,6 +220,15 @@ describe('lookup tables through HTTP: definitions, replace, reports and export j
     // The old column is gone with the old rows.
     const artist = await segmentation({ where: 'defined(properties["song_id"]["artist"])' });
     expect(artist.body.data.values).toEqual({ 'Song Played': { '2024-03-04': 0, '2024-03-05': 0 } });
+    // A third replace: the current version and the one it replaced are kept, older ones deleted.
+    await put(tableId, 'id,genre\nc994bb,Soul\n');
+    const versions = await service.app.get<ClickHouseClient>(ClickHouseClient).query({
+      query:
+        'SELECT version, count() AS n FROM lookup_table_rows WHERE table_id = {id:String} GROUP BY version ORDER BY version',
+      query_params: { id: tableId },
+      format: 'JSONEachRow',
+    });
+    expect((await versions.json<{ n: string }>()).map((row) => Number(row.n))).toEqual([2, 1]);
   });
 
   it('without a mapping, the path reads the event property as JSON again', async () => {
@@ -235,6 +245,12 @@ describe('lookup tables through HTTP: definitions, replace, reports and export j
       auth: admin,
     });
     expect(deleted).toEqual({ status: 200, body: { status: 'ok', results: { id: tableId } } });
+    const rows = await service.app.get<ClickHouseClient>(ClickHouseClient).query({
+      query: 'SELECT count() AS n FROM lookup_table_rows WHERE table_id = {id:String}',
+      query_params: { id: tableId },
+      format: 'JSONEachRow',
+    });
+    expect((await rows.json<{ n: string }>()).map((row) => Number(row.n))).toEqual([0]);
     expect((await json(`/lookup-tables?project_id=${projectId}`, { auth: consumer })).body.results).toEqual([]);
   });
 });
