@@ -172,12 +172,10 @@ export class ExpressionCompiler {
 
   /**
    * `properties["p"]["c"]…`, `p` mapped to a lookup table: the row whose key is `string()` of the
-   * property, column `c` (then the path's further keys into that value). Read once per query as
-   * constant arrays (scalar subqueries), sorted by key so they line up: each event's key is hashed
-   * (cityHash64) and `transform` maps the hash to the row's position through one hash table of
-   * integers, which is then checked against the key itself; the column's raw JSON is the array's
-   * item there ('' — undefined — for no row). Every column of the table shares that position, the
-   * same text wherever it occurs, so the engine computes it once per event.
+   * property, column `c` (then the path's further keys into that value). The table's keys and that
+   * column's raw JSON values are read once per query as two arrays (scalar subqueries, constants to
+   * the engine), and `transform` maps each row's key through a hash table built from them; a key
+   * without a row, or a row without that column, gives '' (undefined).
    */
   private lookedUp(lookup: LookupSource, reference: PropertyReference): SqlValue {
     for (const [name, value] of Object.entries(lookup.params)) this.lookupParams[name] = value;
@@ -185,13 +183,10 @@ export class ExpressionCompiler {
     const key = toStringValue(this.property({ ...reference, path: [property] }));
     const keyText = key.string === undefined ? trusted("''") : sql`if(${is(key, Kind.String)}, ${key.string}, '')`;
     const rows = trusted(lookup.rows);
-    const keys = sql`(SELECT arraySort(groupArray(key)) FROM (${rows}))`;
-    const hashes = sql`(SELECT arrayMap(k -> cityHash64(k), arraySort(groupArray(key))) FROM (${rows}))`;
-    const positions = sql`(SELECT range(1, toUInt32(count() + 1)) FROM (${rows}))`;
-    const found = shared(sql`transform(cityHash64(${keyText}), ${hashes}, ${positions}, toUInt32(0))`);
-    const position = shared(sql`if(arrayElement(${keys}, ${found}) = ${keyText}, ${found}, 0)`);
-    const values = sql`(SELECT arrayMap(r -> JSONExtractRaw(r.2, ${this.parameters.string(column)}), arraySort(groupArray((key, row)))) FROM (${rows}))`;
-    return this.jsonProperty(shared(sql`arrayElement(${values}, ${position})`), rest);
+    const keys = sql`(SELECT groupArray(key) FROM (${rows}))`;
+    const values = sql`(SELECT groupArray(JSONExtractRaw(row, ${this.parameters.string(column)})) FROM (${rows}))`;
+    const raw = shared(sql`transform(${keyText}, ${keys}, ${values}, '')`);
+    return this.jsonProperty(raw, rest);
   }
 
   private eventTime({ start }: EventTime): SqlValue {
