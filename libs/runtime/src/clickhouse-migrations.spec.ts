@@ -26,6 +26,8 @@ describe('CLICKHOUSE_MIGRATIONS', () => {
     expect(statements).toContainEqual(
       expect.stringMatching(/^ALTER TABLE events_local ON CLUSTER analytics MODIFY COLUMN time CODEC/),
     );
-    expect(statements.join('\n')).toMatch(/CREATE TABLE IF NOT EXISTS lookup_table_rows ON CLUSTER analytics AS lookup_table_rows_local/);
+    expect(statements.join('\n')).toMatch(
+      /CREATE TABLE IF NOT EXISTS lookup_table_rows ON CLUSTER analytics AS lookup_table_rows_local/,
+    );
   });
 });
