@@ -9,6 +9,8 @@
  *   BENCH_CLICKHOUSE_URL=http://… npm run bench:query   # a ClickHouse server (a database you can drop)
  *   BENCH_EVENTS=1000000 BENCH_USERS=100000 BENCH_RUNS=5 npm run bench:query
  *   BENCH_DATA_DIR=/tmp/bench-query-data npm run bench:query   # keep the generated data; later runs reuse it
+ *   BENCH_LOOKUP=1 npm run bench:query   # also insights by a 100k-row lookup table's column (BENCH_LOOKUP_ROWS)
+ *   BENCH_LOOKUP=only npm run bench:query   # that comparison alone
  *
  * The last line is JSON: {funnel_ms, funnel_ratio, insights_ms, insights_ratio, retention_ms, retention_ratio,
  * merged_funnel_ms, merged_funnel_ratio, merged_insights_ms, merged_insights_ratio, flows_ms, flows_cpu_ms,
@@ -40,6 +42,7 @@ import { projectScope } from '@analytics/tenancy';
 import { deepStrictEqual } from 'node:assert';
 import { isDeepStrictEqual } from 'node:util';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { fillLookupTable, lookupInsights, LOOKUP_ROWS } from './support/lookup-tables';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 // The engine without HTTP, as the service wires it: runner, repositories, specs and results.
@@ -415,6 +418,21 @@ async function generate(client: ClickHouseClient): Promise<void> {
   );
 }
 
+/** The insights report by a lookup table's column against the same report computed from the property. */
+async function lookupFigures(client: ClickHouseClient, runner: QueryRunner): Promise<Figures> {
+  const repository = new InsightsRepository(runner);
+  const [withTable, computed] = lookupInsights(insights, await fillLookupTable(client, PROJECT));
+  const series = async (spec: InsightsSpec) =>
+    insightsResult(spec, await repository.tally(projectScope(PROJECT), spec), NOW).series;
+  return compare(
+    `insights by a ${LOOKUP_ROWS}-row lookup table`,
+    () => series(withTable),
+    () => series(computed),
+    'computed from the property',
+    (a, b) => deepStrictEqual(a, b, 'the lookup table gives another answer than the property'),
+  );
+}
+
 async function main(): Promise<void> {
   const kept = process.env.BENCH_DATA_DIR;
   const directory = process.env.BENCH_CLICKHOUSE_URL || kept ? undefined : mkdtempSync(join(tmpdir(), 'bench-query-'));
@@ -424,6 +442,13 @@ async function main(): Promise<void> {
   try {
     await generate(client);
     const runner = new QueryRunner(client, loadQuerySettings({ QUERY_MAX_EXECUTION_SECONDS: '600' }));
+    if (process.env.BENCH_LOOKUP === 'only') {
+      const figures = await lookupFigures(client, runner);
+      process.stdout.write(
+        `${JSON.stringify({ lookup_insights_ms: figures.ms, lookup_insights_ratio: figures.ratio, lookup_insights_cpu_ratio: figures.cpu_ratio })}\n`,
+      );
+      return;
+    }
 
     const funnels = new FunnelsRepository(runner);
     const handFunnel = (user: string) => async (): Promise<FunnelResult> => {
@@ -524,6 +549,8 @@ async function main(): Promise<void> {
     );
 
     const flowsFigures = await flowsMeasured(runner);
+    // The same insights report broken down and filtered by a lookup table's column, against the property computed in place.
+    const lookup = process.env.BENCH_LOOKUP ? await lookupFigures(client, runner) : undefined;
 
     // Each report's peak memory, after the timings (the bisection runs each report about 11 times).
     const scope = projectScope(PROJECT);
@@ -576,6 +603,11 @@ async function main(): Promise<void> {
         peak_memory_mb: Math.max(...Object.values(peaks)),
         events: EVENTS,
         users: USERS,
+        ...(lookup && {
+          lookup_insights_ms: lookup.ms,
+          lookup_insights_ratio: lookup.ratio,
+          lookup_insights_cpu_ratio: lookup.cpu_ratio,
+        }),
       })}\n`,
     );
   } finally {

@@ -134,7 +134,7 @@ describe('the role matrix', () => {
       .replace(':organizationId', String(organization))
       .replace(/:([A-Za-z]+)/g, (_, name: string) => encodeURIComponent(String(sample?.params?.[name] ?? '999999')));
     const query = new URLSearchParams(sample?.query);
-    if (/^\/(api\/query|api\/2\.0|import)/.test(path)) query.set('project_id', String(project));
+    if (/^\/(api\/query|api\/2\.0|import|lookup-tables)/.test(path)) query.set('project_id', String(project));
     return query.size ? `${path}?${query}` : path;
   };
   const call = async (
@@ -147,8 +147,16 @@ describe('the role matrix', () => {
     const sample = sampleFor(rule, caller);
     const response = await fetch(`${service.baseUrl}${target(rule, sample, project, organization)}`, {
       method: rule.method,
-      headers: { ...(authorization ? { Authorization: authorization } : {}), 'Content-Type': 'application/json' },
-      body: ['GET', 'DELETE'].includes(rule.method) ? undefined : JSON.stringify(sample?.body ?? {}),
+      headers: {
+        ...(authorization ? { Authorization: authorization } : {}),
+        // A string body is sent as it is (a lookup table's CSV), anything else as JSON.
+        'Content-Type': typeof sample?.body === 'string' ? 'text/csv' : 'application/json',
+      },
+      body: ['GET', 'DELETE'].includes(rule.method)
+        ? undefined
+        : typeof sample?.body === 'string'
+          ? sample.body
+          : JSON.stringify(sample?.body ?? {}),
     });
     return { status: response.status, body: await response.text() };
   };

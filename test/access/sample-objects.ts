@@ -84,6 +84,7 @@ export const SAMPLE_CALLERS: readonly SampleCaller[] = [...ROLES, 'outsider'];
 /** Objects a destructive sample removes: one per caller, so one caller's delete leaves the next caller's target in place. */
 export interface Disposable {
   annotationId: number;
+  lookupTableId: string;
   bookmarkId: number;
   funnelId: number;
   cohortId: number;
@@ -104,6 +105,7 @@ export interface SampleObjects {
   fromDate: string;
   toDate: string;
   annotationId: number;
+  lookupTableId: string;
   bookmarkId: number;
   funnelId: number;
   cohortId: number;
@@ -187,6 +189,10 @@ export async function seedSampleObjects({
     annotationId: idOf(
       await api('POST', `${app}/annotations`, { date: `${day(now)} 09:00:00`, description: 'release' }),
     ),
+    lookupTableId: String(
+      (await api('POST', `${app}/lookup-tables`, { name: 'Plans', mapped_to: { source: 'event', property: 'plan' } }))
+        .results.id,
+    ),
     bookmarkId: idOf(await api('POST', `${app}/bookmarks`, BOOKMARK)),
     funnelId: idOf(await api('POST', `${app}/funnels`, FUNNEL)),
     cohortId: idOf(await api('POST', `${app}/cohorts`, COHORT)),
@@ -224,6 +230,7 @@ export async function seedSampleObjects({
       annotationId: idOf(
         await api('POST', `${app}/annotations`, { date: `${day(now)} 10:00:00`, description: `deleted by ${caller}` }),
       ),
+      lookupTableId: String((await api('POST', `${app}/lookup-tables`, { name: `deleted by ${caller}` })).results.id),
       bookmarkId: idOf(await api('POST', `${app}/bookmarks`, { ...BOOKMARK, name: `deleted by ${caller}` })),
       funnelId: idOf(await api('POST', `${app}/funnels`, { ...FUNNEL, name: `deleted by ${caller}` })),
       cohortId: idOf(await api('POST', `${app}/cohorts`, { ...COHORT, name: `deleted by ${caller}` })),

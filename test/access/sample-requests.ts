@@ -185,6 +185,13 @@ export const SAMPLE_REQUESTS: Record<string, Sample> = {
     params: { annotationId: o.disposable[caller].annotationId },
   }),
   [`GET ${APP}/annotations/tags`]: () => ({}),
+  [`GET ${APP}/lookup-tables`]: () => ({}),
+  [`POST ${APP}/lookup-tables`]: (_, caller) => ({ body: { name: `made by ${caller}` } }),
+  [`GET ${APP}/lookup-tables/:tableId`]: (o) => ({ params: { tableId: o.lookupTableId } }),
+  [`PATCH ${APP}/lookup-tables/:tableId`]: (o) => ({ params: { tableId: o.lookupTableId }, body: { name: 'Plans' } }),
+  [`DELETE ${APP}/lookup-tables/:tableId`]: (o, caller) => ({
+    params: { tableId: o.disposable[caller].lookupTableId },
+  }),
   [`POST ${APP}/annotations/tags`]: () => ({ body: { name: 'release' } }),
 
   [`GET ${APP}/schemas`]: () => ({}),
@@ -253,6 +260,8 @@ export const SAMPLE_REQUESTS: Record<string, Sample> = {
   [`GET ${APP}/alerts/:alertId/history`]: (o) => ({ params: { alertId: o.alertId } }),
   [`POST ${APP}/alerts/:alertId/test`]: (o) => ({ params: { alertId: o.alertId } }),
 
+  'GET /lookup-tables': () => ({}),
+  'PUT /lookup-tables/:id': (o) => ({ params: { id: o.lookupTableId }, body: 'plan,tier\npro,paid\nfree,free\n' }),
   'POST /import': (_, caller) => ({ query: { strict: '1' }, body: [importedEvent(caller, 'post')] }),
   // The SDK transport answers 200 either way; `verbose=1` says whether the event was taken.
   'GET /import': (_, caller) => ({

@@ -114,6 +114,15 @@ export const ROLE_MATRIX: readonly RouteAccess[] = [
     route('PATCH', '/api/app/projects/:projectId/annotations/:annotationId', 'project', 'analyst'),
     route('DELETE', '/api/app/projects/:projectId/annotations/:annotationId', 'project', 'analyst'),
     route('GET', '/api/app/projects/:projectId/annotations/tags', 'project', 'consumer'),
+    // Lookup tables (libs/lookup-tables). The real API replaces them on the ingestion host: the ingress sends
+    // that host's /lookup-tables here, so the gateway holds no 100 MB bodies and opens no ClickHouse.
+    route('GET', '/lookup-tables', 'project', 'consumer'),
+    route('PUT', '/lookup-tables/:id', 'project', 'admin'),
+    route('GET', '/api/app/projects/:projectId/lookup-tables', 'project', 'consumer'),
+    route('POST', '/api/app/projects/:projectId/lookup-tables', 'project', 'admin'),
+    route('GET', '/api/app/projects/:projectId/lookup-tables/:tableId', 'project', 'consumer'),
+    route('PATCH', '/api/app/projects/:projectId/lookup-tables/:tableId', 'project', 'admin'),
+    route('DELETE', '/api/app/projects/:projectId/lookup-tables/:tableId', 'project', 'admin'),
     route('POST', '/api/app/projects/:projectId/annotations/tags', 'project', 'analyst'),
     route('GET', '/api/app/projects/:projectId/schemas', 'project', 'consumer'),
     route('POST', '/api/app/projects/:projectId/schemas', 'project', 'admin'),

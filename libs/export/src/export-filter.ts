@@ -1,4 +1,12 @@
-import { childrenOf, CompiledSql, compileWhere, eventsScope, Expression, mapChildren } from '@analytics/expression';
+import {
+  childrenOf,
+  CompiledSql,
+  compileWhere,
+  eventsScope,
+  Expression,
+  ExpressionLookups,
+  mapChildren,
+} from '@analytics/expression';
 
 /** The raw export's `where`: the parsed expression (to resolve the ids it names) and its SQL. */
 export interface ExportFilter {
@@ -6,10 +14,10 @@ export interface ExportFilter {
   compiled: CompiledSql;
 }
 
-/** Compiled over the events' columns; every value a bound parameter (`w_0`, …). */
-export const compileExportFilter = (expression: Expression): ExportFilter => ({
+/** Compiled over the events' columns (and the project's lookup tables); every value a bound parameter (`w_0`, …). */
+export const compileExportFilter = (expression: Expression, lookups?: ExpressionLookups): ExportFilter => ({
   expression,
-  compiled: compileWhere(expression, eventsScope(), { prefix: 'w' }),
+  compiled: compileWhere(expression, eventsScope({ lookups }), { prefix: 'w' }),
 });
 
 const isDistinctId = (expression: Expression): boolean =>

@@ -1,3 +1,4 @@
+import { LookupTablesReaderModule } from '@analytics/lookup-tables';
 import { AuthModule } from '@analytics/auth';
 import { IdentityRepository } from '@analytics/identity';
 import { RateLimitsModule } from '@analytics/rate-limits';
@@ -9,7 +10,7 @@ import { ExportService } from './export.service';
 
 /** The raw event export, /api/2.0/export. */
 @Module({
-  imports: [AuthModule, RateLimitsModule],
+  imports: [AuthModule, RateLimitsModule, LookupTablesReaderModule],
   controllers: [ExportController],
   providers: [ExportRepository, ExportService, ExportDrain, IdentityRepository],
 })

@@ -3,6 +3,7 @@ import { ProjectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
 import { once } from 'node:events';
 import { Writable } from 'node:stream';
+import { LookupTablesReader } from '@analytics/lookup-tables';
 import { compileExportFilter, idsComparedWithDistinctId, readsDistinctId, withCanonicalIds } from './export-filter';
 import { planPages } from './export-plan';
 import { ExportRequest } from './export-request';
@@ -36,6 +37,7 @@ export class ExportService {
   constructor(
     private readonly repository: ExportRepository,
     private readonly identities: IdentityRepository,
+    private readonly lookupTables: LookupTablesReader,
   ) {}
 
   /**
@@ -44,7 +46,9 @@ export class ExportService {
    * them, after the ids it names are resolved to their person's canonical id (docs/export.md).
    */
   async plan(scope: ProjectScope, request: ExportRequest, signal: AbortSignal): Promise<ExportPage[]> {
-    const where = request.where;
+    // Compiled again with the project's lookup tables (the request's parse checked it without them).
+    const { events: lookups } = await this.lookupTables.lookups(scope);
+    const where = request.where && compileExportFilter(request.where.expression, lookups);
     if (!where || !readsDistinctId(where.expression)) {
       const [buckets, resolve] = await Promise.all([
         this.repository.buckets(scope, request, where?.compiled, false, signal),
@@ -59,6 +63,7 @@ export class ExportService {
             where.expression,
             await this.identities.resolve(scope, idsComparedWithDistinctId(where.expression)),
           ),
+          lookups,
         ).compiled
       : where.compiled;
     const buckets = await this.repository.buckets(scope, request, filter, resolve, signal);

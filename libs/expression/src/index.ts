@@ -5,5 +5,5 @@ export { JsonObject } from './value';
 export { eventRow } from './expression-row';
 export { evaluate, keepsRow, segmentKey } from './evaluator';
 export { toPropertiesJson } from './properties-json';
-export { eventsScope, profilesScope } from './sql/expression-scope';
+export { eventsScope, ExpressionLookups, LookupSource, profilesScope } from './sql/expression-scope';
 export { CompiledSql, compileSegment, compileWhere } from './sql/compile';

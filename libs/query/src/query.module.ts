@@ -1,6 +1,7 @@
 import { AppConfig } from '@analytics/config';
 import { AuthModule } from '@analytics/auth';
 import { jsonBody } from '@analytics/http';
+import { LookupTablesReaderModule } from '@analytics/lookup-tables';
 import { IdentityRepository } from '@analytics/identity';
 import { ProfileStoreModule } from '@analytics/profile-store';
 import { RateLimitsModule } from '@analytics/rate-limits';
@@ -49,10 +50,11 @@ const controllers = [
   FlowsController,
 ];
 
-/** What every report runs on: the settings (from the environment for now), the clock, the ClickHouse runner. */
+/** What every report runs on: the settings (from the environment for now), the clock, the ClickHouse runner, the lookup tables. */
 @Module({
+  imports: [LookupTablesReaderModule],
   providers: [{ provide: QUERY_SETTINGS, useFactory: querySettingsOf, inject: [AppConfig] }, QueryRunner],
-  exports: [QUERY_SETTINGS, QueryRunner],
+  exports: [QUERY_SETTINGS, QueryRunner, LookupTablesReaderModule],
 })
 export class QueryEngineModule {}
 

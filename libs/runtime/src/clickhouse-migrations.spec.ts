@@ -10,6 +10,7 @@ describe('CLICKHOUSE_MIGRATIONS', () => {
       '4_identity_lookup',
       '5_events_user_key',
       '6_events_codecs',
+      '7_lookup_table_rows',
     ]);
   });
 
@@ -22,6 +23,11 @@ describe('CLICKHOUSE_MIGRATIONS', () => {
     expect(statements.every((s) => s.includes('ON CLUSTER analytics'))).toBe(true);
     expect(statements.join('\n')).toContain('ReplicatedReplacingMergeTree');
     expect(statements.join('\n')).toContain('replicated_deduplication_window');
-    expect(statements.at(-1)).toMatch(/^ALTER TABLE events_local ON CLUSTER analytics MODIFY COLUMN time CODEC/);
+    expect(statements).toContainEqual(
+      expect.stringMatching(/^ALTER TABLE events_local ON CLUSTER analytics MODIFY COLUMN time CODEC/),
+    );
+    expect(statements.join('\n')).toMatch(
+      /CREATE TABLE IF NOT EXISTS lookup_table_rows ON CLUSTER analytics AS lookup_table_rows_local/,
+    );
   });
 });

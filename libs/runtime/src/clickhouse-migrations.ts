@@ -1,5 +1,6 @@
 import { ClickHouseMigration, IDENTITY_MIGRATIONS } from '@analytics/clickhouse';
 import { EVENT_STORE_MIGRATIONS } from '@analytics/event-store';
+import { LOOKUP_TABLE_MIGRATIONS } from '@analytics/lookup-tables';
 import { inVersionOrder } from '@analytics/migrations';
 import { PROFILE_STORE_MIGRATIONS } from '@analytics/profile-store';
 
@@ -12,4 +13,5 @@ export const CLICKHOUSE_MIGRATIONS: readonly ClickHouseMigration[] = inVersionOr
   EVENT_STORE_MIGRATIONS,
   PROFILE_STORE_MIGRATIONS,
   IDENTITY_MIGRATIONS,
+  LOOKUP_TABLE_MIGRATIONS,
 );

@@ -9,8 +9,8 @@ export const PUBLIC_HOSTS = {
   /** `{eu_base_url}`, `{in_base_url}`: data-residency variants of the query base. */
   eu: ['/api/query', '/api/2.0'],
   in: ['/api/query', '/api/2.0'],
-  /** `{ingest_url}`: server-side SDKs use ingest., browser SDKs api-js. */
-  ingest: ['/import', '/track', '/engage', '/groups'],
+  /** `{ingest_url}`: server-side SDKs use ingest., browser SDKs api-js; lookup tables are replaced on ingest. only. */
+  ingest: ['/import', '/track', '/engage', '/groups', '/lookup-tables'],
   'api-js': ['/import', '/track', '/engage', '/groups'],
   /** `{data_url}`: raw export and pipelines. */
   data: ['/api/2.0/export', '/api/2.0/nessie'],

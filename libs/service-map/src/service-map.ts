@@ -112,7 +112,7 @@ export const SERVICE_MAP: Record<ServiceName, ServiceDefinition> = {
     title: 'Management service',
     engines: { postgres: true, clickhouse: true },
     // Accounts, projects, the dictionary and saved reports are Postgres; ClickHouse only serves usage,
-    // backups and `schemas/seen`, which fail alone when it is away.
+    // backups, `schemas/seen` and lookup tables' rows, which fail alone when it is away.
     readiness: { postgres: true },
     // The job queue (Postgres only) lets a manual sync file its run job at once; the web console's
     // static files ride with the app API (docs/console.md); a backup is an app API call (docs/backup.md);
@@ -128,6 +128,7 @@ export const SERVICE_MAP: Record<ServiceName, ServiceDefinition> = {
         { BackupModule },
         { BoardsModule },
         { AlertsModule },
+        { LookupTablesModule },
       ] = await Promise.all([
         import('@analytics/management'),
         import('@analytics/annotations'),
@@ -138,10 +139,12 @@ export const SERVICE_MAP: Record<ServiceName, ServiceDefinition> = {
         import('@analytics/backup'),
         import('@analytics/boards'),
         import('@analytics/alerts'),
+        import('@analytics/lookup-tables'),
       ]);
       return [
         ManagementModule,
         AnnotationsModule,
+        LookupTablesModule,
         DictionaryModule,
         SavedReportsModule,
         BoardsModule,

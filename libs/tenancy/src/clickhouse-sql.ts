@@ -193,7 +193,11 @@ export interface RenderOptions {
   acrossProjects?: string;
   /** The values of `{name:Type}` placeholders the templates' own text writes (a builder's fixed names). */
   params?: Readonly<Record<string, unknown>>;
+  /** Placeholder names start with this, not `p`: for a fragment rendered alone, then embedded (compiled) in a query. */
+  placeholderPrefix?: string;
 }
+
+const PLACEHOLDER_PREFIX = /^[A-Za-z][A-Za-z0-9]{0,15}$/;
 
 /** `{ sql, params }` with the placeholders named. */
 export function renderChSql(query: ChSql, options: RenderOptions = {}): ChBoundQuery {
@@ -217,11 +221,13 @@ export function renderChSql(query: ChSql, options: RenderOptions = {}): ChBoundQ
       `this ClickHouse query names ${projects.size} projects (${[...projects].join(', ')}): a query reads one project`,
     );
   const params = namedParams(parts, options.params ?? {});
+  const prefix = options.placeholderPrefix ?? 'p';
+  if (!PLACEHOLDER_PREFIX.test(prefix)) throw new ChSqlError(`not a placeholder prefix: ${JSON.stringify(prefix)}`);
   let scopeName: string | undefined;
   let next = 0;
   const name = () => {
-    while (`p${next}` in params) next += 1;
-    return `p${next++}`;
+    while (`${prefix}${next}` in params) next += 1;
+    return `${prefix}${next++}`;
   };
   const bind = (value: unknown, type: ChType) => {
     const placeholder = name();

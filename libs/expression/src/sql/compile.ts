@@ -67,7 +67,8 @@ function compile(
   const tree = typeof expression === 'string' ? parseExpression(expression) : expression;
   const parameters = new QueryParameters(options.prefix);
   // Parenthesised, so it can stand beside the caller's own conditions.
-  const root = sql`(${finish(new ExpressionCompiler(scope, parameters).compile(tree))})`;
+  const compiler = new ExpressionCompiler(scope, parameters);
+  const root = sql`(${finish(compiler.compile(tree))})`;
   if (expandedSize(root) > MAX_COMPILED_SIZE) {
     throw new ExpressionError(
       tree.start,
@@ -77,6 +78,7 @@ function compile(
   }
   const text = renderSql(root, `${options.prefix}_v`);
   // A parameter bound for a branch that static kinds then dropped is not sent.
-  const params = Object.fromEntries(Object.entries(parameters.values).filter(([name]) => text.includes(`{${name}:`)));
+  const bound = { ...compiler.lookupParams, ...parameters.values };
+  const params = Object.fromEntries(Object.entries(bound).filter(([name]) => text.includes(`{${name}:`)));
   return { sql: text, params };
 }

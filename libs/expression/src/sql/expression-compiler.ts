@@ -4,10 +4,11 @@ import { ExpressionRow } from '../expression-row';
 import { EventTime, Expression, PropertyReference, readsRow } from '../syntax-tree';
 import { DateTime, Kind, kindOf, Value } from '../value';
 import { ExpressionScope } from './expression-scope';
-import { QueryParameters } from './query-parameters';
+import { QueryParameters, QueryParameterValue } from './query-parameters';
 import { FALSE, joinSql, shared, Sql, sql, trusted, TRUE } from './sql';
-import { binary, FUNCTIONS, logicalNot, negate } from './sql-operations';
-import { booleanValue, SqlList, SqlValue } from './sql-value';
+import { binary, FUNCTIONS, logicalNot, negate, toStringValue } from './sql-operations';
+import { booleanValue, is, SqlList, SqlValue } from './sql-value';
+import { LookupSource } from './expression-scope';
 
 /** Constants are folded by the reference evaluator itself, so they cannot disagree with it. */
 const CONSTANT_ROW: ExpressionRow = {
@@ -41,6 +42,8 @@ function certain(kind: Kind, payload: Partial<Omit<SqlValue, 'when'>>): SqlValue
 export class ExpressionCompiler {
   /** A property read twice is extracted once. */
   private readonly properties = new Map<string, SqlValue>();
+  /** The placeholders' values of the lookup tables this expression read. */
+  readonly lookupParams: Record<string, QueryParameterValue> = {};
 
   constructor(
     private readonly scope: ExpressionScope,
@@ -116,7 +119,10 @@ export class ExpressionCompiler {
     return value;
   }
 
-  private readProperty({ source, path, start }: PropertyReference): SqlValue {
+  private readProperty(reference: PropertyReference): SqlValue {
+    const { source, path, start } = reference;
+    const lookup = path.length > 1 ? this.lookupOf(reference) : undefined;
+    if (lookup !== undefined) return this.lookedUp(lookup, reference);
     if (source === 'user') {
       if (this.scope.userPropertiesJson === undefined) {
         throw new ExpressionError(
@@ -148,7 +154,7 @@ export class ExpressionCompiler {
    */
   private jsonProperty(json: Sql, path: readonly string[]): SqlValue {
     const location = joinSql([json, ...path.map((key) => this.parameters.string(key))], ', ');
-    const raw = shared(sql`JSONExtractRaw(${location})`);
+    const raw = path.length === 0 ? json : shared(sql`JSONExtractRaw(${location})`);
     const when = Object.fromEntries(Object.entries(JSON_KIND_TESTS).map(([kind, test]) => [kind, shared(test(raw))]));
     return {
       when,
@@ -157,6 +163,30 @@ export class ExpressionCompiler {
       string: shared(sql`JSONExtractString(${raw})`),
       list: jsonList(location),
     };
+  }
+
+  private lookupOf({ source, path }: PropertyReference): LookupSource | undefined {
+    const tables = this.scope.lookups?.[source];
+    return tables && Object.hasOwn(tables, path[0]) ? tables[path[0]] : undefined;
+  }
+
+  /**
+   * `properties["p"]["c"]…`, `p` mapped to a lookup table: the row whose key is `string()` of the
+   * property, column `c` (then the path's further keys into that value). The table's keys and that
+   * column's raw JSON values are read once per query as two arrays (scalar subqueries, constants to
+   * the engine), and `transform` maps each row's key through a hash table built from them; a key
+   * without a row, or a row without that column, gives '' (undefined).
+   */
+  private lookedUp(lookup: LookupSource, reference: PropertyReference): SqlValue {
+    for (const [name, value] of Object.entries(lookup.params)) this.lookupParams[name] = value;
+    const [property, column, ...rest] = reference.path;
+    const key = toStringValue(this.property({ ...reference, path: [property] }));
+    const keyText = key.string === undefined ? trusted("''") : sql`if(${is(key, Kind.String)}, ${key.string}, '')`;
+    const rows = trusted(lookup.rows);
+    const keys = sql`(SELECT groupArray(key) FROM (${rows}))`;
+    const values = sql`(SELECT groupArray(JSONExtractRaw(row, ${this.parameters.string(column)})) FROM (${rows}))`;
+    const raw = shared(sql`transform(${keyText}, ${keys}, ${values}, '')`);
+    return this.jsonProperty(raw, rest);
   }
 
   private eventTime({ start }: EventTime): SqlValue {

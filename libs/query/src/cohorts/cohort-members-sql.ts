@@ -1,9 +1,10 @@
 import { resolvedEventsSql } from '@analytics/event-store';
 import { compileWhere, ExpressionError, profilesScope } from '@analytics/expression';
+import { NO_LOOKUPS, ReportLookups } from '@analytics/lookup-tables';
 import { userProfilesSql } from '@analytics/profile-store';
 import { CohortBehavior, CohortDefinition, isBehaviorCohort } from '@analytics/report-definitions';
 import { ChBoundQuery, chCompiled, chParam, chSql, ChSql, ProjectScope, renderChSql } from '@analytics/tenancy';
-import { parseEventExpression, whereSql } from '../expressions/query-expressions';
+import { parseEventExpression, whereSql, withLookups } from '../expressions/query-expressions';
 import { QueryError, QueryErrorCode } from '../query-error';
 import { TimeZone } from '../time/time-zone';
 
@@ -11,9 +12,18 @@ import { TimeZone } from '../time/time-zone';
  * Its values are the tag's placeholders, named when the whole query renders, and the expression's
  * parameters start with `cohort…`: the SQL composes into another query (the profile query's filter_by_cohort).
  */
-function behaviorMembersSql(scope: ProjectScope, behavior: CohortBehavior, nowMs: number, resolve: boolean): ChSql {
+function behaviorMembersSql(
+  scope: ProjectScope,
+  behavior: CohortBehavior,
+  nowMs: number,
+  resolve: boolean,
+  lookups: ReportLookups,
+): ChSql {
   const where = behavior.where
-    ? whereSql(parseEventExpression('definition.behavior.where', behavior.where), 'cohortw')
+    ? whereSql(
+        withLookups(parseEventExpression('definition.behavior.where', behavior.where), lookups.events),
+        'cohortw',
+      )
     : { sql: '1', params: {} };
   // The last N days of the project's zone, today included.
   const zone = TimeZone.of(scope.timeZone);
@@ -25,10 +35,10 @@ function behaviorMembersSql(scope: ProjectScope, behavior: CohortBehavior, nowMs
       GROUP BY distinct_id HAVING count() >= ${chParam(behavior.min_count, 'UInt64')}`;
 }
 
-function profileMembersSql(scope: ProjectScope, where: string, nowMs: number): ChSql {
+function profileMembersSql(scope: ProjectScope, where: string, nowMs: number, lookups: ReportLookups): ChSql {
   let compiled;
   try {
-    compiled = compileWhere(where, profilesScope('properties'), { prefix: 'cohortp' });
+    compiled = compileWhere(where, profilesScope('properties', lookups.profiles), { prefix: 'cohortp' });
   } catch (error) {
     if (error instanceof ExpressionError)
       throw new QueryError(QueryErrorCode.InvalidExpression, `definition.where: ${error.message}`);
@@ -48,10 +58,11 @@ export function cohortMembersSql(
   definition: CohortDefinition,
   nowMs: number,
   resolve = true,
+  lookups: ReportLookups = NO_LOOKUPS,
 ): ChSql {
   return isBehaviorCohort(definition)
-    ? behaviorMembersSql(scope, definition.behavior, nowMs, resolve)
-    : profileMembersSql(scope, definition.where, nowMs);
+    ? behaviorMembersSql(scope, definition.behavior, nowMs, resolve, lookups)
+    : profileMembersSql(scope, definition.where, nowMs, lookups);
 }
 
 /** How many members the cohort has at `nowMs`. */
@@ -60,6 +71,9 @@ export function cohortCountSql(
   definition: CohortDefinition,
   nowMs: number,
   resolve: boolean,
+  lookups: ReportLookups = NO_LOOKUPS,
 ): ChBoundQuery {
-  return renderChSql(chSql`SELECT count() AS members FROM (${cohortMembersSql(scope, definition, nowMs, resolve)})`);
+  return renderChSql(
+    chSql`SELECT count() AS members FROM (${cohortMembersSql(scope, definition, nowMs, resolve, lookups)})`,
+  );
 }

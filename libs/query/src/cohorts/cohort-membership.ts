@@ -1,3 +1,4 @@
+import { LookupTablesReader } from '@analytics/lookup-tables';
 import { CohortDefinition } from '@analytics/report-definitions';
 import { SavedReport, SavedReportsService } from '@analytics/reports';
 import { ChSql, ProjectScope } from '@analytics/tenancy';
@@ -16,6 +17,7 @@ export class CohortMembership {
     private readonly reports: SavedReportsService,
     private readonly runner: QueryRunner,
     private readonly clock: Clock,
+    private readonly lookupTables: LookupTablesReader,
   ) {}
 
   /**
@@ -33,7 +35,11 @@ export class CohortMembership {
     definition: CohortDefinition,
     asOfMs: number = this.clock.now(),
   ): Promise<ChSql> {
-    return cohortMembersSql(scope, definition, asOfMs, await this.runner.resolvesIdentities(scope));
+    const [resolve, lookups] = await Promise.all([
+      this.runner.resolvesIdentities(scope),
+      this.lookupTables.lookups(scope),
+    ]);
+    return cohortMembersSql(scope, definition, asOfMs, resolve, lookups);
   }
 
   /** Whether the project's cohorts resolve ids (one check for a list of cohorts). */
@@ -49,7 +55,7 @@ export class CohortMembership {
     signal?: AbortSignal,
   ): Promise<number> {
     const [row] = await this.runner.rows<{ members: number }>(
-      cohortCountSql(scope, cohort.definition, this.clock.now(), resolve),
+      cohortCountSql(scope, cohort.definition, this.clock.now(), resolve, await this.lookupTables.lookups(scope)),
       signal,
     );
     return Number(row?.members ?? 0);

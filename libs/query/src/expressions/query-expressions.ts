@@ -8,6 +8,7 @@ import {
   eventsScope,
   Expression,
   ExpressionError,
+  ExpressionLookups,
   keepsRow,
   parseExpression,
   segmentKey,
@@ -25,6 +26,8 @@ export interface EventExpression {
   readonly field: string;
   readonly text: string;
   readonly tree: Expression;
+  /** The project's lookup tables the expression may read (`properties["p"]["column"]`); none when absent. */
+  readonly lookups?: ExpressionLookups;
 }
 
 /**
@@ -39,14 +42,39 @@ export interface ExpressionSources {
 }
 
 const EVENTS = eventsScope();
-const EVENTS_WITH_PROFILES = eventsScope({ userPropertiesJson: USER_PROPERTIES_COLUMN });
-const scopeOf = (sources: ExpressionSources) => (sources.profiles ? EVENTS_WITH_PROFILES : EVENTS);
+
+/** The events as an expression reads them: with the project's lookup tables, and profiles where the report joins them. */
+function scopeOf(expression: EventExpression, sources: ExpressionSources) {
+  if (!expression.lookups && !sources.profiles) return EVENTS;
+  return eventsScope({
+    lookups: expression.lookups,
+    ...(sources.profiles && { userPropertiesJson: USER_PROPERTIES_COLUMN }),
+  });
+}
 
 /** Whether any of the expressions reads a profile property (`user["…"]`). */
 export function readsProfiles(expressions: readonly (EventExpression | undefined)[]): boolean {
   const reads = (tree: Expression): boolean =>
     (tree.type === 'property' && tree.source === 'user') || childrenOf(tree).some(reads);
   return expressions.some((expression) => expression !== undefined && reads(expression.tree));
+}
+
+const isEventExpression = (value: object): value is EventExpression =>
+  'tree' in value && 'field' in value && 'text' in value;
+
+/**
+ * The spec with every expression in it given the project's lookup tables: the services call it once
+ * a report's spec is parsed, so the SQL builders, which take specs, compile lookups without a new
+ * parameter each. Plain objects and arrays are copied; anything else is kept as it is.
+ */
+export function withLookups<T>(spec: T, lookups: ExpressionLookups): T {
+  const visit = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(visit);
+    if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return value;
+    if (isEventExpression(value)) return { ...value, lookups };
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, visit(item)]));
+  };
+  return visit(spec) as T;
 }
 
 function refused(field: string, error: unknown): never {
@@ -74,7 +102,7 @@ export function optionalEventExpression(field: string, text: string | undefined 
  */
 export function whereSql(expression: EventExpression, prefix: string, sources: ExpressionSources = {}): CompiledSql {
   try {
-    return compileWhere(expression.tree, scopeOf(sources), { prefix });
+    return compileWhere(expression.tree, scopeOf(expression, sources), { prefix });
   } catch (error) {
     return refused(expression.field, error);
   }
@@ -83,7 +111,7 @@ export function whereSql(expression: EventExpression, prefix: string, sources: E
 /** A Nullable(String) segment key over the events table; NULL where the value is undefined. */
 export function segmentSql(expression: EventExpression, prefix: string, sources: ExpressionSources = {}): CompiledSql {
   try {
-    return compileSegment(expression.tree, scopeOf(sources), { prefix });
+    return compileSegment(expression.tree, scopeOf(expression, sources), { prefix });
   } catch (error) {
     return refused(expression.field, error);
   }

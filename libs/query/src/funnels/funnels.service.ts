@@ -1,6 +1,8 @@
+import { LookupTablesReader } from '@analytics/lookup-tables';
 import { SavedReportsService } from '@analytics/reports';
 import { ProjectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
+import { withLookups } from '../expressions/query-expressions';
 import { FunnelQuery, funnelSpec } from './funnel-spec';
 import { FunnelResult, funnelResult } from './funnel-tally';
 import { FunnelsRepository } from './funnels.repository';
@@ -15,12 +17,14 @@ export class FunnelsService {
   constructor(
     private readonly reports: SavedReportsService,
     private readonly repository: FunnelsRepository,
+    private readonly lookupTables: LookupTablesReader,
   ) {}
 
   /** A saved funnel over the query's dates, with its overrides (window, where, on, buckets). */
   async query(scope: ProjectScope, query: FunnelQuery, signal?: AbortSignal): Promise<FunnelResult> {
     const saved = await this.reports.get(scope, 'funnel', query.funnelId);
-    const spec = funnelSpec(saved.definition, query);
+    const { events } = await this.lookupTables.lookups(scope);
+    const spec = withLookups(funnelSpec(saved.definition, query), events);
     return funnelResult(spec, await this.repository.tally(scope, spec, signal));
   }
 

@@ -1,6 +1,7 @@
 import { AppConfig } from '@analytics/config';
 import { parseJson } from '@analytics/events';
-import { CompiledSql, compileWhere, ExpressionError, profilesScope } from '@analytics/expression';
+import { CompiledSql, compileWhere, ExpressionError, LookupSource, profilesScope } from '@analytics/expression';
+import { LookupTablesReader } from '@analytics/lookup-tables';
 import { IdentityRepository } from '@analytics/identity';
 import { Properties, USER_PROFILES } from '@analytics/profile-updates';
 import { CohortMembers, MirroredProperties, MirrorQuery, ProfilesMirrorRepository } from '@analytics/profile-store';
@@ -34,20 +35,24 @@ export class ProfileQueryService {
     private readonly config: AppConfig,
     private readonly membership: CohortMembership,
     private readonly identities: IdentityRepository,
+    private readonly lookupTables: LookupTablesReader,
   ) {}
 
   async query(scope: ProjectScope, request: ProfileQueryRequest, signal?: AbortSignal): Promise<ProfileQueryResult> {
     // Independent reads (ClickHouse for the ids, Postgres for the cohort): at once.
-    const [profileIds, cohort] = await Promise.all([
+    const [profileIds, cohort, lookups] = await Promise.all([
       this.canonicalIds(scope, request),
       this.cohortMembers(scope, request),
+      this.lookupTables.lookups(scope),
     ]);
+    // Lookup tables map user profiles' properties, not group profiles'.
+    const profileLookups = request.groupKey === USER_PROFILES ? lookups.profiles : undefined;
     const query: MirrorQuery = {
       scope,
       groupKey: request.groupKey,
       snapshotMs: request.snapshotMs,
       profileIds,
-      where: request.where === undefined ? undefined : compile(request.where),
+      where: request.where === undefined ? undefined : compile(request.where, profileLookups),
       cohort,
     };
     const { maxExecutionSeconds, maxMemoryBytes } = this.config.query;
@@ -89,9 +94,9 @@ export class ProfileQueryService {
   }
 }
 
-function compile(where: string): CompiledSql {
+function compile(where: string, lookups: Readonly<Record<string, LookupSource>> | undefined): CompiledSql {
   try {
-    return compileWhere(where, profilesScope('properties'), { prefix: 'where' });
+    return compileWhere(where, profilesScope('properties', lookups), { prefix: 'where' });
   } catch (error) {
     if (error instanceof ExpressionError)
       throw new ProfilesError(ProfilesErrorCode.InvalidQuery, `where: ${error.message}`);
