@@ -85,8 +85,8 @@ export class FunnelStepDto {
   @IsOptional() @IsString() @MaxLength(255) label?: string;
 }
 
-export class CreateFunnelDto {
-  @apply(...NAME) name!: string;
+/** A funnel's definition: what a saved funnel holds besides its name (also sent unsaved with a query). */
+export class FunnelDefinitionDto {
   @IsArray()
   @ArrayMaxSize(MAX_FUNNEL_STEPS)
   @ValidateNested({ each: true })
@@ -95,6 +95,10 @@ export class CreateFunnelDto {
   @IsInt() length!: number;
   @IsIn(LENGTH_UNITS) length_unit!: LengthUnit;
   @apply(...EXPRESSION) where?: string;
+}
+
+export class CreateFunnelDto extends FunnelDefinitionDto {
+  @apply(...NAME) name!: string;
 }
 
 export class UpdateFunnelDto {
