@@ -2,7 +2,8 @@ import { FormEvent, useState } from 'react';
 import { client } from '../api/generated/client.gen';
 import { readApi, results } from '../api/http';
 import { ErrorNote, Field, Loading, PageTitle, useLoad } from '../components';
-import { daysAgo, useConsole } from '../project';
+import { daysAgo } from '../days';
+import { useConsole } from '../project';
 import { Link, navigate, useLocation } from '../router';
 import { Tile, TileView } from './board-tile';
 
@@ -33,9 +34,9 @@ const TILE_ROWS_PX = 70;
 const send = <T,>(method: 'post' | 'delete', url: string, body?: unknown) =>
   results<T>(client[method]({ url, body, headers: { 'Content-Type': 'application/json' } }));
 
-/** The days a board's range covers, as the query API takes them. */
-const daysOf = (range: DateRange) =>
-  'last_days' in range ? { from_date: daysAgo(range.last_days - 1), to_date: daysAgo(0) } : range;
+/** The days a board's range covers, as the query API takes them: the project's days, as the shared view counts them. */
+const daysOf = (range: DateRange, zone?: string) =>
+  'last_days' in range ? { from_date: daysAgo(range.last_days - 1, zone), to_date: daysAgo(0, zone) } : range;
 
 /** Boards: saved reports side by side over one date range and filter; each tile loads on its own. */
 export function BoardsPage() {
@@ -138,7 +139,7 @@ function BoardView({ id }: { id: number }) {
   if (board.error) return <ErrorNote error={board.error} />;
   if (!board.value) return <Loading what="the board" />;
   const b = board.value.results;
-  const range = daysOf(b.date_range);
+  const range = daysOf(b.date_range, project.timezone);
 
   const share = () => send<{ url: string }>('post', `${url}/share`, {}).then((s) => setLink(s.url), setError);
   const revoke = () => send('delete', `${url}/share`).then(() => setLink(undefined), setError);
@@ -147,7 +148,8 @@ function BoardView({ id }: { id: number }) {
     <>
       <PageTitle>{b.name}</PageTitle>
       <p>
-        {b.description} <span className="muted">{`${range.from_date} to ${range.to_date} (UTC)`}</span>
+        {b.description}{' '}
+        <span className="muted">{`${range.from_date} to ${range.to_date} (${project.timezone ?? 'UTC'})`}</span>
         {b.where ? <code> where {b.where}</code> : null}
       </p>
       <p>

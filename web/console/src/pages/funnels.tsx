@@ -9,7 +9,8 @@ import { readApi, results } from '../api/http';
 import { Chart, MAX_SERIES, Series } from '../chart';
 import { DateRangeFields, ErrorNote, Field, FirstStep, PageTitle, useLoad } from '../components';
 import { EventPicker, PropertyOptions, useEventNames } from '../pickers';
-import { daysAgo, useConsole } from '../project';
+import { daysAgo } from '../days';
+import { useConsole } from '../project';
 import { Link, navigate, useLocation } from '../router';
 
 interface SavedFunnel {
@@ -62,7 +63,7 @@ export function FunnelsPage() {
   const { project, empty } = useConsole();
   const location = useLocation();
   const funnelId = Number(location.searchParams.get('funnel')) || undefined;
-  const [range, setRange] = useState({ from: daysAgo(29), to: daysAgo(0), on: '' });
+  const [range, setRange] = useState({ from: daysAgo(29, project.timezone), to: daysAgo(0, project.timezone), on: '' });
   const [error, setError] = useState<unknown>();
   const [tick, setTick] = useState(0);
   const [stepsText, setStepsText] = useState<string>();

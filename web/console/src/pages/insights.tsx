@@ -12,7 +12,8 @@ import { AnnotationForm } from './annotation-form';
 import { flattenSeries, InsightsResult, label } from './insights-series';
 import { DateRangeFields, ErrorNote, Field, FirstStep, PageTitle, useLoad } from '../components';
 import { EventPicker, PropertyOptions, useEventNames, withName } from '../pickers';
-import { daysAgo, useConsole } from '../project';
+import { daysAgo } from '../days';
+import { useConsole } from '../project';
 import { Link, navigate, useLocation } from '../router';
 
 interface Metric {
@@ -92,8 +93,8 @@ export function InsightsPage() {
           annotationsControllerList({
             path: { projectId: project.id },
             query: {
-              fromDate: params.from_date ?? daysAgo(params.last_days ?? 30),
-              toDate: params.to_date ?? daysAgo(0),
+              fromDate: params.from_date ?? daysAgo((params.last_days ?? 30) - 1, project.timezone),
+              toDate: params.to_date ?? daysAgo(0, project.timezone),
             },
           }),
         ),

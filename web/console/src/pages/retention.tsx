@@ -1,7 +1,8 @@
 import { FormEvent, useState } from 'react';
 import { readApi } from '../api/http';
 import { DateRangeFields, ErrorNote, Field, FirstStep, PageTitle, useLoad } from '../components';
-import { daysAgo, useConsole } from '../project';
+import { daysAgo } from '../days';
+import { useConsole } from '../project';
 
 type RetentionResult = Record<string, { counts: number[]; first: number }>;
 
@@ -25,8 +26,8 @@ function shade(ratio: number): string {
 export function RetentionPage() {
   const { project, empty } = useConsole();
   const [query, setQuery] = useState<Query>({
-    from_date: daysAgo(13),
-    to_date: daysAgo(0),
+    from_date: daysAgo(13, project.timezone),
+    to_date: daysAgo(0, project.timezone),
     born_event: '',
     event: '',
     retention_type: 'birth',
