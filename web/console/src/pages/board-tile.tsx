@@ -2,7 +2,7 @@ import { readApi } from '../api/http';
 import { Chart } from '../chart';
 import { ErrorNote, Loading, useLoad } from '../components';
 import { useConsole } from '../project';
-import { totalsBySegment } from './funnels';
+import { totalsBySegment } from './funnel-totals';
 import { flattenSeries, InsightsResult } from './insights-series';
 
 export interface Tile {

@@ -229,10 +229,19 @@ export function InsightsPage() {
         {reportId ? <Link href="/insights">New report</Link> : null}
       </form>
       <ErrorNote error={error ?? report.error ?? run.error ?? saved.error} />
-      {run.loading && report.value ? <p role="status">Running the report…</p> : null}
+      {run.loading && params ? <p role="status">Running the report…</p> : null}
+      {!params && !empty && !report.loading ? (
+        <p className="muted">
+          Pick one or more events above and press <strong>Run</strong>: the chart shows them over the days picked.{' '}
+          <strong>Save report and run</strong> keeps the report for boards and alerts.
+        </p>
+      ) : null}
       {chart && params ? (
         <section aria-labelledby="result-title">
           <h2 id="result-title">{draft ? 'Unsaved report' : report.value?.name}</h2>
+          {chart.series.some((s) => Object.values(s.values).some(Boolean)) ? null : (
+            <p className="muted">None of these events happened in these days: widen the range, or pick other events.</p>
+          )}
           <Chart
             kind={kind}
             labels={chart.labels}

@@ -1,10 +1,11 @@
-import { FormEvent, useState } from 'react';
+import { FormEvent, useMemo, useState } from 'react';
 import { readApi } from '../api/http';
+import { Chart, MAX_SERIES } from '../chart';
 import { DateRangeFields, ErrorNote, Field, FirstStep, PageTitle, useLoad } from '../components';
 import { daysAgo } from '../days';
 import { useConsole } from '../project';
 
-type RetentionResult = Record<string, { counts: number[]; first: number }>;
+import { RetentionResult, retentionCurves } from './retention-curve';
 
 interface Query {
   from_date: string;
@@ -13,6 +14,8 @@ interface Query {
   event: string;
   retention_type: 'birth' | 'compounded';
   unit: 'day' | 'week' | 'month';
+  /** Intervals after the birth one: the heat map's columns and the curve's points are one more. */
+  interval_count: number;
 }
 
 /** Light blue to mid blue: black text keeps at least 7:1 on every shade. */
@@ -32,6 +35,7 @@ export function RetentionPage() {
     event: '',
     retention_type: 'birth',
     unit: 'day',
+    interval_count: 7,
   });
   // Birth retention needs a born event: the most common one until the user picks another.
   const names = useLoad(
@@ -62,11 +66,17 @@ export function RetentionPage() {
       event: String(form.get('event') ?? '').trim(),
       retention_type: form.get('retention_type') === 'compounded' ? 'compounded' : 'birth',
       unit: String(form.get('unit')) as Query['unit'],
+      interval_count: Number(form.get('interval_count')) || 7,
     });
   }
 
   const rows = Object.entries(result.value ?? {}).sort(([a], [b]) => a.localeCompare(b));
   const width = Math.max(0, ...rows.map(([, r]) => r.counts.length));
+  const curves = useMemo(
+    () => (result.value ? retentionCurves(result.value, query.unit, MAX_SERIES - 1) : undefined),
+    [result.value, query.unit],
+  );
+  const born = rows.some(([, r]) => r.first > 0);
   return (
     <>
       <PageTitle>Retention</PageTitle>
@@ -97,11 +107,24 @@ export function RetentionPage() {
             ))}
           </select>
         </Field>
+        <Field label="Intervals" hint="How many after the first">
+          <input name="interval_count" type="number" min={1} max={90} defaultValue={query.interval_count} />
+        </Field>
         <button type="submit">Run</button>
       </form>
       <ErrorNote error={result.error ?? names.error} />
       {result.loading ? <p role="status">Running…</p> : null}
-      {rows.length ? (
+      {curves && born ? (
+        <Chart
+          kind="line"
+          gaps
+          suffix=" %"
+          labels={curves.labels}
+          series={curves.series}
+          description={`Retention curve: the share of users back in each ${query.unit}, all cohorts and the newest`}
+        />
+      ) : null}
+      {born ? (
         <div className="scroll" tabIndex={0} aria-label="Retention table, scrollable">
           <table className="heat" aria-label="Retention by cohort">
             <thead>
@@ -135,7 +158,11 @@ export function RetentionPage() {
           </table>
         </div>
       ) : result.value ? (
-        <p className="muted">No user was born in this range.</p>
+        <p className="muted">
+          {query.retention_type === 'birth'
+            ? `No one did ${bornEvent} for the first time from ${query.from_date} to ${query.to_date}: widen the dates, or pick another born event.`
+            : `No one did ${query.event || 'any event'} from ${query.from_date} to ${query.to_date}: widen the dates, or pick another event.`}
+        </p>
       ) : null}
     </>
   );
