@@ -514,6 +514,8 @@ describe('the web console', () => {
     '/profiles': 'u2',
     '/dictionary': 'Signed up',
     '/settings': OWNER.username,
+    // Without a link's token: what the page is for (console-boards.e2e-spec.ts opens a real link).
+    '/shared': 'open the link you were given',
   };
 
   it.each(CONSOLE_PAGES)(

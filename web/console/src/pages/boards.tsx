@@ -5,7 +5,8 @@ import { ErrorNote, Field, Loading, PageTitle, useLoad } from '../components';
 import { daysAgo } from '../days';
 import { useConsole } from '../project';
 import { Link, navigate, useLocation } from '../router';
-import { Tile, TileView } from './board-tile';
+import { BoardGrid, Tile, TileView } from './board-tile';
+import { sharedBoardLink } from './shared-board';
 
 type DateRange = { last_days: number } | { from_date: string; to_date: string };
 interface Board {
@@ -29,7 +30,6 @@ interface Report {
   name: string;
 }
 
-const TILE_ROWS_PX = 70;
 // The app API's board routes through the generated client's transport (credentials, console budget).
 const send = <T,>(method: 'post' | 'delete', url: string, body?: unknown) =>
   results<T>(client[method]({ url, body, headers: { 'Content-Type': 'application/json' } }));
@@ -141,7 +141,9 @@ function BoardView({ id }: { id: number }) {
   const b = board.value.results;
   const range = daysOf(b.date_range, project.timezone);
 
-  const share = () => send<{ url: string }>('post', `${url}/share`, {}).then((s) => setLink(s.url), setError);
+  // The link opens the console's read-only page of the board (the API's `url` answers the board as JSON).
+  const share = () =>
+    send<{ token: string }>('post', `${url}/share`, {}).then((s) => setLink(sharedBoardLink(s.token)), setError);
   const revoke = () => send('delete', `${url}/share`).then(() => setLink(undefined), setError);
 
   return (
@@ -166,22 +168,7 @@ function BoardView({ id }: { id: number }) {
         </p>
       ) : null}
       <ErrorNote error={error} />
-      <div className="board-grid" style={{ display: 'grid', gridTemplateColumns: 'repeat(12, 1fr)', gap: '1rem' }}>
-        {b.tiles.map((tile, i) => (
-          <section
-            key={i}
-            aria-label={'name' in tile.report ? tile.report.name : 'Deleted report'}
-            className="tile"
-            style={{
-              gridColumn: `${tile.layout.x + 1} / span ${tile.layout.w}`,
-              gridRow: `${tile.layout.y + 1} / span ${tile.layout.h}`,
-              minHeight: tile.layout.h * TILE_ROWS_PX,
-            }}
-          >
-            <TileView tile={tile} range={range} where={b.where} />
-          </section>
-        ))}
-      </div>
+      <BoardGrid tiles={b.tiles} render={(tile) => <TileView tile={tile} range={range} where={b.where} />} />
     </>
   );
 }
