@@ -17,7 +17,7 @@ jest.setTimeout(180_000);
 /**
  * Boards in the console, in headless Chromium against the standalone: a board made from two saved
  * reports through the page, its tiles drawn (a chart and a funnel's step table), then a share link
- * made with its button that answers the board without credentials.
+ * made with its button that opens the board read-only in a browser that never signed in, until revoked.
  */
 describe('the console’s boards', () => {
   let standalone: Standalone;
@@ -97,13 +97,50 @@ describe('the console’s boards', () => {
 
     await page.getByRole('button', { name: 'Share read-only link' }).click();
     const link = await page.getByLabel('Share link').inputValue();
-    expect(link).toMatch(new RegExp(`^${standalone.url}/api/shared/boards/\\d+\\.\\d+\\.[\\w-]{43}$`));
+    expect(link).toMatch(new RegExp(`^${standalone.url}/shared\\?board=\\d+\\.\\d+\\.[\\w-]{43}$`));
     await screenshot(page, 'board');
-    const shared = await fetch(link);
+    // The API answers the same board to anyone holding the token, as JSON.
+    const token = new URL(link).searchParams.get('board')!;
+    const shared = await fetch(`${standalone.url}/api/shared/boards/${token}`);
     expect(shared.status).toBe(200);
     const board = ((await shared.json()) as { results: { name: string; tiles: { result?: unknown }[] } }).results;
     expect(board.name).toBe('Growth');
     expect(board.tiles.map((tile) => tile.result !== undefined)).toEqual([true, true]);
+
+    // The link opens the board read-only in a browser that never signed in: no form, no navigation, no credentials.
+    const visitor = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    const visitorErrors = watchErrors(visitor);
+    const sentCredentials: string[] = [];
+    visitor.on('request', (request) => {
+      if (request.headers().authorization) sentCredentials.push(request.url());
+    });
+    await visitor.goto(link);
+    await visitor.getByRole('heading', { name: 'Growth', level: 1 }).waitFor();
+    await visitor
+      .getByRole('region', { name: 'Sign-ups' })
+      .getByRole('img', { name: "Sign-ups over the board's days" })
+      .waitFor();
+    const visitorSteps = visitor.getByRole('region', { name: 'Buyers' }).getByRole('table', { name: 'Funnel steps' });
+    await visitorSteps.getByRole('row', { name: /Purchased 1/ }).waitFor();
+    await expect(visitorSteps.innerText()).resolves.toMatch(/Signed up\s+2/);
+    await expect(visitor.getByText('The last 30 days').count()).resolves.toBe(1);
+    await expect(visitor.locator('input[name=secret], nav').count()).resolves.toBe(0);
+    expect(sentCredentials).toEqual([]);
+    await expect(seriousViolations(visitor)).resolves.toEqual([]);
+    await screenshot(visitor, 'shared-board');
+
+    // Revoked, the same link says so in words.
+    await page.getByRole('button', { name: 'Revoke links' }).click();
+    await eventually(async () =>
+      expect((await fetch(`${standalone.url}/api/shared/boards/${token}`)).status).toBe(404),
+    );
+    await visitor.reload();
+    await visitor
+      .getByRole('alert')
+      .filter({ hasText: /^Not found: no shared board at this link/ })
+      .waitFor();
+    await expect(seriousViolations(visitor)).resolves.toEqual([]);
+    expect(visitorErrors).toEqual([]);
     expect(errors).toEqual([]);
   });
 });
