@@ -1,6 +1,11 @@
-import { Series } from '../chart';
 
 /** `GET /api/query/retention`'s answer: per cohort date, the users born (`first`) and those back in each interval. */
+/** A chart series (chart.tsx's `Series`, written out so this file stays free of JSX for its unit test). */
+interface Series {
+  name: string;
+  values: Record<string, number>;
+}
+
 export type RetentionResult = Record<string, { counts: number[]; first: number }>;
 
 /**
