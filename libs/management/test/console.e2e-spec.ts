@@ -533,6 +533,8 @@ describe('the web console', () => {
   );
 
   it('signs out: the session is gone and the sign-in form is back; a project secret signs in too', async () => {
+    // The last page opened above is /shared, which shows no account (and so no Sign out).
+    await page.goto(`${standalone.url}/settings`);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in to the analytics console' }).waitFor();
     await expect(page.evaluate(() => sessionStorage.length)).resolves.toBe(0);
