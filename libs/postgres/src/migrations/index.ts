@@ -13,6 +13,7 @@ import { dataRetention } from './0011-data-retention';
 import { projectTimeZone } from './0012-project-time-zone';
 import { boards } from './0013-boards';
 import { alerts } from './0014-alerts';
+import { savedRetentionReports } from './0015-saved-retention-reports';
 
 /** Every Postgres migration, in version order. Append; never edit one that has shipped. */
 export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
@@ -30,4 +31,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   projectTimeZone,
   boards,
   alerts,
+  savedRetentionReports,
 ];
