@@ -110,14 +110,12 @@ export const QUERY_PARAMETERS = {
     {
       name: 'funnel_id',
       type: 'integer',
-      required: false,
       description: 'The saved funnel (required unless `params` is given).',
       example: '1',
     },
     {
       name: 'params',
       type: 'string',
-      required: false,
       description:
         'Our extension: an unsaved funnel definition as JSON (steps, length, length_unit, where: what a saved funnel holds besides its name), checked by the same rules (the console runs funnels as they are built). Ignored when `funnel_id` is given.',
       example: '{"steps":[{"event":"Signed up"},{"event":"Purchased"}],"length":7,"length_unit":"day"}',
