@@ -52,6 +52,11 @@ describe("the console's report charts", () => {
     ]);
   });
 
+  it('draws only the curve of all cohorts when asked for no cohort of its own (a board tile)', () => {
+    const { series } = retentionCurves({ '2024-03-04': { first: 2, counts: [2, 1] } }, 'day', 0);
+    expect(series).toEqual([{ name: 'All cohorts', values: { 'day 0': 100, 'day 1': 50 } }]);
+  });
+
   it('draws an empty range as an empty curve', () => {
     expect(retentionCurves({}, 'week', 5)).toEqual({ labels: [], series: [{ name: 'All cohorts', values: {} }] });
   });

@@ -16,7 +16,7 @@ jest.setTimeout(180_000);
 
 /**
  * Boards in the console, in headless Chromium against the standalone: a board made from two saved
- * reports through the page, its tiles drawn (a chart and a funnel's step table), then a share link
+ * reports through the page, its tiles drawn (an insights chart, a funnel's step table, a retention curve), then a share link
  * made with its button that opens the board read-only in a browser that never signed in, until revoked.
  */
 describe('the console’s boards', () => {
@@ -63,6 +63,14 @@ describe('the console’s boards', () => {
       length_unit: 'day',
     };
     expect((await api(`${app}/funnels`, funnel)).status).toBe(201);
+    const retention = {
+      name: 'Return',
+      retention_type: 'birth',
+      born_event: 'Signed up',
+      unit: 'day',
+      interval_count: 3,
+    };
+    expect((await api(`${app}/retention-reports`, retention)).status).toBe(201);
     // Queries see the events once the writer stored them.
     await eventually(async () =>
       expect((await api(`/api/query/events/names?project_id=${projectId}`)).body).toContain('Purchased'),
@@ -79,6 +87,7 @@ describe('the console’s boards', () => {
     await page.getByLabel('Name').fill('Growth');
     await page.getByLabel('Sign-ups (insights)').check();
     await page.getByLabel('Buyers (funnel)').check();
+    await page.getByLabel('Return (retention)').check();
     await page.getByRole('button', { name: 'Create board' }).click();
 
     await page
@@ -93,6 +102,12 @@ describe('the console’s boards', () => {
     const steps = page.getByRole('region', { name: 'Buyers' }).getByRole('table', { name: 'Funnel steps' });
     await steps.getByRole('row', { name: /Purchased 1/ }).waitFor();
     await expect(steps.innerText()).resolves.toMatch(/Signed up\s+2/);
+    // Retention's tile: the curve of every cohort of the board's days.
+    await page
+      .getByRole('region', { name: 'Return' })
+      .getByRole('img', { name: "Return over the board's days" })
+      .waitFor();
+    await expect(page.getByRole('region', { name: 'Return' }).locator('svg').innerHTML()).resolves.toContain('day 0');
     await expect(seriousViolations(page)).resolves.toEqual([]);
 
     await page.getByRole('button', { name: 'Share read-only link' }).click();
@@ -105,7 +120,7 @@ describe('the console’s boards', () => {
     expect(shared.status).toBe(200);
     const board = ((await shared.json()) as { results: { name: string; tiles: { result?: unknown }[] } }).results;
     expect(board.name).toBe('Growth');
-    expect(board.tiles.map((tile) => tile.result !== undefined)).toEqual([true, true]);
+    expect(board.tiles.map((tile) => tile.result !== undefined)).toEqual([true, true, true]);
 
     // The link opens the board read-only in a browser that never signed in: no form, no navigation, no credentials.
     const visitor = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
@@ -123,6 +138,10 @@ describe('the console’s boards', () => {
     const visitorSteps = visitor.getByRole('region', { name: 'Buyers' }).getByRole('table', { name: 'Funnel steps' });
     await visitorSteps.getByRole('row', { name: /Purchased 1/ }).waitFor();
     await expect(visitorSteps.innerText()).resolves.toMatch(/Signed up\s+2/);
+    await visitor
+      .getByRole('region', { name: 'Return' })
+      .getByRole('img', { name: "Return over the board's days" })
+      .waitFor();
     await expect(visitor.getByText('The last 30 days').count()).resolves.toBe(1);
     await expect(visitor.locator('input[name=secret], nav').count()).resolves.toBe(0);
     expect(sentCredentials).toEqual([]);

@@ -175,6 +175,29 @@ describe('the console’s reports and activity feed', () => {
     await expect(seriousViolations(page)).resolves.toEqual([]);
     await screenshot(page, 'retention-curve');
 
+    // Saved, it reopens from its link with its definition, and is listed for boards.
+    await page.fill('input[name=interval_count]', '3');
+    await page.fill('input[name=name]', 'Back after a view');
+    await page.getByRole('button', { name: 'Save report' }).click();
+    await page.waitForURL(/\/retention\?report=\d+$/);
+    await page.getByRole('link', { name: 'Back after a view' }).waitFor();
+    const saved = (await api(`/api/app/projects/${projectId}/retention-reports`)).body.results;
+    expect(saved).toEqual([
+      expect.objectContaining({
+        name: 'Back after a view',
+        retention_type: 'birth',
+        born_event: 'Viewed page',
+        interval_count: 3,
+      }),
+    ]);
+    await page.goto(page.url());
+    await eventually(async () => expect(await page.inputValue('input[name=interval_count]')).toBe('3'));
+    await expect(page.inputValue('input[name=name]')).resolves.toBe('Back after a view');
+    await eventually(async () =>
+      expect(await page.locator('table[aria-label="Retention by cohort"] thead th').count()).toBe(2 + 4),
+    );
+
+    await page.getByRole('link', { name: 'New report' }).click();
     await page.fill('input[name=born_event]', 'Never sent');
     await page.getByRole('button', { name: 'Run' }).click();
     await page

@@ -5,9 +5,11 @@ import { ErrorNote, Loading, useLoad } from '../components';
 import { useConsole } from '../project';
 import { FunnelResult, FunnelStepResult, totalsBySegment } from './funnel-totals';
 import { flattenSeries, InsightsResult, unitOfKeys } from './insights-series';
+import { RetentionResult, retentionCurves } from './retention-curve';
+import { RetentionDefinition } from './retention-saved';
 
 export interface Tile {
-  kind: 'insights' | 'funnel';
+  kind: 'insights' | 'funnel' | 'retention';
   report_id: number;
   layout: { x: number; y: number; w: number; h: number };
   report: { name: string } | { deleted: true };
@@ -17,8 +19,9 @@ interface Bookmark {
   name: string;
   params: Record<string, unknown> & { events: { where?: string }[]; unit: string };
 }
-/** What a tile draws: an insights chart or a funnel's steps. */
-export type TileResult = { insights: { labels: string[]; series: Series[] } } | { funnel: FunnelStepResult[] };
+/** What a tile draws: a chart (insights over time, retention by interval, with a y suffix) or a funnel's steps. */
+export type TileResult =
+  { insights: { labels: string[]; series: Series[]; suffix?: string } } | { funnel: FunnelStepResult[] };
 
 const TILE_ROWS_PX = 70;
 export const tileName = (tile: Tile) => ('name' in tile.report ? tile.report.name : 'Deleted report');
@@ -29,6 +32,9 @@ const both = (own: string | undefined, board: string) => (!board ? own : own ? `
 /** A tile's result as the query API (or the shared board) answers it, shaped for drawing. */
 export function tileResult(kind: Tile['kind'], result: unknown, unit?: string): TileResult {
   if (kind === 'funnel') return { funnel: totalsBySegment(result as FunnelResult).get('$overall') ?? [] };
+  // A tile draws the curve of all cohorts; the shared view does not say the unit, so its axis says "interval".
+  if (kind === 'retention')
+    return { insights: { ...retentionCurves(result as RetentionResult, unit ?? 'interval', 0), suffix: ' %' } };
   const insights = result as InsightsResult;
   return { insights: flattenSeries(insights, unit ?? unitOfKeys(insights)) };
 }
@@ -81,6 +87,7 @@ export function TileContent({ name, result, error }: { name: string; result?: Ti
           kind="line"
           labels={result.insights.labels}
           series={result.insights.series}
+          suffix={result.insights.suffix}
           description={`${name} over the board's days`}
         />
       </>
@@ -123,6 +130,20 @@ export function TileView({
         'funnel',
         await readApi(`/api/query/funnels`, { project_id: project.id, funnel_id: tile.report_id, ...range, where }),
       );
+    if (tile.kind === 'retention') {
+      const { results: report } = await readApi<{
+        results: RetentionDefinition & { born_where?: string; where?: string };
+      }>(`${base}/retention-reports/${tile.report_id}`, {});
+      const { retention_type, born_event, event, unit, interval_count } = report;
+      // The board's filter narrows the births and the returns alike, as the shared view does.
+      const filters = { born_where: both(report.born_where, where), where: both(report.where, where) };
+      const query = { retention_type, born_event, event, unit, interval_count, ...filters };
+      return tileResult(
+        'retention',
+        await readApi('/api/query/retention', { project_id: project.id, ...query, ...range }),
+        unit,
+      );
+    }
     const { results: saved } = await readApi<{ results: Bookmark }>(`${base}/bookmarks/${tile.report_id}`, {});
     const { last_days: _last, from_date: _from, to_date: _to, ...rest } = saved.params;
     const params = {

@@ -50,13 +50,15 @@ function BoardList() {
   const base = `/api/app/projects/${project.id}`;
   const boards = useLoad(() => readApi<{ results: BoardSummary[] }>(`${base}/boards`, {}), [project.id]);
   const reports = useLoad(async () => {
-    const [bookmarks, funnels] = await Promise.all([
+    const [bookmarks, funnels, retention] = await Promise.all([
       readApi<{ results: { id: number; name: string }[] }>(`${base}/bookmarks`, {}),
       readApi<{ results: { funnel_id: number; name: string }[] }>(`${base}/funnels`, {}),
+      readApi<{ results: { id: number; name: string }[] }>(`${base}/retention-reports`, {}),
     ]);
     return [
       ...bookmarks.results.map((b): Report => ({ kind: 'insights', id: b.id, name: b.name })),
       ...funnels.results.map((f): Report => ({ kind: 'funnel', id: f.funnel_id, name: f.name })),
+      ...retention.results.map((r): Report => ({ kind: 'retention', id: r.id, name: r.name })),
     ];
   }, [project.id]);
 
@@ -118,8 +120,8 @@ function BoardList() {
           ))}
           {reports.value && !reports.value.length ? (
             <p>
-              No saved report yet: save one on <Link href="/insights">Insights</Link> or{' '}
-              <Link href="/funnels">Funnels</Link>.
+              No saved report yet: save one on <Link href="/insights">Insights</Link>,{' '}
+              <Link href="/funnels">Funnels</Link> or <Link href="/retention">Retention</Link>.
             </p>
           ) : null}
         </fieldset>

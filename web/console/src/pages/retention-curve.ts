@@ -1,4 +1,3 @@
-
 /** `GET /api/query/retention`'s answer: per cohort date, the users born (`first`) and those back in each interval. */
 /** A chart series (chart.tsx's `Series`, written out so this file stays free of JSX for its unit test). */
 interface Series {
@@ -30,12 +29,10 @@ export function retentionCurves(
     );
     all[label] = percent(back, born);
   });
-  const newest = rows
-    .filter(([, r]) => r.first > 0)
-    .slice(-cohorts)
-    .map(([date, r]) => ({
-      name: date,
-      values: Object.fromEntries(r.counts.map((count, i) => [labels[i], percent(count, r.first)])),
-    }));
+  const born = rows.filter(([, r]) => r.first > 0);
+  const newest = (cohorts > 0 ? born.slice(-cohorts) : []).map(([date, r]) => ({
+    name: date,
+    values: Object.fromEntries(r.counts.map((count, i) => [labels[i], percent(count, r.first)])),
+  }));
   return { labels, series: [{ name: 'All cohorts', values: all }, ...newest] };
 }

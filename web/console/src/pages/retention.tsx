@@ -1,11 +1,12 @@
-import { FormEvent, useMemo, useState } from 'react';
+import { FormEvent, useEffect, useMemo, useState } from 'react';
 import { readApi } from '../api/http';
 import { Chart, MAX_SERIES } from '../chart';
 import { DateRangeFields, ErrorNote, Field, FirstStep, PageTitle, useLoad } from '../components';
 import { daysAgo } from '../days';
 import { useConsole } from '../project';
-
+import { Link } from '../router';
 import { RetentionResult, retentionCurves } from './retention-curve';
+import { SavedRetentionList, useSavedRetention } from './retention-saved';
 
 interface Query {
   from_date: string;
@@ -37,6 +38,21 @@ export function RetentionPage() {
     unit: 'day',
     interval_count: 7,
   });
+  const saved = useSavedRetention(project.id);
+  const [error, setError] = useState<unknown>();
+  // A saved report opened by its link: its definition, over the page's days.
+  useEffect(() => {
+    const definition = saved.report.value;
+    if (definition)
+      setQuery((q) => ({
+        ...q,
+        retention_type: definition.retention_type,
+        born_event: definition.born_event ?? '',
+        event: definition.event ?? '',
+        unit: definition.unit,
+        interval_count: definition.interval_count,
+      }));
+  }, [saved.report.value]);
   // Birth retention needs a born event: the most common one until the user picks another.
   const names = useLoad(
     () => readApi<string[]>('/api/query/events/names', { project_id: project.id, limit: 20 }),
@@ -56,10 +72,11 @@ export function RetentionPage() {
     [project.id, query, bornEvent],
   );
 
-  function apply(event: FormEvent<HTMLFormElement>) {
+  async function apply(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    setQuery({
+    const intent = ((event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null)?.value ?? 'run';
+    const next: Query = {
       from_date: String(form.get('from_date')),
       to_date: String(form.get('to_date')),
       born_event: String(form.get('born_event') ?? '').trim(),
@@ -67,7 +84,21 @@ export function RetentionPage() {
       retention_type: form.get('retention_type') === 'compounded' ? 'compounded' : 'birth',
       unit: String(form.get('unit')) as Query['unit'],
       interval_count: Number(form.get('interval_count')) || 7,
-    });
+    };
+    setQuery(next);
+    setError(undefined);
+    if (intent !== 'save') return;
+    const type = next.retention_type;
+    const born = type === 'birth' ? next.born_event || bornEvent : undefined;
+    const name = String(form.get('name') ?? '').trim() || `${type} retention${born ? ` of ${born}` : ''}`;
+    const definition = { retention_type: type, unit: next.unit, interval_count: next.interval_count };
+    await saved
+      .save(name, {
+        ...definition,
+        ...(born ? { born_event: born } : {}),
+        ...(next.event ? { event: next.event } : {}),
+      })
+      .catch(setError);
   }
 
   const rows = Object.entries(result.value ?? {}).sort(([a], [b]) => a.localeCompare(b));
@@ -81,7 +112,16 @@ export function RetentionPage() {
     <>
       <PageTitle>Retention</PageTitle>
       {empty ? <FirstStep /> : null}
-      <form className="filters" onSubmit={apply} aria-label="Retention query">
+      {/* Drawn again with what a saved report (or a run) set: its fields are uncontrolled. */}
+      <form
+        key={`${saved.report.value?.id ?? 'new'}:${JSON.stringify(query)}`}
+        className="filters"
+        onSubmit={apply}
+        aria-label="Retention query"
+      >
+        <Field label="Report name">
+          <input name="name" defaultValue={saved.report.value?.name ?? ''} />
+        </Field>
         <Field label="Type">
           <select name="retention_type" defaultValue={query.retention_type}>
             <option value="birth">birth (first time)</option>
@@ -110,9 +150,15 @@ export function RetentionPage() {
         <Field label="Intervals" hint="How many after the first">
           <input name="interval_count" type="number" min={1} max={90} defaultValue={query.interval_count} />
         </Field>
-        <button type="submit">Run</button>
+        <button type="submit" value="run">
+          Run
+        </button>
+        <button type="submit" value="save">
+          {saved.reportId ? 'Save changes' : 'Save report'}
+        </button>
+        {saved.reportId ? <Link href="/retention">New report</Link> : null}
       </form>
-      <ErrorNote error={result.error ?? names.error} />
+      <ErrorNote error={error ?? result.error ?? names.error ?? saved.report.error ?? saved.list.error} />
       {result.loading ? <p role="status">Running…</p> : null}
       {curves && born ? (
         <Chart
@@ -164,6 +210,7 @@ export function RetentionPage() {
             : `No one did ${query.event || 'any event'} from ${query.from_date} to ${query.to_date}: widen the dates, or pick another event.`}
         </p>
       ) : null}
+      <SavedRetentionList reports={saved.list.value?.results} />
     </>
   );
 }
