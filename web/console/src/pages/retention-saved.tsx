@@ -1,5 +1,10 @@
-import { client } from '../api/generated/client.gen';
-import { readApi, results } from '../api/http';
+import {
+  retentionReportsControllerCreate,
+  retentionReportsControllerGet,
+  retentionReportsControllerList,
+  retentionReportsControllerUpdate,
+} from '../api/generated';
+import { results } from '../api/http';
 import { useLoad } from '../components';
 import { Link, navigate, useLocation } from '../router';
 
@@ -19,20 +24,24 @@ export interface SavedRetention extends RetentionDefinition {
 /** The saved retention reports and the one the link opens (`/retention?report=<id>`), and a way to save. */
 export function useSavedRetention(projectId: number) {
   const reportId = Number(useLocation().searchParams.get('report')) || undefined;
-  const base = `/api/app/projects/${projectId}/retention-reports`;
-  const list = useLoad(() => readApi<{ results: SavedRetention[] }>(base, {}), [base, reportId]);
+  const path = { projectId };
+  const list = useLoad(
+    () => results<SavedRetention[]>(retentionReportsControllerList({ path })),
+    [projectId, reportId],
+  );
   const report = useLoad(
     async () =>
-      reportId ? (await readApi<{ results: SavedRetention }>(`${base}/${reportId}`, {})).results : undefined,
-    [base, reportId],
+      reportId
+        ? results<SavedRetention>(retentionReportsControllerGet({ path: { ...path, id: reportId } }))
+        : undefined,
+    [projectId, reportId],
   );
   async function save(name: string, definition: RetentionDefinition): Promise<void> {
     const body = { name, ...definition };
-    const headers = { 'Content-Type': 'application/json' };
     const saved = await results<SavedRetention>(
       reportId
-        ? client.patch({ url: `${base}/${reportId}`, body, headers })
-        : client.post({ url: base, body, headers }),
+        ? retentionReportsControllerUpdate({ path: { ...path, id: reportId }, body })
+        : retentionReportsControllerCreate({ path, body }),
     );
     if (saved.id === reportId) report.reload();
     else navigate(`/retention?report=${saved.id}`);

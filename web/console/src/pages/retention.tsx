@@ -210,7 +210,7 @@ export function RetentionPage() {
             : `No one did ${query.event || 'any event'} from ${query.from_date} to ${query.to_date}: widen the dates, or pick another event.`}
         </p>
       ) : null}
-      <SavedRetentionList reports={saved.list.value?.results} />
+      <SavedRetentionList reports={saved.list.value} />
     </>
   );
 }

@@ -195,6 +195,16 @@ import type {
   RetentionControllerCohorts0Responses,
   RetentionControllerCohorts1Data,
   RetentionControllerCohorts1Responses,
+  RetentionReportsControllerCreateData,
+  RetentionReportsControllerCreateResponses,
+  RetentionReportsControllerDeleteData,
+  RetentionReportsControllerDeleteResponses,
+  RetentionReportsControllerGetData,
+  RetentionReportsControllerGetResponses,
+  RetentionReportsControllerListData,
+  RetentionReportsControllerListResponses,
+  RetentionReportsControllerUpdateData,
+  RetentionReportsControllerUpdateResponses,
   SavedFunnelsControllerCreateData,
   SavedFunnelsControllerCreateResponses,
   SavedFunnelsControllerDeleteData,
@@ -1603,6 +1613,62 @@ export const cohortsControllerUpdate = <ThrowOnError extends boolean = false>(
   (options.client ?? client).patch<CohortsControllerUpdateResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/cohorts/{id}',
+    ...options,
+    headers: {
+      'Content-Type': 'application/json',
+      ...options.headers,
+    },
+  });
+
+export const retentionReportsControllerList = <ThrowOnError extends boolean = false>(
+  options: Options<RetentionReportsControllerListData, ThrowOnError>,
+): RequestResult<RetentionReportsControllerListResponses, unknown, ThrowOnError> =>
+  (options.client ?? client).get<RetentionReportsControllerListResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/app/projects/{projectId}/retention-reports',
+    ...options,
+  });
+
+/**
+ * Save a retention report (type, events, filters, unit, intervals; no dates)
+ */
+export const retentionReportsControllerCreate = <ThrowOnError extends boolean = false>(
+  options: Options<RetentionReportsControllerCreateData, ThrowOnError>,
+): RequestResult<RetentionReportsControllerCreateResponses, unknown, ThrowOnError> =>
+  (options.client ?? client).post<RetentionReportsControllerCreateResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/app/projects/{projectId}/retention-reports',
+    ...options,
+    headers: {
+      'Content-Type': 'application/json',
+      ...options.headers,
+    },
+  });
+
+export const retentionReportsControllerDelete = <ThrowOnError extends boolean = false>(
+  options: Options<RetentionReportsControllerDeleteData, ThrowOnError>,
+): RequestResult<RetentionReportsControllerDeleteResponses, unknown, ThrowOnError> =>
+  (options.client ?? client).delete<RetentionReportsControllerDeleteResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/app/projects/{projectId}/retention-reports/{id}',
+    ...options,
+  });
+
+export const retentionReportsControllerGet = <ThrowOnError extends boolean = false>(
+  options: Options<RetentionReportsControllerGetData, ThrowOnError>,
+): RequestResult<RetentionReportsControllerGetResponses, unknown, ThrowOnError> =>
+  (options.client ?? client).get<RetentionReportsControllerGetResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/app/projects/{projectId}/retention-reports/{id}',
+    ...options,
+  });
+
+export const retentionReportsControllerUpdate = <ThrowOnError extends boolean = false>(
+  options: Options<RetentionReportsControllerUpdateData, ThrowOnError>,
+): RequestResult<RetentionReportsControllerUpdateResponses, unknown, ThrowOnError> =>
+  (options.client ?? client).patch<RetentionReportsControllerUpdateResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/app/projects/{projectId}/retention-reports/{id}',
     ...options,
     headers: {
       'Content-Type': 'application/json',

@@ -72,6 +72,14 @@ export type UpdateCohortDto = {
   [key: string]: unknown;
 };
 
+export type CreateRetentionReportDto = {
+  [key: string]: unknown;
+};
+
+export type UpdateRetentionReportDto = {
+  [key: string]: unknown;
+};
+
 export type CreateBoardDto = {
   [key: string]: unknown;
 };
@@ -2224,7 +2232,7 @@ export type SharedBoardsControllerViewResponses = {
       };
       where?: string;
       tiles?: Array<{
-        kind?: 'insights' | 'funnel';
+        kind?: 'insights' | 'funnel' | 'retention';
         report_id?: number;
         layout?: {
           x?: number;
@@ -2982,6 +2990,74 @@ export type CohortsControllerUpdateResponses = {
   200: unknown;
 };
 
+export type RetentionReportsControllerListData = {
+  body?: never;
+  path: {
+    projectId: number;
+  };
+  query?: never;
+  url: '/api/app/projects/{projectId}/retention-reports';
+};
+
+export type RetentionReportsControllerListResponses = {
+  200: unknown;
+};
+
+export type RetentionReportsControllerCreateData = {
+  body: CreateRetentionReportDto;
+  path: {
+    projectId: number;
+  };
+  query?: never;
+  url: '/api/app/projects/{projectId}/retention-reports';
+};
+
+export type RetentionReportsControllerCreateResponses = {
+  201: unknown;
+};
+
+export type RetentionReportsControllerDeleteData = {
+  body?: never;
+  path: {
+    id: number;
+    projectId: number;
+  };
+  query?: never;
+  url: '/api/app/projects/{projectId}/retention-reports/{id}';
+};
+
+export type RetentionReportsControllerDeleteResponses = {
+  200: unknown;
+};
+
+export type RetentionReportsControllerGetData = {
+  body?: never;
+  path: {
+    id: number;
+    projectId: number;
+  };
+  query?: never;
+  url: '/api/app/projects/{projectId}/retention-reports/{id}';
+};
+
+export type RetentionReportsControllerGetResponses = {
+  200: unknown;
+};
+
+export type RetentionReportsControllerUpdateData = {
+  body: UpdateRetentionReportDto;
+  path: {
+    id: number;
+    projectId: number;
+  };
+  query?: never;
+  url: '/api/app/projects/{projectId}/retention-reports/{id}';
+};
+
+export type RetentionReportsControllerUpdateResponses = {
+  200: unknown;
+};
+
 export type BoardsControllerListData = {
   body?: never;
   path: {
@@ -3039,7 +3115,7 @@ export type BoardsControllerCreateResponses = {
       };
       where?: string;
       tiles?: Array<{
-        kind?: 'insights' | 'funnel';
+        kind?: 'insights' | 'funnel' | 'retention';
         report_id?: number;
         layout?: {
           x?: number;
@@ -3111,7 +3187,7 @@ export type BoardsControllerGetResponses = {
       };
       where?: string;
       tiles?: Array<{
-        kind?: 'insights' | 'funnel';
+        kind?: 'insights' | 'funnel' | 'retention';
         report_id?: number;
         layout?: {
           x?: number;
@@ -3162,7 +3238,7 @@ export type BoardsControllerUpdateResponses = {
       };
       where?: string;
       tiles?: Array<{
-        kind?: 'insights' | 'funnel';
+        kind?: 'insights' | 'funnel' | 'retention';
         report_id?: number;
         layout?: {
           x?: number;
