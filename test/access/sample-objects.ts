@@ -26,6 +26,13 @@ export const FUNNEL = {
   length: 1,
   length_unit: 'day',
 };
+export const RETENTION = {
+  name: 'Return after signup',
+  retention_type: 'birth',
+  born_event: EVENT,
+  unit: 'day',
+  interval_count: 7,
+};
 export const WAREHOUSE_SOURCE = {
   name: 'Lake',
   type: 'bigquery',
@@ -88,6 +95,7 @@ export interface Disposable {
   bookmarkId: number;
   funnelId: number;
   cohortId: number;
+  retentionId: number;
   boardId: number;
   alertId: number;
   serviceAccountId: number;
@@ -109,6 +117,7 @@ export interface SampleObjects {
   bookmarkId: number;
   funnelId: number;
   cohortId: number;
+  retentionId: number;
   boardId: number;
   alertId: number;
   /** A BigQuery source (stored without a connection test) and an event import on it, API-triggered only. */
@@ -196,6 +205,7 @@ export async function seedSampleObjects({
     bookmarkId: idOf(await api('POST', `${app}/bookmarks`, BOOKMARK)),
     funnelId: idOf(await api('POST', `${app}/funnels`, FUNNEL)),
     cohortId: idOf(await api('POST', `${app}/cohorts`, COHORT)),
+    retentionId: idOf(await api('POST', `${app}/retention-reports`, RETENTION)),
     boardId: idOf(await api('POST', `${app}/boards`, { name: 'Walked board' })),
     memberAccountId: idOf(member),
   };
@@ -234,6 +244,7 @@ export async function seedSampleObjects({
       bookmarkId: idOf(await api('POST', `${app}/bookmarks`, { ...BOOKMARK, name: `deleted by ${caller}` })),
       funnelId: idOf(await api('POST', `${app}/funnels`, { ...FUNNEL, name: `deleted by ${caller}` })),
       cohortId: idOf(await api('POST', `${app}/cohorts`, { ...COHORT, name: `deleted by ${caller}` })),
+      retentionId: idOf(await api('POST', `${app}/retention-reports`, { ...RETENTION, name: `deleted by ${caller}` })),
       boardId: idOf(await api('POST', `${app}/boards`, { name: `deleted by ${caller}` })),
       alertId: idOf(await api('POST', `${app}/alerts`, alert(objects.bookmarkId, `deleted by ${caller}`))),
       serviceAccountId: idOf(

@@ -7,6 +7,7 @@ import {
   Disposable,
   EVENT,
   FUNNEL,
+  RETENTION,
   GROUP_KEY,
   nowSeconds,
   PIPELINE_FIELDS,
@@ -59,7 +60,7 @@ const ORGANIZATION = '/api/app/organizations/:organizationId';
 
 /** Saved reports share one shape: list, create, get, patch, delete. */
 function savedReport(
-  kind: 'bookmarks' | 'funnels' | 'cohorts' | 'boards' | 'alerts',
+  kind: 'bookmarks' | 'funnels' | 'cohorts' | 'retention-reports' | 'boards' | 'alerts',
   param: string,
   create: unknown | ((o: SampleObjects) => unknown),
   patch: unknown,
@@ -238,6 +239,14 @@ export const SAMPLE_REQUESTS: Record<string, Sample> = {
     { description: 'patched' },
     (o) => o.cohortId,
     (d) => d.cohortId,
+  ),
+  ...savedReport(
+    'retention-reports',
+    ':id',
+    RETENTION,
+    { interval_count: 14 },
+    (o) => o.retentionId,
+    (d) => d.retentionId,
   ),
   ...savedReport(
     'boards',

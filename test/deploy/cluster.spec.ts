@@ -20,7 +20,7 @@ const POSTGRES_RESERVED_CONNECTIONS = 20;
 /** Paths that must never reach a service from the internet, on any host. */
 const INTERNAL_PATHS = ['/metrics', '/readyz', '/healthz', '/api/docs', '/api/docs/openapi.json', '/api/docs-yaml'];
 /** The console host's own paths besides the API prefixes: its pages (libs/management/src/console-files.ts) and built files. */
-const CONSOLE_PATHS = ['/', '/events', '/insights', '/funnels', '/boards', '/flows', '/alerts', '/retention', '/cohorts', '/profiles', '/dictionary', '/settings', '/assets', '/api/app', '/api/query', '/api/shared', '/api/2.0', '/api/2.0/export', '/track'];
+const CONSOLE_PATHS = ['/', '/events', '/insights', '/funnels', '/boards', '/flows', '/alerts', '/retention', '/cohorts', '/profiles', '/dictionary', '/settings', '/shared', '/assets', '/api/app', '/api/query', '/api/shared', '/api/2.0', '/api/2.0/export', '/track'];
 
 const needsKafka = (service: string) =>
   engineNeeds(loadConfig({ KAFKA_BROKERS: 'kafka:9092', CLICKHOUSE_URL: 'http://c:8123', DATABASE_URL: 'postgres://p/db' }), [service as ServiceName]).kafka === true;

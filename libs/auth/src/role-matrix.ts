@@ -149,6 +149,7 @@ export const ROLE_MATRIX: readonly RouteAccess[] = [
     ...savedReport('bookmarks', ':id'),
     ...savedReport('funnels', ':funnelId'),
     ...savedReport('cohorts', ':id'),
+    ...savedReport('retention-reports', ':id'),
     ...savedReport('boards', ':boardId'),
     route('POST', '/api/app/projects/:projectId/boards/:boardId/share', 'project', 'analyst'),
     route('DELETE', '/api/app/projects/:projectId/boards/:boardId/share', 'project', 'analyst'),

@@ -9,6 +9,7 @@ import { SavedReportsStoreModule } from '@analytics/reports';
 import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { hkdfSync } from 'node:crypto';
 import { BOARD_SHARE_KEY, BoardShareLinks } from './board-share-links';
+import { BoardTileResults } from './board-tile-results';
 import { BoardsController } from './boards.controller';
 import { BoardsRepository } from './boards.repository';
 import { BoardsService } from './boards.service';
@@ -46,6 +47,6 @@ export class BoardsModule implements NestModule {
 @Module({
   imports: [BoardsStoreModule, ProjectsModule, RateLimitsModule, QueryModule],
   controllers: [SharedBoardsController],
-  providers: [SharedBoardsService],
+  providers: [SharedBoardsService, BoardTileResults],
 })
 export class SharedBoardsModule {}

@@ -1,8 +1,8 @@
 import { projects } from '@analytics/projects';
 import { integer, jsonb, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
 
-/** The kinds of saved report a tile can show (retention and flows have no saved form yet). */
-export const TILE_KINDS = ['insights', 'funnel'] as const;
+/** The kinds of saved report a tile can show (flows have no saved form yet). */
+export const TILE_KINDS = ['insights', 'funnel', 'retention'] as const;
 export type TileKind = (typeof TILE_KINDS)[number];
 
 /** Where a tile sits on the board's 12-column grid. */
@@ -15,7 +15,7 @@ export interface TileLayout {
 
 export interface BoardTile {
   kind: TileKind;
-  /** The saved report: an insights bookmark's id or a funnel's id, in the board's project. */
+  /** The saved report: an insights bookmark's, a funnel's or a retention report's id, in the board's project. */
   report_id: number;
   layout: TileLayout;
 }

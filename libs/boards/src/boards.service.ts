@@ -5,7 +5,7 @@ import { Injectable } from '@nestjs/common';
 import { BoardsError, BoardsErrorCode, invalidBoard } from './boards-error';
 import { GRID_COLUMNS } from './boards.dto';
 import { BoardChanges, BoardsRepository } from './boards.repository';
-import { BoardDateRange, BoardRow, BoardTile, TileKind } from './boards.schema';
+import { BoardDateRange, BoardRow, BoardTile, TILE_KINDS, TileKind } from './boards.schema';
 
 /** A board's fields as the API takes them (shapes checked by the DTOs; rules here). */
 export interface BoardFields {
@@ -20,7 +20,10 @@ export interface BoardFields {
 export type ShownTile = BoardTile & { report: { name: string } | { deleted: true } };
 
 export const DEFAULT_DATE_RANGE: BoardDateRange = { last_days: 30 };
-const SAVED_KIND = { insights: 'bookmark', funnel: 'funnel' } as const satisfies Record<TileKind, string>;
+const SAVED_KIND = { insights: 'bookmark', funnel: 'funnel', retention: 'retention' } as const satisfies Record<
+  TileKind,
+  string
+>;
 
 function checkDateRange(range: NonNullable<BoardFields['date_range']>): BoardDateRange {
   const { last_days: lastDays, from_date: from, to_date: to } = range;
@@ -113,13 +116,13 @@ export class BoardsService {
   }
 
   private async reportNames(scope: ProjectScope): Promise<Record<TileKind, Map<number, string>>> {
-    const [insights, funnel] = await Promise.all(
-      (['insights', 'funnel'] as const).map(async (kind) => {
+    const [insights, funnel, retention] = await Promise.all(
+      TILE_KINDS.map(async (kind) => {
         const reports = await this.reports.list(scope, SAVED_KIND[kind]);
         return new Map(reports.map((report) => [report.id, report.name]));
       }),
     );
-    return { insights, funnel };
+    return { insights, funnel, retention };
   }
 
   private async check(scope: ProjectScope, fields: BoardFields): Promise<BoardChanges> {

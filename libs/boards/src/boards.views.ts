@@ -25,7 +25,7 @@ export function boardJson(board: BoardRow, tiles: ShownTile[]) {
 const TILE = {
   type: 'object',
   properties: {
-    kind: { type: 'string', enum: ['insights', 'funnel'] },
+    kind: { type: 'string', enum: ['insights', 'funnel', 'retention'] },
     report_id: { type: 'integer' },
     layout: {
       type: 'object',

@@ -1,21 +1,15 @@
-import { Clock } from '@analytics/clock';
 import { AppConfig } from '@analytics/config';
 import { asError } from '@analytics/errors';
 import { ProjectsService } from '@analytics/projects';
-import { FunnelsService, InsightsService, parseFunnelQuery, QueryParams, TimeZone } from '@analytics/query';
 import { RateLimiterFactory } from '@analytics/rate-limits';
-import { InsightsParams, validateInsightsParams } from '@analytics/report-definitions';
-import { SavedReportsService } from '@analytics/reports';
 import { ProjectScope, projectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
 import { BoardShareLinks } from './board-share-links';
+import { BoardTileResults } from './board-tile-results';
 import { BoardsRepository } from './boards.repository';
-import { BoardDateRange, BoardRow } from './boards.schema';
+import { BoardRow } from './boards.schema';
 import { BoardsService, ShownTile } from './boards.service';
 import { boardJson } from './boards.views';
-
-const DAY_MS = 86_400_000;
-const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** A tile of a shared board: its report computed now, or why it could not be. */
 export type SharedTile = ShownTile & ({ result: unknown } | { error: string });
@@ -36,10 +30,7 @@ export class SharedBoardsService {
     private readonly repository: BoardsRepository,
     private readonly boards: BoardsService,
     private readonly projects: ProjectsService,
-    private readonly reports: SavedReportsService,
-    private readonly insights: InsightsService,
-    private readonly funnels: FunnelsService,
-    private readonly clock: Clock,
+    private readonly tiles: BoardTileResults,
     limits: RateLimiterFactory,
     config: AppConfig,
   ) {
@@ -64,7 +55,7 @@ export class SharedBoardsService {
     const slot = await this.quota.acquire(scope.projectId);
     if (!slot.allowed) return { ...tile, error: `rate limit exceeded: ${slot.reason}` };
     try {
-      return { ...tile, result: await this.compute(scope, board, tile, signal) };
+      return { ...tile, result: await this.tiles.compute(scope, board, tile, signal) };
     } catch (error) {
       // One tile's failure (a report deleted meanwhile, a rule it breaks now) leaves the others shown.
       return { ...tile, error: asError(error).message };
@@ -72,34 +63,4 @@ export class SharedBoardsService {
       await slot.release();
     }
   }
-
-  private async compute(scope: ProjectScope, board: BoardRow, tile: ShownTile, signal?: AbortSignal) {
-    const range = this.days(board.dateRange, scope);
-    if (tile.kind === 'funnel') {
-      const params = new URLSearchParams({ funnel_id: String(tile.report_id), ...range });
-      if (board.whereFilter) params.set('where', board.whereFilter);
-      return this.funnels.query(scope, parseFunnelQuery(new QueryParams(params, TimeZone.of(scope.timeZone))), signal);
-    }
-    const saved = (await this.reports.get(scope, 'bookmark', tile.report_id)).definition;
-    const { from_date: _from, to_date: _to, last_days: _last, ...rest } = saved;
-    const definition: InsightsParams = {
-      ...rest,
-      ...range,
-      events: saved.events.map((metric) => ({ ...metric, where: both(metric.where, board.whereFilter) })),
-    };
-    return this.insights.run(scope, validateInsightsParams(definition), signal);
-  }
-
-  /** The board's range as days of the project's time zone, as every report counts them. */
-  private days(range: BoardDateRange, scope: ProjectScope): { from_date: string; to_date: string } {
-    if ('from_date' in range) return range;
-    const today = TimeZone.of(scope.timeZone).dayOf(this.clock.now());
-    return { from_date: day((today - range.last_days + 1) * DAY_MS), to_date: day(today * DAY_MS) };
-  }
-}
-
-/** Both filters: a tile's events must pass its report's and the board's. */
-function both(own: string | undefined, board: string | null): string | undefined {
-  if (!board) return own;
-  return own ? `(${own}) and (${board})` : board;
 }

@@ -39,6 +39,7 @@ describe('boards, through HTTP', () => {
   let consumer: string;
   let bookmarkId: number;
   let funnelId: number;
+  let retentionId: number;
   let foreignBookmarkId: number;
 
   const call = async (path: string, init: RequestInit & { auth?: string | null } = {}) => {
@@ -98,6 +99,8 @@ describe('boards, through HTTP', () => {
       length_unit: 'day',
     });
     funnelId = funnel.body.results.funnel_id as number;
+    const retention = { retention_type: 'birth', born_event: 'Signed up', unit: 'day', interval_count: 3 };
+    retentionId = idOf(await send('POST', app('/retention-reports'), { name: 'Return', ...retention }));
     foreignBookmarkId = idOf(
       await send('POST', app('/bookmarks', foreignProjectId), { name: 'Theirs', params }, basic(foreignSecret)),
     );
@@ -195,7 +198,7 @@ describe('boards, through HTTP', () => {
     const id = idOf(
       await send('POST', app('/boards'), {
         name: 'Shared',
-        tiles: [tile('insights', bookmarkId), tile('funnel', funnelId, 6)],
+        tiles: [tile('insights', bookmarkId), tile('funnel', funnelId, 6), tile('retention', retentionId)],
         date_range: { last_days: 7 },
         where: 'properties["plan"] == "pro"',
       }),
@@ -211,7 +214,7 @@ describe('boards, through HTTP', () => {
 
     const view = await call(`/api/shared/boards/${token}`, { auth: null });
     expect(view.status).toBe(200);
-    const [insights, funnel] = view.body.results.tiles as Json[];
+    const [insights, funnel, retention] = view.body.results.tiles as Json[];
     expect(view.body.results).not.toHaveProperty('created_by');
     // The board's filter keeps the pro plan's one sign-up of the last 7 days (u2 is free, u3 is too old).
     const series = insights.result.series as Record<string, Record<string, number>>;
@@ -219,6 +222,11 @@ describe('boards, through HTTP', () => {
     expect(counts.reduce((sum, n) => sum + n, 0)).toBe(1);
     expect(funnel.error).toBeUndefined();
     expect(JSON.stringify(funnel.result)).toContain('"count":1');
+    // Retention over the board's 7 days: one cohort day per day, u1's the only pro birth, back (Purchased) on day 0.
+    const cohorts = Object.values(retention.result as Record<string, { first: number; counts: number[] }>);
+    expect(retention).toMatchObject({ kind: 'retention', report: { name: 'Return' } });
+    expect(cohorts).toHaveLength(7);
+    expect(cohorts.filter((c) => c.first > 0)).toEqual([{ first: 1, counts: [1, 0, 0, 0] }]);
   });
 
   it('refuses tampered, other-board and revoked links with 404 in the app API shape', async () => {

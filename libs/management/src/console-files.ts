@@ -18,6 +18,8 @@ export const CONSOLE_PAGES = [
   '/profiles',
   '/dictionary',
   '/settings',
+  // A shared board, read-only and without an account (/shared?board=<token>): not in the console's navigation.
+  '/shared',
 ] as const;
 
 /** Vite's hashed build output: a name only, never a path. */

@@ -16,8 +16,8 @@ jest.setTimeout(180_000);
 
 /**
  * Boards in the console, in headless Chromium against the standalone: a board made from two saved
- * reports through the page, its tiles drawn (a chart and a funnel's step table), then a share link
- * made with its button that answers the board without credentials.
+ * reports through the page, its tiles drawn (an insights chart, a funnel's step table, a retention curve), then a share link
+ * made with its button that opens the board read-only in a browser that never signed in, until revoked.
  */
 describe('the console’s boards', () => {
   let standalone: Standalone;
@@ -63,6 +63,14 @@ describe('the console’s boards', () => {
       length_unit: 'day',
     };
     expect((await api(`${app}/funnels`, funnel)).status).toBe(201);
+    const retention = {
+      name: 'Return',
+      retention_type: 'birth',
+      born_event: 'Signed up',
+      unit: 'day',
+      interval_count: 3,
+    };
+    expect((await api(`${app}/retention-reports`, retention)).status).toBe(201);
     // Queries see the events once the writer stored them.
     await eventually(async () =>
       expect((await api(`/api/query/events/names?project_id=${projectId}`)).body).toContain('Purchased'),
@@ -79,6 +87,7 @@ describe('the console’s boards', () => {
     await page.getByLabel('Name').fill('Growth');
     await page.getByLabel('Sign-ups (insights)').check();
     await page.getByLabel('Buyers (funnel)').check();
+    await page.getByLabel('Return (retention)').check();
     await page.getByRole('button', { name: 'Create board' }).click();
 
     await page
@@ -93,17 +102,64 @@ describe('the console’s boards', () => {
     const steps = page.getByRole('region', { name: 'Buyers' }).getByRole('table', { name: 'Funnel steps' });
     await steps.getByRole('row', { name: /Purchased 1/ }).waitFor();
     await expect(steps.innerText()).resolves.toMatch(/Signed up\s+2/);
+    // Retention's tile: the curve of every cohort of the board's days.
+    await page
+      .getByRole('region', { name: 'Return' })
+      .getByRole('img', { name: "Return over the board's days" })
+      .waitFor();
+    await expect(page.getByRole('region', { name: 'Return' }).locator('svg').innerHTML()).resolves.toContain('day 0');
     await expect(seriousViolations(page)).resolves.toEqual([]);
 
     await page.getByRole('button', { name: 'Share read-only link' }).click();
     const link = await page.getByLabel('Share link').inputValue();
-    expect(link).toMatch(new RegExp(`^${standalone.url}/api/shared/boards/\\d+\\.\\d+\\.[\\w-]{43}$`));
+    expect(link).toMatch(new RegExp(`^${standalone.url}/shared\\?board=\\d+\\.\\d+\\.[\\w-]{43}$`));
     await screenshot(page, 'board');
-    const shared = await fetch(link);
+    // The API answers the same board to anyone holding the token, as JSON.
+    const token = new URL(link).searchParams.get('board')!;
+    const shared = await fetch(`${standalone.url}/api/shared/boards/${token}`);
     expect(shared.status).toBe(200);
     const board = ((await shared.json()) as { results: { name: string; tiles: { result?: unknown }[] } }).results;
     expect(board.name).toBe('Growth');
-    expect(board.tiles.map((tile) => tile.result !== undefined)).toEqual([true, true]);
+    expect(board.tiles.map((tile) => tile.result !== undefined)).toEqual([true, true, true]);
+
+    // The link opens the board read-only in a browser that never signed in: no form, no navigation, no credentials.
+    const visitor = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    const visitorErrors = watchErrors(visitor);
+    const sentCredentials: string[] = [];
+    visitor.on('request', (request) => {
+      if (request.headers().authorization) sentCredentials.push(request.url());
+    });
+    await visitor.goto(link);
+    await visitor.getByRole('heading', { name: 'Growth', level: 1 }).waitFor();
+    await visitor
+      .getByRole('region', { name: 'Sign-ups' })
+      .getByRole('img', { name: "Sign-ups over the board's days" })
+      .waitFor();
+    const visitorSteps = visitor.getByRole('region', { name: 'Buyers' }).getByRole('table', { name: 'Funnel steps' });
+    await visitorSteps.getByRole('row', { name: /Purchased 1/ }).waitFor();
+    await expect(visitorSteps.innerText()).resolves.toMatch(/Signed up\s+2/);
+    await visitor
+      .getByRole('region', { name: 'Return' })
+      .getByRole('img', { name: "Return over the board's days" })
+      .waitFor();
+    await expect(visitor.getByText('The last 30 days').count()).resolves.toBe(1);
+    await expect(visitor.locator('input[name=secret], nav').count()).resolves.toBe(0);
+    expect(sentCredentials).toEqual([]);
+    await expect(seriousViolations(visitor)).resolves.toEqual([]);
+    await screenshot(visitor, 'shared-board');
+
+    // Revoked, the same link says so in words.
+    await page.getByRole('button', { name: 'Revoke links' }).click();
+    await eventually(async () =>
+      expect((await fetch(`${standalone.url}/api/shared/boards/${token}`)).status).toBe(404),
+    );
+    await visitor.reload();
+    await visitor
+      .getByRole('alert')
+      .filter({ hasText: /^Not found: no shared board at this link/ })
+      .waitFor();
+    await expect(seriousViolations(visitor)).resolves.toEqual([]);
+    expect(visitorErrors).toEqual([]);
     expect(errors).toEqual([]);
   });
 });

@@ -514,6 +514,8 @@ describe('the web console', () => {
     '/profiles': 'u2',
     '/dictionary': 'Signed up',
     '/settings': OWNER.username,
+    // Without a link's token: what the page is for (console-boards.e2e-spec.ts opens a real link).
+    '/shared': 'open the link you were given',
   };
 
   it.each(CONSOLE_PAGES)(
@@ -531,6 +533,8 @@ describe('the web console', () => {
   );
 
   it('signs out: the session is gone and the sign-in form is back; a project secret signs in too', async () => {
+    // The last page opened above is /shared, which shows no account (and so no Sign out).
+    await page.goto(`${standalone.url}/settings`);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in to the analytics console' }).waitFor();
     await expect(page.evaluate(() => sessionStorage.length)).resolves.toBe(0);

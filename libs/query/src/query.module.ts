@@ -104,7 +104,7 @@ export class CohortMembershipModule {}
     FlowsRepository,
     FlowsService,
   ],
-  exports: [CohortMembershipModule, InsightsModule, FunnelsService],
+  exports: [CohortMembershipModule, InsightsModule, FunnelsService, RetentionService],
 })
 export class QueryModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

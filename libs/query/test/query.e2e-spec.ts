@@ -162,6 +162,49 @@ describe('query API and saved reports, through HTTP', () => {
     });
   });
 
+  it('computes an unsaved funnel (params) as the saved one would, with the query’s overrides, and refuses a broken one in words', async () => {
+    const steps = [{ event: 'Signed up' }, { event: 'Purchased', label: 'Bought' }];
+    const funnel = (definition: unknown, extra = '') =>
+      `/api/query/funnels?project_id=${projectId}&from_date=2024-03-04&to_date=2024-03-05${extra}&params=${encodeURIComponent(JSON.stringify(definition))}`;
+    const result = await json(funnel({ steps, length: 2, length_unit: 'day' }), { auth: consumer });
+    expect(result).toMatchObject({
+      data: {
+        '2024-03-04': { steps: [{ count: 2 }, { count: 2, step_label: 'Bought' }] },
+        '2024-03-05': { steps: [{ count: 1 }, { count: 0 }] },
+      },
+    });
+    // The saved funnel of the test above (2 days since its PATCH) answers the same.
+    const { funnel_id: funnelId } = ((await json(app('/funnels'))).results as { funnel_id: number }[])[0];
+    expect(
+      await json(
+        `/api/query/funnels?project_id=${projectId}&funnel_id=${funnelId}&from_date=2024-03-04&to_date=2024-03-05`,
+      ),
+    ).toEqual(result);
+    const segmented = await json(
+      funnel({ steps, length: 1, length_unit: 'hour' }, `&on=${encodeURIComponent('properties["plan"]')}`),
+      { auth: consumer },
+    );
+    expect(segmented).toMatchObject({
+      data: {
+        '2024-03-04': { pro: { steps: [{ count: 1 }, { count: 1 }] }, free: { steps: [{ count: 1 }, { count: 0 }] } },
+      },
+    });
+    const refusals = await Promise.all([
+      json(funnel({ steps: steps.slice(0, 1), length: 1, length_unit: 'day' }), { auth: consumer }, 400),
+      json(funnel({ steps, length: 1, length_unit: 'week' }), { auth: consumer }, 400),
+      json(funnel({ steps, length: 1, length_unit: 'day', where: 'properties["plan"] ==' }), { auth: consumer }, 400),
+      json(funnel({ steps, length: 1, length_unit: 'day', name: 'x' }), { auth: consumer }, 400),
+      json(`/api/query/funnels?project_id=${projectId}&from_date=2024-03-04&to_date=2024-03-05&params=%5B%5D`, {}, 400),
+    ]);
+    expect(refusals.map((body) => body.error)).toEqual([
+      'steps must hold 2 to 20 steps',
+      expect.stringMatching(/^params: length_unit must be one of the following values: second, minute, hour, day/),
+      expect.stringMatching(/^where: at position \d+: expected/),
+      'params: property name should not exist',
+      'params must be a JSON object: a funnel definition (steps, length, length_unit, where)',
+    ]);
+  });
+
   it('answers errors in the query shape: unknown funnel 404, bad parameter 400', async () => {
     const missing = await call(`/api/query/funnels?funnel_id=999999&from_date=2024-03-04&to_date=2024-03-04`);
     expect(missing.status).toBe(404);

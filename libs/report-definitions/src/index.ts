@@ -20,3 +20,12 @@ export {
   validateInsightsParams,
 } from './insights-definition';
 export { ReportsError, ReportsErrorCode } from './reports-error';
+export {
+  MAX_RETENTION_INTERVALS,
+  RETENTION_TYPES,
+  RETENTION_UNITS,
+  RetentionDefinition,
+  RetentionType,
+  RetentionUnit,
+  validateRetentionDefinition,
+} from './retention-definition';

@@ -1,3 +1,3 @@
 export { SavedReportsModule, SavedReportsStoreModule } from './saved-reports.module';
 export { SavedReport, SavedReportsService } from './saved-reports.service';
-export { unsavedInsightsParams } from './unsaved-insights';
+export { unsavedFunnelDefinition, unsavedInsightsParams } from './unsaved-definitions';

@@ -8,7 +8,9 @@ import {
   IsObject,
   IsOptional,
   IsString,
+  Max,
   MaxLength,
+  Min,
   MinLength,
   ValidateNested,
 } from 'class-validator';
@@ -21,6 +23,11 @@ import {
   LengthUnit,
   MAX_FUNNEL_STEPS,
   MAX_INSIGHTS_METRICS,
+  MAX_RETENTION_INTERVALS,
+  RETENTION_TYPES,
+  RETENTION_UNITS,
+  RetentionType,
+  RetentionUnit,
 } from '@analytics/report-definitions';
 
 /** Shapes of the management bodies; the rules beyond shape (windows, expressions, ranges) live in @analytics/report-definitions. */
@@ -85,8 +92,8 @@ export class FunnelStepDto {
   @IsOptional() @IsString() @MaxLength(255) label?: string;
 }
 
-export class CreateFunnelDto {
-  @apply(...NAME) name!: string;
+/** A funnel's definition: what a saved funnel holds besides its name (also sent unsaved with a query). */
+export class FunnelDefinitionDto {
   @IsArray()
   @ArrayMaxSize(MAX_FUNNEL_STEPS)
   @ValidateNested({ each: true })
@@ -95,6 +102,10 @@ export class CreateFunnelDto {
   @IsInt() length!: number;
   @IsIn(LENGTH_UNITS) length_unit!: LengthUnit;
   @apply(...EXPRESSION) where?: string;
+}
+
+export class CreateFunnelDto extends FunnelDefinitionDto {
+  @apply(...NAME) name!: string;
 }
 
 export class UpdateFunnelDto {
@@ -108,6 +119,32 @@ export class UpdateFunnelDto {
   @IsOptional() @IsInt() length?: number;
   @IsOptional() @IsIn(LENGTH_UNITS) length_unit?: LengthUnit;
   @apply(...EXPRESSION) where?: string;
+}
+
+/** A retention report's definition: what a saved one holds besides its name (no dates: the query gives them). */
+export class RetentionDefinitionDto {
+  @IsIn(RETENTION_TYPES) retention_type!: RetentionType;
+  @IsOptional() @apply(...EVENT_NAME) born_event?: string;
+  @IsOptional() @apply(...EVENT_NAME) event?: string;
+  @apply(...EXPRESSION) born_where?: string;
+  @apply(...EXPRESSION) where?: string;
+  @IsIn(RETENTION_UNITS) unit!: RetentionUnit;
+  @IsInt() @Min(1) @Max(MAX_RETENTION_INTERVALS) interval_count!: number;
+}
+
+export class CreateRetentionReportDto extends RetentionDefinitionDto {
+  @apply(...NAME) name!: string;
+}
+
+export class UpdateRetentionReportDto {
+  @IsOptional() @apply(...NAME) name?: string;
+  @IsOptional() @IsIn(RETENTION_TYPES) retention_type?: RetentionType;
+  @IsOptional() @apply(...EVENT_NAME) born_event?: string;
+  @IsOptional() @apply(...EVENT_NAME) event?: string;
+  @apply(...EXPRESSION) born_where?: string;
+  @apply(...EXPRESSION) where?: string;
+  @IsOptional() @IsIn(RETENTION_UNITS) unit?: RetentionUnit;
+  @IsOptional() @IsInt() @Min(1) @Max(MAX_RETENTION_INTERVALS) interval_count?: number;
 }
 
 export class CohortBehaviorDto {

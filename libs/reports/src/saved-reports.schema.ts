@@ -1,10 +1,10 @@
 import { projects } from '@analytics/projects';
 import { boolean, integer, jsonb, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
 
-export const REPORT_KINDS = ['bookmark', 'funnel', 'cohort'] as const;
+export const REPORT_KINDS = ['bookmark', 'funnel', 'cohort', 'retention'] as const;
 export type ReportKind = (typeof REPORT_KINDS)[number];
 
-/** Postgres migration 0004. */
+/** Postgres migration 0004 (the retention kind: 0015). */
 export const savedReports = pgTable('saved_reports', {
   id: serial('id').primaryKey(),
   projectId: integer('project_id')

@@ -5,10 +5,12 @@ import {
   FunnelDefinition,
   InsightsParams,
   ReportsError,
+  RetentionDefinition,
   ReportsErrorCode,
   validateCohortDefinition,
   validateFunnelDefinition,
   validateInsightsParams,
+  validateRetentionDefinition,
 } from '@analytics/report-definitions';
 import { SavedReportsRepository } from './saved-reports.repository';
 import { ReportKind, SavedReportRow } from './saved-reports.schema';
@@ -17,6 +19,7 @@ export interface DefinitionOf {
   bookmark: InsightsParams;
   funnel: FunnelDefinition;
   cohort: CohortDefinition;
+  retention: RetentionDefinition;
 }
 
 /** A saved report with its validated definition. */
@@ -57,13 +60,14 @@ const RULES: { [K in ReportKind]: KindRules<K> } = {
   bookmark: { noun: 'bookmark', validate: validateInsightsParams, mergeOnUpdate: true },
   funnel: { noun: 'funnel', validate: validateFunnelDefinition, mergeOnUpdate: true },
   cohort: { noun: 'cohort', validate: validateCohortDefinition, mergeOnUpdate: false },
+  retention: { noun: 'retention report', validate: validateRetentionDefinition, mergeOnUpdate: true },
 };
 
 function toReport<K extends ReportKind>(row: SavedReportRow): SavedReport<K> {
   return { ...row, kind: row.kind as K, definition: row.definition as DefinitionOf[K] };
 }
 
-/** Saved insights, funnels and cohorts: definitions are validated (and their expressions compiled) on every write. */
+/** Saved insights, funnels, cohorts and retention reports: definitions are validated (and their expressions compiled) on every write. */
 @Injectable()
 export class SavedReportsService {
   constructor(private readonly repository: SavedReportsRepository) {}

@@ -15,6 +15,10 @@ export function funnelJson(report: SavedReport<'funnel'>) {
   return { funnel_id: report.id, name: report.name, ...report.definition, ...stamps(report) };
 }
 
+export function retentionJson(report: SavedReport<'retention'>) {
+  return { id: report.id, name: report.name, ...report.definition, ...stamps(report) };
+}
+
 export function cohortJson(report: SavedReport<'cohort'>) {
   return {
     id: report.id,

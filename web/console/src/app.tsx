@@ -13,6 +13,7 @@ import { InsightsPage } from './pages/insights';
 import { ProfilesPage } from './pages/profiles';
 import { RetentionPage } from './pages/retention';
 import { SettingsPage } from './pages/settings';
+import { SHARED_BOARD_PAGE, SharedBoardPage } from './pages/shared-board';
 import { ConsoleContext, ConsoleState } from './project';
 import { Link, navigate, PAGES, useLocation } from './router';
 import { readSignedInAccount, SignedInAccount, SignIn } from './sign-in';
@@ -32,6 +33,7 @@ const PAGE_COMPONENTS: Record<string, () => React.JSX.Element> = {
 };
 
 export function App() {
+  const location = useLocation();
   const [session, setSession] = useState<Session | undefined>(() => {
     const saved = loadSession();
     if (saved) setCredentials(saved.username, saved.secret);
@@ -54,6 +56,8 @@ export function App() {
     setSignedIn(undefined);
     setSession(next);
   }, []);
+  // A shared board's page needs no account, and shows nothing of the signed-in console.
+  if (location.pathname.replace(/\/+$/, '') === SHARED_BOARD_PAGE) return <SharedBoardPage />;
   if (!session) return <SignIn onSignedIn={onSignedIn} />;
   const known = signedIn?.project.id === session.projectId ? signedIn : undefined;
   return (

@@ -23,6 +23,10 @@ export interface ChartProps {
   marks?: { x: string; text: string }[];
   /** What the chart shows, for screen readers. */
   description: string;
+  /** A label a series has no value for is a gap in its line, not a zero (a cohort too young for that interval). */
+  gaps?: boolean;
+  /** Text after each value on the axis and in the tooltip (`%`). */
+  suffix?: string;
 }
 
 // A palette whose colours each reach 3:1 against white (WCAG non-text contrast).
@@ -41,7 +45,7 @@ const PALETTE = [
   '#a21caf',
 ];
 
-export function Chart({ kind, labels, series, marks = [], description }: ChartProps) {
+export function Chart({ kind, labels, series, marks = [], description, gaps = false, suffix = '' }: ChartProps) {
   const element = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!element.current) return;
@@ -49,15 +53,18 @@ export function Chart({ kind, labels, series, marks = [], description }: ChartPr
     chart.setOption({
       color: PALETTE,
       animation: false,
-      tooltip: { trigger: kind === 'bar' ? 'item' : 'axis' },
+      tooltip: {
+        trigger: kind === 'bar' ? 'item' : 'axis',
+        valueFormatter: (v: unknown) => `${String(v ?? '')}${suffix}`,
+      },
       legend: { top: 0, type: 'scroll', textStyle: { color: '#1f2937' } },
       grid: { left: 48, right: 24, top: 40, bottom: 32 },
       xAxis: { type: 'category', data: labels, axisLabel: { color: '#374151' } },
-      yAxis: { type: 'value', axisLabel: { color: '#374151' } },
+      yAxis: { type: 'value', axisLabel: { color: '#374151', formatter: `{value}${suffix}` } },
       series: series.slice(0, MAX_SERIES).map((s, index) => ({
         name: s.name,
         type: kind,
-        data: labels.map((label) => s.values[label] ?? 0),
+        data: labels.map((label) => s.values[label] ?? (gaps ? null : 0)),
         ...(index === 0 && marks.length
           ? {
               markLine: {
@@ -76,6 +83,6 @@ export function Chart({ kind, labels, series, marks = [], description }: ChartPr
       window.removeEventListener('resize', resize);
       chart.dispose();
     };
-  }, [kind, labels, series, marks]);
+  }, [kind, labels, series, marks, gaps, suffix]);
   return <div className="chart" ref={element} role="img" aria-label={description} />;
 }

@@ -35,11 +35,7 @@ export function useConsole(): ConsoleContext {
   return value;
 }
 
-/** Dates as the query API takes them (UTC days). */
+/** A UTC day: the raw export and the usage report keep UTC days whatever the project's zone. */
 export function utcDay(date: Date): string {
   return date.toISOString().slice(0, 10);
-}
-
-export function daysAgo(days: number): string {
-  return utcDay(new Date(Date.now() - days * 86_400_000));
 }

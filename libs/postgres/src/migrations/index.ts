@@ -14,6 +14,7 @@ import { projectTimeZone } from './0012-project-time-zone';
 import { boards } from './0013-boards';
 import { alerts } from './0014-alerts';
 import { lookupTables } from './0015-lookup-tables';
+import { savedRetentionReports } from './0016-saved-retention-reports';
 
 /** Every Postgres migration, in version order. Append; never edit one that has shipped. */
 export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
@@ -32,4 +33,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   boards,
   alerts,
   lookupTables,
+  savedRetentionReports,
 ];

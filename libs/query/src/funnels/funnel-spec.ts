@@ -28,8 +28,12 @@ export interface FunnelQuery {
 }
 
 export function parseFunnelQuery(params: QueryParams): FunnelQuery {
+  return { funnelId: params.requiredInteger('funnel_id', 1, 2 ** 31 - 1), ...parseFunnelRun(params) };
+}
+
+/** The parameters that apply to any funnel, saved or sent unsaved (`params`): dates, overrides, segments. */
+export function parseFunnelRun(params: QueryParams): Omit<FunnelQuery, 'funnelId'> {
   return {
-    funnelId: params.requiredInteger('funnel_id', 1, 2 ** 31 - 1),
     ...dayRange(params),
     length: params.integer('length', 1, 90 * 86_400),
     lengthUnit: params.oneOf('length_unit', LENGTH_UNITS),

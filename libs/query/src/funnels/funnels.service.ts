@@ -1,4 +1,5 @@
 import { LookupTablesReader } from '@analytics/lookup-tables';
+import { FunnelDefinition } from '@analytics/report-definitions';
 import { SavedReportsService } from '@analytics/reports';
 import { ProjectScope } from '@analytics/tenancy';
 import { Injectable } from '@nestjs/common';
@@ -23,8 +24,18 @@ export class FunnelsService {
   /** A saved funnel over the query's dates, with its overrides (window, where, on, buckets). */
   async query(scope: ProjectScope, query: FunnelQuery, signal?: AbortSignal): Promise<FunnelResult> {
     const saved = await this.reports.get(scope, 'funnel', query.funnelId);
+    return this.run(scope, saved.definition, query, signal);
+  }
+
+  /** A definition computed as it is, unsaved (checked by the caller as a save would check it). */
+  async run(
+    scope: ProjectScope,
+    definition: FunnelDefinition,
+    query: Omit<FunnelQuery, 'funnelId'>,
+    signal?: AbortSignal,
+  ): Promise<FunnelResult> {
     const { events } = await this.lookupTables.lookups(scope);
-    const spec = withLookups(funnelSpec(saved.definition, query), events);
+    const spec = withLookups(funnelSpec(definition, query), events);
     return funnelResult(spec, await this.repository.tally(scope, spec, signal));
   }
 

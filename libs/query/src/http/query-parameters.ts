@@ -107,7 +107,19 @@ export const QUERY_PARAMETERS = {
   ],
   funnels: [
     PROJECT_ID_PARAMETER,
-    { name: 'funnel_id', type: 'integer', required: true, description: 'The saved funnel.', example: '1' },
+    {
+      name: 'funnel_id',
+      type: 'integer',
+      description: 'The saved funnel (required unless `params` is given).',
+      example: '1',
+    },
+    {
+      name: 'params',
+      type: 'string',
+      description:
+        'Our extension: an unsaved funnel definition as JSON (steps, length, length_unit, where: what a saved funnel holds besides its name), checked by the same rules (the console runs funnels as they are built). Ignored when `funnel_id` is given.',
+      example: '{"steps":[{"event":"Signed up"},{"event":"Purchased"}],"length":7,"length_unit":"day"}',
+    },
     from,
     to,
     {

@@ -2,9 +2,11 @@ import { FormEvent, useState } from 'react';
 import { client } from '../api/generated/client.gen';
 import { readApi, results } from '../api/http';
 import { ErrorNote, Field, Loading, PageTitle, useLoad } from '../components';
-import { daysAgo, useConsole } from '../project';
+import { daysAgo } from '../days';
+import { useConsole } from '../project';
 import { Link, navigate, useLocation } from '../router';
-import { Tile, TileView } from './board-tile';
+import { BoardGrid, Tile, TileView } from './board-tile';
+import { sharedBoardLink } from './shared-board';
 
 type DateRange = { last_days: number } | { from_date: string; to_date: string };
 interface Board {
@@ -28,14 +30,13 @@ interface Report {
   name: string;
 }
 
-const TILE_ROWS_PX = 70;
 // The app API's board routes through the generated client's transport (credentials, console budget).
 const send = <T,>(method: 'post' | 'delete', url: string, body?: unknown) =>
   results<T>(client[method]({ url, body, headers: { 'Content-Type': 'application/json' } }));
 
-/** The days a board's range covers, as the query API takes them. */
-const daysOf = (range: DateRange) =>
-  'last_days' in range ? { from_date: daysAgo(range.last_days - 1), to_date: daysAgo(0) } : range;
+/** The days a board's range covers, as the query API takes them: the project's days, as the shared view counts them. */
+const daysOf = (range: DateRange, zone?: string) =>
+  'last_days' in range ? { from_date: daysAgo(range.last_days - 1, zone), to_date: daysAgo(0, zone) } : range;
 
 /** Boards: saved reports side by side over one date range and filter; each tile loads on its own. */
 export function BoardsPage() {
@@ -49,13 +50,15 @@ function BoardList() {
   const base = `/api/app/projects/${project.id}`;
   const boards = useLoad(() => readApi<{ results: BoardSummary[] }>(`${base}/boards`, {}), [project.id]);
   const reports = useLoad(async () => {
-    const [bookmarks, funnels] = await Promise.all([
+    const [bookmarks, funnels, retention] = await Promise.all([
       readApi<{ results: { id: number; name: string }[] }>(`${base}/bookmarks`, {}),
       readApi<{ results: { funnel_id: number; name: string }[] }>(`${base}/funnels`, {}),
+      readApi<{ results: { id: number; name: string }[] }>(`${base}/retention-reports`, {}),
     ]);
     return [
       ...bookmarks.results.map((b): Report => ({ kind: 'insights', id: b.id, name: b.name })),
       ...funnels.results.map((f): Report => ({ kind: 'funnel', id: f.funnel_id, name: f.name })),
+      ...retention.results.map((r): Report => ({ kind: 'retention', id: r.id, name: r.name })),
     ];
   }, [project.id]);
 
@@ -117,8 +120,8 @@ function BoardList() {
           ))}
           {reports.value && !reports.value.length ? (
             <p>
-              No saved report yet: save one on <Link href="/insights">Insights</Link> or{' '}
-              <Link href="/funnels">Funnels</Link>.
+              No saved report yet: save one on <Link href="/insights">Insights</Link>,{' '}
+              <Link href="/funnels">Funnels</Link> or <Link href="/retention">Retention</Link>.
             </p>
           ) : null}
         </fieldset>
@@ -138,16 +141,19 @@ function BoardView({ id }: { id: number }) {
   if (board.error) return <ErrorNote error={board.error} />;
   if (!board.value) return <Loading what="the board" />;
   const b = board.value.results;
-  const range = daysOf(b.date_range);
+  const range = daysOf(b.date_range, project.timezone);
 
-  const share = () => send<{ url: string }>('post', `${url}/share`, {}).then((s) => setLink(s.url), setError);
+  // The link opens the console's read-only page of the board (the API's `url` answers the board as JSON).
+  const share = () =>
+    send<{ token: string }>('post', `${url}/share`, {}).then((s) => setLink(sharedBoardLink(s.token)), setError);
   const revoke = () => send('delete', `${url}/share`).then(() => setLink(undefined), setError);
 
   return (
     <>
       <PageTitle>{b.name}</PageTitle>
       <p>
-        {b.description} <span className="muted">{`${range.from_date} to ${range.to_date} (UTC)`}</span>
+        {b.description}{' '}
+        <span className="muted">{`${range.from_date} to ${range.to_date} (${project.timezone ?? 'UTC'})`}</span>
         {b.where ? <code> where {b.where}</code> : null}
       </p>
       <p>
@@ -164,22 +170,7 @@ function BoardView({ id }: { id: number }) {
         </p>
       ) : null}
       <ErrorNote error={error} />
-      <div className="board-grid" style={{ display: 'grid', gridTemplateColumns: 'repeat(12, 1fr)', gap: '1rem' }}>
-        {b.tiles.map((tile, i) => (
-          <section
-            key={i}
-            aria-label={'name' in tile.report ? tile.report.name : 'Deleted report'}
-            className="tile"
-            style={{
-              gridColumn: `${tile.layout.x + 1} / span ${tile.layout.w}`,
-              gridRow: `${tile.layout.y + 1} / span ${tile.layout.h}`,
-              minHeight: tile.layout.h * TILE_ROWS_PX,
-            }}
-          >
-            <TileView tile={tile} range={range} where={b.where} />
-          </section>
-        ))}
-      </div>
+      <BoardGrid tiles={b.tiles} render={(tile) => <TileView tile={tile} range={range} where={b.where} />} />
     </>
   );
 }

@@ -2,7 +2,8 @@ import { FormEvent, useEffect, useRef, useState } from 'react';
 import { ApiError, readApi } from '../api/http';
 import { ErrorNote, Field, FirstStep, PageTitle, useLoad } from '../components';
 import { liveWhere, readNewest } from '../live-window';
-import { daysAgo, useConsole } from '../project';
+import { daysAgo } from '../days';
+import { useConsole } from '../project';
 
 interface ExportedEvent {
   event: string;
@@ -44,6 +45,7 @@ export function EventsPage() {
               '/api/2.0/export',
               {
                 project_id: project.id,
+                // The raw export keeps UTC days whatever the project's zone.
                 from_date: daysAgo(1),
                 to_date: daysAgo(0),
                 limit: READ,

@@ -2,7 +2,8 @@ import { FormEvent, useState } from 'react';
 import { readApi } from '../api/http';
 import { DateRangeFields, ErrorNote, Field, FirstStep, PageTitle, useLoad } from '../components';
 import { FlowChart, FlowPath } from '../flow-chart';
-import { daysAgo, useConsole } from '../project';
+import { daysAgo } from '../days';
+import { useConsole } from '../project';
 
 interface FlowsResult {
   event: string;
@@ -31,8 +32,8 @@ export function FlowsPage() {
     event: '',
     direction: 'after',
     steps: '3',
-    from_date: daysAgo(13),
-    to_date: daysAgo(0),
+    from_date: daysAgo(13, project.timezone),
+    to_date: daysAgo(0, project.timezone),
     where: '',
   });
   const names = useLoad(

@@ -9,6 +9,17 @@ export interface InsightsResult {
 export const label = (key: string, unit: string) =>
   unit === 'hour' ? key.slice(0, 16).replace('T', ' ') : key.slice(0, 10);
 
+/**
+ * The unit of a result whose report is not at hand (a shared board's tile): hourly keys are the only
+ * ones with a time other than midnight on the project's clocks, and only hours label differently.
+ */
+export function unitOfKeys(result: InsightsResult): string {
+  const keys = Object.values(result.series).flatMap((byKey) =>
+    Object.entries(byKey).flatMap(([key, value]) => (typeof value === 'object' ? Object.keys(value) : [key])),
+  );
+  return keys.some((key) => !key.slice(11).startsWith('00:00:00')) ? 'hour' : 'day';
+}
+
 /** One chart series per metric, or per metric and breakdown value (the API's `$overall` first). */
 export function flattenSeries(result: InsightsResult, unit: string): { labels: string[]; series: Series[] } {
   const series: Series[] = [];

@@ -12,7 +12,8 @@ import { AnnotationForm } from './annotation-form';
 import { flattenSeries, InsightsResult, label } from './insights-series';
 import { DateRangeFields, ErrorNote, Field, FirstStep, PageTitle, useLoad } from '../components';
 import { EventPicker, PropertyOptions, useEventNames, withName } from '../pickers';
-import { daysAgo, useConsole } from '../project';
+import { daysAgo } from '../days';
+import { useConsole } from '../project';
 import { Link, navigate, useLocation } from '../router';
 
 interface Metric {
@@ -92,8 +93,8 @@ export function InsightsPage() {
           annotationsControllerList({
             path: { projectId: project.id },
             query: {
-              fromDate: params.from_date ?? daysAgo(params.last_days ?? 30),
-              toDate: params.to_date ?? daysAgo(0),
+              fromDate: params.from_date ?? daysAgo((params.last_days ?? 30) - 1, project.timezone),
+              toDate: params.to_date ?? daysAgo(0, project.timezone),
             },
           }),
         ),
@@ -228,10 +229,19 @@ export function InsightsPage() {
         {reportId ? <Link href="/insights">New report</Link> : null}
       </form>
       <ErrorNote error={error ?? report.error ?? run.error ?? saved.error} />
-      {run.loading && report.value ? <p role="status">Running the report…</p> : null}
+      {run.loading && params ? <p role="status">Running the report…</p> : null}
+      {!params && !empty && !report.loading ? (
+        <p className="muted">
+          Pick one or more events above and press <strong>Run</strong>: the chart shows them over the days picked.{' '}
+          <strong>Save report and run</strong> keeps the report for boards and alerts.
+        </p>
+      ) : null}
       {chart && params ? (
         <section aria-labelledby="result-title">
           <h2 id="result-title">{draft ? 'Unsaved report' : report.value?.name}</h2>
+          {chart.series.some((s) => Object.values(s.values).some(Boolean)) ? null : (
+            <p className="muted">None of these events happened in these days: widen the range, or pick other events.</p>
+          )}
           <Chart
             kind={kind}
             labels={chart.labels}

@@ -1,9 +1,10 @@
 import { FormEvent } from 'react';
 import { readApi } from '../api/http';
 import { ErrorNote, Field, FirstStep, PageTitle, useLoad } from '../components';
-import { daysAgo, useConsole } from '../project';
+import { useConsole } from '../project';
 import { Link, navigate, useLocation } from '../router';
 import { PropertyTable } from './events';
+import { ProfileActivity } from './profile-activity';
 
 interface Profile {
   $distinct_id: string;
@@ -13,12 +14,8 @@ interface ProfilePage {
   total: number;
   results: Profile[];
 }
-interface ExportedEvent {
-  event: string;
-  properties: Record<string, unknown> & { time: number };
-}
 
-/** Profiles: search (a `where` expression over profiles, or a distinct id), and one profile with its properties and latest events. */
+/** Profiles: search (a `where` expression over profiles, or a distinct id), and one profile with its properties and activity feed. */
 export function ProfilesPage() {
   const { project, empty } = useConsole();
   const location = useLocation();
@@ -30,28 +27,13 @@ export function ProfilesPage() {
       readApi<ProfilePage>('/api/query/engage', { project_id: project.id, where: where || undefined, page_size: 50 }),
     [project.id, where],
   );
-  const profile = useLoad(async () => {
-    if (!id) return undefined;
-    const page = await readApi<ProfilePage>('/api/query/engage', { project_id: project.id, distinct_id: id });
-    const text = await readApi<string>(
-      '/api/2.0/export',
-      {
-        project_id: project.id,
-        from_date: daysAgo(30),
-        to_date: daysAgo(0),
-        where: `properties["distinct_id"] == ${JSON.stringify(id)}`,
-        limit: 500,
-      },
-      'text',
-    );
-    const events = text
-      .split('\n')
-      .filter((l) => l.trim())
-      .map((l) => JSON.parse(l) as ExportedEvent)
-      .sort((a, b) => b.properties.time - a.properties.time)
-      .slice(0, 20);
-    return { profile: page.results[0], events };
-  }, [project.id, id]);
+  const profile = useLoad(
+    async () =>
+      id
+        ? (await readApi<ProfilePage>('/api/query/engage', { project_id: project.id, distinct_id: id })).results[0]
+        : undefined,
+    [project.id, id],
+  );
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -90,19 +72,12 @@ export function ProfilesPage() {
         {id ? (
           <section className="detail" aria-labelledby="profile-title">
             <h2 id="profile-title">{id}</h2>
-            {profile.value?.profile ? (
-              <PropertyTable properties={profile.value.profile.$properties} />
+            {profile.value ? (
+              <PropertyTable properties={profile.value.$properties} />
             ) : (
               <p className="muted">No profile properties for this id.</p>
             )}
-            <h3>Latest events (30 days)</h3>
-            <ul>
-              {(profile.value?.events ?? []).map((e, i) => (
-                <li key={i}>
-                  {new Date(e.properties.time * 1000).toISOString().replace('T', ' ').slice(0, 19)} — {e.event}
-                </li>
-              ))}
-            </ul>
+            <ProfileActivity key={id} distinctId={id} />
           </section>
         ) : null}
       </div>

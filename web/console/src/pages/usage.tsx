@@ -3,7 +3,8 @@ import { projectControllerUpdate, usageControllerGet } from '../api/generated';
 import { results } from '../api/http';
 import { Chart } from '../chart';
 import { ErrorNote, Field, Loading, useLoad } from '../components';
-import { daysAgo, useConsole, utcDay } from '../project';
+import { daysAgo } from '../days';
+import { useConsole, utcDay } from '../project';
 
 /** GET /api/app/projects/{id}/usage, as docs/usage.md describes it. */
 interface Usage {

@@ -3,6 +3,20 @@
 import { client } from './client.gen.js';
 import type { Client, ClientMeta, Options as Options2, RequestResult, TDataShape } from './client/index.js';
 import type {
+  AlertsControllerCreateData,
+  AlertsControllerCreateResponses,
+  AlertsControllerDeleteData,
+  AlertsControllerDeleteResponses,
+  AlertsControllerGetData,
+  AlertsControllerGetResponses,
+  AlertsControllerHistoryData,
+  AlertsControllerHistoryResponses,
+  AlertsControllerListData,
+  AlertsControllerListResponses,
+  AlertsControllerTestData,
+  AlertsControllerTestResponses,
+  AlertsControllerUpdateData,
+  AlertsControllerUpdateResponses,
   AnnotationsControllerCreateData,
   AnnotationsControllerCreateResponses,
   AnnotationsControllerDeleteData,
@@ -17,6 +31,22 @@ import type {
   AnnotationTagsControllerCreateResponses,
   AnnotationTagsControllerListData,
   AnnotationTagsControllerListResponses,
+  BackupControllerBackupData,
+  BackupControllerBackupResponses,
+  BoardsControllerCreateData,
+  BoardsControllerCreateResponses,
+  BoardsControllerDeleteData,
+  BoardsControllerDeleteResponses,
+  BoardsControllerGetData,
+  BoardsControllerGetResponses,
+  BoardsControllerListData,
+  BoardsControllerListResponses,
+  BoardsControllerRevokeData,
+  BoardsControllerRevokeResponses,
+  BoardsControllerShareData,
+  BoardsControllerShareResponses,
+  BoardsControllerUpdateData,
+  BoardsControllerUpdateResponses,
   BookmarksControllerCreateData,
   BookmarksControllerCreateResponses,
   BookmarksControllerDeleteData,
@@ -71,6 +101,10 @@ import type {
   EventCatalogControllerValues1Responses,
   ExportControllerExportData,
   ExportControllerExportResponses,
+  FlowsControllerQuery0Data,
+  FlowsControllerQuery0Responses,
+  FlowsControllerQuery1Data,
+  FlowsControllerQuery1Responses,
   FunnelsControllerFunnel0Data,
   FunnelsControllerFunnel0Responses,
   FunnelsControllerFunnel1Data,
@@ -93,6 +127,8 @@ import type {
   InsightsControllerReport0Responses,
   InsightsControllerReport1Data,
   InsightsControllerReport1Responses,
+  LegacyAnnotationsControllerListData,
+  LegacyAnnotationsControllerListResponses,
   MeControllerCreateOrganizationData,
   MeControllerCreateOrganizationResponses,
   MeControllerMeData,
@@ -117,6 +153,18 @@ import type {
   PipelinesControllerStatusResponses,
   PipelinesControllerTimelineData,
   PipelinesControllerTimelineResponses,
+  ProfileCatalogControllerProperties0Data,
+  ProfileCatalogControllerProperties0Responses,
+  ProfileCatalogControllerProperties1Data,
+  ProfileCatalogControllerProperties1Responses,
+  ProfileCatalogControllerRevenue0Data,
+  ProfileCatalogControllerRevenue0Responses,
+  ProfileCatalogControllerRevenue1Data,
+  ProfileCatalogControllerRevenue1Responses,
+  ProfileCatalogControllerRevenueByPost0Data,
+  ProfileCatalogControllerRevenueByPost0Responses,
+  ProfileCatalogControllerRevenueByPost1Data,
+  ProfileCatalogControllerRevenueByPost1Responses,
   ProfileQueryControllerQueryFromForm0Data,
   ProfileQueryControllerQueryFromForm0Responses,
   ProfileQueryControllerQueryFromForm1Data,
@@ -147,6 +195,16 @@ import type {
   RetentionControllerCohorts0Responses,
   RetentionControllerCohorts1Data,
   RetentionControllerCohorts1Responses,
+  RetentionReportsControllerCreateData,
+  RetentionReportsControllerCreateResponses,
+  RetentionReportsControllerDeleteData,
+  RetentionReportsControllerDeleteResponses,
+  RetentionReportsControllerGetData,
+  RetentionReportsControllerGetResponses,
+  RetentionReportsControllerListData,
+  RetentionReportsControllerListResponses,
+  RetentionReportsControllerUpdateData,
+  RetentionReportsControllerUpdateResponses,
   SavedFunnelsControllerCreateData,
   SavedFunnelsControllerCreateResponses,
   SavedFunnelsControllerDeleteData,
@@ -211,6 +269,12 @@ import type {
   ServiceAccountsControllerListResponses,
   ServiceAccountsControllerRemoveFromProjectData,
   ServiceAccountsControllerRemoveFromProjectResponses,
+  SharedBoardsControllerViewData,
+  SharedBoardsControllerViewResponses,
+  StreamControllerQuery0Data,
+  StreamControllerQuery0Responses,
+  StreamControllerQuery1Data,
+  StreamControllerQuery1Responses,
   TrackControllerTrackData,
   TrackControllerTrackFromQueryData,
   TrackControllerTrackFromQueryResponses,
@@ -349,7 +413,7 @@ export const profileUpdatesControllerGroups = <ThrowOnError extends boolean = fa
   });
 
 /**
- * A saved funnel over from_date..to_date, by date bucket (and segment with on)
+ * A saved funnel (funnel_id), or an unsaved definition (params), over from_date..to_date, by date bucket (and segment with on)
  */
 export const funnelsControllerFunnel0 = <ThrowOnError extends boolean = false>(
   options: Options<FunnelsControllerFunnel0Data, ThrowOnError>,
@@ -361,7 +425,7 @@ export const funnelsControllerFunnel0 = <ThrowOnError extends boolean = false>(
   });
 
 /**
- * A saved funnel over from_date..to_date, by date bucket (and segment with on)
+ * A saved funnel (funnel_id), or an unsaved definition (params), over from_date..to_date, by date bucket (and segment with on)
  */
 export const funnelsControllerFunnel1 = <ThrowOnError extends boolean = false>(
   options: Options<FunnelsControllerFunnel1Data, ThrowOnError>,
@@ -613,24 +677,24 @@ export const eventCatalogControllerNames1 = <ThrowOnError extends boolean = fals
   });
 
 /**
- * An event's most used property names over the last 31 days, with counts
+ * An event's (or, without event, every event's) most used property names over the last 31 days, with counts
  */
 export const eventCatalogControllerTopProperties0 = <ThrowOnError extends boolean = false>(
-  options: Options<EventCatalogControllerTopProperties0Data, ThrowOnError>,
+  options?: Options<EventCatalogControllerTopProperties0Data, ThrowOnError>,
 ): RequestResult<EventCatalogControllerTopProperties0Responses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<EventCatalogControllerTopProperties0Responses, unknown, ThrowOnError>({
+  (options?.client ?? client).get<EventCatalogControllerTopProperties0Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/query/events/properties/top',
     ...options,
   });
 
 /**
- * An event's most used property names over the last 31 days, with counts
+ * An event's (or, without event, every event's) most used property names over the last 31 days, with counts
  */
 export const eventCatalogControllerTopProperties1 = <ThrowOnError extends boolean = false>(
-  options: Options<EventCatalogControllerTopProperties1Data, ThrowOnError>,
+  options?: Options<EventCatalogControllerTopProperties1Data, ThrowOnError>,
 ): RequestResult<EventCatalogControllerTopProperties1Responses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<EventCatalogControllerTopProperties1Responses, unknown, ThrowOnError>({
+  (options?.client ?? client).get<EventCatalogControllerTopProperties1Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/2.0/events/properties/top',
     ...options,
@@ -661,24 +725,24 @@ export const eventCatalogControllerValues1 = <ThrowOnError extends boolean = fal
   });
 
 /**
- * A saved insights report (bookmark_id), computed now
+ * A saved insights report (bookmark_id), or an unsaved definition (params), computed now
  */
 export const insightsControllerReport0 = <ThrowOnError extends boolean = false>(
-  options: Options<InsightsControllerReport0Data, ThrowOnError>,
+  options?: Options<InsightsControllerReport0Data, ThrowOnError>,
 ): RequestResult<InsightsControllerReport0Responses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<InsightsControllerReport0Responses, unknown, ThrowOnError>({
+  (options?.client ?? client).get<InsightsControllerReport0Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/query/insights',
     ...options,
   });
 
 /**
- * A saved insights report (bookmark_id), computed now
+ * A saved insights report (bookmark_id), or an unsaved definition (params), computed now
  */
 export const insightsControllerReport1 = <ThrowOnError extends boolean = false>(
-  options: Options<InsightsControllerReport1Data, ThrowOnError>,
+  options?: Options<InsightsControllerReport1Data, ThrowOnError>,
 ): RequestResult<InsightsControllerReport1Responses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<InsightsControllerReport1Responses, unknown, ThrowOnError>({
+  (options?.client ?? client).get<InsightsControllerReport1Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/2.0/insights',
     ...options,
@@ -729,6 +793,126 @@ export const cohortsListControllerList1 = <ThrowOnError extends boolean = false>
   (options?.client ?? client).post<CohortsListControllerList1Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/2.0/cohorts/list',
+    ...options,
+  });
+
+/**
+ * The events of people (each across all their merged ids), newest first, a page at a time
+ */
+export const streamControllerQuery0 = <ThrowOnError extends boolean = false>(
+  options: Options<StreamControllerQuery0Data, ThrowOnError>,
+): RequestResult<StreamControllerQuery0Responses, unknown, ThrowOnError> =>
+  (options.client ?? client).get<StreamControllerQuery0Responses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/query/stream/query',
+    ...options,
+  });
+
+/**
+ * The events of people (each across all their merged ids), newest first, a page at a time
+ */
+export const streamControllerQuery1 = <ThrowOnError extends boolean = false>(
+  options: Options<StreamControllerQuery1Data, ThrowOnError>,
+): RequestResult<StreamControllerQuery1Responses, unknown, ThrowOnError> =>
+  (options.client ?? client).get<StreamControllerQuery1Responses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/2.0/stream/query',
+    ...options,
+  });
+
+/**
+ * The paths people take after (or before) an anchor event, with drop-off at each step
+ */
+export const flowsControllerQuery0 = <ThrowOnError extends boolean = false>(
+  options: Options<FlowsControllerQuery0Data, ThrowOnError>,
+): RequestResult<FlowsControllerQuery0Responses, unknown, ThrowOnError> =>
+  (options.client ?? client).get<FlowsControllerQuery0Responses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/query/flows',
+    ...options,
+  });
+
+/**
+ * The paths people take after (or before) an anchor event, with drop-off at each step
+ */
+export const flowsControllerQuery1 = <ThrowOnError extends boolean = false>(
+  options: Options<FlowsControllerQuery1Data, ThrowOnError>,
+): RequestResult<FlowsControllerQuery1Responses, unknown, ThrowOnError> =>
+  (options.client ?? client).get<FlowsControllerQuery1Responses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/2.0/flows',
+    ...options,
+  });
+
+/**
+ * User-profile property names with how many profiles carry each and its type
+ */
+export const profileCatalogControllerProperties0 = <ThrowOnError extends boolean = false>(
+  options?: Options<ProfileCatalogControllerProperties0Data, ThrowOnError>,
+): RequestResult<ProfileCatalogControllerProperties0Responses, unknown, ThrowOnError> =>
+  (options?.client ?? client).get<ProfileCatalogControllerProperties0Responses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/query/engage/properties',
+    ...options,
+  });
+
+/**
+ * User-profile property names with how many profiles carry each and its type
+ */
+export const profileCatalogControllerProperties1 = <ThrowOnError extends boolean = false>(
+  options?: Options<ProfileCatalogControllerProperties1Data, ThrowOnError>,
+): RequestResult<ProfileCatalogControllerProperties1Responses, unknown, ThrowOnError> =>
+  (options?.client ?? client).get<ProfileCatalogControllerProperties1Responses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/2.0/engage/properties',
+    ...options,
+  });
+
+/**
+ * Revenue of the `$transactions` on user profiles, per day (or unit) and over the range
+ */
+export const profileCatalogControllerRevenue0 = <ThrowOnError extends boolean = false>(
+  options: Options<ProfileCatalogControllerRevenue0Data, ThrowOnError>,
+): RequestResult<ProfileCatalogControllerRevenue0Responses, unknown, ThrowOnError> =>
+  (options.client ?? client).get<ProfileCatalogControllerRevenue0Responses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/query/engage/revenue',
+    ...options,
+  });
+
+/**
+ * The same, for clients that send POST
+ */
+export const profileCatalogControllerRevenueByPost0 = <ThrowOnError extends boolean = false>(
+  options: Options<ProfileCatalogControllerRevenueByPost0Data, ThrowOnError>,
+): RequestResult<ProfileCatalogControllerRevenueByPost0Responses, unknown, ThrowOnError> =>
+  (options.client ?? client).post<ProfileCatalogControllerRevenueByPost0Responses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/query/engage/revenue',
+    ...options,
+  });
+
+/**
+ * Revenue of the `$transactions` on user profiles, per day (or unit) and over the range
+ */
+export const profileCatalogControllerRevenue1 = <ThrowOnError extends boolean = false>(
+  options: Options<ProfileCatalogControllerRevenue1Data, ThrowOnError>,
+): RequestResult<ProfileCatalogControllerRevenue1Responses, unknown, ThrowOnError> =>
+  (options.client ?? client).get<ProfileCatalogControllerRevenue1Responses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/2.0/engage/revenue',
+    ...options,
+  });
+
+/**
+ * The same, for clients that send POST
+ */
+export const profileCatalogControllerRevenueByPost1 = <ThrowOnError extends boolean = false>(
+  options: Options<ProfileCatalogControllerRevenueByPost1Data, ThrowOnError>,
+): RequestResult<ProfileCatalogControllerRevenueByPost1Responses, unknown, ThrowOnError> =>
+  (options.client ?? client).post<ProfileCatalogControllerRevenueByPost1Responses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/2.0/engage/revenue',
     ...options,
   });
 
@@ -786,6 +970,29 @@ export const profileQueryControllerQueryFromForm1 = <ThrowOnError extends boolea
       'Content-Type': 'application/json',
       ...options?.headers,
     },
+  });
+
+/**
+ * The annotations of from_date..to_date (UTC days, both optional and inclusive)
+ */
+export const legacyAnnotationsControllerList = <ThrowOnError extends boolean = false>(
+  options?: Options<LegacyAnnotationsControllerListData, ThrowOnError>,
+): RequestResult<LegacyAnnotationsControllerListResponses, unknown, ThrowOnError> =>
+  (options?.client ?? client).get<LegacyAnnotationsControllerListResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/2.0/annotations',
+    ...options,
+  });
+
+/**
+ * A shared board and each tile’s result, computed now (no account: the link is the credential)
+ */
+export const sharedBoardsControllerView = <ThrowOnError extends boolean = false>(
+  options: Options<SharedBoardsControllerViewData, ThrowOnError>,
+): RequestResult<SharedBoardsControllerViewResponses, unknown, ThrowOnError> =>
+  (options.client ?? client).get<SharedBoardsControllerViewResponses, unknown, ThrowOnError>({
+    url: '/api/shared/boards/{token}',
+    ...options,
   });
 
 /**
@@ -1413,6 +1620,146 @@ export const cohortsControllerUpdate = <ThrowOnError extends boolean = false>(
     },
   });
 
+export const retentionReportsControllerList = <ThrowOnError extends boolean = false>(
+  options: Options<RetentionReportsControllerListData, ThrowOnError>,
+): RequestResult<RetentionReportsControllerListResponses, unknown, ThrowOnError> =>
+  (options.client ?? client).get<RetentionReportsControllerListResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/app/projects/{projectId}/retention-reports',
+    ...options,
+  });
+
+/**
+ * Save a retention report (type, events, filters, unit, intervals; no dates)
+ */
+export const retentionReportsControllerCreate = <ThrowOnError extends boolean = false>(
+  options: Options<RetentionReportsControllerCreateData, ThrowOnError>,
+): RequestResult<RetentionReportsControllerCreateResponses, unknown, ThrowOnError> =>
+  (options.client ?? client).post<RetentionReportsControllerCreateResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/app/projects/{projectId}/retention-reports',
+    ...options,
+    headers: {
+      'Content-Type': 'application/json',
+      ...options.headers,
+    },
+  });
+
+export const retentionReportsControllerDelete = <ThrowOnError extends boolean = false>(
+  options: Options<RetentionReportsControllerDeleteData, ThrowOnError>,
+): RequestResult<RetentionReportsControllerDeleteResponses, unknown, ThrowOnError> =>
+  (options.client ?? client).delete<RetentionReportsControllerDeleteResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/app/projects/{projectId}/retention-reports/{id}',
+    ...options,
+  });
+
+export const retentionReportsControllerGet = <ThrowOnError extends boolean = false>(
+  options: Options<RetentionReportsControllerGetData, ThrowOnError>,
+): RequestResult<RetentionReportsControllerGetResponses, unknown, ThrowOnError> =>
+  (options.client ?? client).get<RetentionReportsControllerGetResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/app/projects/{projectId}/retention-reports/{id}',
+    ...options,
+  });
+
+export const retentionReportsControllerUpdate = <ThrowOnError extends boolean = false>(
+  options: Options<RetentionReportsControllerUpdateData, ThrowOnError>,
+): RequestResult<RetentionReportsControllerUpdateResponses, unknown, ThrowOnError> =>
+  (options.client ?? client).patch<RetentionReportsControllerUpdateResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/app/projects/{projectId}/retention-reports/{id}',
+    ...options,
+    headers: {
+      'Content-Type': 'application/json',
+      ...options.headers,
+    },
+  });
+
+export const boardsControllerList = <ThrowOnError extends boolean = false>(
+  options: Options<BoardsControllerListData, ThrowOnError>,
+): RequestResult<BoardsControllerListResponses, unknown, ThrowOnError> =>
+  (options.client ?? client).get<BoardsControllerListResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/app/projects/{projectId}/boards',
+    ...options,
+  });
+
+/**
+ * Create a board of saved reports (tiles), with a date range and a where filter for every tile
+ */
+export const boardsControllerCreate = <ThrowOnError extends boolean = false>(
+  options: Options<BoardsControllerCreateData, ThrowOnError>,
+): RequestResult<BoardsControllerCreateResponses, unknown, ThrowOnError> =>
+  (options.client ?? client).post<BoardsControllerCreateResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/app/projects/{projectId}/boards',
+    ...options,
+    headers: {
+      'Content-Type': 'application/json',
+      ...options.headers,
+    },
+  });
+
+export const boardsControllerDelete = <ThrowOnError extends boolean = false>(
+  options: Options<BoardsControllerDeleteData, ThrowOnError>,
+): RequestResult<BoardsControllerDeleteResponses, unknown, ThrowOnError> =>
+  (options.client ?? client).delete<BoardsControllerDeleteResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/app/projects/{projectId}/boards/{boardId}',
+    ...options,
+  });
+
+export const boardsControllerGet = <ThrowOnError extends boolean = false>(
+  options: Options<BoardsControllerGetData, ThrowOnError>,
+): RequestResult<BoardsControllerGetResponses, unknown, ThrowOnError> =>
+  (options.client ?? client).get<BoardsControllerGetResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/app/projects/{projectId}/boards/{boardId}',
+    ...options,
+  });
+
+export const boardsControllerUpdate = <ThrowOnError extends boolean = false>(
+  options: Options<BoardsControllerUpdateData, ThrowOnError>,
+): RequestResult<BoardsControllerUpdateResponses, unknown, ThrowOnError> =>
+  (options.client ?? client).patch<BoardsControllerUpdateResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/app/projects/{projectId}/boards/{boardId}',
+    ...options,
+    headers: {
+      'Content-Type': 'application/json',
+      ...options.headers,
+    },
+  });
+
+/**
+ * Revoke every share link of the board at once
+ */
+export const boardsControllerRevoke = <ThrowOnError extends boolean = false>(
+  options: Options<BoardsControllerRevokeData, ThrowOnError>,
+): RequestResult<BoardsControllerRevokeResponses, unknown, ThrowOnError> =>
+  (options.client ?? client).delete<BoardsControllerRevokeResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/app/projects/{projectId}/boards/{boardId}/share',
+    ...options,
+  });
+
+/**
+ * A read-only link to the board and its tiles’ results, for anyone holding it, until it expires or is revoked
+ */
+export const boardsControllerShare = <ThrowOnError extends boolean = false>(
+  options: Options<BoardsControllerShareData, ThrowOnError>,
+): RequestResult<BoardsControllerShareResponses, unknown, ThrowOnError> =>
+  (options.client ?? client).post<BoardsControllerShareResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/app/projects/{projectId}/boards/{boardId}/share',
+    ...options,
+    headers: {
+      'Content-Type': 'application/json',
+      ...options.headers,
+    },
+  });
+
 /**
  * List the group keys: `{"status":"ok","results":[{"name","created"}]}`
  */
@@ -1603,6 +1950,98 @@ export const usageControllerGet = <ThrowOnError extends boolean = false>(
   (options.client ?? client).get<UsageControllerGetResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/usage',
+    ...options,
+  });
+
+/**
+ * Back up the embedded default (a tar stream); owners of the installation's first organization only
+ */
+export const backupControllerBackup = <ThrowOnError extends boolean = false>(
+  options?: Options<BackupControllerBackupData, ThrowOnError>,
+): RequestResult<BackupControllerBackupResponses, unknown, ThrowOnError> =>
+  (options?.client ?? client).post<BackupControllerBackupResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/app/backup',
+    ...options,
+  });
+
+export const alertsControllerList = <ThrowOnError extends boolean = false>(
+  options: Options<AlertsControllerListData, ThrowOnError>,
+): RequestResult<AlertsControllerListResponses, unknown, ThrowOnError> =>
+  (options.client ?? client).get<AlertsControllerListResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/app/projects/{projectId}/alerts',
+    ...options,
+  });
+
+/**
+ * Create an alert on a saved insights report; the answer holds its signing secret, once
+ */
+export const alertsControllerCreate = <ThrowOnError extends boolean = false>(
+  options: Options<AlertsControllerCreateData, ThrowOnError>,
+): RequestResult<AlertsControllerCreateResponses, unknown, ThrowOnError> =>
+  (options.client ?? client).post<AlertsControllerCreateResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/app/projects/{projectId}/alerts',
+    ...options,
+    headers: {
+      'Content-Type': 'application/json',
+      ...options.headers,
+    },
+  });
+
+export const alertsControllerDelete = <ThrowOnError extends boolean = false>(
+  options: Options<AlertsControllerDeleteData, ThrowOnError>,
+): RequestResult<AlertsControllerDeleteResponses, unknown, ThrowOnError> =>
+  (options.client ?? client).delete<AlertsControllerDeleteResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/app/projects/{projectId}/alerts/{alertId}',
+    ...options,
+  });
+
+export const alertsControllerGet = <ThrowOnError extends boolean = false>(
+  options: Options<AlertsControllerGetData, ThrowOnError>,
+): RequestResult<AlertsControllerGetResponses, unknown, ThrowOnError> =>
+  (options.client ?? client).get<AlertsControllerGetResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/app/projects/{projectId}/alerts/{alertId}',
+    ...options,
+  });
+
+export const alertsControllerUpdate = <ThrowOnError extends boolean = false>(
+  options: Options<AlertsControllerUpdateData, ThrowOnError>,
+): RequestResult<AlertsControllerUpdateResponses, unknown, ThrowOnError> =>
+  (options.client ?? client).patch<AlertsControllerUpdateResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/app/projects/{projectId}/alerts/{alertId}',
+    ...options,
+    headers: {
+      'Content-Type': 'application/json',
+      ...options.headers,
+    },
+  });
+
+/**
+ * The alert’s checks and delivery attempts, newest first (the latest 200)
+ */
+export const alertsControllerHistory = <ThrowOnError extends boolean = false>(
+  options: Options<AlertsControllerHistoryData, ThrowOnError>,
+): RequestResult<AlertsControllerHistoryResponses, unknown, ThrowOnError> =>
+  (options.client ?? client).get<AlertsControllerHistoryResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/app/projects/{projectId}/alerts/{alertId}/history',
+    ...options,
+  });
+
+/**
+ * Send a test delivery now (one attempt, marked test) and answer its outcome
+ */
+export const alertsControllerTest = <ThrowOnError extends boolean = false>(
+  options: Options<AlertsControllerTestData, ThrowOnError>,
+): RequestResult<AlertsControllerTestResponses, unknown, ThrowOnError> =>
+  (options.client ?? client).post<AlertsControllerTestResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/app/projects/{projectId}/alerts/{alertId}/test',
     ...options,
   });
 

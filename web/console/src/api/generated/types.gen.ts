@@ -72,8 +72,102 @@ export type UpdateCohortDto = {
   [key: string]: unknown;
 };
 
+export type CreateRetentionReportDto = {
+  [key: string]: unknown;
+};
+
+export type UpdateRetentionReportDto = {
+  [key: string]: unknown;
+};
+
+export type CreateBoardDto = {
+  [key: string]: unknown;
+};
+
+export type UpdateBoardDto = {
+  [key: string]: unknown;
+};
+
+export type ShareBoardDto = {
+  [key: string]: unknown;
+};
+
 export type DefineGroupKeyDto = {
   [key: string]: unknown;
+};
+
+export type AlertView = {
+  id: number;
+  name: string;
+  bookmark_id: number;
+  rule: 'above' | 'below' | 'changed_by_percent';
+  threshold: number;
+  /**
+   * The metric read; null: the report’s first
+   */
+  series: string | null;
+  cadence: 'hourly' | 'daily';
+  webhook_url: string;
+  enabled: boolean;
+  last_state: 'pending' | 'ok' | 'fired' | 'error';
+  last_period: string | null;
+  last_checked: string | null;
+  created: string;
+  modified: string;
+};
+
+export type CreatedAlertView = {
+  id: number;
+  name: string;
+  bookmark_id: number;
+  rule: 'above' | 'below' | 'changed_by_percent';
+  threshold: number;
+  /**
+   * The metric read; null: the report’s first
+   */
+  series: string | null;
+  cadence: 'hourly' | 'daily';
+  webhook_url: string;
+  enabled: boolean;
+  last_state: 'pending' | 'ok' | 'fired' | 'error';
+  last_period: string | null;
+  last_checked: string | null;
+  created: string;
+  modified: string;
+  /**
+   * The HMAC-SHA256 key of X-Alert-Signature; shown only in this answer
+   */
+  signing_secret?: string;
+};
+
+export type CreateAlertDto = {
+  [key: string]: unknown;
+};
+
+export type UpdateAlertDto = {
+  [key: string]: unknown;
+};
+
+export type AlertDeliveryView = {
+  at: string;
+  period: string | null;
+  value: number | null;
+  previous_value: number | null;
+  fired: boolean;
+  test: boolean;
+  /**
+   * 0 for a check that sent nothing
+   */
+  attempt: number;
+  http_status: number | null;
+  error: string | null;
+};
+
+export type AlertTestView = {
+  delivered: boolean;
+  attempts: number;
+  http_status: number | null;
+  error: string | null;
 };
 
 export type ImportControllerImportFromQueryData = {
@@ -173,15 +267,19 @@ export type FunnelsControllerFunnel0Data = {
      */
     project_id?: number;
     /**
-     * The saved funnel.
+     * The saved funnel (required unless `params` is given).
      */
-    funnel_id: number;
+    funnel_id?: number;
     /**
-     * First day, yyyy-mm-dd, inclusive (UTC).
+     * Our extension: an unsaved funnel definition as JSON (steps, length, length_unit, where: what a saved funnel holds besides its name), checked by the same rules (the console runs funnels as they are built). Ignored when `funnel_id` is given.
+     */
+    params?: string;
+    /**
+     * First day, yyyy-mm-dd, inclusive, in the project's time zone.
      */
     from_date: string;
     /**
-     * Last day, yyyy-mm-dd, inclusive (UTC).
+     * Last day, yyyy-mm-dd, inclusive, in the project's time zone.
      */
     to_date: string;
     /**
@@ -229,15 +327,19 @@ export type FunnelsControllerFunnel1Data = {
      */
     project_id?: number;
     /**
-     * The saved funnel.
+     * The saved funnel (required unless `params` is given).
      */
-    funnel_id: number;
+    funnel_id?: number;
     /**
-     * First day, yyyy-mm-dd, inclusive (UTC).
+     * Our extension: an unsaved funnel definition as JSON (steps, length, length_unit, where: what a saved funnel holds besides its name), checked by the same rules (the console runs funnels as they are built). Ignored when `funnel_id` is given.
+     */
+    params?: string;
+    /**
+     * First day, yyyy-mm-dd, inclusive, in the project's time zone.
      */
     from_date: string;
     /**
-     * Last day, yyyy-mm-dd, inclusive (UTC).
+     * Last day, yyyy-mm-dd, inclusive, in the project's time zone.
      */
     to_date: string;
     /**
@@ -317,11 +419,11 @@ export type RetentionControllerCohorts0Data = {
      */
     project_id?: number;
     /**
-     * First day, yyyy-mm-dd, inclusive (UTC).
+     * First day, yyyy-mm-dd, inclusive, in the project's time zone.
      */
     from_date: string;
     /**
-     * Last day, yyyy-mm-dd, inclusive (UTC).
+     * Last day, yyyy-mm-dd, inclusive, in the project's time zone.
      */
     to_date: string;
     /**
@@ -377,11 +479,11 @@ export type RetentionControllerCohorts1Data = {
      */
     project_id?: number;
     /**
-     * First day, yyyy-mm-dd, inclusive (UTC).
+     * First day, yyyy-mm-dd, inclusive, in the project's time zone.
      */
     from_date: string;
     /**
-     * Last day, yyyy-mm-dd, inclusive (UTC).
+     * Last day, yyyy-mm-dd, inclusive, in the project's time zone.
      */
     to_date: string;
     /**
@@ -437,11 +539,11 @@ export type RetentionControllerAddiction0Data = {
      */
     project_id?: number;
     /**
-     * First day, yyyy-mm-dd, inclusive (UTC).
+     * First day, yyyy-mm-dd, inclusive, in the project's time zone.
      */
     from_date: string;
     /**
-     * Last day, yyyy-mm-dd, inclusive (UTC).
+     * Last day, yyyy-mm-dd, inclusive, in the project's time zone.
      */
     to_date: string;
     /**
@@ -477,11 +579,11 @@ export type RetentionControllerAddiction1Data = {
      */
     project_id?: number;
     /**
-     * First day, yyyy-mm-dd, inclusive (UTC).
+     * First day, yyyy-mm-dd, inclusive, in the project's time zone.
      */
     from_date: string;
     /**
-     * Last day, yyyy-mm-dd, inclusive (UTC).
+     * Last day, yyyy-mm-dd, inclusive, in the project's time zone.
      */
     to_date: string;
     /**
@@ -521,11 +623,11 @@ export type SegmentationControllerSegment0Data = {
      */
     event: string;
     /**
-     * First day, yyyy-mm-dd, inclusive (UTC).
+     * First day, yyyy-mm-dd, inclusive, in the project's time zone.
      */
     from_date: string;
     /**
-     * Last day, yyyy-mm-dd, inclusive (UTC).
+     * Last day, yyyy-mm-dd, inclusive, in the project's time zone.
      */
     to_date: string;
     /**
@@ -569,11 +671,11 @@ export type SegmentationControllerSegment1Data = {
      */
     event: string;
     /**
-     * First day, yyyy-mm-dd, inclusive (UTC).
+     * First day, yyyy-mm-dd, inclusive, in the project's time zone.
      */
     from_date: string;
     /**
-     * Last day, yyyy-mm-dd, inclusive (UTC).
+     * Last day, yyyy-mm-dd, inclusive, in the project's time zone.
      */
     to_date: string;
     /**
@@ -617,11 +719,11 @@ export type SegmentationControllerNumeric0Data = {
      */
     event: string;
     /**
-     * First day, yyyy-mm-dd, inclusive (UTC).
+     * First day, yyyy-mm-dd, inclusive, in the project's time zone.
      */
     from_date: string;
     /**
-     * Last day, yyyy-mm-dd, inclusive (UTC).
+     * Last day, yyyy-mm-dd, inclusive, in the project's time zone.
      */
     to_date: string;
     /**
@@ -661,11 +763,11 @@ export type SegmentationControllerNumeric1Data = {
      */
     event: string;
     /**
-     * First day, yyyy-mm-dd, inclusive (UTC).
+     * First day, yyyy-mm-dd, inclusive, in the project's time zone.
      */
     from_date: string;
     /**
-     * Last day, yyyy-mm-dd, inclusive (UTC).
+     * Last day, yyyy-mm-dd, inclusive, in the project's time zone.
      */
     to_date: string;
     /**
@@ -705,11 +807,11 @@ export type SegmentationControllerSum0Data = {
      */
     event: string;
     /**
-     * First day, yyyy-mm-dd, inclusive (UTC).
+     * First day, yyyy-mm-dd, inclusive, in the project's time zone.
      */
     from_date: string;
     /**
-     * Last day, yyyy-mm-dd, inclusive (UTC).
+     * Last day, yyyy-mm-dd, inclusive, in the project's time zone.
      */
     to_date: string;
     /**
@@ -745,11 +847,11 @@ export type SegmentationControllerSum1Data = {
      */
     event: string;
     /**
-     * First day, yyyy-mm-dd, inclusive (UTC).
+     * First day, yyyy-mm-dd, inclusive, in the project's time zone.
      */
     from_date: string;
     /**
-     * Last day, yyyy-mm-dd, inclusive (UTC).
+     * Last day, yyyy-mm-dd, inclusive, in the project's time zone.
      */
     to_date: string;
     /**
@@ -785,11 +887,11 @@ export type SegmentationControllerAverage0Data = {
      */
     event: string;
     /**
-     * First day, yyyy-mm-dd, inclusive (UTC).
+     * First day, yyyy-mm-dd, inclusive, in the project's time zone.
      */
     from_date: string;
     /**
-     * Last day, yyyy-mm-dd, inclusive (UTC).
+     * Last day, yyyy-mm-dd, inclusive, in the project's time zone.
      */
     to_date: string;
     /**
@@ -825,11 +927,11 @@ export type SegmentationControllerAverage1Data = {
      */
     event: string;
     /**
-     * First day, yyyy-mm-dd, inclusive (UTC).
+     * First day, yyyy-mm-dd, inclusive, in the project's time zone.
      */
     from_date: string;
     /**
-     * Last day, yyyy-mm-dd, inclusive (UTC).
+     * Last day, yyyy-mm-dd, inclusive, in the project's time zone.
      */
     to_date: string;
     /**
@@ -873,11 +975,11 @@ export type SegmentationControllerEvents0Data = {
      */
     type?: 'general' | 'unique' | 'average';
     /**
-     * First day, yyyy-mm-dd (UTC); with to_date, instead of interval.
+     * First day, yyyy-mm-dd (the project's time zone); with to_date, instead of interval.
      */
     from_date?: string;
     /**
-     * Last day, yyyy-mm-dd (UTC); with from_date, instead of interval.
+     * Last day, yyyy-mm-dd (the project's time zone); with from_date, instead of interval.
      */
     to_date?: string;
     /**
@@ -913,11 +1015,11 @@ export type SegmentationControllerEvents1Data = {
      */
     type?: 'general' | 'unique' | 'average';
     /**
-     * First day, yyyy-mm-dd (UTC); with to_date, instead of interval.
+     * First day, yyyy-mm-dd (the project's time zone); with to_date, instead of interval.
      */
     from_date?: string;
     /**
-     * Last day, yyyy-mm-dd (UTC); with from_date, instead of interval.
+     * Last day, yyyy-mm-dd (the project's time zone); with from_date, instead of interval.
      */
     to_date?: string;
     /**
@@ -961,11 +1063,11 @@ export type SegmentationControllerEventProperties0Data = {
      */
     type?: 'general' | 'unique' | 'average';
     /**
-     * First day, yyyy-mm-dd (UTC); with to_date, instead of interval.
+     * First day, yyyy-mm-dd (the project's time zone); with to_date, instead of interval.
      */
     from_date?: string;
     /**
-     * Last day, yyyy-mm-dd (UTC); with from_date, instead of interval.
+     * Last day, yyyy-mm-dd (the project's time zone); with from_date, instead of interval.
      */
     to_date?: string;
     /**
@@ -1013,11 +1115,11 @@ export type SegmentationControllerEventProperties1Data = {
      */
     type?: 'general' | 'unique' | 'average';
     /**
-     * First day, yyyy-mm-dd (UTC); with to_date, instead of interval.
+     * First day, yyyy-mm-dd (the project's time zone); with to_date, instead of interval.
      */
     from_date?: string;
     /**
-     * Last day, yyyy-mm-dd (UTC); with from_date, instead of interval.
+     * Last day, yyyy-mm-dd (the project's time zone); with from_date, instead of interval.
      */
     to_date?: string;
     /**
@@ -1087,15 +1189,15 @@ export type EventCatalogControllerNames1Responses = {
 export type EventCatalogControllerTopProperties0Data = {
   body?: never;
   path?: never;
-  query: {
+  query?: {
     /**
      * The project. Required with service-account credentials; a project secret implies it.
      */
     project_id?: number;
     /**
-     * The event name.
+     * The event name; without it, the properties of every event.
      */
-    event: string;
+    event?: string;
     /**
      * How many properties, default 10 (1 to 10000).
      */
@@ -1111,15 +1213,15 @@ export type EventCatalogControllerTopProperties0Responses = {
 export type EventCatalogControllerTopProperties1Data = {
   body?: never;
   path?: never;
-  query: {
+  query?: {
     /**
      * The project. Required with service-account credentials; a project secret implies it.
      */
     project_id?: number;
     /**
-     * The event name.
+     * The event name; without it, the properties of every event.
      */
-    event: string;
+    event?: string;
     /**
      * How many properties, default 10 (1 to 10000).
      */
@@ -1191,15 +1293,19 @@ export type EventCatalogControllerValues1Responses = {
 export type InsightsControllerReport0Data = {
   body?: never;
   path?: never;
-  query: {
+  query?: {
     /**
      * The project. Required with service-account credentials; a project secret implies it.
      */
     project_id?: number;
     /**
-     * The saved insights report to compute.
+     * The saved insights report to compute (required unless `params` is given).
      */
-    bookmark_id: number;
+    bookmark_id?: number;
+    /**
+     * Our extension: an unsaved insights definition as JSON, the `params` a saved report holds, checked by the same rules (the console runs reports as they are built). Ignored when `bookmark_id` is given.
+     */
+    params?: string;
   };
   url: '/api/query/insights';
 };
@@ -1211,15 +1317,19 @@ export type InsightsControllerReport0Responses = {
 export type InsightsControllerReport1Data = {
   body?: never;
   path?: never;
-  query: {
+  query?: {
     /**
      * The project. Required with service-account credentials; a project secret implies it.
      */
     project_id?: number;
     /**
-     * The saved insights report to compute.
+     * The saved insights report to compute (required unless `params` is given).
      */
-    bookmark_id: number;
+    bookmark_id?: number;
+    /**
+     * Our extension: an unsaved insights definition as JSON, the `params` a saved report holds, checked by the same rules (the console runs reports as they are built). Ignored when `bookmark_id` is given.
+     */
+    params?: string;
   };
   url: '/api/2.0/insights';
 };
@@ -1291,6 +1401,532 @@ export type CohortsListControllerList1Data = {
 export type CohortsListControllerList1Responses = {
   200: unknown;
 };
+
+export type StreamControllerQuery0Data = {
+  body?: never;
+  path?: never;
+  query: {
+    /**
+     * The project. Required with service-account credentials; a project secret implies it.
+     */
+    project_id?: number;
+    /**
+     * A JSON array of at most 100 ids; each brings the events of every id merged with it.
+     */
+    distinct_ids: string;
+    /**
+     * First day, yyyy-mm-dd, inclusive (UTC).
+     */
+    from_date: string;
+    /**
+     * Last day, yyyy-mm-dd, inclusive (UTC).
+     */
+    to_date: string;
+    /**
+     * Events per page, newest first (1 to 10000, default 1000).
+     */
+    limit?: number;
+    /**
+     * The previous page’s next_cursor, to read the page after it.
+     */
+    cursor?: string;
+  };
+  url: '/api/query/stream/query';
+};
+
+export type StreamControllerQuery0Responses = {
+  /**
+   * A page of events; next_cursor reads the next page (null on the last).
+   */
+  200: {
+    status: 'ok';
+    results: {
+      events: Array<{
+        event: string;
+        /**
+         * time (Unix seconds), distinct_id (the person’s canonical id), $distinct_id_before_identity (the id sent, when it differs), $insert_id, mp_processing_time_ms, then the event’s own properties.
+         */
+        properties: {
+          [key: string]: unknown;
+        };
+      }>;
+    };
+    next_cursor: string | null;
+  };
+};
+
+export type StreamControllerQuery0Response = StreamControllerQuery0Responses[keyof StreamControllerQuery0Responses];
+
+export type StreamControllerQuery1Data = {
+  body?: never;
+  path?: never;
+  query: {
+    /**
+     * The project. Required with service-account credentials; a project secret implies it.
+     */
+    project_id?: number;
+    /**
+     * A JSON array of at most 100 ids; each brings the events of every id merged with it.
+     */
+    distinct_ids: string;
+    /**
+     * First day, yyyy-mm-dd, inclusive (UTC).
+     */
+    from_date: string;
+    /**
+     * Last day, yyyy-mm-dd, inclusive (UTC).
+     */
+    to_date: string;
+    /**
+     * Events per page, newest first (1 to 10000, default 1000).
+     */
+    limit?: number;
+    /**
+     * The previous page’s next_cursor, to read the page after it.
+     */
+    cursor?: string;
+  };
+  url: '/api/2.0/stream/query';
+};
+
+export type StreamControllerQuery1Responses = {
+  /**
+   * A page of events; next_cursor reads the next page (null on the last).
+   */
+  200: {
+    status: 'ok';
+    results: {
+      events: Array<{
+        event: string;
+        /**
+         * time (Unix seconds), distinct_id (the person’s canonical id), $distinct_id_before_identity (the id sent, when it differs), $insert_id, mp_processing_time_ms, then the event’s own properties.
+         */
+        properties: {
+          [key: string]: unknown;
+        };
+      }>;
+    };
+    next_cursor: string | null;
+  };
+};
+
+export type StreamControllerQuery1Response = StreamControllerQuery1Responses[keyof StreamControllerQuery1Responses];
+
+export type FlowsControllerQuery0Data = {
+  body?: never;
+  path?: never;
+  query: {
+    /**
+     * The project. Required with service-account credentials; a project secret implies it.
+     */
+    project_id?: number;
+    /**
+     * The anchor event: paths start (or end) at it.
+     */
+    event: string;
+    /**
+     * after (default): the events that follow the anchor; before: those that lead to it.
+     */
+    direction?: 'after' | 'before';
+    /**
+     * Events followed from the anchor (1 to 5, default 3).
+     */
+    steps?: number;
+    /**
+     * First day, yyyy-mm-dd, inclusive (UTC).
+     */
+    from_date: string;
+    /**
+     * Last day, yyyy-mm-dd, inclusive (UTC).
+     */
+    to_date: string;
+    /**
+     * A filter expression on the anchor event only (the steps are any events).
+     */
+    where?: string;
+    /**
+     * Paths listed, the most taken first (1 to 100, default 10).
+     */
+    limit?: number;
+  };
+  url: '/api/query/flows';
+};
+
+export type FlowsControllerQuery0Responses = {
+  /**
+   * The top paths and the drop-off (docs/queries.md, "Flows").
+   */
+  200: {
+    event: string;
+    direction: 'after' | 'before';
+    /**
+     * People with the anchor event in the range.
+     */
+    people: number;
+    /**
+     * The paths taken most, in time order (the anchor first after it, last before it).
+     */
+    paths: Array<{
+      steps: Array<string>;
+      count: number;
+    }>;
+    /**
+     * The paths past limit: how many, and how many people took them.
+     */
+    other: {
+      paths: number;
+      count: number;
+    };
+    /**
+     * For each step from the anchor: the people who got that far, and those whose path ended just before.
+     */
+    drop_off: Array<{
+      step: number;
+      reached: number;
+      dropped: number;
+    }>;
+  };
+};
+
+export type FlowsControllerQuery0Response = FlowsControllerQuery0Responses[keyof FlowsControllerQuery0Responses];
+
+export type FlowsControllerQuery1Data = {
+  body?: never;
+  path?: never;
+  query: {
+    /**
+     * The project. Required with service-account credentials; a project secret implies it.
+     */
+    project_id?: number;
+    /**
+     * The anchor event: paths start (or end) at it.
+     */
+    event: string;
+    /**
+     * after (default): the events that follow the anchor; before: those that lead to it.
+     */
+    direction?: 'after' | 'before';
+    /**
+     * Events followed from the anchor (1 to 5, default 3).
+     */
+    steps?: number;
+    /**
+     * First day, yyyy-mm-dd, inclusive (UTC).
+     */
+    from_date: string;
+    /**
+     * Last day, yyyy-mm-dd, inclusive (UTC).
+     */
+    to_date: string;
+    /**
+     * A filter expression on the anchor event only (the steps are any events).
+     */
+    where?: string;
+    /**
+     * Paths listed, the most taken first (1 to 100, default 10).
+     */
+    limit?: number;
+  };
+  url: '/api/2.0/flows';
+};
+
+export type FlowsControllerQuery1Responses = {
+  /**
+   * The top paths and the drop-off (docs/queries.md, "Flows").
+   */
+  200: {
+    event: string;
+    direction: 'after' | 'before';
+    /**
+     * People with the anchor event in the range.
+     */
+    people: number;
+    /**
+     * The paths taken most, in time order (the anchor first after it, last before it).
+     */
+    paths: Array<{
+      steps: Array<string>;
+      count: number;
+    }>;
+    /**
+     * The paths past limit: how many, and how many people took them.
+     */
+    other: {
+      paths: number;
+      count: number;
+    };
+    /**
+     * For each step from the anchor: the people who got that far, and those whose path ended just before.
+     */
+    drop_off: Array<{
+      step: number;
+      reached: number;
+      dropped: number;
+    }>;
+  };
+};
+
+export type FlowsControllerQuery1Response = FlowsControllerQuery1Responses[keyof FlowsControllerQuery1Responses];
+
+export type ProfileCatalogControllerProperties0Data = {
+  body?: never;
+  path?: never;
+  query?: {
+    /**
+     * The project. Required with service-account credentials; a project secret implies it.
+     */
+    project_id?: number;
+    /**
+     * How many property names, default 255 (1 to 10000).
+     */
+    limit?: number;
+  };
+  url: '/api/query/engage/properties';
+};
+
+export type ProfileCatalogControllerProperties0Responses = {
+  200: {
+    computed_at?: string;
+    results?: {
+      [key: string]: {
+        count?: number;
+        type?: 'string' | 'number' | 'boolean' | 'datetime' | 'list' | 'object';
+      };
+    };
+    status?: 'ok';
+  };
+};
+
+export type ProfileCatalogControllerProperties0Response =
+  ProfileCatalogControllerProperties0Responses[keyof ProfileCatalogControllerProperties0Responses];
+
+export type ProfileCatalogControllerProperties1Data = {
+  body?: never;
+  path?: never;
+  query?: {
+    /**
+     * The project. Required with service-account credentials; a project secret implies it.
+     */
+    project_id?: number;
+    /**
+     * How many property names, default 255 (1 to 10000).
+     */
+    limit?: number;
+  };
+  url: '/api/2.0/engage/properties';
+};
+
+export type ProfileCatalogControllerProperties1Responses = {
+  200: {
+    computed_at?: string;
+    results?: {
+      [key: string]: {
+        count?: number;
+        type?: 'string' | 'number' | 'boolean' | 'datetime' | 'list' | 'object';
+      };
+    };
+    status?: 'ok';
+  };
+};
+
+export type ProfileCatalogControllerProperties1Response =
+  ProfileCatalogControllerProperties1Responses[keyof ProfileCatalogControllerProperties1Responses];
+
+export type ProfileCatalogControllerRevenue0Data = {
+  body?: never;
+  path?: never;
+  query: {
+    /**
+     * The project. Required with service-account credentials; a project secret implies it.
+     */
+    project_id?: number;
+    /**
+     * First day, yyyy-mm-dd, inclusive, in the project's time zone.
+     */
+    from_date: string;
+    /**
+     * Last day, yyyy-mm-dd, inclusive, in the project's time zone.
+     */
+    to_date: string;
+    /**
+     * Days per bucket; give either interval or unit.
+     */
+    interval?: number;
+    /**
+     * Calendar buckets; give either interval or unit.
+     */
+    unit?: 'day' | 'week' | 'month';
+  };
+  url: '/api/query/engage/revenue';
+};
+
+export type ProfileCatalogControllerRevenue0Responses = {
+  200: {
+    computed_at?: string;
+    /**
+     * `$overall`, then each bucket by its first day
+     */
+    results?: {
+      [key: string]: {
+        amount?: number;
+        count?: number;
+        paid_count?: number;
+      };
+    };
+    session_id?: string;
+    status?: 'ok';
+  };
+};
+
+export type ProfileCatalogControllerRevenue0Response =
+  ProfileCatalogControllerRevenue0Responses[keyof ProfileCatalogControllerRevenue0Responses];
+
+export type ProfileCatalogControllerRevenueByPost0Data = {
+  body?: never;
+  path?: never;
+  query: {
+    /**
+     * The project. Required with service-account credentials; a project secret implies it.
+     */
+    project_id?: number;
+    /**
+     * First day, yyyy-mm-dd, inclusive, in the project's time zone.
+     */
+    from_date: string;
+    /**
+     * Last day, yyyy-mm-dd, inclusive, in the project's time zone.
+     */
+    to_date: string;
+    /**
+     * Days per bucket; give either interval or unit.
+     */
+    interval?: number;
+    /**
+     * Calendar buckets; give either interval or unit.
+     */
+    unit?: 'day' | 'week' | 'month';
+  };
+  url: '/api/query/engage/revenue';
+};
+
+export type ProfileCatalogControllerRevenueByPost0Responses = {
+  200: {
+    computed_at?: string;
+    /**
+     * `$overall`, then each bucket by its first day
+     */
+    results?: {
+      [key: string]: {
+        amount?: number;
+        count?: number;
+        paid_count?: number;
+      };
+    };
+    session_id?: string;
+    status?: 'ok';
+  };
+};
+
+export type ProfileCatalogControllerRevenueByPost0Response =
+  ProfileCatalogControllerRevenueByPost0Responses[keyof ProfileCatalogControllerRevenueByPost0Responses];
+
+export type ProfileCatalogControllerRevenue1Data = {
+  body?: never;
+  path?: never;
+  query: {
+    /**
+     * The project. Required with service-account credentials; a project secret implies it.
+     */
+    project_id?: number;
+    /**
+     * First day, yyyy-mm-dd, inclusive, in the project's time zone.
+     */
+    from_date: string;
+    /**
+     * Last day, yyyy-mm-dd, inclusive, in the project's time zone.
+     */
+    to_date: string;
+    /**
+     * Days per bucket; give either interval or unit.
+     */
+    interval?: number;
+    /**
+     * Calendar buckets; give either interval or unit.
+     */
+    unit?: 'day' | 'week' | 'month';
+  };
+  url: '/api/2.0/engage/revenue';
+};
+
+export type ProfileCatalogControllerRevenue1Responses = {
+  200: {
+    computed_at?: string;
+    /**
+     * `$overall`, then each bucket by its first day
+     */
+    results?: {
+      [key: string]: {
+        amount?: number;
+        count?: number;
+        paid_count?: number;
+      };
+    };
+    session_id?: string;
+    status?: 'ok';
+  };
+};
+
+export type ProfileCatalogControllerRevenue1Response =
+  ProfileCatalogControllerRevenue1Responses[keyof ProfileCatalogControllerRevenue1Responses];
+
+export type ProfileCatalogControllerRevenueByPost1Data = {
+  body?: never;
+  path?: never;
+  query: {
+    /**
+     * The project. Required with service-account credentials; a project secret implies it.
+     */
+    project_id?: number;
+    /**
+     * First day, yyyy-mm-dd, inclusive, in the project's time zone.
+     */
+    from_date: string;
+    /**
+     * Last day, yyyy-mm-dd, inclusive, in the project's time zone.
+     */
+    to_date: string;
+    /**
+     * Days per bucket; give either interval or unit.
+     */
+    interval?: number;
+    /**
+     * Calendar buckets; give either interval or unit.
+     */
+    unit?: 'day' | 'week' | 'month';
+  };
+  url: '/api/2.0/engage/revenue';
+};
+
+export type ProfileCatalogControllerRevenueByPost1Responses = {
+  200: {
+    computed_at?: string;
+    /**
+     * `$overall`, then each bucket by its first day
+     */
+    results?: {
+      [key: string]: {
+        amount?: number;
+        count?: number;
+        paid_count?: number;
+      };
+    };
+    session_id?: string;
+    status?: 'ok';
+  };
+};
+
+export type ProfileCatalogControllerRevenueByPost1Response =
+  ProfileCatalogControllerRevenueByPost1Responses[keyof ProfileCatalogControllerRevenueByPost1Responses];
 
 export type ProfileQueryControllerQueryFromParameters0Data = {
   body?: never;
@@ -1531,6 +2167,92 @@ export type ProfileQueryControllerQueryFromForm1Data = {
 export type ProfileQueryControllerQueryFromForm1Responses = {
   200: unknown;
 };
+
+export type LegacyAnnotationsControllerListData = {
+  body?: never;
+  path?: never;
+  query?: {
+    /**
+     * First day, yyyy-mm-dd (UTC).
+     */
+    from_date?: string;
+    /**
+     * Last day, yyyy-mm-dd (UTC).
+     */
+    to_date?: string;
+    /**
+     * The project. Required with service-account credentials; a project secret implies it.
+     */
+    project_id?: number;
+  };
+  url: '/api/2.0/annotations';
+};
+
+export type LegacyAnnotationsControllerListResponses = {
+  200: {
+    annotations?: Array<{
+      id?: number;
+      project_id?: number;
+      date?: string;
+      description?: string;
+    }>;
+    error?: false;
+  };
+};
+
+export type LegacyAnnotationsControllerListResponse =
+  LegacyAnnotationsControllerListResponses[keyof LegacyAnnotationsControllerListResponses];
+
+export type SharedBoardsControllerViewData = {
+  body?: never;
+  path: {
+    token: string;
+  };
+  query?: never;
+  url: '/api/shared/boards/{token}';
+};
+
+export type SharedBoardsControllerViewResponses = {
+  200: {
+    status?: 'ok';
+    results?: {
+      id?: number;
+      name?: string;
+      description?: string;
+      shared_until?: string | null;
+      created_by?: string;
+      modified_by?: string;
+      created?: string;
+      modified?: string;
+      /**
+       * {last_days} or {from_date, to_date}
+       */
+      date_range?: {
+        [key: string]: unknown;
+      };
+      where?: string;
+      tiles?: Array<{
+        kind?: 'insights' | 'funnel' | 'retention';
+        report_id?: number;
+        layout?: {
+          x?: number;
+          y?: number;
+          w?: number;
+          h?: number;
+        };
+        /**
+         * {name} of the saved report, or {deleted: true} when it was deleted after the board was saved
+         */
+        report?: {
+          [key: string]: unknown;
+        };
+      }>;
+    };
+  };
+};
+
+export type SharedBoardsControllerViewResponse =
+  SharedBoardsControllerViewResponses[keyof SharedBoardsControllerViewResponses];
 
 export type ExportControllerExportData = {
   body?: never;
@@ -2268,6 +2990,319 @@ export type CohortsControllerUpdateResponses = {
   200: unknown;
 };
 
+export type RetentionReportsControllerListData = {
+  body?: never;
+  path: {
+    projectId: number;
+  };
+  query?: never;
+  url: '/api/app/projects/{projectId}/retention-reports';
+};
+
+export type RetentionReportsControllerListResponses = {
+  200: unknown;
+};
+
+export type RetentionReportsControllerCreateData = {
+  body: CreateRetentionReportDto;
+  path: {
+    projectId: number;
+  };
+  query?: never;
+  url: '/api/app/projects/{projectId}/retention-reports';
+};
+
+export type RetentionReportsControllerCreateResponses = {
+  201: unknown;
+};
+
+export type RetentionReportsControllerDeleteData = {
+  body?: never;
+  path: {
+    id: number;
+    projectId: number;
+  };
+  query?: never;
+  url: '/api/app/projects/{projectId}/retention-reports/{id}';
+};
+
+export type RetentionReportsControllerDeleteResponses = {
+  200: unknown;
+};
+
+export type RetentionReportsControllerGetData = {
+  body?: never;
+  path: {
+    id: number;
+    projectId: number;
+  };
+  query?: never;
+  url: '/api/app/projects/{projectId}/retention-reports/{id}';
+};
+
+export type RetentionReportsControllerGetResponses = {
+  200: unknown;
+};
+
+export type RetentionReportsControllerUpdateData = {
+  body: UpdateRetentionReportDto;
+  path: {
+    id: number;
+    projectId: number;
+  };
+  query?: never;
+  url: '/api/app/projects/{projectId}/retention-reports/{id}';
+};
+
+export type RetentionReportsControllerUpdateResponses = {
+  200: unknown;
+};
+
+export type BoardsControllerListData = {
+  body?: never;
+  path: {
+    projectId: number;
+  };
+  query?: never;
+  url: '/api/app/projects/{projectId}/boards';
+};
+
+export type BoardsControllerListResponses = {
+  200: {
+    status?: 'ok';
+    results?: Array<{
+      id?: number;
+      name?: string;
+      description?: string;
+      shared_until?: string | null;
+      created_by?: string;
+      modified_by?: string;
+      created?: string;
+      modified?: string;
+      tile_count?: number;
+    }>;
+  };
+};
+
+export type BoardsControllerListResponse = BoardsControllerListResponses[keyof BoardsControllerListResponses];
+
+export type BoardsControllerCreateData = {
+  body: CreateBoardDto;
+  path: {
+    projectId: number;
+  };
+  query?: never;
+  url: '/api/app/projects/{projectId}/boards';
+};
+
+export type BoardsControllerCreateResponses = {
+  200: {
+    status?: 'ok';
+    results?: {
+      id?: number;
+      name?: string;
+      description?: string;
+      shared_until?: string | null;
+      created_by?: string;
+      modified_by?: string;
+      created?: string;
+      modified?: string;
+      /**
+       * {last_days} or {from_date, to_date}
+       */
+      date_range?: {
+        [key: string]: unknown;
+      };
+      where?: string;
+      tiles?: Array<{
+        kind?: 'insights' | 'funnel' | 'retention';
+        report_id?: number;
+        layout?: {
+          x?: number;
+          y?: number;
+          w?: number;
+          h?: number;
+        };
+        /**
+         * {name} of the saved report, or {deleted: true} when it was deleted after the board was saved
+         */
+        report?: {
+          [key: string]: unknown;
+        };
+      }>;
+    };
+  };
+};
+
+export type BoardsControllerCreateResponse = BoardsControllerCreateResponses[keyof BoardsControllerCreateResponses];
+
+export type BoardsControllerDeleteData = {
+  body?: never;
+  path: {
+    boardId: number;
+    projectId: number;
+  };
+  query?: never;
+  url: '/api/app/projects/{projectId}/boards/{boardId}';
+};
+
+export type BoardsControllerDeleteResponses = {
+  200: {
+    status?: 'ok';
+    results?: {
+      id?: number;
+    };
+  };
+};
+
+export type BoardsControllerDeleteResponse = BoardsControllerDeleteResponses[keyof BoardsControllerDeleteResponses];
+
+export type BoardsControllerGetData = {
+  body?: never;
+  path: {
+    boardId: number;
+    projectId: number;
+  };
+  query?: never;
+  url: '/api/app/projects/{projectId}/boards/{boardId}';
+};
+
+export type BoardsControllerGetResponses = {
+  200: {
+    status?: 'ok';
+    results?: {
+      id?: number;
+      name?: string;
+      description?: string;
+      shared_until?: string | null;
+      created_by?: string;
+      modified_by?: string;
+      created?: string;
+      modified?: string;
+      /**
+       * {last_days} or {from_date, to_date}
+       */
+      date_range?: {
+        [key: string]: unknown;
+      };
+      where?: string;
+      tiles?: Array<{
+        kind?: 'insights' | 'funnel' | 'retention';
+        report_id?: number;
+        layout?: {
+          x?: number;
+          y?: number;
+          w?: number;
+          h?: number;
+        };
+        /**
+         * {name} of the saved report, or {deleted: true} when it was deleted after the board was saved
+         */
+        report?: {
+          [key: string]: unknown;
+        };
+      }>;
+    };
+  };
+};
+
+export type BoardsControllerGetResponse = BoardsControllerGetResponses[keyof BoardsControllerGetResponses];
+
+export type BoardsControllerUpdateData = {
+  body: UpdateBoardDto;
+  path: {
+    boardId: number;
+    projectId: number;
+  };
+  query?: never;
+  url: '/api/app/projects/{projectId}/boards/{boardId}';
+};
+
+export type BoardsControllerUpdateResponses = {
+  200: {
+    status?: 'ok';
+    results?: {
+      id?: number;
+      name?: string;
+      description?: string;
+      shared_until?: string | null;
+      created_by?: string;
+      modified_by?: string;
+      created?: string;
+      modified?: string;
+      /**
+       * {last_days} or {from_date, to_date}
+       */
+      date_range?: {
+        [key: string]: unknown;
+      };
+      where?: string;
+      tiles?: Array<{
+        kind?: 'insights' | 'funnel' | 'retention';
+        report_id?: number;
+        layout?: {
+          x?: number;
+          y?: number;
+          w?: number;
+          h?: number;
+        };
+        /**
+         * {name} of the saved report, or {deleted: true} when it was deleted after the board was saved
+         */
+        report?: {
+          [key: string]: unknown;
+        };
+      }>;
+    };
+  };
+};
+
+export type BoardsControllerUpdateResponse = BoardsControllerUpdateResponses[keyof BoardsControllerUpdateResponses];
+
+export type BoardsControllerRevokeData = {
+  body?: never;
+  path: {
+    boardId: number;
+    projectId: number;
+  };
+  query?: never;
+  url: '/api/app/projects/{projectId}/boards/{boardId}/share';
+};
+
+export type BoardsControllerRevokeResponses = {
+  200: {
+    status?: 'ok';
+    results?: {
+      id?: number;
+    };
+  };
+};
+
+export type BoardsControllerRevokeResponse = BoardsControllerRevokeResponses[keyof BoardsControllerRevokeResponses];
+
+export type BoardsControllerShareData = {
+  body: ShareBoardDto;
+  path: {
+    boardId: number;
+    projectId: number;
+  };
+  query?: never;
+  url: '/api/app/projects/{projectId}/boards/{boardId}/share';
+};
+
+export type BoardsControllerShareResponses = {
+  200: {
+    status?: 'ok';
+    results?: {
+      url?: string;
+      token?: string;
+      expires_at?: string;
+    };
+  };
+};
+
+export type BoardsControllerShareResponse = BoardsControllerShareResponses[keyof BoardsControllerShareResponses];
+
 export type GroupKeysControllerListData = {
   body?: never;
   path: {
@@ -2507,6 +3542,143 @@ export type UsageControllerGetData = {
 export type UsageControllerGetResponses = {
   200: unknown;
 };
+
+export type BackupControllerBackupData = {
+  body?: never;
+  path?: never;
+  query?: never;
+  url: '/api/app/backup';
+};
+
+export type BackupControllerBackupResponses = {
+  201: unknown;
+};
+
+export type AlertsControllerListData = {
+  body?: never;
+  path: {
+    projectId: number;
+  };
+  query?: never;
+  url: '/api/app/projects/{projectId}/alerts';
+};
+
+export type AlertsControllerListResponses = {
+  200: {
+    status: 'ok';
+    results: Array<AlertView>;
+  };
+};
+
+export type AlertsControllerListResponse = AlertsControllerListResponses[keyof AlertsControllerListResponses];
+
+export type AlertsControllerCreateData = {
+  body: CreateAlertDto;
+  path: {
+    projectId: number;
+  };
+  query?: never;
+  url: '/api/app/projects/{projectId}/alerts';
+};
+
+export type AlertsControllerCreateResponses = {
+  201: {
+    status: 'ok';
+    results: CreatedAlertView;
+  };
+};
+
+export type AlertsControllerCreateResponse = AlertsControllerCreateResponses[keyof AlertsControllerCreateResponses];
+
+export type AlertsControllerDeleteData = {
+  body?: never;
+  path: {
+    alertId: number;
+    projectId: number;
+  };
+  query?: never;
+  url: '/api/app/projects/{projectId}/alerts/{alertId}';
+};
+
+export type AlertsControllerDeleteResponses = {
+  200: unknown;
+};
+
+export type AlertsControllerGetData = {
+  body?: never;
+  path: {
+    alertId: number;
+    projectId: number;
+  };
+  query?: never;
+  url: '/api/app/projects/{projectId}/alerts/{alertId}';
+};
+
+export type AlertsControllerGetResponses = {
+  200: {
+    status: 'ok';
+    results: AlertView;
+  };
+};
+
+export type AlertsControllerGetResponse = AlertsControllerGetResponses[keyof AlertsControllerGetResponses];
+
+export type AlertsControllerUpdateData = {
+  body: UpdateAlertDto;
+  path: {
+    alertId: number;
+    projectId: number;
+  };
+  query?: never;
+  url: '/api/app/projects/{projectId}/alerts/{alertId}';
+};
+
+export type AlertsControllerUpdateResponses = {
+  200: {
+    status: 'ok';
+    results: AlertView;
+  };
+};
+
+export type AlertsControllerUpdateResponse = AlertsControllerUpdateResponses[keyof AlertsControllerUpdateResponses];
+
+export type AlertsControllerHistoryData = {
+  body?: never;
+  path: {
+    alertId: number;
+    projectId: number;
+  };
+  query?: never;
+  url: '/api/app/projects/{projectId}/alerts/{alertId}/history';
+};
+
+export type AlertsControllerHistoryResponses = {
+  200: {
+    status: 'ok';
+    results: Array<AlertDeliveryView>;
+  };
+};
+
+export type AlertsControllerHistoryResponse = AlertsControllerHistoryResponses[keyof AlertsControllerHistoryResponses];
+
+export type AlertsControllerTestData = {
+  body?: never;
+  path: {
+    alertId: number;
+    projectId: number;
+  };
+  query?: never;
+  url: '/api/app/projects/{projectId}/alerts/{alertId}/test';
+};
+
+export type AlertsControllerTestResponses = {
+  200: {
+    status: 'ok';
+    results: AlertTestView;
+  };
+};
+
+export type AlertsControllerTestResponse = AlertsControllerTestResponses[keyof AlertsControllerTestResponses];
 
 export type DataRetrievalsControllerCreateRetrievalData = {
   body?: never;
