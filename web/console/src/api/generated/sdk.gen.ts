@@ -2,2105 +2,1381 @@
 
 import { client } from './client.gen.js';
 import type { Client, ClientMeta, Options as Options2, RequestResult, TDataShape } from './client/index.js';
-import type {
-  AlertsControllerCreateData,
-  AlertsControllerCreateResponses,
-  AlertsControllerDeleteData,
-  AlertsControllerDeleteResponses,
-  AlertsControllerGetData,
-  AlertsControllerGetResponses,
-  AlertsControllerHistoryData,
-  AlertsControllerHistoryResponses,
-  AlertsControllerListData,
-  AlertsControllerListResponses,
-  AlertsControllerTestData,
-  AlertsControllerTestResponses,
-  AlertsControllerUpdateData,
-  AlertsControllerUpdateResponses,
-  AnnotationsControllerCreateData,
-  AnnotationsControllerCreateResponses,
-  AnnotationsControllerDeleteData,
-  AnnotationsControllerDeleteResponses,
-  AnnotationsControllerGetData,
-  AnnotationsControllerGetResponses,
-  AnnotationsControllerListData,
-  AnnotationsControllerListResponses,
-  AnnotationsControllerUpdateData,
-  AnnotationsControllerUpdateResponses,
-  AnnotationTagsControllerCreateData,
-  AnnotationTagsControllerCreateResponses,
-  AnnotationTagsControllerListData,
-  AnnotationTagsControllerListResponses,
-  BackupControllerBackupData,
-  BackupControllerBackupResponses,
-  BoardsControllerCreateData,
-  BoardsControllerCreateResponses,
-  BoardsControllerDeleteData,
-  BoardsControllerDeleteResponses,
-  BoardsControllerGetData,
-  BoardsControllerGetResponses,
-  BoardsControllerListData,
-  BoardsControllerListResponses,
-  BoardsControllerRevokeData,
-  BoardsControllerRevokeResponses,
-  BoardsControllerShareData,
-  BoardsControllerShareResponses,
-  BoardsControllerUpdateData,
-  BoardsControllerUpdateResponses,
-  BookmarksControllerCreateData,
-  BookmarksControllerCreateResponses,
-  BookmarksControllerDeleteData,
-  BookmarksControllerDeleteResponses,
-  BookmarksControllerGetData,
-  BookmarksControllerGetResponses,
-  BookmarksControllerListData,
-  BookmarksControllerListResponses,
-  BookmarksControllerUpdateData,
-  BookmarksControllerUpdateResponses,
-  CohortsControllerCreateData,
-  CohortsControllerCreateResponses,
-  CohortsControllerDeleteData,
-  CohortsControllerDeleteResponses,
-  CohortsControllerGetData,
-  CohortsControllerGetResponses,
-  CohortsControllerListData,
-  CohortsControllerListResponses,
-  CohortsControllerUpdateData,
-  CohortsControllerUpdateResponses,
-  CohortsListControllerList0Data,
-  CohortsListControllerList0Responses,
-  CohortsListControllerList1Data,
-  CohortsListControllerList1Responses,
-  CohortsListControllerListByGet0Data,
-  CohortsListControllerListByGet0Responses,
-  CohortsListControllerListByGet1Data,
-  CohortsListControllerListByGet1Responses,
-  DataDeletionsControllerCancelData,
-  DataDeletionsControllerCancelResponses,
-  DataDeletionsControllerCreateDeletionData,
-  DataDeletionsControllerCreateDeletionResponses,
-  DataDeletionsControllerStatusData,
-  DataDeletionsControllerStatusResponses,
-  DataRetrievalsControllerCreateRetrievalData,
-  DataRetrievalsControllerCreateRetrievalResponses,
-  DataRetrievalsControllerStatusData,
-  DataRetrievalsControllerStatusResponses,
-  DownloadsControllerDownloadData,
-  DownloadsControllerDownloadResponses,
-  EventCatalogControllerNames0Data,
-  EventCatalogControllerNames0Responses,
-  EventCatalogControllerNames1Data,
-  EventCatalogControllerNames1Responses,
-  EventCatalogControllerTopProperties0Data,
-  EventCatalogControllerTopProperties0Responses,
-  EventCatalogControllerTopProperties1Data,
-  EventCatalogControllerTopProperties1Responses,
-  EventCatalogControllerValues0Data,
-  EventCatalogControllerValues0Responses,
-  EventCatalogControllerValues1Data,
-  EventCatalogControllerValues1Responses,
-  ExportControllerExportData,
-  ExportControllerExportResponses,
-  FlowsControllerQuery0Data,
-  FlowsControllerQuery0Responses,
-  FlowsControllerQuery1Data,
-  FlowsControllerQuery1Responses,
-  FunnelsControllerFunnel0Data,
-  FunnelsControllerFunnel0Responses,
-  FunnelsControllerFunnel1Data,
-  FunnelsControllerFunnel1Responses,
-  FunnelsControllerList0Data,
-  FunnelsControllerList0Responses,
-  FunnelsControllerList1Data,
-  FunnelsControllerList1Responses,
-  GroupKeysControllerDefineData,
-  GroupKeysControllerDefineResponses,
-  GroupKeysControllerListData,
-  GroupKeysControllerListResponses,
-  GroupKeysControllerRemoveData,
-  GroupKeysControllerRemoveResponses,
-  ImportControllerImportData,
-  ImportControllerImportFromQueryData,
-  ImportControllerImportFromQueryResponses,
-  ImportControllerImportResponses,
-  InsightsControllerReport0Data,
-  InsightsControllerReport0Responses,
-  InsightsControllerReport1Data,
-  InsightsControllerReport1Responses,
-  LegacyAnnotationsControllerListData,
-  LegacyAnnotationsControllerListResponses,
-  MeControllerCreateOrganizationData,
-  MeControllerCreateOrganizationResponses,
-  MeControllerMeData,
-  MeControllerMeResponses,
-  OrganizationControllerCreateOAuthTokenData,
-  OrganizationControllerCreateOAuthTokenResponses,
-  OrganizationControllerCreateProjectData,
-  OrganizationControllerCreateProjectResponses,
-  OrganizationControllerListProjectsData,
-  OrganizationControllerListProjectsResponses,
-  PipelinesControllerCancelData,
-  PipelinesControllerCancelResponses,
-  PipelinesControllerCreateData,
-  PipelinesControllerCreateResponses,
-  PipelinesControllerJobsData,
-  PipelinesControllerJobsResponses,
-  PipelinesControllerPauseData,
-  PipelinesControllerPauseResponses,
-  PipelinesControllerResumeData,
-  PipelinesControllerResumeResponses,
-  PipelinesControllerStatusData,
-  PipelinesControllerStatusResponses,
-  PipelinesControllerTimelineData,
-  PipelinesControllerTimelineResponses,
-  ProfileCatalogControllerProperties0Data,
-  ProfileCatalogControllerProperties0Responses,
-  ProfileCatalogControllerProperties1Data,
-  ProfileCatalogControllerProperties1Responses,
-  ProfileCatalogControllerRevenue0Data,
-  ProfileCatalogControllerRevenue0Responses,
-  ProfileCatalogControllerRevenue1Data,
-  ProfileCatalogControllerRevenue1Responses,
-  ProfileCatalogControllerRevenueByPost0Data,
-  ProfileCatalogControllerRevenueByPost0Responses,
-  ProfileCatalogControllerRevenueByPost1Data,
-  ProfileCatalogControllerRevenueByPost1Responses,
-  ProfileQueryControllerQueryFromForm0Data,
-  ProfileQueryControllerQueryFromForm0Responses,
-  ProfileQueryControllerQueryFromForm1Data,
-  ProfileQueryControllerQueryFromForm1Responses,
-  ProfileQueryControllerQueryFromParameters0Data,
-  ProfileQueryControllerQueryFromParameters0Responses,
-  ProfileQueryControllerQueryFromParameters1Data,
-  ProfileQueryControllerQueryFromParameters1Responses,
-  ProfileUpdatesControllerEngageData,
-  ProfileUpdatesControllerEngageFromQueryData,
-  ProfileUpdatesControllerEngageFromQueryResponses,
-  ProfileUpdatesControllerEngageResponses,
-  ProfileUpdatesControllerGroupsData,
-  ProfileUpdatesControllerGroupsFromQueryData,
-  ProfileUpdatesControllerGroupsFromQueryResponses,
-  ProfileUpdatesControllerGroupsResponses,
-  ProjectControllerGetData,
-  ProjectControllerGetResponses,
-  ProjectControllerRotateSecretData,
-  ProjectControllerRotateSecretResponses,
-  ProjectControllerUpdateData,
-  ProjectControllerUpdateResponses,
-  RetentionControllerAddiction0Data,
-  RetentionControllerAddiction0Responses,
-  RetentionControllerAddiction1Data,
-  RetentionControllerAddiction1Responses,
-  RetentionControllerCohorts0Data,
-  RetentionControllerCohorts0Responses,
-  RetentionControllerCohorts1Data,
-  RetentionControllerCohorts1Responses,
-  RetentionReportsControllerCreateData,
-  RetentionReportsControllerCreateResponses,
-  RetentionReportsControllerDeleteData,
-  RetentionReportsControllerDeleteResponses,
-  RetentionReportsControllerGetData,
-  RetentionReportsControllerGetResponses,
-  RetentionReportsControllerListData,
-  RetentionReportsControllerListResponses,
-  RetentionReportsControllerUpdateData,
-  RetentionReportsControllerUpdateResponses,
-  SavedFunnelsControllerCreateData,
-  SavedFunnelsControllerCreateResponses,
-  SavedFunnelsControllerDeleteData,
-  SavedFunnelsControllerDeleteResponses,
-  SavedFunnelsControllerGetData,
-  SavedFunnelsControllerGetResponses,
-  SavedFunnelsControllerListData,
-  SavedFunnelsControllerListResponses,
-  SavedFunnelsControllerUpdateData,
-  SavedFunnelsControllerUpdateResponses,
-  SchemasControllerDeleteAllData,
-  SchemasControllerDeleteAllResponses,
-  SchemasControllerDeleteOneData,
-  SchemasControllerDeleteOneResponses,
-  SchemasControllerDeleteTypeData,
-  SchemasControllerDeleteTypeResponses,
-  SchemasControllerGetData,
-  SchemasControllerGetResponses,
-  SchemasControllerListData,
-  SchemasControllerListResponses,
-  SchemasControllerListTypeData,
-  SchemasControllerListTypeResponses,
-  SchemasControllerSeenData,
-  SchemasControllerSeenResponses,
-  SchemasControllerUploadData,
-  SchemasControllerUploadOneData,
-  SchemasControllerUploadOneResponses,
-  SchemasControllerUploadResponses,
-  SegmentationControllerAverage0Data,
-  SegmentationControllerAverage0Responses,
-  SegmentationControllerAverage1Data,
-  SegmentationControllerAverage1Responses,
-  SegmentationControllerEventProperties0Data,
-  SegmentationControllerEventProperties0Responses,
-  SegmentationControllerEventProperties1Data,
-  SegmentationControllerEventProperties1Responses,
-  SegmentationControllerEvents0Data,
-  SegmentationControllerEvents0Responses,
-  SegmentationControllerEvents1Data,
-  SegmentationControllerEvents1Responses,
-  SegmentationControllerNumeric0Data,
-  SegmentationControllerNumeric0Responses,
-  SegmentationControllerNumeric1Data,
-  SegmentationControllerNumeric1Responses,
-  SegmentationControllerSegment0Data,
-  SegmentationControllerSegment0Responses,
-  SegmentationControllerSegment1Data,
-  SegmentationControllerSegment1Responses,
-  SegmentationControllerSum0Data,
-  SegmentationControllerSum0Responses,
-  SegmentationControllerSum1Data,
-  SegmentationControllerSum1Responses,
-  ServiceAccountsControllerAddToProjectData,
-  ServiceAccountsControllerAddToProjectResponses,
-  ServiceAccountsControllerCreateData,
-  ServiceAccountsControllerCreateResponses,
-  ServiceAccountsControllerDeleteData,
-  ServiceAccountsControllerDeleteResponses,
-  ServiceAccountsControllerGetData,
-  ServiceAccountsControllerGetResponses,
-  ServiceAccountsControllerListData,
-  ServiceAccountsControllerListResponses,
-  ServiceAccountsControllerRemoveFromProjectData,
-  ServiceAccountsControllerRemoveFromProjectResponses,
-  SharedBoardsControllerViewData,
-  SharedBoardsControllerViewResponses,
-  StreamControllerQuery0Data,
-  StreamControllerQuery0Responses,
-  StreamControllerQuery1Data,
-  StreamControllerQuery1Responses,
-  TrackControllerTrackData,
-  TrackControllerTrackFromQueryData,
-  TrackControllerTrackFromQueryResponses,
-  TrackControllerTrackResponses,
-  UsageControllerGetData,
-  UsageControllerGetResponses,
-  WarehouseImportsControllerCreateEventsData,
-  WarehouseImportsControllerCreateEventsResponses,
-  WarehouseImportsControllerCreateGroupsData,
-  WarehouseImportsControllerCreateGroupsResponses,
-  WarehouseImportsControllerCreatePeopleData,
-  WarehouseImportsControllerCreatePeopleResponses,
-  WarehouseImportsControllerDeleteData,
-  WarehouseImportsControllerDeleteResponses,
-  WarehouseImportsControllerGetData,
-  WarehouseImportsControllerGetResponses,
-  WarehouseImportsControllerHistoryData,
-  WarehouseImportsControllerHistoryResponses,
-  WarehouseImportsControllerListData,
-  WarehouseImportsControllerListResponses,
-  WarehouseImportsControllerManualSyncData,
-  WarehouseImportsControllerManualSyncResponses,
-  WarehouseImportsControllerUpdateData,
-  WarehouseImportsControllerUpdateResponses,
-  WarehouseSourcesControllerCreateData,
-  WarehouseSourcesControllerCreateResponses,
-  WarehouseSourcesControllerDeleteData,
-  WarehouseSourcesControllerDeleteResponses,
-  WarehouseSourcesControllerGetData,
-  WarehouseSourcesControllerGetResponses,
-  WarehouseSourcesControllerListData,
-  WarehouseSourcesControllerListResponses,
-} from './types.gen.js';
+import type { AlertsControllerCreateData, AlertsControllerCreateResponses, AlertsControllerDeleteData, AlertsControllerDeleteResponses, AlertsControllerGetData, AlertsControllerGetResponses, AlertsControllerHistoryData, AlertsControllerHistoryResponses, AlertsControllerListData, AlertsControllerListResponses, AlertsControllerTestData, AlertsControllerTestResponses, AlertsControllerUpdateData, AlertsControllerUpdateResponses, AnnotationsControllerCreateData, AnnotationsControllerCreateResponses, AnnotationsControllerDeleteData, AnnotationsControllerDeleteResponses, AnnotationsControllerGetData, AnnotationsControllerGetResponses, AnnotationsControllerListData, AnnotationsControllerListResponses, AnnotationsControllerUpdateData, AnnotationsControllerUpdateResponses, AnnotationTagsControllerCreateData, AnnotationTagsControllerCreateResponses, AnnotationTagsControllerListData, AnnotationTagsControllerListResponses, BackupControllerBackupData, BackupControllerBackupResponses, BoardsControllerCreateData, BoardsControllerCreateResponses, BoardsControllerDeleteData, BoardsControllerDeleteResponses, BoardsControllerGetData, BoardsControllerGetResponses, BoardsControllerListData, BoardsControllerListResponses, BoardsControllerRevokeData, BoardsControllerRevokeResponses, BoardsControllerShareData, BoardsControllerShareResponses, BoardsControllerUpdateData, BoardsControllerUpdateResponses, BookmarksControllerCreateData, BookmarksControllerCreateResponses, BookmarksControllerDeleteData, BookmarksControllerDeleteResponses, BookmarksControllerGetData, BookmarksControllerGetResponses, BookmarksControllerListData, BookmarksControllerListResponses, BookmarksControllerUpdateData, BookmarksControllerUpdateResponses, CohortsControllerCreateData, CohortsControllerCreateResponses, CohortsControllerDeleteData, CohortsControllerDeleteResponses, CohortsControllerGetData, CohortsControllerGetResponses, CohortsControllerListData, CohortsControllerListResponses, CohortsControllerUpdateData, CohortsControllerUpdateResponses, CohortsListControllerList0Data, CohortsListControllerList0Responses, CohortsListControllerList1Data, CohortsListControllerList1Responses, CohortsListControllerListByGet0Data, CohortsListControllerListByGet0Responses, CohortsListControllerListByGet1Data, CohortsListControllerListByGet1Responses, DataDeletionsControllerCancelData, DataDeletionsControllerCancelResponses, DataDeletionsControllerCreateDeletionData, DataDeletionsControllerCreateDeletionResponses, DataDeletionsControllerStatusData, DataDeletionsControllerStatusResponses, DataRetrievalsControllerCreateRetrievalData, DataRetrievalsControllerCreateRetrievalResponses, DataRetrievalsControllerStatusData, DataRetrievalsControllerStatusResponses, DownloadsControllerDownloadData, DownloadsControllerDownloadResponses, EventCatalogControllerNames0Data, EventCatalogControllerNames0Responses, EventCatalogControllerNames1Data, EventCatalogControllerNames1Responses, EventCatalogControllerTopProperties0Data, EventCatalogControllerTopProperties0Responses, EventCatalogControllerTopProperties1Data, EventCatalogControllerTopProperties1Responses, EventCatalogControllerValues0Data, EventCatalogControllerValues0Responses, EventCatalogControllerValues1Data, EventCatalogControllerValues1Responses, ExportControllerExportData, ExportControllerExportResponses, FlowsControllerQuery0Data, FlowsControllerQuery0Responses, FlowsControllerQuery1Data, FlowsControllerQuery1Responses, FunnelsControllerFunnel0Data, FunnelsControllerFunnel0Responses, FunnelsControllerFunnel1Data, FunnelsControllerFunnel1Responses, FunnelsControllerList0Data, FunnelsControllerList0Responses, FunnelsControllerList1Data, FunnelsControllerList1Responses, GroupKeysControllerDefineData, GroupKeysControllerDefineResponses, GroupKeysControllerListData, GroupKeysControllerListResponses, GroupKeysControllerRemoveData, GroupKeysControllerRemoveResponses, ImportControllerImportData, ImportControllerImportFromQueryData, ImportControllerImportFromQueryResponses, ImportControllerImportResponses, InsightsControllerReport0Data, InsightsControllerReport0Responses, InsightsControllerReport1Data, InsightsControllerReport1Responses, LegacyAnnotationsControllerListData, LegacyAnnotationsControllerListResponses, LookupTablesControllerCreateData, LookupTablesControllerCreateResponses, LookupTablesControllerDeleteData, LookupTablesControllerDeleteResponses, LookupTablesControllerGetData, LookupTablesControllerGetResponses, LookupTablesControllerListData, LookupTablesControllerListResponses, LookupTablesControllerUpdateData, LookupTablesControllerUpdateResponses, LookupTablesIngestControllerListData, LookupTablesIngestControllerListErrors, LookupTablesIngestControllerListResponses, LookupTablesIngestControllerReplaceData, LookupTablesIngestControllerReplaceErrors, LookupTablesIngestControllerReplaceResponses, MeControllerCreateOrganizationData, MeControllerCreateOrganizationResponses, MeControllerMeData, MeControllerMeResponses, OrganizationControllerCreateOAuthTokenData, OrganizationControllerCreateOAuthTokenResponses, OrganizationControllerCreateProjectData, OrganizationControllerCreateProjectResponses, OrganizationControllerListProjectsData, OrganizationControllerListProjectsResponses, PipelinesControllerCancelData, PipelinesControllerCancelResponses, PipelinesControllerCreateData, PipelinesControllerCreateResponses, PipelinesControllerJobsData, PipelinesControllerJobsResponses, PipelinesControllerPauseData, PipelinesControllerPauseResponses, PipelinesControllerResumeData, PipelinesControllerResumeResponses, PipelinesControllerStatusData, PipelinesControllerStatusResponses, PipelinesControllerTimelineData, PipelinesControllerTimelineResponses, ProfileCatalogControllerProperties0Data, ProfileCatalogControllerProperties0Responses, ProfileCatalogControllerProperties1Data, ProfileCatalogControllerProperties1Responses, ProfileCatalogControllerRevenue0Data, ProfileCatalogControllerRevenue0Responses, ProfileCatalogControllerRevenue1Data, ProfileCatalogControllerRevenue1Responses, ProfileCatalogControllerRevenueByPost0Data, ProfileCatalogControllerRevenueByPost0Responses, ProfileCatalogControllerRevenueByPost1Data, ProfileCatalogControllerRevenueByPost1Responses, ProfileQueryControllerQueryFromForm0Data, ProfileQueryControllerQueryFromForm0Responses, ProfileQueryControllerQueryFromForm1Data, ProfileQueryControllerQueryFromForm1Responses, ProfileQueryControllerQueryFromParameters0Data, ProfileQueryControllerQueryFromParameters0Responses, ProfileQueryControllerQueryFromParameters1Data, ProfileQueryControllerQueryFromParameters1Responses, ProfileUpdatesControllerEngageData, ProfileUpdatesControllerEngageFromQueryData, ProfileUpdatesControllerEngageFromQueryResponses, ProfileUpdatesControllerEngageResponses, ProfileUpdatesControllerGroupsData, ProfileUpdatesControllerGroupsFromQueryData, ProfileUpdatesControllerGroupsFromQueryResponses, ProfileUpdatesControllerGroupsResponses, ProjectControllerGetData, ProjectControllerGetResponses, ProjectControllerRotateSecretData, ProjectControllerRotateSecretResponses, ProjectControllerUpdateData, ProjectControllerUpdateResponses, RetentionControllerAddiction0Data, RetentionControllerAddiction0Responses, RetentionControllerAddiction1Data, RetentionControllerAddiction1Responses, RetentionControllerCohorts0Data, RetentionControllerCohorts0Responses, RetentionControllerCohorts1Data, RetentionControllerCohorts1Responses, RetentionReportsControllerCreateData, RetentionReportsControllerCreateResponses, RetentionReportsControllerDeleteData, RetentionReportsControllerDeleteResponses, RetentionReportsControllerGetData, RetentionReportsControllerGetResponses, RetentionReportsControllerListData, RetentionReportsControllerListResponses, RetentionReportsControllerUpdateData, RetentionReportsControllerUpdateResponses, SavedFunnelsControllerCreateData, SavedFunnelsControllerCreateResponses, SavedFunnelsControllerDeleteData, SavedFunnelsControllerDeleteResponses, SavedFunnelsControllerGetData, SavedFunnelsControllerGetResponses, SavedFunnelsControllerListData, SavedFunnelsControllerListResponses, SavedFunnelsControllerUpdateData, SavedFunnelsControllerUpdateResponses, SchemasControllerDeleteAllData, SchemasControllerDeleteAllResponses, SchemasControllerDeleteOneData, SchemasControllerDeleteOneResponses, SchemasControllerDeleteTypeData, SchemasControllerDeleteTypeResponses, SchemasControllerGetData, SchemasControllerGetResponses, SchemasControllerListData, SchemasControllerListResponses, SchemasControllerListTypeData, SchemasControllerListTypeResponses, SchemasControllerSeenData, SchemasControllerSeenResponses, SchemasControllerUploadData, SchemasControllerUploadOneData, SchemasControllerUploadOneResponses, SchemasControllerUploadResponses, SegmentationControllerAverage0Data, SegmentationControllerAverage0Responses, SegmentationControllerAverage1Data, SegmentationControllerAverage1Responses, SegmentationControllerEventProperties0Data, SegmentationControllerEventProperties0Responses, SegmentationControllerEventProperties1Data, SegmentationControllerEventProperties1Responses, SegmentationControllerEvents0Data, SegmentationControllerEvents0Responses, SegmentationControllerEvents1Data, SegmentationControllerEvents1Responses, SegmentationControllerNumeric0Data, SegmentationControllerNumeric0Responses, SegmentationControllerNumeric1Data, SegmentationControllerNumeric1Responses, SegmentationControllerSegment0Data, SegmentationControllerSegment0Responses, SegmentationControllerSegment1Data, SegmentationControllerSegment1Responses, SegmentationControllerSum0Data, SegmentationControllerSum0Responses, SegmentationControllerSum1Data, SegmentationControllerSum1Responses, ServiceAccountsControllerAddToProjectData, ServiceAccountsControllerAddToProjectResponses, ServiceAccountsControllerCreateData, ServiceAccountsControllerCreateResponses, ServiceAccountsControllerDeleteData, ServiceAccountsControllerDeleteResponses, ServiceAccountsControllerGetData, ServiceAccountsControllerGetResponses, ServiceAccountsControllerListData, ServiceAccountsControllerListResponses, ServiceAccountsControllerRemoveFromProjectData, ServiceAccountsControllerRemoveFromProjectResponses, SharedBoardsControllerViewData, SharedBoardsControllerViewResponses, StreamControllerQuery0Data, StreamControllerQuery0Responses, StreamControllerQuery1Data, StreamControllerQuery1Responses, TrackControllerTrackData, TrackControllerTrackFromQueryData, TrackControllerTrackFromQueryResponses, TrackControllerTrackResponses, UsageControllerGetData, UsageControllerGetResponses, WarehouseImportsControllerCreateEventsData, WarehouseImportsControllerCreateEventsResponses, WarehouseImportsControllerCreateGroupsData, WarehouseImportsControllerCreateGroupsResponses, WarehouseImportsControllerCreatePeopleData, WarehouseImportsControllerCreatePeopleResponses, WarehouseImportsControllerDeleteData, WarehouseImportsControllerDeleteResponses, WarehouseImportsControllerGetData, WarehouseImportsControllerGetResponses, WarehouseImportsControllerHistoryData, WarehouseImportsControllerHistoryResponses, WarehouseImportsControllerListData, WarehouseImportsControllerListResponses, WarehouseImportsControllerManualSyncData, WarehouseImportsControllerManualSyncResponses, WarehouseImportsControllerUpdateData, WarehouseImportsControllerUpdateResponses, WarehouseSourcesControllerCreateData, WarehouseSourcesControllerCreateResponses, WarehouseSourcesControllerDeleteData, WarehouseSourcesControllerDeleteResponses, WarehouseSourcesControllerGetData, WarehouseSourcesControllerGetResponses, WarehouseSourcesControllerListData, WarehouseSourcesControllerListResponses } from './types.gen.js';
 
-export type Options<
-  TData extends TDataShape = TDataShape,
-  ThrowOnError extends boolean = boolean,
-  TResponse = unknown,
-> = Options2<TData, ThrowOnError, TResponse> & {
-  /**
-   * You can provide a client instance returned by `createClient()` instead of
-   * individual options. This might be also useful if you want to implement a
-   * custom client.
-   */
-  client?: Client;
-  /**
-   * You can pass arbitrary values through the `meta` object. This can be
-   * used to access values that aren't defined as part of the SDK function.
-   */
-  meta?: keyof ClientMeta extends never ? Record<string, unknown> : ClientMeta;
+export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
+    /**
+     * You can provide a client instance returned by `createClient()` instead of
+     * individual options. This might be also useful if you want to implement a
+     * custom client.
+     */
+    client?: Client;
+    /**
+     * You can pass arbitrary values through the `meta` object. This can be
+     * used to access values that aren't defined as part of the SDK function.
+     */
+    meta?: keyof ClientMeta extends never ? Record<string, unknown> : ClientMeta;
 };
 
 /**
  * Import events through the SDK transport: `data` in the query, JSON or base64
  */
-export const importControllerImportFromQuery = <ThrowOnError extends boolean = false>(
-  options?: Options<ImportControllerImportFromQueryData, ThrowOnError>,
-): RequestResult<ImportControllerImportFromQueryResponses, unknown, ThrowOnError> =>
-  (options?.client ?? client).get<ImportControllerImportFromQueryResponses, unknown, ThrowOnError>({
-    url: '/import',
-    ...options,
-  });
+export const importControllerImportFromQuery = <ThrowOnError extends boolean = false>(options?: Options<ImportControllerImportFromQueryData, ThrowOnError>): RequestResult<ImportControllerImportFromQueryResponses, unknown, ThrowOnError> => (options?.client ?? client).get<ImportControllerImportFromQueryResponses, unknown, ThrowOnError>({ url: '/import', ...options });
 
 /**
  * Import events (server side): JSON array or NDJSON, gzip allowed; also the SDK form transport
  */
-export const importControllerImport = <ThrowOnError extends boolean = false>(
-  options?: Options<ImportControllerImportData, ThrowOnError>,
-): RequestResult<ImportControllerImportResponses, unknown, ThrowOnError> =>
-  (options?.client ?? client).post<ImportControllerImportResponses, unknown, ThrowOnError>({
-    url: '/import',
-    ...options,
-  });
+export const importControllerImport = <ThrowOnError extends boolean = false>(options?: Options<ImportControllerImportData, ThrowOnError>): RequestResult<ImportControllerImportResponses, unknown, ThrowOnError> => (options?.client ?? client).post<ImportControllerImportResponses, unknown, ThrowOnError>({ url: '/import', ...options });
 
 /**
  * Track events (client side) with `data` in the query
  */
-export const trackControllerTrackFromQuery = <ThrowOnError extends boolean = false>(
-  options?: Options<TrackControllerTrackFromQueryData, ThrowOnError>,
-): RequestResult<TrackControllerTrackFromQueryResponses, unknown, ThrowOnError> =>
-  (options?.client ?? client).get<TrackControllerTrackFromQueryResponses, unknown, ThrowOnError>({
-    url: '/track',
-    ...options,
-  });
+export const trackControllerTrackFromQuery = <ThrowOnError extends boolean = false>(options?: Options<TrackControllerTrackFromQueryData, ThrowOnError>): RequestResult<TrackControllerTrackFromQueryResponses, unknown, ThrowOnError> => (options?.client ?? client).get<TrackControllerTrackFromQueryResponses, unknown, ThrowOnError>({ url: '/track', ...options });
 
 /**
  * Track events (client side): `data` as form field, query parameter or JSON body; JSON or base64
  */
-export const trackControllerTrack = <ThrowOnError extends boolean = false>(
-  options?: Options<TrackControllerTrackData, ThrowOnError>,
-): RequestResult<TrackControllerTrackResponses, unknown, ThrowOnError> =>
-  (options?.client ?? client).post<TrackControllerTrackResponses, unknown, ThrowOnError>({ url: '/track', ...options });
+export const trackControllerTrack = <ThrowOnError extends boolean = false>(options?: Options<TrackControllerTrackData, ThrowOnError>): RequestResult<TrackControllerTrackResponses, unknown, ThrowOnError> => (options?.client ?? client).post<TrackControllerTrackResponses, unknown, ThrowOnError>({ url: '/track', ...options });
 
 /**
  * User profile updates: `data` as form field (any content type), query parameter or JSON body; JSON or base64
  */
-export const profileUpdatesControllerEngageFromQuery = <ThrowOnError extends boolean = false>(
-  options?: Options<ProfileUpdatesControllerEngageFromQueryData, ThrowOnError>,
-): RequestResult<ProfileUpdatesControllerEngageFromQueryResponses, unknown, ThrowOnError> =>
-  (options?.client ?? client).get<ProfileUpdatesControllerEngageFromQueryResponses, unknown, ThrowOnError>({
-    url: '/engage',
-    ...options,
-  });
+export const profileUpdatesControllerEngageFromQuery = <ThrowOnError extends boolean = false>(options?: Options<ProfileUpdatesControllerEngageFromQueryData, ThrowOnError>): RequestResult<ProfileUpdatesControllerEngageFromQueryResponses, unknown, ThrowOnError> => (options?.client ?? client).get<ProfileUpdatesControllerEngageFromQueryResponses, unknown, ThrowOnError>({ url: '/engage', ...options });
 
 /**
  * User profile updates: `data` as form field (any content type), query parameter or JSON body; JSON or base64
  */
-export const profileUpdatesControllerEngage = <ThrowOnError extends boolean = false>(
-  options?: Options<ProfileUpdatesControllerEngageData, ThrowOnError>,
-): RequestResult<ProfileUpdatesControllerEngageResponses, unknown, ThrowOnError> =>
-  (options?.client ?? client).post<ProfileUpdatesControllerEngageResponses, unknown, ThrowOnError>({
-    url: '/engage',
-    ...options,
-  });
+export const profileUpdatesControllerEngage = <ThrowOnError extends boolean = false>(options?: Options<ProfileUpdatesControllerEngageData, ThrowOnError>): RequestResult<ProfileUpdatesControllerEngageResponses, unknown, ThrowOnError> => (options?.client ?? client).post<ProfileUpdatesControllerEngageResponses, unknown, ThrowOnError>({ url: '/engage', ...options });
 
 /**
  * Group profile updates: `data` as form field (any content type), query parameter or JSON body; JSON or base64
  */
-export const profileUpdatesControllerGroupsFromQuery = <ThrowOnError extends boolean = false>(
-  options?: Options<ProfileUpdatesControllerGroupsFromQueryData, ThrowOnError>,
-): RequestResult<ProfileUpdatesControllerGroupsFromQueryResponses, unknown, ThrowOnError> =>
-  (options?.client ?? client).get<ProfileUpdatesControllerGroupsFromQueryResponses, unknown, ThrowOnError>({
-    url: '/groups',
-    ...options,
-  });
+export const profileUpdatesControllerGroupsFromQuery = <ThrowOnError extends boolean = false>(options?: Options<ProfileUpdatesControllerGroupsFromQueryData, ThrowOnError>): RequestResult<ProfileUpdatesControllerGroupsFromQueryResponses, unknown, ThrowOnError> => (options?.client ?? client).get<ProfileUpdatesControllerGroupsFromQueryResponses, unknown, ThrowOnError>({ url: '/groups', ...options });
 
 /**
  * Group profile updates: `data` as form field (any content type), query parameter or JSON body; JSON or base64
  */
-export const profileUpdatesControllerGroups = <ThrowOnError extends boolean = false>(
-  options?: Options<ProfileUpdatesControllerGroupsData, ThrowOnError>,
-): RequestResult<ProfileUpdatesControllerGroupsResponses, unknown, ThrowOnError> =>
-  (options?.client ?? client).post<ProfileUpdatesControllerGroupsResponses, unknown, ThrowOnError>({
-    url: '/groups',
-    ...options,
-  });
+export const profileUpdatesControllerGroups = <ThrowOnError extends boolean = false>(options?: Options<ProfileUpdatesControllerGroupsData, ThrowOnError>): RequestResult<ProfileUpdatesControllerGroupsResponses, unknown, ThrowOnError> => (options?.client ?? client).post<ProfileUpdatesControllerGroupsResponses, unknown, ThrowOnError>({ url: '/groups', ...options });
 
 /**
  * A saved funnel (funnel_id), or an unsaved definition (params), over from_date..to_date, by date bucket (and segment with on)
  */
-export const funnelsControllerFunnel0 = <ThrowOnError extends boolean = false>(
-  options: Options<FunnelsControllerFunnel0Data, ThrowOnError>,
-): RequestResult<FunnelsControllerFunnel0Responses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<FunnelsControllerFunnel0Responses, unknown, ThrowOnError>({
+export const funnelsControllerFunnel0 = <ThrowOnError extends boolean = false>(options: Options<FunnelsControllerFunnel0Data, ThrowOnError>): RequestResult<FunnelsControllerFunnel0Responses, unknown, ThrowOnError> => (options.client ?? client).get<FunnelsControllerFunnel0Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/query/funnels',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * A saved funnel (funnel_id), or an unsaved definition (params), over from_date..to_date, by date bucket (and segment with on)
  */
-export const funnelsControllerFunnel1 = <ThrowOnError extends boolean = false>(
-  options: Options<FunnelsControllerFunnel1Data, ThrowOnError>,
-): RequestResult<FunnelsControllerFunnel1Responses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<FunnelsControllerFunnel1Responses, unknown, ThrowOnError>({
+export const funnelsControllerFunnel1 = <ThrowOnError extends boolean = false>(options: Options<FunnelsControllerFunnel1Data, ThrowOnError>): RequestResult<FunnelsControllerFunnel1Responses, unknown, ThrowOnError> => (options.client ?? client).get<FunnelsControllerFunnel1Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/2.0/funnels',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * The saved funnels: funnel_id and name
  */
-export const funnelsControllerList0 = <ThrowOnError extends boolean = false>(
-  options?: Options<FunnelsControllerList0Data, ThrowOnError>,
-): RequestResult<FunnelsControllerList0Responses, unknown, ThrowOnError> =>
-  (options?.client ?? client).get<FunnelsControllerList0Responses, unknown, ThrowOnError>({
+export const funnelsControllerList0 = <ThrowOnError extends boolean = false>(options?: Options<FunnelsControllerList0Data, ThrowOnError>): RequestResult<FunnelsControllerList0Responses, unknown, ThrowOnError> => (options?.client ?? client).get<FunnelsControllerList0Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/query/funnels/list',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * The saved funnels: funnel_id and name
  */
-export const funnelsControllerList1 = <ThrowOnError extends boolean = false>(
-  options?: Options<FunnelsControllerList1Data, ThrowOnError>,
-): RequestResult<FunnelsControllerList1Responses, unknown, ThrowOnError> =>
-  (options?.client ?? client).get<FunnelsControllerList1Responses, unknown, ThrowOnError>({
+export const funnelsControllerList1 = <ThrowOnError extends boolean = false>(options?: Options<FunnelsControllerList1Data, ThrowOnError>): RequestResult<FunnelsControllerList1Responses, unknown, ThrowOnError> => (options?.client ?? client).get<FunnelsControllerList1Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/2.0/funnels/list',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * Birth or compounded retention, keyed by cohort date: {counts, first}
  */
-export const retentionControllerCohorts0 = <ThrowOnError extends boolean = false>(
-  options: Options<RetentionControllerCohorts0Data, ThrowOnError>,
-): RequestResult<RetentionControllerCohorts0Responses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<RetentionControllerCohorts0Responses, unknown, ThrowOnError>({
+export const retentionControllerCohorts0 = <ThrowOnError extends boolean = false>(options: Options<RetentionControllerCohorts0Data, ThrowOnError>): RequestResult<RetentionControllerCohorts0Responses, unknown, ThrowOnError> => (options.client ?? client).get<RetentionControllerCohorts0Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/query/retention',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * Birth or compounded retention, keyed by cohort date: {counts, first}
  */
-export const retentionControllerCohorts1 = <ThrowOnError extends boolean = false>(
-  options: Options<RetentionControllerCohorts1Data, ThrowOnError>,
-): RequestResult<RetentionControllerCohorts1Responses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<RetentionControllerCohorts1Responses, unknown, ThrowOnError>({
+export const retentionControllerCohorts1 = <ThrowOnError extends boolean = false>(options: Options<RetentionControllerCohorts1Data, ThrowOnError>): RequestResult<RetentionControllerCohorts1Responses, unknown, ThrowOnError> => (options.client ?? client).get<RetentionControllerCohorts1Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/2.0/retention',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * Frequency: per period, users active in at least k+1 hours or days of it
  */
-export const retentionControllerAddiction0 = <ThrowOnError extends boolean = false>(
-  options: Options<RetentionControllerAddiction0Data, ThrowOnError>,
-): RequestResult<RetentionControllerAddiction0Responses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<RetentionControllerAddiction0Responses, unknown, ThrowOnError>({
+export const retentionControllerAddiction0 = <ThrowOnError extends boolean = false>(options: Options<RetentionControllerAddiction0Data, ThrowOnError>): RequestResult<RetentionControllerAddiction0Responses, unknown, ThrowOnError> => (options.client ?? client).get<RetentionControllerAddiction0Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/query/retention/addiction',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * Frequency: per period, users active in at least k+1 hours or days of it
  */
-export const retentionControllerAddiction1 = <ThrowOnError extends boolean = false>(
-  options: Options<RetentionControllerAddiction1Data, ThrowOnError>,
-): RequestResult<RetentionControllerAddiction1Responses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<RetentionControllerAddiction1Responses, unknown, ThrowOnError>({
+export const retentionControllerAddiction1 = <ThrowOnError extends boolean = false>(options: Options<RetentionControllerAddiction1Data, ThrowOnError>): RequestResult<RetentionControllerAddiction1Responses, unknown, ThrowOnError> => (options.client ?? client).get<RetentionControllerAddiction1Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/2.0/retention/addiction',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * An event per period: total, unique or average; segmented by on
  */
-export const segmentationControllerSegment0 = <ThrowOnError extends boolean = false>(
-  options: Options<SegmentationControllerSegment0Data, ThrowOnError>,
-): RequestResult<SegmentationControllerSegment0Responses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<SegmentationControllerSegment0Responses, unknown, ThrowOnError>({
+export const segmentationControllerSegment0 = <ThrowOnError extends boolean = false>(options: Options<SegmentationControllerSegment0Data, ThrowOnError>): RequestResult<SegmentationControllerSegment0Responses, unknown, ThrowOnError> => (options.client ?? client).get<SegmentationControllerSegment0Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/query/segmentation',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * An event per period: total, unique or average; segmented by on
  */
-export const segmentationControllerSegment1 = <ThrowOnError extends boolean = false>(
-  options: Options<SegmentationControllerSegment1Data, ThrowOnError>,
-): RequestResult<SegmentationControllerSegment1Responses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<SegmentationControllerSegment1Responses, unknown, ThrowOnError>({
+export const segmentationControllerSegment1 = <ThrowOnError extends boolean = false>(options: Options<SegmentationControllerSegment1Data, ThrowOnError>): RequestResult<SegmentationControllerSegment1Responses, unknown, ThrowOnError> => (options.client ?? client).get<SegmentationControllerSegment1Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/2.0/segmentation',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * An event per period, one series per round range of the number on
  */
-export const segmentationControllerNumeric0 = <ThrowOnError extends boolean = false>(
-  options: Options<SegmentationControllerNumeric0Data, ThrowOnError>,
-): RequestResult<SegmentationControllerNumeric0Responses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<SegmentationControllerNumeric0Responses, unknown, ThrowOnError>({
+export const segmentationControllerNumeric0 = <ThrowOnError extends boolean = false>(options: Options<SegmentationControllerNumeric0Data, ThrowOnError>): RequestResult<SegmentationControllerNumeric0Responses, unknown, ThrowOnError> => (options.client ?? client).get<SegmentationControllerNumeric0Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/query/segmentation/numeric',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * An event per period, one series per round range of the number on
  */
-export const segmentationControllerNumeric1 = <ThrowOnError extends boolean = false>(
-  options: Options<SegmentationControllerNumeric1Data, ThrowOnError>,
-): RequestResult<SegmentationControllerNumeric1Responses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<SegmentationControllerNumeric1Responses, unknown, ThrowOnError>({
+export const segmentationControllerNumeric1 = <ThrowOnError extends boolean = false>(options: Options<SegmentationControllerNumeric1Data, ThrowOnError>): RequestResult<SegmentationControllerNumeric1Responses, unknown, ThrowOnError> => (options.client ?? client).get<SegmentationControllerNumeric1Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/2.0/segmentation/numeric',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * The on expression summed per period (0 where it is not a number)
  */
-export const segmentationControllerSum0 = <ThrowOnError extends boolean = false>(
-  options: Options<SegmentationControllerSum0Data, ThrowOnError>,
-): RequestResult<SegmentationControllerSum0Responses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<SegmentationControllerSum0Responses, unknown, ThrowOnError>({
+export const segmentationControllerSum0 = <ThrowOnError extends boolean = false>(options: Options<SegmentationControllerSum0Data, ThrowOnError>): RequestResult<SegmentationControllerSum0Responses, unknown, ThrowOnError> => (options.client ?? client).get<SegmentationControllerSum0Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/query/segmentation/sum',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * The on expression summed per period (0 where it is not a number)
  */
-export const segmentationControllerSum1 = <ThrowOnError extends boolean = false>(
-  options: Options<SegmentationControllerSum1Data, ThrowOnError>,
-): RequestResult<SegmentationControllerSum1Responses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<SegmentationControllerSum1Responses, unknown, ThrowOnError>({
+export const segmentationControllerSum1 = <ThrowOnError extends boolean = false>(options: Options<SegmentationControllerSum1Data, ThrowOnError>): RequestResult<SegmentationControllerSum1Responses, unknown, ThrowOnError> => (options.client ?? client).get<SegmentationControllerSum1Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/2.0/segmentation/sum',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * The on expression averaged over events per period (0 where it is not a number)
  */
-export const segmentationControllerAverage0 = <ThrowOnError extends boolean = false>(
-  options: Options<SegmentationControllerAverage0Data, ThrowOnError>,
-): RequestResult<SegmentationControllerAverage0Responses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<SegmentationControllerAverage0Responses, unknown, ThrowOnError>({
+export const segmentationControllerAverage0 = <ThrowOnError extends boolean = false>(options: Options<SegmentationControllerAverage0Data, ThrowOnError>): RequestResult<SegmentationControllerAverage0Responses, unknown, ThrowOnError> => (options.client ?? client).get<SegmentationControllerAverage0Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/query/segmentation/average',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * The on expression averaged over events per period (0 where it is not a number)
  */
-export const segmentationControllerAverage1 = <ThrowOnError extends boolean = false>(
-  options: Options<SegmentationControllerAverage1Data, ThrowOnError>,
-): RequestResult<SegmentationControllerAverage1Responses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<SegmentationControllerAverage1Responses, unknown, ThrowOnError>({
+export const segmentationControllerAverage1 = <ThrowOnError extends boolean = false>(options: Options<SegmentationControllerAverage1Data, ThrowOnError>): RequestResult<SegmentationControllerAverage1Responses, unknown, ThrowOnError> => (options.client ?? client).get<SegmentationControllerAverage1Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/2.0/segmentation/average',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * Several events per period: total, unique or average
  */
-export const segmentationControllerEvents0 = <ThrowOnError extends boolean = false>(
-  options: Options<SegmentationControllerEvents0Data, ThrowOnError>,
-): RequestResult<SegmentationControllerEvents0Responses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<SegmentationControllerEvents0Responses, unknown, ThrowOnError>({
+export const segmentationControllerEvents0 = <ThrowOnError extends boolean = false>(options: Options<SegmentationControllerEvents0Data, ThrowOnError>): RequestResult<SegmentationControllerEvents0Responses, unknown, ThrowOnError> => (options.client ?? client).get<SegmentationControllerEvents0Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/query/events',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * Several events per period: total, unique or average
  */
-export const segmentationControllerEvents1 = <ThrowOnError extends boolean = false>(
-  options: Options<SegmentationControllerEvents1Data, ThrowOnError>,
-): RequestResult<SegmentationControllerEvents1Responses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<SegmentationControllerEvents1Responses, unknown, ThrowOnError>({
+export const segmentationControllerEvents1 = <ThrowOnError extends boolean = false>(options: Options<SegmentationControllerEvents1Data, ThrowOnError>): RequestResult<SegmentationControllerEvents1Responses, unknown, ThrowOnError> => (options.client ?? client).get<SegmentationControllerEvents1Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/2.0/events',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * One event per period, segmented by the values of the property name
  */
-export const segmentationControllerEventProperties0 = <ThrowOnError extends boolean = false>(
-  options: Options<SegmentationControllerEventProperties0Data, ThrowOnError>,
-): RequestResult<SegmentationControllerEventProperties0Responses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<SegmentationControllerEventProperties0Responses, unknown, ThrowOnError>({
+export const segmentationControllerEventProperties0 = <ThrowOnError extends boolean = false>(options: Options<SegmentationControllerEventProperties0Data, ThrowOnError>): RequestResult<SegmentationControllerEventProperties0Responses, unknown, ThrowOnError> => (options.client ?? client).get<SegmentationControllerEventProperties0Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/query/events/properties',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * One event per period, segmented by the values of the property name
  */
-export const segmentationControllerEventProperties1 = <ThrowOnError extends boolean = false>(
-  options: Options<SegmentationControllerEventProperties1Data, ThrowOnError>,
-): RequestResult<SegmentationControllerEventProperties1Responses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<SegmentationControllerEventProperties1Responses, unknown, ThrowOnError>({
+export const segmentationControllerEventProperties1 = <ThrowOnError extends boolean = false>(options: Options<SegmentationControllerEventProperties1Data, ThrowOnError>): RequestResult<SegmentationControllerEventProperties1Responses, unknown, ThrowOnError> => (options.client ?? client).get<SegmentationControllerEventProperties1Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/2.0/events/properties',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * The most common event names of the last 31 days
  */
-export const eventCatalogControllerNames0 = <ThrowOnError extends boolean = false>(
-  options?: Options<EventCatalogControllerNames0Data, ThrowOnError>,
-): RequestResult<EventCatalogControllerNames0Responses, unknown, ThrowOnError> =>
-  (options?.client ?? client).get<EventCatalogControllerNames0Responses, unknown, ThrowOnError>({
+export const eventCatalogControllerNames0 = <ThrowOnError extends boolean = false>(options?: Options<EventCatalogControllerNames0Data, ThrowOnError>): RequestResult<EventCatalogControllerNames0Responses, unknown, ThrowOnError> => (options?.client ?? client).get<EventCatalogControllerNames0Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/query/events/names',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * The most common event names of the last 31 days
  */
-export const eventCatalogControllerNames1 = <ThrowOnError extends boolean = false>(
-  options?: Options<EventCatalogControllerNames1Data, ThrowOnError>,
-): RequestResult<EventCatalogControllerNames1Responses, unknown, ThrowOnError> =>
-  (options?.client ?? client).get<EventCatalogControllerNames1Responses, unknown, ThrowOnError>({
+export const eventCatalogControllerNames1 = <ThrowOnError extends boolean = false>(options?: Options<EventCatalogControllerNames1Data, ThrowOnError>): RequestResult<EventCatalogControllerNames1Responses, unknown, ThrowOnError> => (options?.client ?? client).get<EventCatalogControllerNames1Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/2.0/events/names',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * An event's (or, without event, every event's) most used property names over the last 31 days, with counts
  */
-export const eventCatalogControllerTopProperties0 = <ThrowOnError extends boolean = false>(
-  options?: Options<EventCatalogControllerTopProperties0Data, ThrowOnError>,
-): RequestResult<EventCatalogControllerTopProperties0Responses, unknown, ThrowOnError> =>
-  (options?.client ?? client).get<EventCatalogControllerTopProperties0Responses, unknown, ThrowOnError>({
+export const eventCatalogControllerTopProperties0 = <ThrowOnError extends boolean = false>(options?: Options<EventCatalogControllerTopProperties0Data, ThrowOnError>): RequestResult<EventCatalogControllerTopProperties0Responses, unknown, ThrowOnError> => (options?.client ?? client).get<EventCatalogControllerTopProperties0Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/query/events/properties/top',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * An event's (or, without event, every event's) most used property names over the last 31 days, with counts
  */
-export const eventCatalogControllerTopProperties1 = <ThrowOnError extends boolean = false>(
-  options?: Options<EventCatalogControllerTopProperties1Data, ThrowOnError>,
-): RequestResult<EventCatalogControllerTopProperties1Responses, unknown, ThrowOnError> =>
-  (options?.client ?? client).get<EventCatalogControllerTopProperties1Responses, unknown, ThrowOnError>({
+export const eventCatalogControllerTopProperties1 = <ThrowOnError extends boolean = false>(options?: Options<EventCatalogControllerTopProperties1Data, ThrowOnError>): RequestResult<EventCatalogControllerTopProperties1Responses, unknown, ThrowOnError> => (options?.client ?? client).get<EventCatalogControllerTopProperties1Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/2.0/events/properties/top',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * A property's most common values on an event over the last 31 days
  */
-export const eventCatalogControllerValues0 = <ThrowOnError extends boolean = false>(
-  options: Options<EventCatalogControllerValues0Data, ThrowOnError>,
-): RequestResult<EventCatalogControllerValues0Responses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<EventCatalogControllerValues0Responses, unknown, ThrowOnError>({
+export const eventCatalogControllerValues0 = <ThrowOnError extends boolean = false>(options: Options<EventCatalogControllerValues0Data, ThrowOnError>): RequestResult<EventCatalogControllerValues0Responses, unknown, ThrowOnError> => (options.client ?? client).get<EventCatalogControllerValues0Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/query/events/properties/values',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * A property's most common values on an event over the last 31 days
  */
-export const eventCatalogControllerValues1 = <ThrowOnError extends boolean = false>(
-  options: Options<EventCatalogControllerValues1Data, ThrowOnError>,
-): RequestResult<EventCatalogControllerValues1Responses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<EventCatalogControllerValues1Responses, unknown, ThrowOnError>({
+export const eventCatalogControllerValues1 = <ThrowOnError extends boolean = false>(options: Options<EventCatalogControllerValues1Data, ThrowOnError>): RequestResult<EventCatalogControllerValues1Responses, unknown, ThrowOnError> => (options.client ?? client).get<EventCatalogControllerValues1Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/2.0/events/properties/values',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * A saved insights report (bookmark_id), or an unsaved definition (params), computed now
  */
-export const insightsControllerReport0 = <ThrowOnError extends boolean = false>(
-  options?: Options<InsightsControllerReport0Data, ThrowOnError>,
-): RequestResult<InsightsControllerReport0Responses, unknown, ThrowOnError> =>
-  (options?.client ?? client).get<InsightsControllerReport0Responses, unknown, ThrowOnError>({
+export const insightsControllerReport0 = <ThrowOnError extends boolean = false>(options?: Options<InsightsControllerReport0Data, ThrowOnError>): RequestResult<InsightsControllerReport0Responses, unknown, ThrowOnError> => (options?.client ?? client).get<InsightsControllerReport0Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/query/insights',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * A saved insights report (bookmark_id), or an unsaved definition (params), computed now
  */
-export const insightsControllerReport1 = <ThrowOnError extends boolean = false>(
-  options?: Options<InsightsControllerReport1Data, ThrowOnError>,
-): RequestResult<InsightsControllerReport1Responses, unknown, ThrowOnError> =>
-  (options?.client ?? client).get<InsightsControllerReport1Responses, unknown, ThrowOnError>({
+export const insightsControllerReport1 = <ThrowOnError extends boolean = false>(options?: Options<InsightsControllerReport1Data, ThrowOnError>): RequestResult<InsightsControllerReport1Responses, unknown, ThrowOnError> => (options?.client ?? client).get<InsightsControllerReport1Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/2.0/insights',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * The same list, for clients that send GET
  */
-export const cohortsListControllerListByGet0 = <ThrowOnError extends boolean = false>(
-  options?: Options<CohortsListControllerListByGet0Data, ThrowOnError>,
-): RequestResult<CohortsListControllerListByGet0Responses, unknown, ThrowOnError> =>
-  (options?.client ?? client).get<CohortsListControllerListByGet0Responses, unknown, ThrowOnError>({
+export const cohortsListControllerListByGet0 = <ThrowOnError extends boolean = false>(options?: Options<CohortsListControllerListByGet0Data, ThrowOnError>): RequestResult<CohortsListControllerListByGet0Responses, unknown, ThrowOnError> => (options?.client ?? client).get<CohortsListControllerListByGet0Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/query/cohorts/list',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * The saved cohorts with how many users are in each now
  */
-export const cohortsListControllerList0 = <ThrowOnError extends boolean = false>(
-  options?: Options<CohortsListControllerList0Data, ThrowOnError>,
-): RequestResult<CohortsListControllerList0Responses, unknown, ThrowOnError> =>
-  (options?.client ?? client).post<CohortsListControllerList0Responses, unknown, ThrowOnError>({
+export const cohortsListControllerList0 = <ThrowOnError extends boolean = false>(options?: Options<CohortsListControllerList0Data, ThrowOnError>): RequestResult<CohortsListControllerList0Responses, unknown, ThrowOnError> => (options?.client ?? client).post<CohortsListControllerList0Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/query/cohorts/list',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * The same list, for clients that send GET
  */
-export const cohortsListControllerListByGet1 = <ThrowOnError extends boolean = false>(
-  options?: Options<CohortsListControllerListByGet1Data, ThrowOnError>,
-): RequestResult<CohortsListControllerListByGet1Responses, unknown, ThrowOnError> =>
-  (options?.client ?? client).get<CohortsListControllerListByGet1Responses, unknown, ThrowOnError>({
+export const cohortsListControllerListByGet1 = <ThrowOnError extends boolean = false>(options?: Options<CohortsListControllerListByGet1Data, ThrowOnError>): RequestResult<CohortsListControllerListByGet1Responses, unknown, ThrowOnError> => (options?.client ?? client).get<CohortsListControllerListByGet1Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/2.0/cohorts/list',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * The saved cohorts with how many users are in each now
  */
-export const cohortsListControllerList1 = <ThrowOnError extends boolean = false>(
-  options?: Options<CohortsListControllerList1Data, ThrowOnError>,
-): RequestResult<CohortsListControllerList1Responses, unknown, ThrowOnError> =>
-  (options?.client ?? client).post<CohortsListControllerList1Responses, unknown, ThrowOnError>({
+export const cohortsListControllerList1 = <ThrowOnError extends boolean = false>(options?: Options<CohortsListControllerList1Data, ThrowOnError>): RequestResult<CohortsListControllerList1Responses, unknown, ThrowOnError> => (options?.client ?? client).post<CohortsListControllerList1Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/2.0/cohorts/list',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * The events of people (each across all their merged ids), newest first, a page at a time
  */
-export const streamControllerQuery0 = <ThrowOnError extends boolean = false>(
-  options: Options<StreamControllerQuery0Data, ThrowOnError>,
-): RequestResult<StreamControllerQuery0Responses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<StreamControllerQuery0Responses, unknown, ThrowOnError>({
+export const streamControllerQuery0 = <ThrowOnError extends boolean = false>(options: Options<StreamControllerQuery0Data, ThrowOnError>): RequestResult<StreamControllerQuery0Responses, unknown, ThrowOnError> => (options.client ?? client).get<StreamControllerQuery0Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/query/stream/query',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * The events of people (each across all their merged ids), newest first, a page at a time
  */
-export const streamControllerQuery1 = <ThrowOnError extends boolean = false>(
-  options: Options<StreamControllerQuery1Data, ThrowOnError>,
-): RequestResult<StreamControllerQuery1Responses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<StreamControllerQuery1Responses, unknown, ThrowOnError>({
+export const streamControllerQuery1 = <ThrowOnError extends boolean = false>(options: Options<StreamControllerQuery1Data, ThrowOnError>): RequestResult<StreamControllerQuery1Responses, unknown, ThrowOnError> => (options.client ?? client).get<StreamControllerQuery1Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/2.0/stream/query',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * The paths people take after (or before) an anchor event, with drop-off at each step
  */
-export const flowsControllerQuery0 = <ThrowOnError extends boolean = false>(
-  options: Options<FlowsControllerQuery0Data, ThrowOnError>,
-): RequestResult<FlowsControllerQuery0Responses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<FlowsControllerQuery0Responses, unknown, ThrowOnError>({
+export const flowsControllerQuery0 = <ThrowOnError extends boolean = false>(options: Options<FlowsControllerQuery0Data, ThrowOnError>): RequestResult<FlowsControllerQuery0Responses, unknown, ThrowOnError> => (options.client ?? client).get<FlowsControllerQuery0Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/query/flows',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * The paths people take after (or before) an anchor event, with drop-off at each step
  */
-export const flowsControllerQuery1 = <ThrowOnError extends boolean = false>(
-  options: Options<FlowsControllerQuery1Data, ThrowOnError>,
-): RequestResult<FlowsControllerQuery1Responses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<FlowsControllerQuery1Responses, unknown, ThrowOnError>({
+export const flowsControllerQuery1 = <ThrowOnError extends boolean = false>(options: Options<FlowsControllerQuery1Data, ThrowOnError>): RequestResult<FlowsControllerQuery1Responses, unknown, ThrowOnError> => (options.client ?? client).get<FlowsControllerQuery1Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/2.0/flows',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * User-profile property names with how many profiles carry each and its type
  */
-export const profileCatalogControllerProperties0 = <ThrowOnError extends boolean = false>(
-  options?: Options<ProfileCatalogControllerProperties0Data, ThrowOnError>,
-): RequestResult<ProfileCatalogControllerProperties0Responses, unknown, ThrowOnError> =>
-  (options?.client ?? client).get<ProfileCatalogControllerProperties0Responses, unknown, ThrowOnError>({
+export const profileCatalogControllerProperties0 = <ThrowOnError extends boolean = false>(options?: Options<ProfileCatalogControllerProperties0Data, ThrowOnError>): RequestResult<ProfileCatalogControllerProperties0Responses, unknown, ThrowOnError> => (options?.client ?? client).get<ProfileCatalogControllerProperties0Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/query/engage/properties',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * User-profile property names with how many profiles carry each and its type
  */
-export const profileCatalogControllerProperties1 = <ThrowOnError extends boolean = false>(
-  options?: Options<ProfileCatalogControllerProperties1Data, ThrowOnError>,
-): RequestResult<ProfileCatalogControllerProperties1Responses, unknown, ThrowOnError> =>
-  (options?.client ?? client).get<ProfileCatalogControllerProperties1Responses, unknown, ThrowOnError>({
+export const profileCatalogControllerProperties1 = <ThrowOnError extends boolean = false>(options?: Options<ProfileCatalogControllerProperties1Data, ThrowOnError>): RequestResult<ProfileCatalogControllerProperties1Responses, unknown, ThrowOnError> => (options?.client ?? client).get<ProfileCatalogControllerProperties1Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/2.0/engage/properties',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * Revenue of the `$transactions` on user profiles, per day (or unit) and over the range
  */
-export const profileCatalogControllerRevenue0 = <ThrowOnError extends boolean = false>(
-  options: Options<ProfileCatalogControllerRevenue0Data, ThrowOnError>,
-): RequestResult<ProfileCatalogControllerRevenue0Responses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<ProfileCatalogControllerRevenue0Responses, unknown, ThrowOnError>({
+export const profileCatalogControllerRevenue0 = <ThrowOnError extends boolean = false>(options: Options<ProfileCatalogControllerRevenue0Data, ThrowOnError>): RequestResult<ProfileCatalogControllerRevenue0Responses, unknown, ThrowOnError> => (options.client ?? client).get<ProfileCatalogControllerRevenue0Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/query/engage/revenue',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * The same, for clients that send POST
  */
-export const profileCatalogControllerRevenueByPost0 = <ThrowOnError extends boolean = false>(
-  options: Options<ProfileCatalogControllerRevenueByPost0Data, ThrowOnError>,
-): RequestResult<ProfileCatalogControllerRevenueByPost0Responses, unknown, ThrowOnError> =>
-  (options.client ?? client).post<ProfileCatalogControllerRevenueByPost0Responses, unknown, ThrowOnError>({
+export const profileCatalogControllerRevenueByPost0 = <ThrowOnError extends boolean = false>(options: Options<ProfileCatalogControllerRevenueByPost0Data, ThrowOnError>): RequestResult<ProfileCatalogControllerRevenueByPost0Responses, unknown, ThrowOnError> => (options.client ?? client).post<ProfileCatalogControllerRevenueByPost0Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/query/engage/revenue',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * Revenue of the `$transactions` on user profiles, per day (or unit) and over the range
  */
-export const profileCatalogControllerRevenue1 = <ThrowOnError extends boolean = false>(
-  options: Options<ProfileCatalogControllerRevenue1Data, ThrowOnError>,
-): RequestResult<ProfileCatalogControllerRevenue1Responses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<ProfileCatalogControllerRevenue1Responses, unknown, ThrowOnError>({
+export const profileCatalogControllerRevenue1 = <ThrowOnError extends boolean = false>(options: Options<ProfileCatalogControllerRevenue1Data, ThrowOnError>): RequestResult<ProfileCatalogControllerRevenue1Responses, unknown, ThrowOnError> => (options.client ?? client).get<ProfileCatalogControllerRevenue1Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/2.0/engage/revenue',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * The same, for clients that send POST
  */
-export const profileCatalogControllerRevenueByPost1 = <ThrowOnError extends boolean = false>(
-  options: Options<ProfileCatalogControllerRevenueByPost1Data, ThrowOnError>,
-): RequestResult<ProfileCatalogControllerRevenueByPost1Responses, unknown, ThrowOnError> =>
-  (options.client ?? client).post<ProfileCatalogControllerRevenueByPost1Responses, unknown, ThrowOnError>({
+export const profileCatalogControllerRevenueByPost1 = <ThrowOnError extends boolean = false>(options: Options<ProfileCatalogControllerRevenueByPost1Data, ThrowOnError>): RequestResult<ProfileCatalogControllerRevenueByPost1Responses, unknown, ThrowOnError> => (options.client ?? client).post<ProfileCatalogControllerRevenueByPost1Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/2.0/engage/revenue',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * Query profiles: `{"page","page_size","session_id","status","total","results":[{"$distinct_id","$properties"}]}`
  */
-export const profileQueryControllerQueryFromParameters0 = <ThrowOnError extends boolean = false>(
-  options?: Options<ProfileQueryControllerQueryFromParameters0Data, ThrowOnError>,
-): RequestResult<ProfileQueryControllerQueryFromParameters0Responses, unknown, ThrowOnError> =>
-  (options?.client ?? client).get<ProfileQueryControllerQueryFromParameters0Responses, unknown, ThrowOnError>({
+export const profileQueryControllerQueryFromParameters0 = <ThrowOnError extends boolean = false>(options?: Options<ProfileQueryControllerQueryFromParameters0Data, ThrowOnError>): RequestResult<ProfileQueryControllerQueryFromParameters0Responses, unknown, ThrowOnError> => (options?.client ?? client).get<ProfileQueryControllerQueryFromParameters0Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/query/engage',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * Query profiles: `{"page","page_size","session_id","status","total","results":[{"$distinct_id","$properties"}]}`
  */
-export const profileQueryControllerQueryFromForm0 = <ThrowOnError extends boolean = false>(
-  options?: Options<ProfileQueryControllerQueryFromForm0Data, ThrowOnError>,
-): RequestResult<ProfileQueryControllerQueryFromForm0Responses, unknown, ThrowOnError> =>
-  (options?.client ?? client).post<ProfileQueryControllerQueryFromForm0Responses, unknown, ThrowOnError>({
+export const profileQueryControllerQueryFromForm0 = <ThrowOnError extends boolean = false>(options?: Options<ProfileQueryControllerQueryFromForm0Data, ThrowOnError>): RequestResult<ProfileQueryControllerQueryFromForm0Responses, unknown, ThrowOnError> => (options?.client ?? client).post<ProfileQueryControllerQueryFromForm0Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/query/engage',
     ...options,
     headers: {
-      'Content-Type': 'application/json',
-      ...options?.headers,
-    },
-  });
+        'Content-Type': 'application/json',
+        ...options?.headers
+    }
+});
 
 /**
  * Query profiles: `{"page","page_size","session_id","status","total","results":[{"$distinct_id","$properties"}]}`
  */
-export const profileQueryControllerQueryFromParameters1 = <ThrowOnError extends boolean = false>(
-  options?: Options<ProfileQueryControllerQueryFromParameters1Data, ThrowOnError>,
-): RequestResult<ProfileQueryControllerQueryFromParameters1Responses, unknown, ThrowOnError> =>
-  (options?.client ?? client).get<ProfileQueryControllerQueryFromParameters1Responses, unknown, ThrowOnError>({
+export const profileQueryControllerQueryFromParameters1 = <ThrowOnError extends boolean = false>(options?: Options<ProfileQueryControllerQueryFromParameters1Data, ThrowOnError>): RequestResult<ProfileQueryControllerQueryFromParameters1Responses, unknown, ThrowOnError> => (options?.client ?? client).get<ProfileQueryControllerQueryFromParameters1Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/2.0/engage',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * Query profiles: `{"page","page_size","session_id","status","total","results":[{"$distinct_id","$properties"}]}`
  */
-export const profileQueryControllerQueryFromForm1 = <ThrowOnError extends boolean = false>(
-  options?: Options<ProfileQueryControllerQueryFromForm1Data, ThrowOnError>,
-): RequestResult<ProfileQueryControllerQueryFromForm1Responses, unknown, ThrowOnError> =>
-  (options?.client ?? client).post<ProfileQueryControllerQueryFromForm1Responses, unknown, ThrowOnError>({
+export const profileQueryControllerQueryFromForm1 = <ThrowOnError extends boolean = false>(options?: Options<ProfileQueryControllerQueryFromForm1Data, ThrowOnError>): RequestResult<ProfileQueryControllerQueryFromForm1Responses, unknown, ThrowOnError> => (options?.client ?? client).post<ProfileQueryControllerQueryFromForm1Responses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/2.0/engage',
     ...options,
     headers: {
-      'Content-Type': 'application/json',
-      ...options?.headers,
-    },
-  });
+        'Content-Type': 'application/json',
+        ...options?.headers
+    }
+});
 
 /**
  * The annotations of from_date..to_date (UTC days, both optional and inclusive)
  */
-export const legacyAnnotationsControllerList = <ThrowOnError extends boolean = false>(
-  options?: Options<LegacyAnnotationsControllerListData, ThrowOnError>,
-): RequestResult<LegacyAnnotationsControllerListResponses, unknown, ThrowOnError> =>
-  (options?.client ?? client).get<LegacyAnnotationsControllerListResponses, unknown, ThrowOnError>({
+export const legacyAnnotationsControllerList = <ThrowOnError extends boolean = false>(options?: Options<LegacyAnnotationsControllerListData, ThrowOnError>): RequestResult<LegacyAnnotationsControllerListResponses, unknown, ThrowOnError> => (options?.client ?? client).get<LegacyAnnotationsControllerListResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/2.0/annotations',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * A shared board and each tile’s result, computed now (no account: the link is the credential)
  */
-export const sharedBoardsControllerView = <ThrowOnError extends boolean = false>(
-  options: Options<SharedBoardsControllerViewData, ThrowOnError>,
-): RequestResult<SharedBoardsControllerViewResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<SharedBoardsControllerViewResponses, unknown, ThrowOnError>({
-    url: '/api/shared/boards/{token}',
-    ...options,
-  });
+export const sharedBoardsControllerView = <ThrowOnError extends boolean = false>(options: Options<SharedBoardsControllerViewData, ThrowOnError>): RequestResult<SharedBoardsControllerViewResponses, unknown, ThrowOnError> => (options.client ?? client).get<SharedBoardsControllerViewResponses, unknown, ThrowOnError>({ url: '/api/shared/boards/{token}', ...options });
 
 /**
  * Raw event export: one JSON event per line (NDJSON), deduplicated
  */
-export const exportControllerExport = <ThrowOnError extends boolean = false>(
-  options: Options<ExportControllerExportData, ThrowOnError>,
-): RequestResult<ExportControllerExportResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<ExportControllerExportResponses, unknown, ThrowOnError>({
+export const exportControllerExport = <ThrowOnError extends boolean = false>(options: Options<ExportControllerExportData, ThrowOnError>): RequestResult<ExportControllerExportResponses, unknown, ThrowOnError> => (options.client ?? client).get<ExportControllerExportResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/2.0/export',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * Download a stored file through a signed, expiring link (?expires=…&signature=…)
  */
-export const downloadsControllerDownload = <ThrowOnError extends boolean = false>(
-  options: Options<DownloadsControllerDownloadData, ThrowOnError>,
-): RequestResult<DownloadsControllerDownloadResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<DownloadsControllerDownloadResponses, unknown, ThrowOnError>({
-    url: '/downloads/{key}',
-    ...options,
-  });
+export const downloadsControllerDownload = <ThrowOnError extends boolean = false>(options: Options<DownloadsControllerDownloadData, ThrowOnError>): RequestResult<DownloadsControllerDownloadResponses, unknown, ThrowOnError> => (options.client ?? client).get<DownloadsControllerDownloadResponses, unknown, ThrowOnError>({ url: '/downloads/{key}', ...options });
 
 /**
  * Create a pipeline: scheduled exports of events or people into a bucket or warehouse
  */
-export const pipelinesControllerCreate = <ThrowOnError extends boolean = false>(
-  options?: Options<PipelinesControllerCreateData, ThrowOnError>,
-): RequestResult<PipelinesControllerCreateResponses, unknown, ThrowOnError> =>
-  (options?.client ?? client).post<PipelinesControllerCreateResponses, unknown, ThrowOnError>({
+export const pipelinesControllerCreate = <ThrowOnError extends boolean = false>(options?: Options<PipelinesControllerCreateData, ThrowOnError>): RequestResult<PipelinesControllerCreateResponses, unknown, ThrowOnError> => (options?.client ?? client).post<PipelinesControllerCreateResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/2.0/nessie/pipeline/create',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * List the project's pipelines
  */
-export const pipelinesControllerJobs = <ThrowOnError extends boolean = false>(
-  options?: Options<PipelinesControllerJobsData, ThrowOnError>,
-): RequestResult<PipelinesControllerJobsResponses, unknown, ThrowOnError> =>
-  (options?.client ?? client).get<PipelinesControllerJobsResponses, unknown, ThrowOnError>({
+export const pipelinesControllerJobs = <ThrowOnError extends boolean = false>(options?: Options<PipelinesControllerJobsData, ThrowOnError>): RequestResult<PipelinesControllerJobsResponses, unknown, ThrowOnError> => (options?.client ?? client).get<PipelinesControllerJobsResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/2.0/nessie/pipeline/jobs',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * Pause a pipeline: no new window starts until it is resumed
  */
-export const pipelinesControllerPause = <ThrowOnError extends boolean = false>(
-  options?: Options<PipelinesControllerPauseData, ThrowOnError>,
-): RequestResult<PipelinesControllerPauseResponses, unknown, ThrowOnError> =>
-  (options?.client ?? client).post<PipelinesControllerPauseResponses, unknown, ThrowOnError>({
+export const pipelinesControllerPause = <ThrowOnError extends boolean = false>(options?: Options<PipelinesControllerPauseData, ThrowOnError>): RequestResult<PipelinesControllerPauseResponses, unknown, ThrowOnError> => (options?.client ?? client).post<PipelinesControllerPauseResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/2.0/nessie/pipeline/pause',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * Resume a paused pipeline where it stopped
  */
-export const pipelinesControllerResume = <ThrowOnError extends boolean = false>(
-  options?: Options<PipelinesControllerResumeData, ThrowOnError>,
-): RequestResult<PipelinesControllerResumeResponses, unknown, ThrowOnError> =>
-  (options?.client ?? client).post<PipelinesControllerResumeResponses, unknown, ThrowOnError>({
+export const pipelinesControllerResume = <ThrowOnError extends boolean = false>(options?: Options<PipelinesControllerResumeData, ThrowOnError>): RequestResult<PipelinesControllerResumeResponses, unknown, ThrowOnError> => (options?.client ?? client).post<PipelinesControllerResumeResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/2.0/nessie/pipeline/resume',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * Cancel a pipeline for good (exported objects stay)
  */
-export const pipelinesControllerCancel = <ThrowOnError extends boolean = false>(
-  options?: Options<PipelinesControllerCancelData, ThrowOnError>,
-): RequestResult<PipelinesControllerCancelResponses, unknown, ThrowOnError> =>
-  (options?.client ?? client).post<PipelinesControllerCancelResponses, unknown, ThrowOnError>({
+export const pipelinesControllerCancel = <ThrowOnError extends boolean = false>(options?: Options<PipelinesControllerCancelData, ThrowOnError>): RequestResult<PipelinesControllerCancelResponses, unknown, ThrowOnError> => (options?.client ?? client).post<PipelinesControllerCancelResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/2.0/nessie/pipeline/cancel',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * State, last run, last error and next run of a pipeline
  */
-export const pipelinesControllerStatus = <ThrowOnError extends boolean = false>(
-  options?: Options<PipelinesControllerStatusData, ThrowOnError>,
-): RequestResult<PipelinesControllerStatusResponses, unknown, ThrowOnError> =>
-  (options?.client ?? client).get<PipelinesControllerStatusResponses, unknown, ThrowOnError>({
+export const pipelinesControllerStatus = <ThrowOnError extends boolean = false>(options?: Options<PipelinesControllerStatusData, ThrowOnError>): RequestResult<PipelinesControllerStatusResponses, unknown, ThrowOnError> => (options?.client ?? client).get<PipelinesControllerStatusResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/2.0/nessie/pipeline/status',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * Per day: when it was written (each re-sync too) and its status
  */
-export const pipelinesControllerTimeline = <ThrowOnError extends boolean = false>(
-  options?: Options<PipelinesControllerTimelineData, ThrowOnError>,
-): RequestResult<PipelinesControllerTimelineResponses, unknown, ThrowOnError> =>
-  (options?.client ?? client).get<PipelinesControllerTimelineResponses, unknown, ThrowOnError>({
+export const pipelinesControllerTimeline = <ThrowOnError extends boolean = false>(options?: Options<PipelinesControllerTimelineData, ThrowOnError>): RequestResult<PipelinesControllerTimelineResponses, unknown, ThrowOnError> => (options?.client ?? client).get<PipelinesControllerTimelineResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/2.0/nessie/pipeline/timeline',
-    ...options,
-  });
+    ...options
+});
 
-export const meControllerCreateOrganization = <ThrowOnError extends boolean = false>(
-  options: Options<MeControllerCreateOrganizationData, ThrowOnError>,
-): RequestResult<MeControllerCreateOrganizationResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).post<MeControllerCreateOrganizationResponses, unknown, ThrowOnError>({
+export const meControllerCreateOrganization = <ThrowOnError extends boolean = false>(options: Options<MeControllerCreateOrganizationData, ThrowOnError>): RequestResult<MeControllerCreateOrganizationResponses, unknown, ThrowOnError> => (options.client ?? client).post<MeControllerCreateOrganizationResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/organizations',
     ...options,
     headers: {
-      'Content-Type': 'application/json',
-      ...options.headers,
-    },
-  });
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
 
-export const meControllerMe = <ThrowOnError extends boolean = false>(
-  options?: Options<MeControllerMeData, ThrowOnError>,
-): RequestResult<MeControllerMeResponses, unknown, ThrowOnError> =>
-  (options?.client ?? client).get<MeControllerMeResponses, unknown, ThrowOnError>({
+export const meControllerMe = <ThrowOnError extends boolean = false>(options?: Options<MeControllerMeData, ThrowOnError>): RequestResult<MeControllerMeResponses, unknown, ThrowOnError> => (options?.client ?? client).get<MeControllerMeResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/me',
-    ...options,
-  });
+    ...options
+});
 
-export const serviceAccountsControllerList = <ThrowOnError extends boolean = false>(
-  options: Options<ServiceAccountsControllerListData, ThrowOnError>,
-): RequestResult<ServiceAccountsControllerListResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<ServiceAccountsControllerListResponses, unknown, ThrowOnError>({
+export const serviceAccountsControllerList = <ThrowOnError extends boolean = false>(options: Options<ServiceAccountsControllerListData, ThrowOnError>): RequestResult<ServiceAccountsControllerListResponses, unknown, ThrowOnError> => (options.client ?? client).get<ServiceAccountsControllerListResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/organizations/{organizationId}/service-accounts',
-    ...options,
-  });
+    ...options
+});
 
-export const serviceAccountsControllerCreate = <ThrowOnError extends boolean = false>(
-  options: Options<ServiceAccountsControllerCreateData, ThrowOnError>,
-): RequestResult<ServiceAccountsControllerCreateResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).post<ServiceAccountsControllerCreateResponses, unknown, ThrowOnError>({
+export const serviceAccountsControllerCreate = <ThrowOnError extends boolean = false>(options: Options<ServiceAccountsControllerCreateData, ThrowOnError>): RequestResult<ServiceAccountsControllerCreateResponses, unknown, ThrowOnError> => (options.client ?? client).post<ServiceAccountsControllerCreateResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/organizations/{organizationId}/service-accounts',
     ...options,
     headers: {
-      'Content-Type': 'application/json',
-      ...options.headers,
-    },
-  });
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
 
-export const serviceAccountsControllerAddToProject = <ThrowOnError extends boolean = false>(
-  options: Options<ServiceAccountsControllerAddToProjectData, ThrowOnError>,
-): RequestResult<ServiceAccountsControllerAddToProjectResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).post<ServiceAccountsControllerAddToProjectResponses, unknown, ThrowOnError>({
+export const serviceAccountsControllerAddToProject = <ThrowOnError extends boolean = false>(options: Options<ServiceAccountsControllerAddToProjectData, ThrowOnError>): RequestResult<ServiceAccountsControllerAddToProjectResponses, unknown, ThrowOnError> => (options.client ?? client).post<ServiceAccountsControllerAddToProjectResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/organizations/{organizationId}/service-accounts/add-to-project',
     ...options,
     headers: {
-      'Content-Type': 'application/json',
-      ...options.headers,
-    },
-  });
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
 
-export const serviceAccountsControllerRemoveFromProject = <ThrowOnError extends boolean = false>(
-  options: Options<ServiceAccountsControllerRemoveFromProjectData, ThrowOnError>,
-): RequestResult<ServiceAccountsControllerRemoveFromProjectResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).post<ServiceAccountsControllerRemoveFromProjectResponses, unknown, ThrowOnError>({
+export const serviceAccountsControllerRemoveFromProject = <ThrowOnError extends boolean = false>(options: Options<ServiceAccountsControllerRemoveFromProjectData, ThrowOnError>): RequestResult<ServiceAccountsControllerRemoveFromProjectResponses, unknown, ThrowOnError> => (options.client ?? client).post<ServiceAccountsControllerRemoveFromProjectResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/organizations/{organizationId}/service-accounts/remove-from-project',
     ...options,
     headers: {
-      'Content-Type': 'application/json',
-      ...options.headers,
-    },
-  });
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
 
-export const serviceAccountsControllerDelete = <ThrowOnError extends boolean = false>(
-  options: Options<ServiceAccountsControllerDeleteData, ThrowOnError>,
-): RequestResult<ServiceAccountsControllerDeleteResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).delete<ServiceAccountsControllerDeleteResponses, unknown, ThrowOnError>({
+export const serviceAccountsControllerDelete = <ThrowOnError extends boolean = false>(options: Options<ServiceAccountsControllerDeleteData, ThrowOnError>): RequestResult<ServiceAccountsControllerDeleteResponses, unknown, ThrowOnError> => (options.client ?? client).delete<ServiceAccountsControllerDeleteResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/organizations/{organizationId}/service-accounts/{serviceAccountId}',
-    ...options,
-  });
+    ...options
+});
 
-export const serviceAccountsControllerGet = <ThrowOnError extends boolean = false>(
-  options: Options<ServiceAccountsControllerGetData, ThrowOnError>,
-): RequestResult<ServiceAccountsControllerGetResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<ServiceAccountsControllerGetResponses, unknown, ThrowOnError>({
+export const serviceAccountsControllerGet = <ThrowOnError extends boolean = false>(options: Options<ServiceAccountsControllerGetData, ThrowOnError>): RequestResult<ServiceAccountsControllerGetResponses, unknown, ThrowOnError> => (options.client ?? client).get<ServiceAccountsControllerGetResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/organizations/{organizationId}/service-accounts/{serviceAccountId}',
-    ...options,
-  });
+    ...options
+});
 
-export const organizationControllerListProjects = <ThrowOnError extends boolean = false>(
-  options: Options<OrganizationControllerListProjectsData, ThrowOnError>,
-): RequestResult<OrganizationControllerListProjectsResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<OrganizationControllerListProjectsResponses, unknown, ThrowOnError>({
+export const organizationControllerListProjects = <ThrowOnError extends boolean = false>(options: Options<OrganizationControllerListProjectsData, ThrowOnError>): RequestResult<OrganizationControllerListProjectsResponses, unknown, ThrowOnError> => (options.client ?? client).get<OrganizationControllerListProjectsResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/organizations/{organizationId}/projects',
-    ...options,
-  });
+    ...options
+});
 
-export const organizationControllerCreateProject = <ThrowOnError extends boolean = false>(
-  options: Options<OrganizationControllerCreateProjectData, ThrowOnError>,
-): RequestResult<OrganizationControllerCreateProjectResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).post<OrganizationControllerCreateProjectResponses, unknown, ThrowOnError>({
+export const organizationControllerCreateProject = <ThrowOnError extends boolean = false>(options: Options<OrganizationControllerCreateProjectData, ThrowOnError>): RequestResult<OrganizationControllerCreateProjectResponses, unknown, ThrowOnError> => (options.client ?? client).post<OrganizationControllerCreateProjectResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/organizations/{organizationId}/projects',
     ...options,
     headers: {
-      'Content-Type': 'application/json',
-      ...options.headers,
-    },
-  });
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
 
-export const organizationControllerCreateOAuthToken = <ThrowOnError extends boolean = false>(
-  options: Options<OrganizationControllerCreateOAuthTokenData, ThrowOnError>,
-): RequestResult<OrganizationControllerCreateOAuthTokenResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).post<OrganizationControllerCreateOAuthTokenResponses, unknown, ThrowOnError>({
+export const organizationControllerCreateOAuthToken = <ThrowOnError extends boolean = false>(options: Options<OrganizationControllerCreateOAuthTokenData, ThrowOnError>): RequestResult<OrganizationControllerCreateOAuthTokenResponses, unknown, ThrowOnError> => (options.client ?? client).post<OrganizationControllerCreateOAuthTokenResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/organizations/{organizationId}/oauth-tokens',
     ...options,
     headers: {
-      'Content-Type': 'application/json',
-      ...options.headers,
-    },
-  });
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
 
-export const projectControllerGet = <ThrowOnError extends boolean = false>(
-  options: Options<ProjectControllerGetData, ThrowOnError>,
-): RequestResult<ProjectControllerGetResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<ProjectControllerGetResponses, unknown, ThrowOnError>({
+export const projectControllerGet = <ThrowOnError extends boolean = false>(options: Options<ProjectControllerGetData, ThrowOnError>): RequestResult<ProjectControllerGetResponses, unknown, ThrowOnError> => (options.client ?? client).get<ProjectControllerGetResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}',
-    ...options,
-  });
+    ...options
+});
 
-export const projectControllerUpdate = <ThrowOnError extends boolean = false>(
-  options: Options<ProjectControllerUpdateData, ThrowOnError>,
-): RequestResult<ProjectControllerUpdateResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).patch<ProjectControllerUpdateResponses, unknown, ThrowOnError>({
+export const projectControllerUpdate = <ThrowOnError extends boolean = false>(options: Options<ProjectControllerUpdateData, ThrowOnError>): RequestResult<ProjectControllerUpdateResponses, unknown, ThrowOnError> => (options.client ?? client).patch<ProjectControllerUpdateResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}',
     ...options,
     headers: {
-      'Content-Type': 'application/json',
-      ...options.headers,
-    },
-  });
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
 
-export const projectControllerRotateSecret = <ThrowOnError extends boolean = false>(
-  options: Options<ProjectControllerRotateSecretData, ThrowOnError>,
-): RequestResult<ProjectControllerRotateSecretResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).post<ProjectControllerRotateSecretResponses, unknown, ThrowOnError>({
+export const projectControllerRotateSecret = <ThrowOnError extends boolean = false>(options: Options<ProjectControllerRotateSecretData, ThrowOnError>): RequestResult<ProjectControllerRotateSecretResponses, unknown, ThrowOnError> => (options.client ?? client).post<ProjectControllerRotateSecretResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/rotate-secret',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * List the tags: a bare array of `{id, name, project_id, has_annotations}`
  */
-export const annotationTagsControllerList = <ThrowOnError extends boolean = false>(
-  options: Options<AnnotationTagsControllerListData, ThrowOnError>,
-): RequestResult<AnnotationTagsControllerListResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<AnnotationTagsControllerListResponses, unknown, ThrowOnError>({
+export const annotationTagsControllerList = <ThrowOnError extends boolean = false>(options: Options<AnnotationTagsControllerListData, ThrowOnError>): RequestResult<AnnotationTagsControllerListResponses, unknown, ThrowOnError> => (options.client ?? client).get<AnnotationTagsControllerListResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/annotations/tags',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * Create a tag (an existing name returns that tag): the bare tag object
  */
-export const annotationTagsControllerCreate = <ThrowOnError extends boolean = false>(
-  options: Options<AnnotationTagsControllerCreateData, ThrowOnError>,
-): RequestResult<AnnotationTagsControllerCreateResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).post<AnnotationTagsControllerCreateResponses, unknown, ThrowOnError>({
+export const annotationTagsControllerCreate = <ThrowOnError extends boolean = false>(options: Options<AnnotationTagsControllerCreateData, ThrowOnError>): RequestResult<AnnotationTagsControllerCreateResponses, unknown, ThrowOnError> => (options.client ?? client).post<AnnotationTagsControllerCreateResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/annotations/tags',
     ...options,
     headers: {
-      'Content-Type': 'application/json',
-      ...options.headers,
-    },
-  });
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
 
 /**
  * List annotations in date order; `fromDate`/`toDate` as `YYYY-MM-DD HH:mm:ss` or `YYYY-MM-DD` (UTC, inclusive)
  */
-export const annotationsControllerList = <ThrowOnError extends boolean = false>(
-  options: Options<AnnotationsControllerListData, ThrowOnError>,
-): RequestResult<AnnotationsControllerListResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<AnnotationsControllerListResponses, unknown, ThrowOnError>({
+export const annotationsControllerList = <ThrowOnError extends boolean = false>(options: Options<AnnotationsControllerListData, ThrowOnError>): RequestResult<AnnotationsControllerListResponses, unknown, ThrowOnError> => (options.client ?? client).get<AnnotationsControllerListResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/annotations',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * Create an annotation: 201 `{"status":"ok","results":annotation}`
  */
-export const annotationsControllerCreate = <ThrowOnError extends boolean = false>(
-  options: Options<AnnotationsControllerCreateData, ThrowOnError>,
-): RequestResult<AnnotationsControllerCreateResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).post<AnnotationsControllerCreateResponses, unknown, ThrowOnError>({
+export const annotationsControllerCreate = <ThrowOnError extends boolean = false>(options: Options<AnnotationsControllerCreateData, ThrowOnError>): RequestResult<AnnotationsControllerCreateResponses, unknown, ThrowOnError> => (options.client ?? client).post<AnnotationsControllerCreateResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/annotations',
     ...options,
     headers: {
-      'Content-Type': 'application/json',
-      ...options.headers,
-    },
-  });
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
 
 /**
  * Delete an annotation for good: `{"status":"ok","results":{"id"}}`
  */
-export const annotationsControllerDelete = <ThrowOnError extends boolean = false>(
-  options: Options<AnnotationsControllerDeleteData, ThrowOnError>,
-): RequestResult<AnnotationsControllerDeleteResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).delete<AnnotationsControllerDeleteResponses, unknown, ThrowOnError>({
+export const annotationsControllerDelete = <ThrowOnError extends boolean = false>(options: Options<AnnotationsControllerDeleteData, ThrowOnError>): RequestResult<AnnotationsControllerDeleteResponses, unknown, ThrowOnError> => (options.client ?? client).delete<AnnotationsControllerDeleteResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/annotations/{annotationId}',
-    ...options,
-  });
+    ...options
+});
 
-export const annotationsControllerGet = <ThrowOnError extends boolean = false>(
-  options: Options<AnnotationsControllerGetData, ThrowOnError>,
-): RequestResult<AnnotationsControllerGetResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<AnnotationsControllerGetResponses, unknown, ThrowOnError>({
+export const annotationsControllerGet = <ThrowOnError extends boolean = false>(options: Options<AnnotationsControllerGetData, ThrowOnError>): RequestResult<AnnotationsControllerGetResponses, unknown, ThrowOnError> => (options.client ?? client).get<AnnotationsControllerGetResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/annotations/{annotationId}',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * Change `description` and/or `tags` (replacing them); `date` is not patchable (400)
  */
-export const annotationsControllerUpdate = <ThrowOnError extends boolean = false>(
-  options: Options<AnnotationsControllerUpdateData, ThrowOnError>,
-): RequestResult<AnnotationsControllerUpdateResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).patch<AnnotationsControllerUpdateResponses, unknown, ThrowOnError>({
+export const annotationsControllerUpdate = <ThrowOnError extends boolean = false>(options: Options<AnnotationsControllerUpdateData, ThrowOnError>): RequestResult<AnnotationsControllerUpdateResponses, unknown, ThrowOnError> => (options.client ?? client).patch<AnnotationsControllerUpdateResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/annotations/{annotationId}',
     ...options,
     headers: {
-      'Content-Type': 'application/json',
-      ...options.headers,
-    },
-  });
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * List the lookup tables with their mappings and columns
+ */
+export const lookupTablesControllerList = <ThrowOnError extends boolean = false>(options: Options<LookupTablesControllerListData, ThrowOnError>): RequestResult<LookupTablesControllerListResponses, unknown, ThrowOnError> => (options.client ?? client).get<LookupTablesControllerListResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/app/projects/{projectId}/lookup-tables',
+    ...options
+});
+
+/**
+ * Create an empty lookup table, `{name, mapped_to?: {source: "event"|"profile", property}}`
+ */
+export const lookupTablesControllerCreate = <ThrowOnError extends boolean = false>(options: Options<LookupTablesControllerCreateData, ThrowOnError>): RequestResult<LookupTablesControllerCreateResponses, unknown, ThrowOnError> => (options.client ?? client).post<LookupTablesControllerCreateResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/app/projects/{projectId}/lookup-tables',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Delete a lookup table and its rows
+ */
+export const lookupTablesControllerDelete = <ThrowOnError extends boolean = false>(options: Options<LookupTablesControllerDeleteData, ThrowOnError>): RequestResult<LookupTablesControllerDeleteResponses, unknown, ThrowOnError> => (options.client ?? client).delete<LookupTablesControllerDeleteResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/app/projects/{projectId}/lookup-tables/{tableId}',
+    ...options
+});
+
+export const lookupTablesControllerGet = <ThrowOnError extends boolean = false>(options: Options<LookupTablesControllerGetData, ThrowOnError>): RequestResult<LookupTablesControllerGetResponses, unknown, ThrowOnError> => (options.client ?? client).get<LookupTablesControllerGetResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/app/projects/{projectId}/lookup-tables/{tableId}',
+    ...options
+});
+
+/**
+ * Rename a table and/or change its mapping (`mapped_to: null` removes it)
+ */
+export const lookupTablesControllerUpdate = <ThrowOnError extends boolean = false>(options: Options<LookupTablesControllerUpdateData, ThrowOnError>): RequestResult<LookupTablesControllerUpdateResponses, unknown, ThrowOnError> => (options.client ?? client).patch<LookupTablesControllerUpdateResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/api/app/projects/{projectId}/lookup-tables/{tableId}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * List the lookup tables of the project: `{"code":200,"status":"OK","results":[{id,name}]}`
+ */
+export const lookupTablesIngestControllerList = <ThrowOnError extends boolean = false>(options: Options<LookupTablesIngestControllerListData, ThrowOnError>): RequestResult<LookupTablesIngestControllerListResponses, LookupTablesIngestControllerListErrors, ThrowOnError> => (options.client ?? client).get<LookupTablesIngestControllerListResponses, LookupTablesIngestControllerListErrors, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/lookup-tables',
+    ...options
+});
+
+/**
+ * Replace a lookup table with a CSV (header row; first column the unique key), all or nothing; up to 100 MB uncompressed
+ */
+export const lookupTablesIngestControllerReplace = <ThrowOnError extends boolean = false>(options: Options<LookupTablesIngestControllerReplaceData, ThrowOnError>): RequestResult<LookupTablesIngestControllerReplaceResponses, LookupTablesIngestControllerReplaceErrors, ThrowOnError> => (options.client ?? client).put<LookupTablesIngestControllerReplaceResponses, LookupTablesIngestControllerReplaceErrors, ThrowOnError>({
+    security: [{ scheme: 'basic', type: 'http' }],
+    url: '/lookup-tables/{id}',
+    ...options
+});
 
 /**
  * Delete the whole dictionary: `{"status":"ok","results":{"delete_count"}}`
  */
-export const schemasControllerDeleteAll = <ThrowOnError extends boolean = false>(
-  options: Options<SchemasControllerDeleteAllData, ThrowOnError>,
-): RequestResult<SchemasControllerDeleteAllResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).delete<SchemasControllerDeleteAllResponses, unknown, ThrowOnError>({
+export const schemasControllerDeleteAll = <ThrowOnError extends boolean = false>(options: Options<SchemasControllerDeleteAllData, ThrowOnError>): RequestResult<SchemasControllerDeleteAllResponses, unknown, ThrowOnError> => (options.client ?? client).delete<SchemasControllerDeleteAllResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/schemas',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * List every schema: `{"status":"ok","results":[{entityType, name, schemaJson}]}`
  */
-export const schemasControllerList = <ThrowOnError extends boolean = false>(
-  options: Options<SchemasControllerListData, ThrowOnError>,
-): RequestResult<SchemasControllerListResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<SchemasControllerListResponses, unknown, ThrowOnError>({
+export const schemasControllerList = <ThrowOnError extends boolean = false>(options: Options<SchemasControllerListData, ThrowOnError>): RequestResult<SchemasControllerListResponses, unknown, ThrowOnError> => (options.client ?? client).get<SchemasControllerListResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/schemas',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * Create or replace many (`entries`, `truncate`): `{"status":"ok","results":{"added","deleted"}}`
  */
-export const schemasControllerUpload = <ThrowOnError extends boolean = false>(
-  options: Options<SchemasControllerUploadData, ThrowOnError>,
-): RequestResult<SchemasControllerUploadResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).post<SchemasControllerUploadResponses, unknown, ThrowOnError>({
+export const schemasControllerUpload = <ThrowOnError extends boolean = false>(options: Options<SchemasControllerUploadData, ThrowOnError>): RequestResult<SchemasControllerUploadResponses, unknown, ThrowOnError> => (options.client ?? client).post<SchemasControllerUploadResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/schemas',
     ...options,
     headers: {
-      'Content-Type': 'application/json',
-      ...options.headers,
-    },
-  });
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
 
 /**
  * Events received recently beside those described, with their properties, `hidden` and `dropped`
  */
-export const schemasControllerSeen = <ThrowOnError extends boolean = false>(
-  options: Options<SchemasControllerSeenData, ThrowOnError>,
-): RequestResult<SchemasControllerSeenResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<SchemasControllerSeenResponses, unknown, ThrowOnError>({
+export const schemasControllerSeen = <ThrowOnError extends boolean = false>(options: Options<SchemasControllerSeenData, ThrowOnError>): RequestResult<SchemasControllerSeenResponses, unknown, ThrowOnError> => (options.client ?? client).get<SchemasControllerSeenResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/schemas/seen',
-    ...options,
-  });
+    ...options
+});
 
-export const schemasControllerDeleteType = <ThrowOnError extends boolean = false>(
-  options: Options<SchemasControllerDeleteTypeData, ThrowOnError>,
-): RequestResult<SchemasControllerDeleteTypeResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).delete<SchemasControllerDeleteTypeResponses, unknown, ThrowOnError>({
+export const schemasControllerDeleteType = <ThrowOnError extends boolean = false>(options: Options<SchemasControllerDeleteTypeData, ThrowOnError>): RequestResult<SchemasControllerDeleteTypeResponses, unknown, ThrowOnError> => (options.client ?? client).delete<SchemasControllerDeleteTypeResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/schemas/{entityType}',
-    ...options,
-  });
+    ...options
+});
 
-export const schemasControllerListType = <ThrowOnError extends boolean = false>(
-  options: Options<SchemasControllerListTypeData, ThrowOnError>,
-): RequestResult<SchemasControllerListTypeResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<SchemasControllerListTypeResponses, unknown, ThrowOnError>({
+export const schemasControllerListType = <ThrowOnError extends boolean = false>(options: Options<SchemasControllerListTypeData, ThrowOnError>): RequestResult<SchemasControllerListTypeResponses, unknown, ThrowOnError> => (options.client ?? client).get<SchemasControllerListTypeResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/schemas/{entityType}',
-    ...options,
-  });
+    ...options
+});
 
-export const schemasControllerDeleteOne = <ThrowOnError extends boolean = false>(
-  options: Options<SchemasControllerDeleteOneData, ThrowOnError>,
-): RequestResult<SchemasControllerDeleteOneResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).delete<SchemasControllerDeleteOneResponses, unknown, ThrowOnError>({
+export const schemasControllerDeleteOne = <ThrowOnError extends boolean = false>(options: Options<SchemasControllerDeleteOneData, ThrowOnError>): RequestResult<SchemasControllerDeleteOneResponses, unknown, ThrowOnError> => (options.client ?? client).delete<SchemasControllerDeleteOneResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/schemas/{entityType}/{name}',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * One schema: `{"status":"ok","results":{entityType, name, schemaJson}}`, 404 if none
  */
-export const schemasControllerGet = <ThrowOnError extends boolean = false>(
-  options: Options<SchemasControllerGetData, ThrowOnError>,
-): RequestResult<SchemasControllerGetResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<SchemasControllerGetResponses, unknown, ThrowOnError>({
+export const schemasControllerGet = <ThrowOnError extends boolean = false>(options: Options<SchemasControllerGetData, ThrowOnError>): RequestResult<SchemasControllerGetResponses, unknown, ThrowOnError> => (options.client ?? client).get<SchemasControllerGetResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/schemas/{entityType}/{name}',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * Create or replace one (the body is the schema; metadata keys it omits are kept): `{"status":"ok"}`
  */
-export const schemasControllerUploadOne = <ThrowOnError extends boolean = false>(
-  options: Options<SchemasControllerUploadOneData, ThrowOnError>,
-): RequestResult<SchemasControllerUploadOneResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).post<SchemasControllerUploadOneResponses, unknown, ThrowOnError>({
+export const schemasControllerUploadOne = <ThrowOnError extends boolean = false>(options: Options<SchemasControllerUploadOneData, ThrowOnError>): RequestResult<SchemasControllerUploadOneResponses, unknown, ThrowOnError> => (options.client ?? client).post<SchemasControllerUploadOneResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/schemas/{entityType}/{name}',
-    ...options,
-  });
+    ...options
+});
 
-export const bookmarksControllerList = <ThrowOnError extends boolean = false>(
-  options: Options<BookmarksControllerListData, ThrowOnError>,
-): RequestResult<BookmarksControllerListResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<BookmarksControllerListResponses, unknown, ThrowOnError>({
+export const bookmarksControllerList = <ThrowOnError extends boolean = false>(options: Options<BookmarksControllerListData, ThrowOnError>): RequestResult<BookmarksControllerListResponses, unknown, ThrowOnError> => (options.client ?? client).get<BookmarksControllerListResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/bookmarks',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * Save an insights report; its id is the bookmark_id of GET /api/query/insights
  */
-export const bookmarksControllerCreate = <ThrowOnError extends boolean = false>(
-  options: Options<BookmarksControllerCreateData, ThrowOnError>,
-): RequestResult<BookmarksControllerCreateResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).post<BookmarksControllerCreateResponses, unknown, ThrowOnError>({
+export const bookmarksControllerCreate = <ThrowOnError extends boolean = false>(options: Options<BookmarksControllerCreateData, ThrowOnError>): RequestResult<BookmarksControllerCreateResponses, unknown, ThrowOnError> => (options.client ?? client).post<BookmarksControllerCreateResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/bookmarks',
     ...options,
     headers: {
-      'Content-Type': 'application/json',
-      ...options.headers,
-    },
-  });
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
 
-export const bookmarksControllerDelete = <ThrowOnError extends boolean = false>(
-  options: Options<BookmarksControllerDeleteData, ThrowOnError>,
-): RequestResult<BookmarksControllerDeleteResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).delete<BookmarksControllerDeleteResponses, unknown, ThrowOnError>({
+export const bookmarksControllerDelete = <ThrowOnError extends boolean = false>(options: Options<BookmarksControllerDeleteData, ThrowOnError>): RequestResult<BookmarksControllerDeleteResponses, unknown, ThrowOnError> => (options.client ?? client).delete<BookmarksControllerDeleteResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/bookmarks/{id}',
-    ...options,
-  });
+    ...options
+});
 
-export const bookmarksControllerGet = <ThrowOnError extends boolean = false>(
-  options: Options<BookmarksControllerGetData, ThrowOnError>,
-): RequestResult<BookmarksControllerGetResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<BookmarksControllerGetResponses, unknown, ThrowOnError>({
+export const bookmarksControllerGet = <ThrowOnError extends boolean = false>(options: Options<BookmarksControllerGetData, ThrowOnError>): RequestResult<BookmarksControllerGetResponses, unknown, ThrowOnError> => (options.client ?? client).get<BookmarksControllerGetResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/bookmarks/{id}',
-    ...options,
-  });
+    ...options
+});
 
-export const bookmarksControllerUpdate = <ThrowOnError extends boolean = false>(
-  options: Options<BookmarksControllerUpdateData, ThrowOnError>,
-): RequestResult<BookmarksControllerUpdateResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).patch<BookmarksControllerUpdateResponses, unknown, ThrowOnError>({
+export const bookmarksControllerUpdate = <ThrowOnError extends boolean = false>(options: Options<BookmarksControllerUpdateData, ThrowOnError>): RequestResult<BookmarksControllerUpdateResponses, unknown, ThrowOnError> => (options.client ?? client).patch<BookmarksControllerUpdateResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/bookmarks/{id}',
     ...options,
     headers: {
-      'Content-Type': 'application/json',
-      ...options.headers,
-    },
-  });
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
 
-export const savedFunnelsControllerList = <ThrowOnError extends boolean = false>(
-  options: Options<SavedFunnelsControllerListData, ThrowOnError>,
-): RequestResult<SavedFunnelsControllerListResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<SavedFunnelsControllerListResponses, unknown, ThrowOnError>({
+export const savedFunnelsControllerList = <ThrowOnError extends boolean = false>(options: Options<SavedFunnelsControllerListData, ThrowOnError>): RequestResult<SavedFunnelsControllerListResponses, unknown, ThrowOnError> => (options.client ?? client).get<SavedFunnelsControllerListResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/funnels',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * Save a funnel; its funnel_id is what GET /api/query/funnels reads
  */
-export const savedFunnelsControllerCreate = <ThrowOnError extends boolean = false>(
-  options: Options<SavedFunnelsControllerCreateData, ThrowOnError>,
-): RequestResult<SavedFunnelsControllerCreateResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).post<SavedFunnelsControllerCreateResponses, unknown, ThrowOnError>({
+export const savedFunnelsControllerCreate = <ThrowOnError extends boolean = false>(options: Options<SavedFunnelsControllerCreateData, ThrowOnError>): RequestResult<SavedFunnelsControllerCreateResponses, unknown, ThrowOnError> => (options.client ?? client).post<SavedFunnelsControllerCreateResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/funnels',
     ...options,
     headers: {
-      'Content-Type': 'application/json',
-      ...options.headers,
-    },
-  });
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
 
-export const savedFunnelsControllerDelete = <ThrowOnError extends boolean = false>(
-  options: Options<SavedFunnelsControllerDeleteData, ThrowOnError>,
-): RequestResult<SavedFunnelsControllerDeleteResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).delete<SavedFunnelsControllerDeleteResponses, unknown, ThrowOnError>({
+export const savedFunnelsControllerDelete = <ThrowOnError extends boolean = false>(options: Options<SavedFunnelsControllerDeleteData, ThrowOnError>): RequestResult<SavedFunnelsControllerDeleteResponses, unknown, ThrowOnError> => (options.client ?? client).delete<SavedFunnelsControllerDeleteResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/funnels/{funnelId}',
-    ...options,
-  });
+    ...options
+});
 
-export const savedFunnelsControllerGet = <ThrowOnError extends boolean = false>(
-  options: Options<SavedFunnelsControllerGetData, ThrowOnError>,
-): RequestResult<SavedFunnelsControllerGetResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<SavedFunnelsControllerGetResponses, unknown, ThrowOnError>({
+export const savedFunnelsControllerGet = <ThrowOnError extends boolean = false>(options: Options<SavedFunnelsControllerGetData, ThrowOnError>): RequestResult<SavedFunnelsControllerGetResponses, unknown, ThrowOnError> => (options.client ?? client).get<SavedFunnelsControllerGetResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/funnels/{funnelId}',
-    ...options,
-  });
+    ...options
+});
 
-export const savedFunnelsControllerUpdate = <ThrowOnError extends boolean = false>(
-  options: Options<SavedFunnelsControllerUpdateData, ThrowOnError>,
-): RequestResult<SavedFunnelsControllerUpdateResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).patch<SavedFunnelsControllerUpdateResponses, unknown, ThrowOnError>({
+export const savedFunnelsControllerUpdate = <ThrowOnError extends boolean = false>(options: Options<SavedFunnelsControllerUpdateData, ThrowOnError>): RequestResult<SavedFunnelsControllerUpdateResponses, unknown, ThrowOnError> => (options.client ?? client).patch<SavedFunnelsControllerUpdateResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/funnels/{funnelId}',
     ...options,
     headers: {
-      'Content-Type': 'application/json',
-      ...options.headers,
-    },
-  });
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
 
-export const cohortsControllerList = <ThrowOnError extends boolean = false>(
-  options: Options<CohortsControllerListData, ThrowOnError>,
-): RequestResult<CohortsControllerListResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<CohortsControllerListResponses, unknown, ThrowOnError>({
+export const cohortsControllerList = <ThrowOnError extends boolean = false>(options: Options<CohortsControllerListData, ThrowOnError>): RequestResult<CohortsControllerListResponses, unknown, ThrowOnError> => (options.client ?? client).get<CohortsControllerListResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/cohorts',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * Save a cohort: a profile expression or a behaviour over events
  */
-export const cohortsControllerCreate = <ThrowOnError extends boolean = false>(
-  options: Options<CohortsControllerCreateData, ThrowOnError>,
-): RequestResult<CohortsControllerCreateResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).post<CohortsControllerCreateResponses, unknown, ThrowOnError>({
+export const cohortsControllerCreate = <ThrowOnError extends boolean = false>(options: Options<CohortsControllerCreateData, ThrowOnError>): RequestResult<CohortsControllerCreateResponses, unknown, ThrowOnError> => (options.client ?? client).post<CohortsControllerCreateResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/cohorts',
     ...options,
     headers: {
-      'Content-Type': 'application/json',
-      ...options.headers,
-    },
-  });
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
 
-export const cohortsControllerDelete = <ThrowOnError extends boolean = false>(
-  options: Options<CohortsControllerDeleteData, ThrowOnError>,
-): RequestResult<CohortsControllerDeleteResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).delete<CohortsControllerDeleteResponses, unknown, ThrowOnError>({
+export const cohortsControllerDelete = <ThrowOnError extends boolean = false>(options: Options<CohortsControllerDeleteData, ThrowOnError>): RequestResult<CohortsControllerDeleteResponses, unknown, ThrowOnError> => (options.client ?? client).delete<CohortsControllerDeleteResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/cohorts/{id}',
-    ...options,
-  });
+    ...options
+});
 
-export const cohortsControllerGet = <ThrowOnError extends boolean = false>(
-  options: Options<CohortsControllerGetData, ThrowOnError>,
-): RequestResult<CohortsControllerGetResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<CohortsControllerGetResponses, unknown, ThrowOnError>({
+export const cohortsControllerGet = <ThrowOnError extends boolean = false>(options: Options<CohortsControllerGetData, ThrowOnError>): RequestResult<CohortsControllerGetResponses, unknown, ThrowOnError> => (options.client ?? client).get<CohortsControllerGetResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/cohorts/{id}',
-    ...options,
-  });
+    ...options
+});
 
-export const cohortsControllerUpdate = <ThrowOnError extends boolean = false>(
-  options: Options<CohortsControllerUpdateData, ThrowOnError>,
-): RequestResult<CohortsControllerUpdateResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).patch<CohortsControllerUpdateResponses, unknown, ThrowOnError>({
+export const cohortsControllerUpdate = <ThrowOnError extends boolean = false>(options: Options<CohortsControllerUpdateData, ThrowOnError>): RequestResult<CohortsControllerUpdateResponses, unknown, ThrowOnError> => (options.client ?? client).patch<CohortsControllerUpdateResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/cohorts/{id}',
     ...options,
     headers: {
-      'Content-Type': 'application/json',
-      ...options.headers,
-    },
-  });
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
 
-export const retentionReportsControllerList = <ThrowOnError extends boolean = false>(
-  options: Options<RetentionReportsControllerListData, ThrowOnError>,
-): RequestResult<RetentionReportsControllerListResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<RetentionReportsControllerListResponses, unknown, ThrowOnError>({
+export const retentionReportsControllerList = <ThrowOnError extends boolean = false>(options: Options<RetentionReportsControllerListData, ThrowOnError>): RequestResult<RetentionReportsControllerListResponses, unknown, ThrowOnError> => (options.client ?? client).get<RetentionReportsControllerListResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/retention-reports',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * Save a retention report (type, events, filters, unit, intervals; no dates)
  */
-export const retentionReportsControllerCreate = <ThrowOnError extends boolean = false>(
-  options: Options<RetentionReportsControllerCreateData, ThrowOnError>,
-): RequestResult<RetentionReportsControllerCreateResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).post<RetentionReportsControllerCreateResponses, unknown, ThrowOnError>({
+export const retentionReportsControllerCreate = <ThrowOnError extends boolean = false>(options: Options<RetentionReportsControllerCreateData, ThrowOnError>): RequestResult<RetentionReportsControllerCreateResponses, unknown, ThrowOnError> => (options.client ?? client).post<RetentionReportsControllerCreateResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/retention-reports',
     ...options,
     headers: {
-      'Content-Type': 'application/json',
-      ...options.headers,
-    },
-  });
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
 
-export const retentionReportsControllerDelete = <ThrowOnError extends boolean = false>(
-  options: Options<RetentionReportsControllerDeleteData, ThrowOnError>,
-): RequestResult<RetentionReportsControllerDeleteResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).delete<RetentionReportsControllerDeleteResponses, unknown, ThrowOnError>({
+export const retentionReportsControllerDelete = <ThrowOnError extends boolean = false>(options: Options<RetentionReportsControllerDeleteData, ThrowOnError>): RequestResult<RetentionReportsControllerDeleteResponses, unknown, ThrowOnError> => (options.client ?? client).delete<RetentionReportsControllerDeleteResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/retention-reports/{id}',
-    ...options,
-  });
+    ...options
+});
 
-export const retentionReportsControllerGet = <ThrowOnError extends boolean = false>(
-  options: Options<RetentionReportsControllerGetData, ThrowOnError>,
-): RequestResult<RetentionReportsControllerGetResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<RetentionReportsControllerGetResponses, unknown, ThrowOnError>({
+export const retentionReportsControllerGet = <ThrowOnError extends boolean = false>(options: Options<RetentionReportsControllerGetData, ThrowOnError>): RequestResult<RetentionReportsControllerGetResponses, unknown, ThrowOnError> => (options.client ?? client).get<RetentionReportsControllerGetResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/retention-reports/{id}',
-    ...options,
-  });
+    ...options
+});
 
-export const retentionReportsControllerUpdate = <ThrowOnError extends boolean = false>(
-  options: Options<RetentionReportsControllerUpdateData, ThrowOnError>,
-): RequestResult<RetentionReportsControllerUpdateResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).patch<RetentionReportsControllerUpdateResponses, unknown, ThrowOnError>({
+export const retentionReportsControllerUpdate = <ThrowOnError extends boolean = false>(options: Options<RetentionReportsControllerUpdateData, ThrowOnError>): RequestResult<RetentionReportsControllerUpdateResponses, unknown, ThrowOnError> => (options.client ?? client).patch<RetentionReportsControllerUpdateResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/retention-reports/{id}',
     ...options,
     headers: {
-      'Content-Type': 'application/json',
-      ...options.headers,
-    },
-  });
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
 
-export const boardsControllerList = <ThrowOnError extends boolean = false>(
-  options: Options<BoardsControllerListData, ThrowOnError>,
-): RequestResult<BoardsControllerListResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<BoardsControllerListResponses, unknown, ThrowOnError>({
+export const boardsControllerList = <ThrowOnError extends boolean = false>(options: Options<BoardsControllerListData, ThrowOnError>): RequestResult<BoardsControllerListResponses, unknown, ThrowOnError> => (options.client ?? client).get<BoardsControllerListResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/boards',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * Create a board of saved reports (tiles), with a date range and a where filter for every tile
  */
-export const boardsControllerCreate = <ThrowOnError extends boolean = false>(
-  options: Options<BoardsControllerCreateData, ThrowOnError>,
-): RequestResult<BoardsControllerCreateResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).post<BoardsControllerCreateResponses, unknown, ThrowOnError>({
+export const boardsControllerCreate = <ThrowOnError extends boolean = false>(options: Options<BoardsControllerCreateData, ThrowOnError>): RequestResult<BoardsControllerCreateResponses, unknown, ThrowOnError> => (options.client ?? client).post<BoardsControllerCreateResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/boards',
     ...options,
     headers: {
-      'Content-Type': 'application/json',
-      ...options.headers,
-    },
-  });
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
 
-export const boardsControllerDelete = <ThrowOnError extends boolean = false>(
-  options: Options<BoardsControllerDeleteData, ThrowOnError>,
-): RequestResult<BoardsControllerDeleteResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).delete<BoardsControllerDeleteResponses, unknown, ThrowOnError>({
+export const boardsControllerDelete = <ThrowOnError extends boolean = false>(options: Options<BoardsControllerDeleteData, ThrowOnError>): RequestResult<BoardsControllerDeleteResponses, unknown, ThrowOnError> => (options.client ?? client).delete<BoardsControllerDeleteResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/boards/{boardId}',
-    ...options,
-  });
+    ...options
+});
 
-export const boardsControllerGet = <ThrowOnError extends boolean = false>(
-  options: Options<BoardsControllerGetData, ThrowOnError>,
-): RequestResult<BoardsControllerGetResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<BoardsControllerGetResponses, unknown, ThrowOnError>({
+export const boardsControllerGet = <ThrowOnError extends boolean = false>(options: Options<BoardsControllerGetData, ThrowOnError>): RequestResult<BoardsControllerGetResponses, unknown, ThrowOnError> => (options.client ?? client).get<BoardsControllerGetResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/boards/{boardId}',
-    ...options,
-  });
+    ...options
+});
 
-export const boardsControllerUpdate = <ThrowOnError extends boolean = false>(
-  options: Options<BoardsControllerUpdateData, ThrowOnError>,
-): RequestResult<BoardsControllerUpdateResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).patch<BoardsControllerUpdateResponses, unknown, ThrowOnError>({
+export const boardsControllerUpdate = <ThrowOnError extends boolean = false>(options: Options<BoardsControllerUpdateData, ThrowOnError>): RequestResult<BoardsControllerUpdateResponses, unknown, ThrowOnError> => (options.client ?? client).patch<BoardsControllerUpdateResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/boards/{boardId}',
     ...options,
     headers: {
-      'Content-Type': 'application/json',
-      ...options.headers,
-    },
-  });
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
 
 /**
  * Revoke every share link of the board at once
  */
-export const boardsControllerRevoke = <ThrowOnError extends boolean = false>(
-  options: Options<BoardsControllerRevokeData, ThrowOnError>,
-): RequestResult<BoardsControllerRevokeResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).delete<BoardsControllerRevokeResponses, unknown, ThrowOnError>({
+export const boardsControllerRevoke = <ThrowOnError extends boolean = false>(options: Options<BoardsControllerRevokeData, ThrowOnError>): RequestResult<BoardsControllerRevokeResponses, unknown, ThrowOnError> => (options.client ?? client).delete<BoardsControllerRevokeResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/boards/{boardId}/share',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * A read-only link to the board and its tiles’ results, for anyone holding it, until it expires or is revoked
  */
-export const boardsControllerShare = <ThrowOnError extends boolean = false>(
-  options: Options<BoardsControllerShareData, ThrowOnError>,
-): RequestResult<BoardsControllerShareResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).post<BoardsControllerShareResponses, unknown, ThrowOnError>({
+export const boardsControllerShare = <ThrowOnError extends boolean = false>(options: Options<BoardsControllerShareData, ThrowOnError>): RequestResult<BoardsControllerShareResponses, unknown, ThrowOnError> => (options.client ?? client).post<BoardsControllerShareResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/boards/{boardId}/share',
     ...options,
     headers: {
-      'Content-Type': 'application/json',
-      ...options.headers,
-    },
-  });
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
 
 /**
  * List the group keys: `{"status":"ok","results":[{"name","created"}]}`
  */
-export const groupKeysControllerList = <ThrowOnError extends boolean = false>(
-  options: Options<GroupKeysControllerListData, ThrowOnError>,
-): RequestResult<GroupKeysControllerListResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<GroupKeysControllerListResponses, unknown, ThrowOnError>({
+export const groupKeysControllerList = <ThrowOnError extends boolean = false>(options: Options<GroupKeysControllerListData, ThrowOnError>): RequestResult<GroupKeysControllerListResponses, unknown, ThrowOnError> => (options.client ?? client).get<GroupKeysControllerListResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/group-keys',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * Define a group key (idempotent): 201 `{"status":"ok","results":{"name","created"}}`
  */
-export const groupKeysControllerDefine = <ThrowOnError extends boolean = false>(
-  options: Options<GroupKeysControllerDefineData, ThrowOnError>,
-): RequestResult<GroupKeysControllerDefineResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).post<GroupKeysControllerDefineResponses, unknown, ThrowOnError>({
+export const groupKeysControllerDefine = <ThrowOnError extends boolean = false>(options: Options<GroupKeysControllerDefineData, ThrowOnError>): RequestResult<GroupKeysControllerDefineResponses, unknown, ThrowOnError> => (options.client ?? client).post<GroupKeysControllerDefineResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/group-keys',
     ...options,
     headers: {
-      'Content-Type': 'application/json',
-      ...options.headers,
-    },
-  });
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
 
 /**
  * Remove a group key; its group profiles stay, new updates for it are refused
  */
-export const groupKeysControllerRemove = <ThrowOnError extends boolean = false>(
-  options: Options<GroupKeysControllerRemoveData, ThrowOnError>,
-): RequestResult<GroupKeysControllerRemoveResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).delete<GroupKeysControllerRemoveResponses, unknown, ThrowOnError>({
+export const groupKeysControllerRemove = <ThrowOnError extends boolean = false>(options: Options<GroupKeysControllerRemoveData, ThrowOnError>): RequestResult<GroupKeysControllerRemoveResponses, unknown, ThrowOnError> => (options.client ?? client).delete<GroupKeysControllerRemoveResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/group-keys/{name}',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * Create an event import: `{"status":"ok","results":{"id"}}`
  */
-export const warehouseImportsControllerCreateEvents = <ThrowOnError extends boolean = false>(
-  options: Options<WarehouseImportsControllerCreateEventsData, ThrowOnError>,
-): RequestResult<WarehouseImportsControllerCreateEventsResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).post<WarehouseImportsControllerCreateEventsResponses, unknown, ThrowOnError>({
+export const warehouseImportsControllerCreateEvents = <ThrowOnError extends boolean = false>(options: Options<WarehouseImportsControllerCreateEventsData, ThrowOnError>): RequestResult<WarehouseImportsControllerCreateEventsResponses, unknown, ThrowOnError> => (options.client ?? client).post<WarehouseImportsControllerCreateEventsResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/warehouse-sources/imports/event-stream',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * Create a user-profile import
  */
-export const warehouseImportsControllerCreatePeople = <ThrowOnError extends boolean = false>(
-  options: Options<WarehouseImportsControllerCreatePeopleData, ThrowOnError>,
-): RequestResult<WarehouseImportsControllerCreatePeopleResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).post<WarehouseImportsControllerCreatePeopleResponses, unknown, ThrowOnError>({
+export const warehouseImportsControllerCreatePeople = <ThrowOnError extends boolean = false>(options: Options<WarehouseImportsControllerCreatePeopleData, ThrowOnError>): RequestResult<WarehouseImportsControllerCreatePeopleResponses, unknown, ThrowOnError> => (options.client ?? client).post<WarehouseImportsControllerCreatePeopleResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/warehouse-sources/imports/people',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * Create a group-profile import (`group_key`, `group_id_column_name`)
  */
-export const warehouseImportsControllerCreateGroups = <ThrowOnError extends boolean = false>(
-  options: Options<WarehouseImportsControllerCreateGroupsData, ThrowOnError>,
-): RequestResult<WarehouseImportsControllerCreateGroupsResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).post<WarehouseImportsControllerCreateGroupsResponses, unknown, ThrowOnError>({
+export const warehouseImportsControllerCreateGroups = <ThrowOnError extends boolean = false>(options: Options<WarehouseImportsControllerCreateGroupsData, ThrowOnError>): RequestResult<WarehouseImportsControllerCreateGroupsResponses, unknown, ThrowOnError> => (options.client ?? client).post<WarehouseImportsControllerCreateGroupsResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/warehouse-sources/imports/groups',
-    ...options,
-  });
+    ...options
+});
 
-export const warehouseImportsControllerList = <ThrowOnError extends boolean = false>(
-  options: Options<WarehouseImportsControllerListData, ThrowOnError>,
-): RequestResult<WarehouseImportsControllerListResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<WarehouseImportsControllerListResponses, unknown, ThrowOnError>({
+export const warehouseImportsControllerList = <ThrowOnError extends boolean = false>(options: Options<WarehouseImportsControllerListData, ThrowOnError>): RequestResult<WarehouseImportsControllerListResponses, unknown, ThrowOnError> => (options.client ?? client).get<WarehouseImportsControllerListResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/warehouse-sources/imports',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * Delete an import; `delete_data: true` also removes the events and profiles it brought
  */
-export const warehouseImportsControllerDelete = <ThrowOnError extends boolean = false>(
-  options: Options<WarehouseImportsControllerDeleteData, ThrowOnError>,
-): RequestResult<WarehouseImportsControllerDeleteResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).delete<WarehouseImportsControllerDeleteResponses, unknown, ThrowOnError>({
+export const warehouseImportsControllerDelete = <ThrowOnError extends boolean = false>(options: Options<WarehouseImportsControllerDeleteData, ThrowOnError>): RequestResult<WarehouseImportsControllerDeleteResponses, unknown, ThrowOnError> => (options.client ?? client).delete<WarehouseImportsControllerDeleteResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/warehouse-sources/imports/{importId}',
-    ...options,
-  });
+    ...options
+});
 
-export const warehouseImportsControllerGet = <ThrowOnError extends boolean = false>(
-  options: Options<WarehouseImportsControllerGetData, ThrowOnError>,
-): RequestResult<WarehouseImportsControllerGetResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<WarehouseImportsControllerGetResponses, unknown, ThrowOnError>({
+export const warehouseImportsControllerGet = <ThrowOnError extends boolean = false>(options: Options<WarehouseImportsControllerGetData, ThrowOnError>): RequestResult<WarehouseImportsControllerGetResponses, unknown, ThrowOnError> => (options.client ?? client).get<WarehouseImportsControllerGetResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/warehouse-sources/imports/{importId}',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * `paused` (required) and `run_every` (0, 3600000000000, 86400000000000 or 604800000000000 ns)
  */
-export const warehouseImportsControllerUpdate = <ThrowOnError extends boolean = false>(
-  options: Options<WarehouseImportsControllerUpdateData, ThrowOnError>,
-): RequestResult<WarehouseImportsControllerUpdateResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).patch<WarehouseImportsControllerUpdateResponses, unknown, ThrowOnError>({
+export const warehouseImportsControllerUpdate = <ThrowOnError extends boolean = false>(options: Options<WarehouseImportsControllerUpdateData, ThrowOnError>): RequestResult<WarehouseImportsControllerUpdateResponses, unknown, ThrowOnError> => (options.client ?? client).patch<WarehouseImportsControllerUpdateResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/warehouse-sources/imports/{importId}',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * The last 30 runs, newest first
  */
-export const warehouseImportsControllerHistory = <ThrowOnError extends boolean = false>(
-  options: Options<WarehouseImportsControllerHistoryData, ThrowOnError>,
-): RequestResult<WarehouseImportsControllerHistoryResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<WarehouseImportsControllerHistoryResponses, unknown, ThrowOnError>({
+export const warehouseImportsControllerHistory = <ThrowOnError extends boolean = false>(options: Options<WarehouseImportsControllerHistoryData, ThrowOnError>): RequestResult<WarehouseImportsControllerHistoryResponses, unknown, ThrowOnError> => (options.client ?? client).get<WarehouseImportsControllerHistoryResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/warehouse-sources/imports/{importId}/history',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * Run the import now (at most 5 per hour: 429 beyond)
  */
-export const warehouseImportsControllerManualSync = <ThrowOnError extends boolean = false>(
-  options: Options<WarehouseImportsControllerManualSyncData, ThrowOnError>,
-): RequestResult<WarehouseImportsControllerManualSyncResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).put<WarehouseImportsControllerManualSyncResponses, unknown, ThrowOnError>({
+export const warehouseImportsControllerManualSync = <ThrowOnError extends boolean = false>(options: Options<WarehouseImportsControllerManualSyncData, ThrowOnError>): RequestResult<WarehouseImportsControllerManualSyncResponses, unknown, ThrowOnError> => (options.client ?? client).put<WarehouseImportsControllerManualSyncResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/warehouse-sources/imports/{importId}/manual-sync',
-    ...options,
-  });
+    ...options
+});
 
-export const warehouseSourcesControllerList = <ThrowOnError extends boolean = false>(
-  options: Options<WarehouseSourcesControllerListData, ThrowOnError>,
-): RequestResult<WarehouseSourcesControllerListResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<WarehouseSourcesControllerListResponses, unknown, ThrowOnError>({
+export const warehouseSourcesControllerList = <ThrowOnError extends boolean = false>(options: Options<WarehouseSourcesControllerListData, ThrowOnError>): RequestResult<WarehouseSourcesControllerListResponses, unknown, ThrowOnError> => (options.client ?? client).get<WarehouseSourcesControllerListResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/warehouse-sources',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * Create a source `{name, type, connection}`; Postgres is connected to first (400 with the reason)
  */
-export const warehouseSourcesControllerCreate = <ThrowOnError extends boolean = false>(
-  options: Options<WarehouseSourcesControllerCreateData, ThrowOnError>,
-): RequestResult<WarehouseSourcesControllerCreateResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).post<WarehouseSourcesControllerCreateResponses, unknown, ThrowOnError>({
+export const warehouseSourcesControllerCreate = <ThrowOnError extends boolean = false>(options: Options<WarehouseSourcesControllerCreateData, ThrowOnError>): RequestResult<WarehouseSourcesControllerCreateResponses, unknown, ThrowOnError> => (options.client ?? client).post<WarehouseSourcesControllerCreateResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/warehouse-sources',
-    ...options,
-  });
+    ...options
+});
 
-export const warehouseSourcesControllerDelete = <ThrowOnError extends boolean = false>(
-  options: Options<WarehouseSourcesControllerDeleteData, ThrowOnError>,
-): RequestResult<WarehouseSourcesControllerDeleteResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).delete<WarehouseSourcesControllerDeleteResponses, unknown, ThrowOnError>({
+export const warehouseSourcesControllerDelete = <ThrowOnError extends boolean = false>(options: Options<WarehouseSourcesControllerDeleteData, ThrowOnError>): RequestResult<WarehouseSourcesControllerDeleteResponses, unknown, ThrowOnError> => (options.client ?? client).delete<WarehouseSourcesControllerDeleteResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/warehouse-sources/{sourceId}',
-    ...options,
-  });
+    ...options
+});
 
-export const warehouseSourcesControllerGet = <ThrowOnError extends boolean = false>(
-  options: Options<WarehouseSourcesControllerGetData, ThrowOnError>,
-): RequestResult<WarehouseSourcesControllerGetResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<WarehouseSourcesControllerGetResponses, unknown, ThrowOnError>({
+export const warehouseSourcesControllerGet = <ThrowOnError extends boolean = false>(options: Options<WarehouseSourcesControllerGetData, ThrowOnError>): RequestResult<WarehouseSourcesControllerGetResponses, unknown, ThrowOnError> => (options.client ?? client).get<WarehouseSourcesControllerGetResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/warehouse-sources/{sourceId}',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * What the project stores: events (deduplicated: total, oldest, newest, per day), their estimated bytes on disk, profiles and groups, data retention
  */
-export const usageControllerGet = <ThrowOnError extends boolean = false>(
-  options: Options<UsageControllerGetData, ThrowOnError>,
-): RequestResult<UsageControllerGetResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<UsageControllerGetResponses, unknown, ThrowOnError>({
+export const usageControllerGet = <ThrowOnError extends boolean = false>(options: Options<UsageControllerGetData, ThrowOnError>): RequestResult<UsageControllerGetResponses, unknown, ThrowOnError> => (options.client ?? client).get<UsageControllerGetResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/usage',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * Back up the embedded default (a tar stream); owners of the installation's first organization only
  */
-export const backupControllerBackup = <ThrowOnError extends boolean = false>(
-  options?: Options<BackupControllerBackupData, ThrowOnError>,
-): RequestResult<BackupControllerBackupResponses, unknown, ThrowOnError> =>
-  (options?.client ?? client).post<BackupControllerBackupResponses, unknown, ThrowOnError>({
+export const backupControllerBackup = <ThrowOnError extends boolean = false>(options?: Options<BackupControllerBackupData, ThrowOnError>): RequestResult<BackupControllerBackupResponses, unknown, ThrowOnError> => (options?.client ?? client).post<BackupControllerBackupResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/backup',
-    ...options,
-  });
+    ...options
+});
 
-export const alertsControllerList = <ThrowOnError extends boolean = false>(
-  options: Options<AlertsControllerListData, ThrowOnError>,
-): RequestResult<AlertsControllerListResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<AlertsControllerListResponses, unknown, ThrowOnError>({
+export const alertsControllerList = <ThrowOnError extends boolean = false>(options: Options<AlertsControllerListData, ThrowOnError>): RequestResult<AlertsControllerListResponses, unknown, ThrowOnError> => (options.client ?? client).get<AlertsControllerListResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/alerts',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * Create an alert on a saved insights report; the answer holds its signing secret, once
  */
-export const alertsControllerCreate = <ThrowOnError extends boolean = false>(
-  options: Options<AlertsControllerCreateData, ThrowOnError>,
-): RequestResult<AlertsControllerCreateResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).post<AlertsControllerCreateResponses, unknown, ThrowOnError>({
+export const alertsControllerCreate = <ThrowOnError extends boolean = false>(options: Options<AlertsControllerCreateData, ThrowOnError>): RequestResult<AlertsControllerCreateResponses, unknown, ThrowOnError> => (options.client ?? client).post<AlertsControllerCreateResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/alerts',
     ...options,
     headers: {
-      'Content-Type': 'application/json',
-      ...options.headers,
-    },
-  });
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
 
-export const alertsControllerDelete = <ThrowOnError extends boolean = false>(
-  options: Options<AlertsControllerDeleteData, ThrowOnError>,
-): RequestResult<AlertsControllerDeleteResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).delete<AlertsControllerDeleteResponses, unknown, ThrowOnError>({
+export const alertsControllerDelete = <ThrowOnError extends boolean = false>(options: Options<AlertsControllerDeleteData, ThrowOnError>): RequestResult<AlertsControllerDeleteResponses, unknown, ThrowOnError> => (options.client ?? client).delete<AlertsControllerDeleteResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/alerts/{alertId}',
-    ...options,
-  });
+    ...options
+});
 
-export const alertsControllerGet = <ThrowOnError extends boolean = false>(
-  options: Options<AlertsControllerGetData, ThrowOnError>,
-): RequestResult<AlertsControllerGetResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<AlertsControllerGetResponses, unknown, ThrowOnError>({
+export const alertsControllerGet = <ThrowOnError extends boolean = false>(options: Options<AlertsControllerGetData, ThrowOnError>): RequestResult<AlertsControllerGetResponses, unknown, ThrowOnError> => (options.client ?? client).get<AlertsControllerGetResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/alerts/{alertId}',
-    ...options,
-  });
+    ...options
+});
 
-export const alertsControllerUpdate = <ThrowOnError extends boolean = false>(
-  options: Options<AlertsControllerUpdateData, ThrowOnError>,
-): RequestResult<AlertsControllerUpdateResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).patch<AlertsControllerUpdateResponses, unknown, ThrowOnError>({
+export const alertsControllerUpdate = <ThrowOnError extends boolean = false>(options: Options<AlertsControllerUpdateData, ThrowOnError>): RequestResult<AlertsControllerUpdateResponses, unknown, ThrowOnError> => (options.client ?? client).patch<AlertsControllerUpdateResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/alerts/{alertId}',
     ...options,
     headers: {
-      'Content-Type': 'application/json',
-      ...options.headers,
-    },
-  });
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
 
 /**
  * The alert’s checks and delivery attempts, newest first (the latest 200)
  */
-export const alertsControllerHistory = <ThrowOnError extends boolean = false>(
-  options: Options<AlertsControllerHistoryData, ThrowOnError>,
-): RequestResult<AlertsControllerHistoryResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<AlertsControllerHistoryResponses, unknown, ThrowOnError>({
+export const alertsControllerHistory = <ThrowOnError extends boolean = false>(options: Options<AlertsControllerHistoryData, ThrowOnError>): RequestResult<AlertsControllerHistoryResponses, unknown, ThrowOnError> => (options.client ?? client).get<AlertsControllerHistoryResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/alerts/{alertId}/history',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * Send a test delivery now (one attempt, marked test) and answer its outcome
  */
-export const alertsControllerTest = <ThrowOnError extends boolean = false>(
-  options: Options<AlertsControllerTestData, ThrowOnError>,
-): RequestResult<AlertsControllerTestResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).post<AlertsControllerTestResponses, unknown, ThrowOnError>({
+export const alertsControllerTest = <ThrowOnError extends boolean = false>(options: Options<AlertsControllerTestData, ThrowOnError>): RequestResult<AlertsControllerTestResponses, unknown, ThrowOnError> => (options.client ?? client).post<AlertsControllerTestResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/projects/{projectId}/alerts/{alertId}/test',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * Create a GDPR/CCPA data retrieval for up to 2000 distinct ids
  */
-export const dataRetrievalsControllerCreateRetrieval = <ThrowOnError extends boolean = false>(
-  options?: Options<DataRetrievalsControllerCreateRetrievalData, ThrowOnError>,
-): RequestResult<DataRetrievalsControllerCreateRetrievalResponses, unknown, ThrowOnError> =>
-  (options?.client ?? client).post<DataRetrievalsControllerCreateRetrievalResponses, unknown, ThrowOnError>({
+export const dataRetrievalsControllerCreateRetrieval = <ThrowOnError extends boolean = false>(options?: Options<DataRetrievalsControllerCreateRetrievalData, ThrowOnError>): RequestResult<DataRetrievalsControllerCreateRetrievalResponses, unknown, ThrowOnError> => (options?.client ?? client).post<DataRetrievalsControllerCreateRetrievalResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/data-retrievals/v3.0',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * Status of a data retrieval; results holds the download link once SUCCESS
  */
-export const dataRetrievalsControllerStatus = <ThrowOnError extends boolean = false>(
-  options: Options<DataRetrievalsControllerStatusData, ThrowOnError>,
-): RequestResult<DataRetrievalsControllerStatusResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<DataRetrievalsControllerStatusResponses, unknown, ThrowOnError>({
+export const dataRetrievalsControllerStatus = <ThrowOnError extends boolean = false>(options: Options<DataRetrievalsControllerStatusData, ThrowOnError>): RequestResult<DataRetrievalsControllerStatusResponses, unknown, ThrowOnError> => (options.client ?? client).get<DataRetrievalsControllerStatusResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/data-retrievals/v3.0/{trackingId}',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * Create a GDPR/CCPA deletion of up to 2000 distinct ids
  */
-export const dataDeletionsControllerCreateDeletion = <ThrowOnError extends boolean = false>(
-  options?: Options<DataDeletionsControllerCreateDeletionData, ThrowOnError>,
-): RequestResult<DataDeletionsControllerCreateDeletionResponses, unknown, ThrowOnError> =>
-  (options?.client ?? client).post<DataDeletionsControllerCreateDeletionResponses, unknown, ThrowOnError>({
+export const dataDeletionsControllerCreateDeletion = <ThrowOnError extends boolean = false>(options?: Options<DataDeletionsControllerCreateDeletionData, ThrowOnError>): RequestResult<DataDeletionsControllerCreateDeletionResponses, unknown, ThrowOnError> => (options?.client ?? client).post<DataDeletionsControllerCreateDeletionResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/data-deletions/v3.0',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * Cancel a deletion that has not started (204); 405 once it has
  */
-export const dataDeletionsControllerCancel = <ThrowOnError extends boolean = false>(
-  options: Options<DataDeletionsControllerCancelData, ThrowOnError>,
-): RequestResult<DataDeletionsControllerCancelResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).delete<DataDeletionsControllerCancelResponses, unknown, ThrowOnError>({
+export const dataDeletionsControllerCancel = <ThrowOnError extends boolean = false>(options: Options<DataDeletionsControllerCancelData, ThrowOnError>): RequestResult<DataDeletionsControllerCancelResponses, unknown, ThrowOnError> => (options.client ?? client).delete<DataDeletionsControllerCancelResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/data-deletions/v3.0/{trackingId}',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * Status of a deletion
  */
-export const dataDeletionsControllerStatus = <ThrowOnError extends boolean = false>(
-  options: Options<DataDeletionsControllerStatusData, ThrowOnError>,
-): RequestResult<DataDeletionsControllerStatusResponses, unknown, ThrowOnError> =>
-  (options.client ?? client).get<DataDeletionsControllerStatusResponses, unknown, ThrowOnError>({
+export const dataDeletionsControllerStatus = <ThrowOnError extends boolean = false>(options: Options<DataDeletionsControllerStatusData, ThrowOnError>): RequestResult<DataDeletionsControllerStatusResponses, unknown, ThrowOnError> => (options.client ?? client).get<DataDeletionsControllerStatusResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'basic', type: 'http' }],
     url: '/api/app/data-deletions/v3.0/{trackingId}',
-    ...options,
-  });
+    ...options
+});
