@@ -36,7 +36,8 @@ describe("ClickHouse migration 6: the events' column codecs on a table that alre
     });
     const [before, partsBefore] = [await fingerprint(), await parts()];
 
-    expect((await migrator.migrate(CLICKHOUSE_MIGRATIONS)).applied).toEqual(['6_events_codecs']);
+    // Migration 6 and the later ones (other tables'), as an upgrade from before 6 applies them.
+    expect((await migrator.migrate(CLICKHOUSE_MIGRATIONS)).applied).toContain('6_events_codecs');
     const expected = Object.fromEntries(
       Object.entries(EVENTS_COLUMN_CODECS).map(([c, codec]) => [c, `CODEC(${codec})`]),
     );
